@@ -1,0 +1,24 @@
+//! Exit codes shared by every subcommand, chosen once in `main`.
+
+use std::process::ExitCode;
+
+/// How a run ended, mapped to the process exit code that DESIGN.md fixes for every subcommand.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Ord, PartialOrd)]
+pub enum Exit {
+    /// Everything was valid: exit 0.
+    Ok,
+    /// Some game or FEN was invalid: exit 1.
+    Invalid,
+    /// A usage or I/O error: exit 2.
+    Usage,
+}
+
+impl From<Exit> for ExitCode {
+    fn from(exit: Exit) -> ExitCode {
+        ExitCode::from(match exit {
+            Exit::Ok => 0,
+            Exit::Invalid => 1,
+            Exit::Usage => 2,
+        })
+    }
+}

@@ -1,0 +1,72 @@
+//! The command line: clap definitions and one module per subcommand.
+//!
+//! Data goes to stdout; stderr carries only progress, I/O errors and usage errors. The exit code is
+//! chosen once, here, from what the subcommand reports (see [`exit::Exit`]).
+
+pub mod exit;
+pub mod moves;
+pub mod perft;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use exit::Exit;
+
+/// Validate PGN chess archives move by move, list the legal moves of a FEN position, and export
+/// every game's outcome.
+#[derive(Parser, Debug)]
+#[command(name = "arbiter", version, about, long_about = None)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Print the legal moves and the status of a FEN position.
+    Moves(moves::MovesArgs),
+    /// Count the leaf nodes of the legal move tree to a given depth.
+    Perft(perft::PerftArgs),
+}
+
+/// Parses the command line, runs the subcommand and maps the result to an exit code.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            let code = if err.use_stderr() {
+                Exit::Usage
+            } else {
+                Exit::Ok
+            };
+            let _ = err.print();
+            return code.into();
+        }
+    };
+    let result = match &cli.command {
+        Command::Moves(args) => moves::run(args),
+        Command::Perft(args) => perft::run(args),
+    };
+    match result {
+        Ok(exit) => exit.into(),
+        Err(err) => {
+            if is_broken_pipe(&err) {
+                return Exit::Ok.into();
+            }
+            eprintln!("arbiter: error: {err:#}");
+            Exit::Usage.into()
+        }
+    }
+}
+
+/// A closed stdout (`arbiter export ... | head`) ends the run quietly with status 0.
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}

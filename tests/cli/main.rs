@@ -1,0 +1,3 @@
+//! Integration tests that run the `arbiter` binary.
+
+mod util;
