@@ -8,5 +8,7 @@
 #![warn(missing_docs)]
 
 pub mod cli;
+pub mod outcome;
 pub mod pgn;
+pub mod report;
 pub mod rules;

@@ -6,10 +6,11 @@
 pub mod exit;
 pub mod moves;
 pub mod perft;
+pub mod progress;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 use exit::Exit;
 
@@ -30,6 +31,15 @@ pub enum Command {
     Moves(moves::MovesArgs),
     /// Count the leaf nodes of the legal move tree to a given depth.
     Perft(perft::PerftArgs),
+    /// Print a shell completion script for SHELL.
+    #[command(after_help = "Example:\n  arbiter completions bash > /etc/bash_completion.d/arbiter")]
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff) on stdout.
+    #[command(after_help = "Example:\n  arbiter manpage > arbiter.1 && man ./arbiter.1")]
+    Manpage,
 }
 
 /// Parses the command line, runs the subcommand and maps the result to an exit code.
@@ -49,6 +59,8 @@ pub fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Moves(args) => moves::run(args),
         Command::Perft(args) => perft::run(args),
+        Command::Completions { shell } => completions(*shell),
+        Command::Manpage => manpage(),
     };
     match result {
         Ok(exit) => exit.into(),
@@ -60,6 +72,22 @@ pub fn main() -> ExitCode {
             Exit::Usage.into()
         }
     }
+}
+
+fn completions(shell: clap_complete::Shell) -> anyhow::Result<Exit> {
+    let mut command = Cli::command();
+    clap_complete::generate(
+        shell,
+        &mut command,
+        "arbiter",
+        &mut std::io::stdout().lock(),
+    );
+    Ok(Exit::Ok)
+}
+
+fn manpage() -> anyhow::Result<Exit> {
+    clap_mangen::Man::new(Cli::command()).render(&mut std::io::stdout().lock())?;
+    Ok(Exit::Ok)
 }
 
 /// A closed stdout (`arbiter export ... | head`) ends the run quietly with status 0.

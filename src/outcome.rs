@@ -1,0 +1,526 @@
+//! How a game ended: the outcome categories of DESIGN.md, the winner, and whether the declared
+//! Result agrees with the board.
+//!
+//! The classification is judged on the final position of the main line, first match wins:
+//! checkmate, stalemate, insufficient material, the 75-move rule, fivefold repetition, then the two
+//! draws a player may claim (50-move rule, threefold repetition), which count only when the Result
+//! is a draw. Otherwise the tags decide: the `Termination` tag (time forfeit, abandoned,
+//! adjudication, rules infraction), then the Result (resignation, agreement, unterminated).
+//!
+//! This module knows nothing about boards: [`BoardFacts`] carries what `replay` learned from the
+//! final position, so every rule here can be tested on its own.
+
+use serde::Serialize;
+
+/// The declared result of a game, from its `Result` tag (or its termination marker).
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Hash)]
+pub enum GameResult {
+    /// `1-0`.
+    WhiteWins,
+    /// `0-1`.
+    BlackWins,
+    /// `1/2-1/2`.
+    Draw,
+    /// `*`, a missing tag, or a value that is none of the above.
+    Unknown,
+}
+
+impl GameResult {
+    /// Reads a Result tag value; anything unrecognised is [`GameResult::Unknown`].
+    pub fn from_tag(value: &str) -> GameResult {
+        match value.trim() {
+            "1-0" => GameResult::WhiteWins,
+            "0-1" => GameResult::BlackWins,
+            "1/2-1/2" => GameResult::Draw,
+            _ => GameResult::Unknown,
+        }
+    }
+
+    /// The winner this result declares.
+    pub fn winner(self) -> Winner {
+        match self {
+            GameResult::WhiteWins => Winner::White,
+            GameResult::BlackWins => Winner::Black,
+            GameResult::Draw => Winner::Draw,
+            GameResult::Unknown => Winner::Unknown,
+        }
+    }
+
+    /// True for `1-0` and `0-1`.
+    pub fn is_decisive(self) -> bool {
+        matches!(self, GameResult::WhiteWins | GameResult::BlackWins)
+    }
+}
+
+/// Who won: the export's `winner` field.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Winner {
+    /// White won.
+    White,
+    /// Black won.
+    Black,
+    /// A draw.
+    Draw,
+    /// Not known (`*` or no Result); written as an empty field.
+    #[serde(rename = "")]
+    Unknown,
+}
+
+impl Winner {
+    /// The field text: `white`, `black`, `draw`, or empty.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Winner::White => "white",
+            Winner::Black => "black",
+            Winner::Draw => "draw",
+            Winner::Unknown => "",
+        }
+    }
+}
+
+/// The export's `outcome` field, in DESIGN.md's order of precedence.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// The side to move is checkmated.
+    Checkmate,
+    /// The side to move has no legal move and is not in check.
+    Stalemate,
+    /// Neither side can mate by any series of legal moves (a dead position by material).
+    InsufficientMaterial,
+    /// 150 half-moves without a capture or pawn move: an automatic draw.
+    SeventyfiveMoves,
+    /// The final position occurred five times: an automatic draw.
+    FivefoldRepetition,
+    /// 100 half-moves without a capture or pawn move, and the draw was claimed.
+    FiftyMoves,
+    /// The final position occurred three times, and the draw was claimed.
+    ThreefoldRepetition,
+    /// The Termination tag says a player lost (or drew) on time.
+    TimeForfeit,
+    /// The Termination tag says the game was abandoned.
+    Abandoned,
+    /// The Termination tag says the result was adjudicated.
+    Adjudication,
+    /// The Termination tag says a player broke the rules.
+    RulesInfraction,
+    /// A decisive result with no rule-based end on the board.
+    Resignation,
+    /// A drawn result with no rule-based end on the board.
+    Agreement,
+    /// `*` or no Result.
+    Unterminated,
+    /// The main line could not be replayed.
+    Invalid,
+}
+
+impl Outcome {
+    /// The field text, e.g. `seventyfive_moves`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Checkmate => "checkmate",
+            Outcome::Stalemate => "stalemate",
+            Outcome::InsufficientMaterial => "insufficient_material",
+            Outcome::SeventyfiveMoves => "seventyfive_moves",
+            Outcome::FivefoldRepetition => "fivefold_repetition",
+            Outcome::FiftyMoves => "fifty_moves",
+            Outcome::ThreefoldRepetition => "threefold_repetition",
+            Outcome::TimeForfeit => "time_forfeit",
+            Outcome::Abandoned => "abandoned",
+            Outcome::Adjudication => "adjudication",
+            Outcome::RulesInfraction => "rules_infraction",
+            Outcome::Resignation => "resignation",
+            Outcome::Agreement => "agreement",
+            Outcome::Unterminated => "unterminated",
+            Outcome::Invalid => "invalid",
+        }
+    }
+
+    /// True for the five ends the rules impose whatever the players do.
+    pub fn is_automatic(self) -> bool {
+        matches!(
+            self,
+            Outcome::Checkmate
+                | Outcome::Stalemate
+                | Outcome::InsufficientMaterial
+                | Outcome::SeventyfiveMoves
+                | Outcome::FivefoldRepetition
+        )
+    }
+}
+
+/// What the final position of the main line tells, gathered by `replay`.
+#[derive(Copy, Clone, Debug, Default, Eq, PartialEq)]
+pub struct BoardFacts {
+    /// The side to move is checkmated.
+    pub checkmate: bool,
+    /// The side to move is stalemated.
+    pub stalemate: bool,
+    /// Neither side has mating material (DESIGN.md's dead position by material).
+    pub insufficient_material: bool,
+    /// The halfmove clock of the final position.
+    pub halfmove_clock: u32,
+    /// How many times the final position occurred (1 when it is new).
+    pub repetitions: u32,
+    /// White is to move in the final position.
+    pub white_to_move: bool,
+    /// White could not mate by any series of legal moves.
+    pub white_cannot_mate: bool,
+    /// Black could not mate by any series of legal moves.
+    pub black_cannot_mate: bool,
+}
+
+/// The automatic end the board shows, if any, in DESIGN.md's order.
+pub fn automatic_end(board: &BoardFacts) -> Option<Outcome> {
+    if board.checkmate {
+        Some(Outcome::Checkmate)
+    } else if board.stalemate {
+        Some(Outcome::Stalemate)
+    } else if board.insufficient_material {
+        Some(Outcome::InsufficientMaterial)
+    } else if board.halfmove_clock >= 150 {
+        Some(Outcome::SeventyfiveMoves)
+    } else if board.repetitions >= 5 {
+        Some(Outcome::FivefoldRepetition)
+    } else {
+        None
+    }
+}
+
+/// The category a `Termination` tag names, if it names one of the four that DESIGN.md takes from
+/// the tags. Reads the PGN standard's values and the phrasings lichess and chess.com write:
+/// "time forfeit", "Time forfeit", "Black won on time", "Game drawn by timeout vs insufficient
+/// material", "abandoned", "White won - game abandoned", "adjudication", "rules infraction".
+pub fn termination_category(termination: &str) -> Option<Outcome> {
+    let lower = termination.to_ascii_lowercase();
+    if lower.contains("time forfeit")
+        || lower.contains("on time")
+        || lower.contains("timeout")
+        || lower.contains("time-forfeit")
+    {
+        Some(Outcome::TimeForfeit)
+    } else if lower.contains("abandon") {
+        Some(Outcome::Abandoned)
+    } else if lower.contains("adjudicat") {
+        Some(Outcome::Adjudication)
+    } else if lower.contains("infraction") {
+        Some(Outcome::RulesInfraction)
+    } else {
+        None
+    }
+}
+
+/// The classification of one game: the export's `outcome`, `winner` and `result_consistent`.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub struct Classification {
+    /// The category.
+    pub outcome: Outcome,
+    /// Who won.
+    pub winner: Winner,
+    /// False when the declared Result contradicts the board.
+    pub result_consistent: bool,
+}
+
+/// Classifies a game whose main line was replayed to its end.
+pub fn classify(
+    board: &BoardFacts,
+    result: GameResult,
+    termination: Option<&str>,
+) -> Classification {
+    if let Some(outcome) = automatic_end(board) {
+        let winner = if outcome == Outcome::Checkmate {
+            if board.white_to_move {
+                Winner::Black
+            } else {
+                Winner::White
+            }
+        } else {
+            Winner::Draw
+        };
+        let result_consistent = match result {
+            GameResult::Unknown => true,
+            declared => declared.winner() == winner,
+        };
+        return Classification {
+            outcome,
+            winner,
+            result_consistent,
+        };
+    }
+
+    if result == GameResult::Draw {
+        if board.halfmove_clock >= 100 {
+            return drawn(Outcome::FiftyMoves);
+        }
+        if board.repetitions >= 3 {
+            return drawn(Outcome::ThreefoldRepetition);
+        }
+    }
+
+    let outcome = match termination.and_then(termination_category) {
+        Some(category) => category,
+        None => match result {
+            GameResult::WhiteWins | GameResult::BlackWins => Outcome::Resignation,
+            GameResult::Draw => Outcome::Agreement,
+            GameResult::Unknown => Outcome::Unterminated,
+        },
+    };
+    let winner = result.winner();
+    let loses_by_law = matches!(outcome, Outcome::TimeForfeit | Outcome::Resignation)
+        && match winner {
+            Winner::White => board.white_cannot_mate,
+            Winner::Black => board.black_cannot_mate,
+            Winner::Draw | Winner::Unknown => false,
+        };
+    Classification {
+        outcome,
+        winner,
+        result_consistent: !loses_by_law,
+    }
+}
+
+/// The classification of a game whose main line could not be replayed: the Result tag stands.
+pub fn classify_invalid(result: GameResult) -> Classification {
+    Classification {
+        outcome: Outcome::Invalid,
+        winner: result.winner(),
+        result_consistent: true,
+    }
+}
+
+fn drawn(outcome: Outcome) -> Classification {
+    Classification {
+        outcome,
+        winner: Winner::Draw,
+        result_consistent: true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board() -> BoardFacts {
+        BoardFacts {
+            repetitions: 1,
+            white_to_move: true,
+            ..BoardFacts::default()
+        }
+    }
+
+    #[test]
+    fn checkmate_winner_follows_the_board() {
+        let mated = BoardFacts {
+            checkmate: true,
+            ..board()
+        };
+        let c = classify(&mated, GameResult::BlackWins, None);
+        assert_eq!(
+            (c.outcome, c.winner, c.result_consistent),
+            (Outcome::Checkmate, Winner::Black, true)
+        );
+        let c = classify(&mated, GameResult::WhiteWins, None);
+        assert_eq!((c.winner, c.result_consistent), (Winner::Black, false));
+        let c = classify(&mated, GameResult::Draw, None);
+        assert!(!c.result_consistent);
+        // Puzzles and studies are tagged `*`: no contradiction.
+        assert!(classify(&mated, GameResult::Unknown, None).result_consistent);
+    }
+
+    #[test]
+    fn automatic_draws_come_before_claims_and_tags() {
+        let cases = [
+            (
+                BoardFacts {
+                    stalemate: true,
+                    ..board()
+                },
+                Outcome::Stalemate,
+            ),
+            (
+                BoardFacts {
+                    insufficient_material: true,
+                    halfmove_clock: 150,
+                    ..board()
+                },
+                Outcome::InsufficientMaterial,
+            ),
+            (
+                BoardFacts {
+                    halfmove_clock: 150,
+                    repetitions: 5,
+                    ..board()
+                },
+                Outcome::SeventyfiveMoves,
+            ),
+            (
+                BoardFacts {
+                    halfmove_clock: 149,
+                    repetitions: 5,
+                    ..board()
+                },
+                Outcome::FivefoldRepetition,
+            ),
+        ];
+        for (facts, expected) in cases {
+            let c = classify(&facts, GameResult::Draw, Some("time forfeit"));
+            assert_eq!((c.outcome, c.winner), (expected, Winner::Draw));
+            assert!(c.result_consistent);
+            let c = classify(&facts, GameResult::WhiteWins, None);
+            assert_eq!(c.outcome, expected);
+            assert!(!c.result_consistent, "{expected:?} with 1-0");
+        }
+    }
+
+    #[test]
+    fn claims_count_only_with_a_drawn_result() {
+        let fifty = BoardFacts {
+            halfmove_clock: 100,
+            ..board()
+        };
+        assert_eq!(
+            classify(&fifty, GameResult::Draw, None).outcome,
+            Outcome::FiftyMoves
+        );
+        assert_eq!(
+            classify(&fifty, GameResult::WhiteWins, None).outcome,
+            Outcome::Resignation
+        );
+        assert_eq!(
+            classify(&fifty, GameResult::Unknown, None).outcome,
+            Outcome::Unterminated
+        );
+        let ninety_nine = BoardFacts {
+            halfmove_clock: 99,
+            ..board()
+        };
+        assert_eq!(
+            classify(&ninety_nine, GameResult::Draw, None).outcome,
+            Outcome::Agreement
+        );
+        let three = BoardFacts {
+            repetitions: 3,
+            ..board()
+        };
+        assert_eq!(
+            classify(&three, GameResult::Draw, None).outcome,
+            Outcome::ThreefoldRepetition
+        );
+        assert_eq!(
+            classify(&three, GameResult::BlackWins, Some("Time forfeit")).outcome,
+            Outcome::TimeForfeit
+        );
+        let two = BoardFacts {
+            repetitions: 2,
+            ..board()
+        };
+        assert_eq!(
+            classify(&two, GameResult::Draw, None).outcome,
+            Outcome::Agreement
+        );
+    }
+
+    #[test]
+    fn termination_phrasings() {
+        let cases = [
+            ("time forfeit", Some(Outcome::TimeForfeit)),
+            ("Time forfeit", Some(Outcome::TimeForfeit)),
+            ("Magnus Carlsen won on time", Some(Outcome::TimeForfeit)),
+            (
+                "Game drawn by timeout vs insufficient material",
+                Some(Outcome::TimeForfeit),
+            ),
+            ("Abandoned", Some(Outcome::Abandoned)),
+            ("White won - game abandoned", Some(Outcome::Abandoned)),
+            ("adjudication", Some(Outcome::Adjudication)),
+            ("Rules infraction", Some(Outcome::RulesInfraction)),
+            ("Normal", None),
+            ("normal", None),
+            ("Black won by resignation", None),
+            ("Game drawn by repetition", None),
+            ("unterminated", None),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(termination_category(text), expected, "{text}");
+        }
+    }
+
+    #[test]
+    fn tags_decide_when_the_board_does_not() {
+        let b = board();
+        let expect = [
+            (
+                GameResult::WhiteWins,
+                None,
+                Outcome::Resignation,
+                Winner::White,
+            ),
+            (
+                GameResult::BlackWins,
+                None,
+                Outcome::Resignation,
+                Winner::Black,
+            ),
+            (GameResult::Draw, None, Outcome::Agreement, Winner::Draw),
+            (
+                GameResult::Unknown,
+                None,
+                Outcome::Unterminated,
+                Winner::Unknown,
+            ),
+            (
+                GameResult::Unknown,
+                Some("abandoned"),
+                Outcome::Abandoned,
+                Winner::Unknown,
+            ),
+            (
+                GameResult::WhiteWins,
+                Some("adjudication"),
+                Outcome::Adjudication,
+                Winner::White,
+            ),
+            (
+                GameResult::BlackWins,
+                Some("rules infraction"),
+                Outcome::RulesInfraction,
+                Winner::Black,
+            ),
+        ];
+        for (result, termination, outcome, winner) in expect {
+            let c = classify(&b, result, termination);
+            assert_eq!((c.outcome, c.winner), (outcome, winner), "{result:?}");
+            assert!(c.result_consistent);
+        }
+    }
+
+    #[test]
+    fn a_win_without_mating_material_is_inconsistent() {
+        let bare_white = BoardFacts {
+            white_cannot_mate: true,
+            ..board()
+        };
+        let c = classify(&bare_white, GameResult::WhiteWins, Some("time forfeit"));
+        assert_eq!(c.outcome, Outcome::TimeForfeit);
+        assert!(!c.result_consistent);
+        assert!(!classify(&bare_white, GameResult::WhiteWins, None).result_consistent);
+        // Black may still win on time against a bare king.
+        assert!(
+            classify(&bare_white, GameResult::BlackWins, Some("time forfeit")).result_consistent
+        );
+        // Adjudication is not covered by Laws 6.9 and 5.1.2.
+        assert!(
+            classify(&bare_white, GameResult::WhiteWins, Some("adjudication")).result_consistent
+        );
+    }
+
+    #[test]
+    fn result_tag_values() {
+        assert_eq!(GameResult::from_tag("1-0"), GameResult::WhiteWins);
+        assert_eq!(GameResult::from_tag(" 0-1 "), GameResult::BlackWins);
+        assert_eq!(GameResult::from_tag("1/2-1/2"), GameResult::Draw);
+        assert_eq!(GameResult::from_tag("*"), GameResult::Unknown);
+        assert_eq!(GameResult::from_tag("½-½"), GameResult::Unknown);
+    }
+}

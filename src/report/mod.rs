@@ -1,0 +1,9 @@
+//! Output formats shared by `validate` and `export`: diagnostics as text or JSON Lines, export
+//! records as CSV, JSON or JSON Lines, and the `-o FILE` sink that never leaves a half file.
+//!
+//! Every writer formats into a caller-owned byte buffer, so records can be formatted on worker
+//! threads and written to the output in input order by one thread.
+
+pub mod diagnostic;
+pub mod record;
+pub mod sink;

@@ -1,0 +1,351 @@
+//! One export record per game, written as CSV, JSON (one streamed array) or JSON Lines.
+//!
+//! The fields, in DESIGN.md's order: `index, event, site, date, round, white, black, result,
+//! plies, outcome, winner, result_consistent, final_fen, valid, error`, then one column per tag
+//! asked for with `--tags`.
+
+use std::cell::RefCell;
+use std::io;
+
+use serde::ser::{Serialize, SerializeMap, Serializer};
+
+use crate::outcome::{Outcome, Winner};
+
+/// The fixed export fields, in order.
+pub const FIELDS: [&str; 15] = [
+    "index",
+    "event",
+    "site",
+    "date",
+    "round",
+    "white",
+    "black",
+    "result",
+    "plies",
+    "outcome",
+    "winner",
+    "result_consistent",
+    "final_fen",
+    "valid",
+    "error",
+];
+
+/// The record of one game.
+#[derive(Clone, Debug, Default, Eq, PartialEq)]
+pub struct ExportRecord {
+    /// 1-based game number across all inputs.
+    pub index: u64,
+    /// The `Event` tag.
+    pub event: String,
+    /// The `Site` tag.
+    pub site: String,
+    /// The `Date` tag.
+    pub date: String,
+    /// The `Round` tag.
+    pub round: String,
+    /// The `White` tag.
+    pub white: String,
+    /// The `Black` tag.
+    pub black: String,
+    /// The `Result` tag as written.
+    pub result: String,
+    /// Plies replayed on the main line (up to the first illegal move for an invalid game).
+    pub plies: u32,
+    /// The outcome category.
+    pub outcome: Option<Outcome>,
+    /// Who won.
+    pub winner: Option<Winner>,
+    /// False when the Result contradicts the board.
+    pub result_consistent: bool,
+    /// FEN of the last position reached on the main line.
+    pub final_fen: String,
+    /// The main line replays without error.
+    pub valid: bool,
+    /// The first main-line error, with its location, for an invalid game.
+    pub error: String,
+    /// Values of the tags asked for with `--tags`, in that order (empty when absent).
+    pub extra: Vec<String>,
+}
+
+/// The output format of `export`.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, clap::ValueEnum)]
+pub enum ExportFormat {
+    /// Comma-separated values with a header row.
+    Csv,
+    /// One JSON array of objects.
+    Json,
+    /// One JSON object per line.
+    Jsonl,
+}
+
+/// Formats records into byte buffers. Holds the `--tags` names and the CSV writer's state.
+pub struct RecordFormatter {
+    format: ExportFormat,
+    extra_tags: Vec<String>,
+    csv: csv::Writer<Pending>,
+}
+
+/// The CSV writer's destination: bytes wait here until the formatter moves them to the caller's
+/// buffer (the csv writer lends only a shared reference to its destination).
+struct Pending(RefCell<Vec<u8>>);
+
+impl io::Write for Pending {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.get_mut().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+impl RecordFormatter {
+    /// A formatter for `format` with extra tag columns `extra_tags`.
+    pub fn new(format: ExportFormat, extra_tags: Vec<String>) -> RecordFormatter {
+        RecordFormatter {
+            format,
+            extra_tags,
+            csv: csv::WriterBuilder::new().from_writer(Pending(RefCell::new(Vec::new()))),
+        }
+    }
+
+    /// The bytes that open the output: the CSV header row, or `[` for JSON.
+    pub fn header(&mut self, out: &mut Vec<u8>) {
+        match self.format {
+            ExportFormat::Csv => {
+                let names = FIELDS
+                    .iter()
+                    .copied()
+                    .chain(self.extra_tags.iter().map(String::as_str));
+                write_csv(&mut self.csv, names, out);
+            }
+            ExportFormat::Json => out.push(b'['),
+            ExportFormat::Jsonl => {}
+        }
+    }
+
+    /// Appends one record. `first` tells JSON whether a separating comma is needed.
+    pub fn record(&mut self, record: &ExportRecord, first: bool, out: &mut Vec<u8>) {
+        match self.format {
+            ExportFormat::Csv => {
+                let index = itoa_buf(record.index);
+                let plies = itoa_buf(u64::from(record.plies));
+                let index = index.as_str();
+                let plies = plies.as_str();
+                let fields = [
+                    index,
+                    &record.event,
+                    &record.site,
+                    &record.date,
+                    &record.round,
+                    &record.white,
+                    &record.black,
+                    &record.result,
+                    plies,
+                    record.outcome.map_or("", Outcome::as_str),
+                    record.winner.map_or("", Winner::as_str),
+                    bool_str(record.result_consistent),
+                    &record.final_fen,
+                    bool_str(record.valid),
+                    &record.error,
+                ];
+                let extra = record.extra.iter().map(String::as_str);
+                write_csv(&mut self.csv, fields.into_iter().chain(extra), out);
+            }
+            ExportFormat::Json => {
+                out.extend_from_slice(if first { b"\n" } else { b",\n" });
+                self.write_json(record, out);
+            }
+            ExportFormat::Jsonl => {
+                self.write_json(record, out);
+                out.push(b'\n');
+            }
+        }
+    }
+
+    /// The bytes that close the output: `]` for JSON (an empty array when there were no games).
+    pub fn footer(&mut self, any_record: bool, out: &mut Vec<u8>) {
+        if self.format == ExportFormat::Json {
+            out.extend_from_slice(if any_record { b"\n]\n" } else { b"]\n" });
+        }
+    }
+
+    fn write_json(&self, record: &ExportRecord, out: &mut Vec<u8>) {
+        let json = JsonRecord {
+            record,
+            extra_tags: &self.extra_tags,
+        };
+        // Serialising strings, numbers and booleans into a Vec cannot fail.
+        let _ = serde_json::to_writer(&mut *out, &json);
+    }
+}
+
+/// A record with its tag names, serialised as one JSON object with fields in export order.
+struct JsonRecord<'a> {
+    record: &'a ExportRecord,
+    extra_tags: &'a [String],
+}
+
+impl Serialize for JsonRecord<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let r = self.record;
+        let mut map = serializer.serialize_map(Some(FIELDS.len() + self.extra_tags.len()))?;
+        map.serialize_entry("index", &r.index)?;
+        map.serialize_entry("event", &r.event)?;
+        map.serialize_entry("site", &r.site)?;
+        map.serialize_entry("date", &r.date)?;
+        map.serialize_entry("round", &r.round)?;
+        map.serialize_entry("white", &r.white)?;
+        map.serialize_entry("black", &r.black)?;
+        map.serialize_entry("result", &r.result)?;
+        map.serialize_entry("plies", &r.plies)?;
+        map.serialize_entry("outcome", r.outcome.map_or("", Outcome::as_str))?;
+        map.serialize_entry("winner", r.winner.map_or("", Winner::as_str))?;
+        map.serialize_entry("result_consistent", &r.result_consistent)?;
+        map.serialize_entry("final_fen", &r.final_fen)?;
+        map.serialize_entry("valid", &r.valid)?;
+        map.serialize_entry("error", &r.error)?;
+        for (name, value) in self.extra_tags.iter().zip(&r.extra) {
+            map.serialize_entry(name, value)?;
+        }
+        map.end()
+    }
+}
+
+fn write_csv<'a>(
+    csv: &mut csv::Writer<Pending>,
+    fields: impl Iterator<Item = &'a str>,
+    out: &mut Vec<u8>,
+) {
+    // Writing into memory cannot fail.
+    let _ = csv.write_record(fields);
+    let _ = csv.flush();
+    out.append(&mut csv.get_ref().0.borrow_mut());
+}
+
+fn bool_str(value: bool) -> &'static str {
+    if value { "true" } else { "false" }
+}
+
+/// A decimal number formatted on the stack.
+struct NumBuf {
+    bytes: [u8; 20],
+    start: usize,
+}
+
+impl NumBuf {
+    fn as_str(&self) -> &str {
+        // Only ASCII digits are ever written.
+        std::str::from_utf8(&self.bytes[self.start..]).unwrap_or("")
+    }
+}
+
+fn itoa_buf(mut n: u64) -> NumBuf {
+    let mut buf = NumBuf {
+        bytes: [0; 20],
+        start: 20,
+    };
+    loop {
+        buf.start -= 1;
+        buf.bytes[buf.start] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break buf;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record() -> ExportRecord {
+        ExportRecord {
+            index: 7,
+            event: "Rated \"Blitz\", game".into(),
+            white: "Ann".into(),
+            black: "Bob".into(),
+            result: "1-0".into(),
+            plies: 41,
+            outcome: Some(Outcome::Checkmate),
+            winner: Some(Winner::White),
+            result_consistent: true,
+            final_fen: "7k/6Q1/6K1/8/8/8/8/8 b - - 1 21".into(),
+            valid: true,
+            extra: vec!["2400".into()],
+            ..ExportRecord::default()
+        }
+    }
+
+    fn format(format: ExportFormat, records: &[ExportRecord]) -> String {
+        let mut f = RecordFormatter::new(format, vec!["WhiteElo".into()]);
+        let mut out = Vec::new();
+        f.header(&mut out);
+        for (i, r) in records.iter().enumerate() {
+            f.record(r, i == 0, &mut out);
+        }
+        f.footer(!records.is_empty(), &mut out);
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn csv_has_a_header_and_quotes_where_needed() {
+        assert_eq!(
+            format(ExportFormat::Csv, &[record()]),
+            "index,event,site,date,round,white,black,result,plies,outcome,winner,\
+             result_consistent,final_fen,valid,error,WhiteElo\n\
+             7,\"Rated \"\"Blitz\"\", game\",,,,Ann,Bob,1-0,41,checkmate,white,true,\
+             7k/6Q1/6K1/8/8/8/8/8 b - - 1 21,true,,2400\n"
+        );
+    }
+
+    #[test]
+    fn jsonl_keeps_field_order() {
+        let line = format(ExportFormat::Jsonl, &[record()]);
+        assert!(line.ends_with('\n'));
+        let keys: Vec<String> = line
+            .trim_end()
+            .parse::<serde_json::Value>()
+            .map(|v| {
+                let serde_json::Value::Object(map) = v else {
+                    panic!("not an object")
+                };
+                map.keys().cloned().collect()
+            })
+            .unwrap();
+        let mut expected: Vec<String> = FIELDS.iter().map(|s| s.to_string()).collect();
+        expected.push("WhiteElo".into());
+        // serde_json's map is sorted unless preserve_order is on: compare as sets, then order
+        // through the raw text.
+        let mut sorted = expected.clone();
+        sorted.sort();
+        assert_eq!(keys, sorted);
+        let positions: Vec<usize> = expected
+            .iter()
+            .map(|k| line.find(&format!("\"{k}\":")).unwrap())
+            .collect();
+        assert!(positions.windows(2).all(|w| w[0] < w[1]), "{line}");
+    }
+
+    #[test]
+    fn json_is_one_array() {
+        let text = format(ExportFormat::Json, &[record(), record()]);
+        let value: serde_json::Value = text.parse().unwrap();
+        assert_eq!(value.as_array().map(Vec::len), Some(2));
+        assert_eq!(value[1]["event"], "Rated \"Blitz\", game");
+        assert_eq!(
+            format(ExportFormat::Json, &[])
+                .parse::<serde_json::Value>()
+                .unwrap(),
+            serde_json::json!([])
+        );
+    }
+
+    #[test]
+    fn numbers_format_in_decimal() {
+        for n in [0, 7, 10, 99, 1234567890, u64::MAX] {
+            assert_eq!(itoa_buf(n).as_str(), n.to_string());
+        }
+    }
+}

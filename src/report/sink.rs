@@ -1,0 +1,118 @@
+//! Where output goes: stdout, or `-o FILE` written to a temporary file beside it and renamed into
+//! place when the run completes, so an interrupted run never leaves a half-written file. A device
+//! or a pipe (`-o /dev/null`, a FIFO) is written directly and never replaced.
+
+use std::fs::{self, File};
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+
+/// An output destination. Call [`Sink::finish`] to commit it; dropping it unfinished removes the
+/// temporary file.
+pub struct Sink {
+    writer: BufWriter<Box<dyn Write>>,
+    commit: Option<(PathBuf, PathBuf)>,
+}
+
+impl Sink {
+    /// Standard output.
+    pub fn stdout() -> Sink {
+        Sink {
+            writer: BufWriter::with_capacity(1 << 16, Box::new(io::stdout().lock())),
+            commit: None,
+        }
+    }
+
+    /// `path`, through a temporary file beside it if it is (or will be) a regular file.
+    pub fn file(path: &Path) -> anyhow::Result<Sink> {
+        let is_special = fs::metadata(path).is_ok_and(|meta| !meta.is_file());
+        if is_special {
+            let file = fs::OpenOptions::new()
+                .write(true)
+                .open(path)
+                .with_context(|| format!("cannot open {} for writing", path.display()))?;
+            return Ok(Sink {
+                writer: BufWriter::with_capacity(1 << 16, Box::new(file)),
+                commit: None,
+            });
+        }
+        let temp = temp_path(path);
+        let file =
+            File::create(&temp).with_context(|| format!("cannot create {}", temp.display()))?;
+        Ok(Sink {
+            writer: BufWriter::with_capacity(1 << 16, Box::new(file)),
+            commit: Some((temp, path.to_path_buf())),
+        })
+    }
+
+    /// Writes bytes.
+    pub fn write_all(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.writer.write_all(bytes)
+    }
+
+    /// Flushes, and renames the temporary file into place.
+    pub fn finish(mut self) -> anyhow::Result<()> {
+        self.writer.flush().context("cannot write the output")?;
+        if let Some((temp, target)) = self.commit.take() {
+            fs::rename(&temp, &target).with_context(|| {
+                format!("cannot rename {} to {}", temp.display(), target.display())
+            })?;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Sink {
+    fn drop(&mut self) {
+        if let Some((temp, _)) = self.commit.take() {
+            let _ = fs::remove_file(temp);
+        }
+    }
+}
+
+/// `dir/.name.arbiter-PID.tmp`: hidden, beside the target so the rename stays on one file system.
+fn temp_path(path: &Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "output".to_owned());
+    path.with_file_name(format!(".{name}.arbiter-{}.tmp", std::process::id()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_appears_only_when_finished() {
+        let dir = std::env::temp_dir().join(format!("arbiter-sink-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let target = dir.join("out.csv");
+        let mut sink = Sink::file(&target).unwrap();
+        sink.write_all(b"a,b\n").unwrap();
+        sink.writer.flush().unwrap();
+        assert!(!target.exists());
+        sink.finish().unwrap();
+        assert_eq!(fs::read_to_string(&target).unwrap(), "a,b\n");
+
+        let mut abandoned = Sink::file(&target).unwrap();
+        abandoned.write_all(b"half").unwrap();
+        drop(abandoned);
+        assert_eq!(fs::read_to_string(&target).unwrap(), "a,b\n");
+        assert_eq!(
+            fs::read_dir(&dir).unwrap().count(),
+            1,
+            "temporary file left behind"
+        );
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn devices_are_written_in_place() {
+        let mut sink = Sink::file(Path::new("/dev/null")).unwrap();
+        sink.write_all(b"x").unwrap();
+        sink.finish().unwrap();
+        assert!(Path::new("/dev/null").exists());
+    }
+}
