@@ -9,6 +9,7 @@
 
 pub mod cli;
 pub mod outcome;
+pub mod parallel;
 pub mod pgn;
 pub mod report;
 pub mod rules;
