@@ -16,7 +16,9 @@ pub mod movegen;
 pub mod moves;
 pub mod perft;
 pub mod position;
+pub mod san;
 pub mod types;
+pub mod uci;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
@@ -24,4 +26,5 @@ pub use fen::{FenDefect, FenError, FenField};
 pub use moves::{Move, MoveList, UciMove};
 pub use perft::{divide, perft};
 pub use position::Position;
+pub use san::{Leniency, Resolved, San, SanError, SanString};
 pub use types::{CastlingSide, Color, Piece, Role, Square};
