@@ -1,3 +1,4 @@
 //! Integration tests that run the `arbiter` binary.
 
+mod moves;
 mod util;

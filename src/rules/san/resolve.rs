@@ -1,0 +1,219 @@
+//! From a parsed [`San`] to a legal [`Move`] of a position, with the non-standard forms used.
+//!
+//! The success path asks the generator only for the moves of one piece kind onto one square
+//! ([`Position::legal_moves_to`]); the slower explanation of a failure lives in `explain`.
+
+use super::error::SanError;
+use super::{Leniency, San, Shape, Written, explain};
+use crate::rules::{CastlingSide, Move, MoveList, Position, Role};
+
+/// A move read from SAN and found legal, with the non-standard forms its text used.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Hash)]
+pub struct Resolved {
+    /// The legal move.
+    pub mv: Move,
+    /// The non-standard forms used; empty for canonical SAN.
+    pub leniency: Leniency,
+}
+
+/// Resolves castling to `side`.
+fn castle(
+    pos: &Position,
+    san: San,
+    side: CastlingSide,
+    leniency: Leniency,
+) -> Result<Resolved, SanError> {
+    match pos.castling_move(side) {
+        Some(mv) => Ok(Resolved { mv, leniency }),
+        None => Err(explain::castling(pos, san, side)),
+    }
+}
+
+/// The leniency flags that follow from the writing alone.
+fn written_leniency(written: Written) -> Leniency {
+    const MAP: [(Written, Leniency); 6] = [
+        (Written::ZEROS, Leniency::CASTLING_WITH_ZEROS),
+        (
+            Written::PROMOTION_WITHOUT_EQUALS,
+            Leniency::PROMOTION_WITHOUT_EQUALS,
+        ),
+        (Written::LOWERCASE_PROMOTION, Leniency::LOWERCASE_PROMOTION),
+        (Written::EN_PASSANT_MARK, Leniency::EN_PASSANT_MARK),
+        (Written::DOUBLE_PLUS, Leniency::DOUBLE_PLUS),
+        (Written::PAWN_LETTER, Leniency::PAWN_LETTER),
+    ];
+    let mut leniency = Leniency::EMPTY;
+    for (w, l) in MAP {
+        if written.contains(w) {
+            leniency |= l;
+        }
+    }
+    leniency
+}
+
+impl San {
+    /// The legal move this SAN names in `pos`, and the non-standard forms it used.
+    ///
+    /// A null move is not a move: check [`San::is_null`] first and call
+    /// [`Position::play_null`].
+    pub fn resolve(&self, pos: &Position) -> Result<Resolved, SanError> {
+        let san = *self;
+        let base = written_leniency(self.written);
+        match self.shape {
+            Shape::Null => Err(SanError::NullMove { san }),
+            Shape::KingSide => castle(pos, san, CastlingSide::KingSide, base),
+            Shape::QueenSide => castle(pos, san, CastlingSide::QueenSide, base),
+            Shape::Normal => self.resolve_normal(pos, base),
+        }
+    }
+
+    /// Like [`San::resolve`], but any non-standard form is an error
+    /// ([`SanError::NotStandard`]).
+    pub fn resolve_strict(&self, pos: &Position) -> Result<Move, SanError> {
+        let resolved = self.resolve(pos)?;
+        match resolved.leniency.iter().next() {
+            None => Ok(resolved.mv),
+            Some(form) => Err(SanError::NotStandard { san: *self, form }),
+        }
+    }
+
+    /// The piece that moves: the letter, else the piece on a given origin square, else a pawn.
+    pub(super) fn moving_role(&self, pos: &Position) -> Role {
+        match (self.role, self.from_square()) {
+            (Some(role), _) => role,
+            (None, Some(from)) => match pos.piece_at(from) {
+                Some(piece) if piece.color == pos.turn() => piece.role,
+                _ => Role::Pawn,
+            },
+            (None, None) => Role::Pawn,
+        }
+    }
+
+    /// Whether `mv` (a normal move, not castling) fits the origin and promotion given.
+    pub(super) fn fits(&self, mv: &Move) -> bool {
+        !mv.is_castle()
+            && self.from_file().is_none_or(|f| f == mv.from().file())
+            && self.from_rank().is_none_or(|r| r == mv.from().rank())
+            && mv.promotion() == self.promotion
+    }
+
+    fn resolve_normal(&self, pos: &Position, mut leniency: Leniency) -> Result<Resolved, SanError> {
+        let san = *self;
+        let role = self.moving_role(pos);
+        if let Some(promotion) = self.promotion {
+            if matches!(promotion, Role::King | Role::Pawn) {
+                return Err(SanError::BadPromotion {
+                    san,
+                    role: promotion,
+                });
+            }
+            if role == Role::Pawn && self.to.rank() != (!pos.turn()).back_rank() {
+                return Err(SanError::PromotionNotOnLastRank { san });
+            }
+        }
+        let moves = pos.legal_moves_to(role, self.to);
+        let mut found = None;
+        let mut count = 0;
+        let mut same_capture = 0;
+        for mv in moves.iter().filter(|mv| self.fits(mv)) {
+            count += 1;
+            if mv.is_capture() == self.is_capture() {
+                same_capture += 1;
+                found = Some(*mv);
+            } else if found.is_none_or(|f: Move| f.is_capture() != self.is_capture()) {
+                found = Some(*mv);
+            }
+        }
+        let mv = match found {
+            Some(mv) if count == 1 || same_capture == 1 => mv,
+            Some(_) => {
+                let candidates = moves
+                    .iter()
+                    .filter(|mv| self.fits(mv))
+                    .filter(|mv| same_capture == 0 || mv.is_capture() == self.is_capture())
+                    .map(|mv| mv.from())
+                    .collect();
+                return Err(SanError::Ambiguous {
+                    san,
+                    role,
+                    candidates,
+                });
+            }
+            None if role == Role::King => match self.castling_as_king_move(pos) {
+                Some(mv) => {
+                    return Ok(Resolved {
+                        mv,
+                        leniency: leniency | Leniency::CASTLING_AS_KING_MOVE,
+                    });
+                }
+                None => return Err(explain::no_move(pos, san, role)),
+            },
+            None => return Err(explain::no_move(pos, san, role)),
+        };
+        leniency |= self.form_leniency(&mv, &moves);
+        Ok(Resolved { mv, leniency })
+    }
+
+    /// Castling written as a king move to its destination or onto its rook: `e1g1`, `Ke1h1`.
+    fn castling_as_king_move(&self, pos: &Position) -> Option<Move> {
+        CastlingSide::ALL
+            .iter()
+            .filter_map(|&side| pos.castling_move(side))
+            .find(|mv| {
+                (mv.to() == self.to || mv.castling_rook() == Some(self.to))
+                    && self.from_file().is_none_or(|f| f == mv.from().file())
+                    && self.from_rank().is_none_or(|r| r == mv.from().rank())
+                    && self.promotion.is_none()
+            })
+    }
+
+    /// The leniency of how `mv` was written, given every legal move of its kind onto its square.
+    fn form_leniency(&self, mv: &Move, moves: &MoveList) -> Leniency {
+        let mut leniency = Leniency::EMPTY;
+        match (mv.is_capture(), self.is_capture()) {
+            (true, false) => leniency |= Leniency::MISSING_CAPTURE_MARK,
+            (false, true) => leniency |= Leniency::SUPERFLUOUS_CAPTURE_MARK,
+            _ => {}
+        }
+        let (need_file, need_rank) = disambiguation(mv, moves);
+        let given = (self.from_file().is_some(), self.from_rank().is_some());
+        if given == (true, true) && (need_file, need_rank) != (true, true) {
+            leniency |= Leniency::LONG_ALGEBRAIC;
+        } else if given != (need_file, need_rank) {
+            if need_file && mv.role() == Role::Pawn && !given.0 {
+                leniency |= Leniency::PAWN_CAPTURE_WITHOUT_FILE;
+            }
+            if given.0 && !need_file || given.1 && !need_rank {
+                leniency |= Leniency::OVER_DISAMBIGUATED;
+            }
+        } else if self.written.contains(Written::HYPHEN) {
+            leniency |= Leniency::HYPHEN;
+        }
+        leniency
+    }
+}
+
+/// Whether the canonical SAN of `mv` names the origin file, and the origin rank, given the legal
+/// moves of the same kind of piece onto the same square (castling excluded).
+pub(super) fn disambiguation(mv: &Move, moves: &[Move]) -> (bool, bool) {
+    if mv.role() == Role::Pawn {
+        return (mv.is_capture(), false);
+    }
+    let from = mv.from();
+    let mut others = false;
+    let mut same_file = false;
+    let mut same_rank = false;
+    for other in moves {
+        if other.from() != from && other.role() == mv.role() && !other.is_castle() {
+            others = true;
+            same_file |= other.from().file() == from.file();
+            same_rank |= other.from().rank() == from.rank();
+        }
+    }
+    match (others, same_file, same_rank) {
+        (false, _, _) => (false, false),
+        (true, false, _) => (true, false),
+        (true, true, false) => (false, true),
+        (true, true, true) => (true, true),
+    }
+}

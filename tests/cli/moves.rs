@@ -1,0 +1,275 @@
+//! `arbiter moves`: text and JSON output, the board diagram, bad FENs, and a sample of the
+//! python-chess reference rows through the binary (the full table runs as a library test in
+//! `tests/san`).
+
+use std::path::PathBuf;
+
+use crate::util::arbiter;
+
+/// Runs `arbiter moves ARGS`, expects success and returns stdout.
+fn moves(args: &[&str]) -> String {
+    let mut all = vec!["moves"];
+    all.extend_from_slice(args);
+    let out = arbiter(&all);
+    assert!(
+        out.status.success(),
+        "arbiter {all:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.stderr.is_empty());
+    String::from_utf8(out.stdout).expect("utf-8 output")
+}
+
+/// Compares whole outputs, printing both on failure.
+fn assert_output(got: &str, want: &str) {
+    assert!(got == want, "\nexpected:\n{want}\ngot:\n{got}\n");
+}
+
+const STARTPOS_TEXT: &str = "white to move, 20 legal moves
+Na3
+Nc3
+Nf3
+Nh3
+a3
+a4
+b3
+b4
+c3
+c4
+d3
+d4
+e3
+e4
+f3
+f4
+g3
+g4
+h3
+h4
+";
+
+#[test]
+fn startpos_text() {
+    assert_output(&moves(&["startpos"]), STARTPOS_TEXT);
+    let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    assert_output(&moves(&[fen]), STARTPOS_TEXT);
+    let words: Vec<&str> = fen.split(' ').collect();
+    assert_output(&moves(&words), STARTPOS_TEXT);
+}
+
+#[test]
+fn startpos_json() {
+    let got = moves(&["startpos", "--format", "json"]);
+    let mut want = String::from(
+        r#"{"fen":"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1","turn":"white","check":false,"status":"ongoing","moves":["#,
+    );
+    let pairs = [
+        ("Na3", "b1a3"),
+        ("Nc3", "b1c3"),
+        ("Nf3", "g1f3"),
+        ("Nh3", "g1h3"),
+    ];
+    let mut items: Vec<String> = pairs
+        .iter()
+        .map(|(san, uci)| format!(r#"{{"san":"{san}","uci":"{uci}"}}"#))
+        .collect();
+    for file in 'a'..='h' {
+        for (to, from) in [('3', '2'), ('4', '2')] {
+            items.push(format!(
+                r#"{{"san":"{file}{to}","uci":"{file}{from}{file}{to}"}}"#
+            ));
+        }
+    }
+    want.push_str(&items.join(","));
+    want.push_str("]}\n");
+    assert_output(&got, &want);
+}
+
+#[test]
+fn checkmate() {
+    let fen = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
+    assert_output(&moves(&[fen]), "white to move: checkmate, black wins\n");
+    assert_output(
+        &moves(&[fen, "--format", "json"]),
+        &format!(
+            r#"{{"fen":"{fen}","turn":"white","check":true,"status":"checkmate","moves":[]}}
+"#
+        ),
+    );
+}
+
+#[test]
+fn stalemate_and_insufficient() {
+    let fen = "k7/8/1K6/4B3/8/8/8/8 b - - 0 1";
+    assert_output(
+        &moves(&[fen]),
+        "black to move: stalemate; insufficient material\n",
+    );
+    assert_output(
+        &moves(&[fen, "--format", "json"]),
+        &format!(
+            r#"{{"fen":"{fen}","turn":"black","check":false,"status":"stalemate","moves":[]}}
+"#
+        ),
+    );
+    let fen = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1";
+    assert_output(&moves(&[fen]), "black to move: stalemate\n");
+}
+
+#[test]
+fn insufficient_with_moves() {
+    let fen = "8/8/8/8/8/8/8/k6K w - - 0 1";
+    assert_output(
+        &moves(&[fen]),
+        "white to move, 3 legal moves; insufficient material\nKg1\nKg2\nKh2\n",
+    );
+    assert_output(
+        &moves(&[fen, "--format", "json"]),
+        &format!(
+            r#"{{"fen":"{fen}","turn":"white","check":false,"status":"insufficient_material","moves":[{{"san":"Kg1","uci":"h1g1"}},{{"san":"Kg2","uci":"h1g2"}},{{"san":"Kh2","uci":"h1h2"}}]}}
+"#
+        ),
+    );
+}
+
+#[test]
+fn check_and_suffixes() {
+    let fen = "4k3/8/8/8/8/8/3q4/4K3 w - - 0 1";
+    assert_output(
+        &moves(&[fen]),
+        "white to move, check, 2 legal moves\nKf1\nKxd2\n",
+    );
+    let fen = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
+    let out = moves(&[fen]);
+    assert!(out.lines().any(|l| l == "Ra8#"), "{out}");
+}
+
+#[test]
+fn chess960_castling() {
+    // Shredder-FEN castling letters. O-O-O (king e1 to c1, the b1 rook to d1) is written
+    // king-to-rook in UCI; O-O is illegal because the g8 rook attacks g1.
+    let fen = "1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1";
+    let json = moves(&[fen, "--format", "json"]);
+    assert!(json.contains(r#"{"san":"O-O-O","uci":"e1b1"}"#), "{json}");
+    assert!(!json.contains(r#""san":"O-O""#), "{json}");
+    let text = moves(&[fen]);
+    assert!(
+        text.starts_with("white to move, 25 legal moves\n"),
+        "{text}"
+    );
+    let fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
+    let text = moves(&[fen]);
+    assert!(
+        text.starts_with("white to move, 21 legal moves\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn board_diagram() {
+    let fen = "8/8/8/8/8/8/8/k6K w - - 0 1";
+    let want_ascii = "\
+8 . . . . . . . .
+7 . . . . . . . .
+6 . . . . . . . .
+5 . . . . . . . .
+4 . . . . . . . .
+3 . . . . . . . .
+2 . . . . . . . .
+1 k . . . . . . K
+  a b c d e f g h
+
+white to move, 3 legal moves; insufficient material
+Kg1
+Kg2
+Kh2
+";
+    assert_output(&moves(&[fen, "--board", "--ascii"]), want_ascii);
+    let unicode = moves(&["--board", "startpos"]);
+    assert!(unicode.starts_with("8 ♜ ♞ ♝ ♛ ♚ ♝ ♞ ♜\n7 ♟ ♟"), "{unicode}");
+    assert!(unicode.contains("1 ♖ ♘ ♗ ♕ ♔ ♗ ♘ ♖\n  a b c d e f g h\n\n"));
+}
+
+#[test]
+fn bad_fen() {
+    for args in [
+        &["moves", "8/8/8/8/8/8/8/k6K w - - 0 x"][..],
+        &["moves", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", "x"],
+        &["moves", "hello"],
+    ] {
+        let out = arbiter(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.starts_with("arbiter: error: invalid fen: "), "{err}");
+    }
+    let out = arbiter(&["moves"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = arbiter(&["moves", "startpos", "--format", "yaml"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn help_has_an_example() {
+    let out = arbiter(&["moves", "--help"]);
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(help.contains("arbiter moves startpos"), "{help}");
+    assert!(help.contains("--format <FORMAT>"), "{help}");
+}
+
+/// The shared test data directory, or `None` (with a note) when it is absent and
+/// `ARBITER_TESTDATA` is unset.
+fn testdata() -> Option<PathBuf> {
+    match std::env::var_os("ARBITER_TESTDATA") {
+        Some(dir) => {
+            let dir = PathBuf::from(dir);
+            assert!(
+                dir.is_dir(),
+                "ARBITER_TESTDATA={} is missing",
+                dir.display()
+            );
+            Some(dir)
+        }
+        None => {
+            let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/testdata");
+            if dir.is_dir() {
+                Some(dir)
+            } else {
+                eprintln!("skip: no test data at {}", dir.display());
+                None
+            }
+        }
+    }
+}
+
+#[test]
+fn reference_sample_through_the_binary() {
+    let Some(dir) = testdata() else { return };
+    let path = dir.join("fen/_reference/sunfish__terminal_bench.epd.tsv");
+    let text = std::fs::read_to_string(&path).expect("read reference tsv");
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split('\t').collect::<Vec<_>>())
+        .filter(|cols| cols.len() >= 8 && cols[7] == "1")
+        .collect();
+    assert!(rows.len() >= 6);
+    let step = rows.len() / 6;
+    for cols in rows.iter().step_by(step.max(1)).take(6) {
+        let json = moves(&[cols[1], "--format", "json"]);
+        let value: serde_json::Value = serde_json::from_str(&json).expect("json");
+        let count = value["moves"].as_array().map_or(0, Vec::len);
+        assert_eq!(count.to_string(), cols[2], "{}", cols[1]);
+        assert_eq!(value["check"], cols[3] == "1", "{}", cols[1]);
+        let status = if cols[4] == "1" {
+            "checkmate"
+        } else if cols[5] == "1" {
+            "stalemate"
+        } else if cols[6] == "1" {
+            "insufficient_material"
+        } else {
+            "ongoing"
+        };
+        assert_eq!(value["status"], status, "{}", cols[1]);
+    }
+}
