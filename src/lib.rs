@@ -11,5 +11,6 @@ pub mod cli;
 pub mod outcome;
 pub mod parallel;
 pub mod pgn;
+pub mod replay;
 pub mod report;
 pub mod rules;

@@ -4,9 +4,12 @@
 //! chosen once, here, from what the subcommand reports (see [`exit::Exit`]).
 
 pub mod exit;
+pub mod export;
+pub mod games;
 pub mod moves;
 pub mod perft;
 pub mod progress;
+pub mod validate;
 
 use std::process::ExitCode;
 
@@ -27,6 +30,10 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Subcommand, Debug)]
 pub enum Command {
+    /// Replay every move of every game (and variation) and report each problem with its location.
+    Validate(validate::ValidateArgs),
+    /// Write one record per game with its outcome, as CSV, JSON or JSON Lines.
+    Export(export::ExportArgs),
     /// Print the legal moves and the status of a FEN position.
     Moves(moves::MovesArgs),
     /// Count the leaf nodes of the legal move tree to a given depth.
@@ -57,6 +64,8 @@ pub fn main() -> ExitCode {
         }
     };
     let result = match &cli.command {
+        Command::Validate(args) => validate::run(args),
+        Command::Export(args) => export::run(args),
         Command::Moves(args) => moves::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Completions { shell } => completions(*shell),

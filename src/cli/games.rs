@@ -1,0 +1,253 @@
+//! The game pipeline shared by `validate` and `export`: read every input, cut it into games,
+//! replay the games in batches on worker threads, and hand the formatted output back in input
+//! order.
+//!
+//! Input problems (an unreadable file, a corrupt compressed stream) are reported on stderr as they
+//! happen and the run goes on with the next input; they make the exit code 2 at the end. Every game
+//! the reader finds reaches the formatter, so none is lost.
+
+use std::panic::{self, AssertUnwindSafe};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::cli::progress::Progress;
+use crate::input;
+use crate::parallel::run_ordered;
+use crate::outcome;
+use crate::pgn::{LineCol, Location, RawGame, Splitter, parse_game};
+use crate::replay::{GameReport, Problem, ReplayOptions, Replayer};
+use crate::report::diagnostic::Severity;
+
+/// Games per batch handed to a worker.
+const BATCH_GAMES: usize = 128;
+/// Bytes per batch handed to a worker.
+const BATCH_BYTES: usize = 1 << 20;
+
+/// Games cut from one input, on their way to a worker.
+pub struct Batch {
+    /// The input's name, for diagnostics.
+    pub source: Arc<str>,
+    /// The games, in order.
+    pub games: Vec<RawGame>,
+    /// The number of the first game across all inputs, from 1.
+    pub first_index: u64,
+}
+
+/// What one batch produced: output bytes and counts.
+#[derive(Default)]
+pub struct BatchOutput {
+    /// Formatted output, written as is.
+    pub bytes: Vec<u8>,
+    /// Games in the batch.
+    pub games: u64,
+    /// Main-line plies replayed.
+    pub plies: u64,
+    /// Games with no error.
+    pub valid: u64,
+    /// Games with an error.
+    pub invalid: u64,
+    /// Games whose main line has an error (export's `valid=false`).
+    pub invalid_main_lines: u64,
+    /// Warnings.
+    pub warnings: u64,
+}
+
+impl BatchOutput {
+    fn add(&mut self, other: &BatchOutput) {
+        self.games += other.games;
+        self.plies += other.plies;
+        self.valid += other.valid;
+        self.invalid += other.invalid;
+        self.invalid_main_lines += other.invalid_main_lines;
+        self.warnings += other.warnings;
+    }
+}
+
+/// Totals over the whole run.
+#[derive(Default)]
+pub struct RunTotals {
+    /// Counts summed over every batch.
+    pub counts: BatchOutput,
+    /// Inputs that could not be opened or read to the end.
+    pub input_errors: u64,
+}
+
+/// Formats one replayed game into the batch's output.
+pub trait GameFormatter {
+    /// Appends the output for `report`, the game number `index` across all inputs, read from
+    /// `source`.
+    fn format(&mut self, source: &str, index: u64, report: &GameReport, out: &mut Vec<u8>);
+}
+
+/// Runs every game of `paths` through a replayer built with `options`, formats each with a
+/// formatter from `make_formatter`, and passes each batch's output to `emit` in input order.
+pub fn run<F: GameFormatter>(
+    paths: &[PathBuf],
+    jobs: usize,
+    quiet: bool,
+    options: &ReplayOptions,
+    make_formatter: impl Fn() -> F + Sync,
+    mut emit: impl FnMut(&BatchOutput) -> anyhow::Result<()>,
+) -> anyhow::Result<RunTotals> {
+    let progress = Progress::new(total_size(paths), quiet);
+    let mut counts = BatchOutput::default();
+    let input_errors = run_ordered(
+        jobs,
+        |send| produce(paths, &progress, send),
+        || (Replayer::new(options.clone()), make_formatter()),
+        |(replayer, formatter), batch: Batch| replay_batch(replayer, formatter, batch),
+        |output: BatchOutput| {
+            counts.add(&output);
+            emit(&output)
+        },
+    )?;
+    progress.finish();
+    Ok(RunTotals {
+        counts,
+        input_errors,
+    })
+}
+
+/// The sum of the sizes of the given regular files, when every path is one (for the progress
+/// bar's ETA); `None` for stdin and directories.
+fn total_size(paths: &[PathBuf]) -> Option<u64> {
+    if paths.is_empty() {
+        return None;
+    }
+    paths.iter().try_fold(0u64, |sum, path| {
+        let meta = std::fs::metadata(path).ok()?;
+        meta.is_file().then(|| sum + meta.len())
+    })
+}
+
+/// Reads every input and sends its games in batches; returns how many inputs failed.
+fn produce(paths: &[PathBuf], progress: &Progress, send: &mut dyn FnMut(Batch) -> bool) -> u64 {
+    let mut input_errors = 0;
+    let mut next_index = 1u64;
+    let mut bytes_before = 0u64;
+    for source in input::sources(paths) {
+        let source = match source {
+            Ok(source) => source,
+            Err(err) => {
+                eprintln!("arbiter: error: {err}");
+                input_errors += 1;
+                continue;
+            }
+        };
+        let name: Arc<str> = Arc::from(source.name.as_str());
+        let mut splitter = Splitter::new(source.reader);
+        let mut batch = Batch {
+            source: Arc::clone(&name),
+            games: Vec::with_capacity(BATCH_GAMES),
+            first_index: next_index,
+        };
+        let mut batch_bytes = 0;
+        loop {
+            let mut game = RawGame::default();
+            match splitter.next_into(&mut game) {
+                Ok(true) => {
+                    batch_bytes += game.bytes.len();
+                    batch.games.push(game);
+                    next_index += 1;
+                    if batch.games.len() >= BATCH_GAMES || batch_bytes >= BATCH_BYTES {
+                        progress.update(bytes_before + splitter.bytes_read(), next_index - 1);
+                        let full = std::mem::replace(
+                            &mut batch,
+                            Batch {
+                                source: Arc::clone(&name),
+                                games: Vec::with_capacity(BATCH_GAMES),
+                                first_index: next_index,
+                            },
+                        );
+                        batch_bytes = 0;
+                        if !send(full) {
+                            return input_errors;
+                        }
+                    }
+                }
+                Ok(false) => break,
+                Err(err) => {
+                    eprintln!(
+                        "arbiter: error: {name}: read error after byte {}: {err}",
+                        splitter.bytes_read()
+                    );
+                    input_errors += 1;
+                    break;
+                }
+            }
+        }
+        bytes_before += splitter.bytes_read();
+        progress.update(bytes_before, next_index - 1);
+        if !batch.games.is_empty() && !send(batch) {
+            return input_errors;
+        }
+    }
+    input_errors
+}
+
+/// Replays and formats one batch.
+fn replay_batch<F: GameFormatter>(
+    replayer: &mut Replayer,
+    formatter: &mut F,
+    batch: Batch,
+) -> BatchOutput {
+    let mut output = BatchOutput::default();
+    for (offset, game) in batch.games.iter().enumerate() {
+        let index = batch.first_index + offset as u64;
+        let caught = panic::catch_unwind(AssertUnwindSafe(|| parse_game(game, replayer)));
+        let internal;
+        let report = match caught {
+            Ok(()) => replayer.report(),
+            Err(payload) => {
+                // A bug of ours: report it against this game, start afresh, and go on.
+                *replayer = Replayer::new(replayer.options().clone());
+                internal = internal_error_report(game, &*payload);
+                &internal
+            }
+        };
+        output.games += 1;
+        if !report.main_line_valid {
+            output.invalid_main_lines += 1;
+        }
+        output.plies += u64::from(report.plies);
+        if report.errors == 0 {
+            output.valid += 1;
+        } else {
+            output.invalid += 1;
+        }
+        output.warnings += u64::from(report.warnings);
+        formatter.format(&batch.source, index, report, &mut output.bytes);
+    }
+    output
+}
+
+/// The report of a game whose replay panicked: invalid, with an internal error at its start.
+fn internal_error_report(game: &RawGame, payload: &(dyn std::any::Any + Send)) -> GameReport {
+    let what = payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".to_owned());
+    let message = format!("internal error while replaying this game ({what}); please report it");
+    let at = LineCol {
+        line: game.first_line,
+        column: game.first_column,
+    };
+    GameReport {
+        index: game.index,
+        main_line_valid: false,
+        first_error: format!("{at}: {message}"),
+        classification: Some(outcome::classify_invalid(outcome::GameResult::Unknown)),
+        problems: vec![Problem {
+            location: Location(0),
+            at,
+            ply: None,
+            san: None,
+            severity: Severity::Error,
+            code: "internal_error",
+            message,
+        }],
+        errors: 1,
+        ..GameReport::default()
+    }
+}

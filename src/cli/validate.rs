@@ -1,0 +1,158 @@
+//! `arbiter validate [PATH...]`: replay every move of every game and variation, and report each
+//! problem with its location, then one summary.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use clap::{Args, ValueEnum};
+
+use crate::cli::exit::Exit;
+use crate::cli::games::{self, GameFormatter};
+use crate::replay::{GameReport, ReplayOptions};
+use crate::report::diagnostic::Diagnostic;
+
+/// Arguments of `arbiter validate`.
+#[derive(Args, Debug)]
+#[command(after_help = "Examples:\n  \
+    arbiter validate games.pgn\n  \
+    arbiter validate archive/ --strict\n  \
+    zstdcat lichess.pgn.zst | arbiter validate --format jsonl > problems.jsonl")]
+pub struct ValidateArgs {
+    /// PGN files or directories (searched for *.pgn, *.pgn.gz, *.pgn.zst, *.pgn.bz2); `-` or
+    /// nothing reads standard input.
+    pub paths: Vec<PathBuf>,
+    /// Output format of the diagnostics and the summary.
+    #[arg(long, value_enum, default_value_t = ValidateFormat::Text)]
+    pub format: ValidateFormat,
+    /// Worker threads (default: the number of available cores).
+    #[arg(long, short = 'j')]
+    pub jobs: Option<usize>,
+    /// Treat every warning (non-standard SAN, wrong check marks, move numbers...) as an error.
+    #[arg(long)]
+    pub strict: bool,
+    /// Show no progress bar.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+/// Output formats of `validate`.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, ValueEnum)]
+pub enum ValidateFormat {
+    /// `PATH:LINE:COL: game N, ply P "SAN": error: MESSAGE` lines, then a summary line.
+    Text,
+    /// One JSON object per diagnostic, then a summary object.
+    Jsonl,
+}
+
+/// Formats a game's problems as diagnostics.
+struct DiagnosticFormatter {
+    format: ValidateFormat,
+    text: String,
+}
+
+impl GameFormatter for DiagnosticFormatter {
+    fn format(&mut self, source: &str, _index: u64, report: &GameReport, out: &mut Vec<u8>) {
+        for problem in &report.problems {
+            let diagnostic = Diagnostic {
+                path: source.to_owned(),
+                line: clamp(problem.at.line),
+                column: clamp(problem.at.column),
+                game: report.index,
+                ply: problem.ply,
+                san: problem.san.clone(),
+                severity: problem.severity,
+                code: problem.code,
+                message: problem.message.clone(),
+            };
+            match self.format {
+                ValidateFormat::Text => {
+                    self.text.clear();
+                    diagnostic.write_text(&mut self.text);
+                    out.extend_from_slice(self.text.as_bytes());
+                }
+                ValidateFormat::Jsonl => diagnostic.write_jsonl(out),
+            }
+        }
+    }
+}
+
+fn clamp(n: u64) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// The number of worker threads: `--jobs`, else one per available core.
+pub fn jobs(requested: Option<usize>) -> usize {
+    requested
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
+        .max(1)
+}
+
+/// Runs `arbiter validate`.
+pub fn run(args: &ValidateArgs) -> anyhow::Result<Exit> {
+    let started = Instant::now();
+    let options = ReplayOptions {
+        variations: true,
+        strict: args.strict,
+        extra_tags: Vec::new(),
+    };
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    let totals = games::run(
+        &args.paths,
+        jobs(args.jobs),
+        args.quiet,
+        &options,
+        || DiagnosticFormatter {
+            format: args.format,
+            text: String::new(),
+        },
+        |batch| Ok(out.write_all(&batch.bytes)?),
+    )?;
+    let counts = &totals.counts;
+    let elapsed = started.elapsed().as_secs_f64();
+    let rate = if elapsed > 0.0 {
+        counts.games as f64 / elapsed
+    } else {
+        0.0
+    };
+    match args.format {
+        ValidateFormat::Text => writeln!(
+            out,
+            "{} games, {} plies: {} valid, {} invalid, {} warnings{} in {elapsed:.3} s ({rate:.0} games/s)",
+            counts.games,
+            counts.plies,
+            counts.valid,
+            counts.invalid,
+            counts.warnings,
+            if totals.input_errors > 0 {
+                format!(", {} input errors", totals.input_errors)
+            } else {
+                String::new()
+            },
+        )?,
+        ValidateFormat::Jsonl => {
+            let summary = serde_json::json!({
+                "type": "summary",
+                "games": counts.games,
+                "plies": counts.plies,
+                "valid": counts.valid,
+                "invalid": counts.invalid,
+                "warnings": counts.warnings,
+                "input_errors": totals.input_errors,
+                "elapsed_seconds": elapsed,
+                "games_per_second": rate,
+            });
+            serde_json::to_writer(&mut out, &summary)?;
+            out.write_all(b"\n")?;
+        }
+    }
+    out.flush()?;
+    Ok(if totals.input_errors > 0 {
+        Exit::Usage
+    } else if counts.invalid > 0 {
+        Exit::Invalid
+    } else {
+        Exit::Ok
+    })
+}

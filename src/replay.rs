@@ -1,0 +1,784 @@
+//! Replay: the one place where the PGN reader meets the rules core. A [`Replayer`] is a PGN
+//! [`Visitor`] that plays every move of a game (and, for `validate`, of every variation) on a
+//! [`Position`], tracks repetitions on the main line, and leaves a [`GameReport`]: the tags export
+//! needs, the final position's facts, the classification, and every located problem.
+//!
+//! What it checks, beyond legality:
+//!
+//! - a game starts from the standard position or from its `FEN` tag; a `Variant` other than
+//!   standard or Chess960 makes the game invalid;
+//! - each non-standard SAN form accepted, a `+`/`#` that does not match the position, a wrong
+//!   move number, a null move in the main line, a termination marker that differs from the Result
+//!   tag, and moves played after an automatic end (fivefold repetition, the 75-move rule,
+//!   insufficient material) are warnings;
+//! - the first illegal move of a line ends that line: on the main line it makes the game invalid,
+//!   in a variation it is reported and the rest of the variation is skipped.
+//!
+//! Repetitions are counted on Zobrist keys since the last capture or pawn move. While the game is
+//! running, each new position is compared with the positions of the same side to move since then
+//! (fewer than 75 while the 75-move rule has not struck), so the work stays linear in the length of
+//! the game however long it is.
+
+use std::fmt::Write as _;
+
+use crate::outcome::{self, BoardFacts, Classification, GameResult as DeclaredResult, Outcome};
+use crate::pgn::{Flow, GameInfo, GameResult, LineCol, Location, PgnError, Visitor};
+use crate::report::diagnostic::Severity;
+use crate::rules::san::{self, San, Suffix};
+use crate::rules::{Color, Position};
+
+/// What a replay walks and how strictly it judges.
+#[derive(Clone, Debug, Default)]
+pub struct ReplayOptions {
+    /// Replay variations too (`validate`); `export` judges the main line only.
+    pub variations: bool,
+    /// Turn every warning into an error (`validate --strict`).
+    pub strict: bool,
+    /// Tags whose values the report keeps, in this order (`export --tags`).
+    pub extra_tags: Vec<String>,
+}
+
+/// One located problem of a game, without the path (the caller knows the source).
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct Problem {
+    /// Where, within the game's bytes.
+    pub location: Location,
+    /// Where, in the source (filled in when the game ends).
+    pub at: LineCol,
+    /// The ply of the move concerned (counted from the game's start along its line), if any.
+    pub ply: Option<u32>,
+    /// The move as written, if the problem belongs to a move.
+    pub san: Option<String>,
+    /// Error or warning.
+    pub severity: Severity,
+    /// A stable code, e.g. `illegal_move`.
+    pub code: &'static str,
+    /// What is wrong, in plain words.
+    pub message: String,
+}
+
+/// The seven tags export writes, plus the ones asked for.
+#[derive(Clone, Debug, Default, Eq, PartialEq)]
+pub struct Tags {
+    /// `Event`.
+    pub event: String,
+    /// `Site`.
+    pub site: String,
+    /// `Date`.
+    pub date: String,
+    /// `Round`.
+    pub round: String,
+    /// `White`.
+    pub white: String,
+    /// `Black`.
+    pub black: String,
+    /// `Result`, or the termination marker when the tag is missing.
+    pub result: String,
+    /// Values of [`ReplayOptions::extra_tags`], in order (empty when absent).
+    pub extra: Vec<String>,
+}
+
+/// Everything known about one game once it is replayed.
+#[derive(Clone, Debug, Default)]
+pub struct GameReport {
+    /// The game's number in its input stream, from 1.
+    pub index: u64,
+    /// The tags export writes.
+    pub tags: Tags,
+    /// Plies played on the main line (up to the first error).
+    pub plies: u32,
+    /// FEN of the last main-line position reached (empty if the game never got a position).
+    pub final_fen: String,
+    /// The main line replayed without error.
+    pub main_line_valid: bool,
+    /// The first main-line error, as `LINE:COL: ply P "SAN": message`.
+    pub first_error: String,
+    /// The outcome, winner and result consistency.
+    pub classification: Option<Classification>,
+    /// Every problem, in source order.
+    pub problems: Vec<Problem>,
+    /// How many of `problems` are errors.
+    pub errors: u32,
+    /// How many of `problems` are warnings.
+    pub warnings: u32,
+}
+
+/// One line being replayed: the main line, or a variation.
+#[derive(Clone, Debug)]
+struct Line {
+    /// The position now.
+    pos: Position,
+    /// The position before the last move played (where a variation starts).
+    before: Position,
+    /// Plies from the game's start to `pos`.
+    ply: u32,
+    /// A move of this line failed: the rest of it is skipped.
+    dead: bool,
+    /// A move has been played on this line (a variation before any move has nothing to replace).
+    moved: bool,
+}
+
+/// Replays games; reusable from one game to the next so that buffers are allocated once.
+pub struct Replayer {
+    options: ReplayOptions,
+    report: GameReport,
+    /// The main line is `lines[0]`; each variation being replayed pushes one.
+    lines: Vec<Line>,
+    /// Variations inside a variation that is not replayed (dead, or opened before any move).
+    skipped_depth: u32,
+    /// Zobrist keys of the main line since the last capture or pawn move, the current one last.
+    history: Vec<u64>,
+    /// The ply at which the game ended automatically, and how, if it did.
+    automatic_end: Option<(u32, Outcome)>,
+    /// The warning about moves after the automatic end was given.
+    warned_after_end: bool,
+    /// The problem that made the main line invalid, if any.
+    first_error: Option<usize>,
+    fen_tag: Option<String>,
+    variant_tag: Option<String>,
+    termination: Option<String>,
+    result_tag: Option<String>,
+    marker: Option<(GameResult, Location)>,
+}
+
+impl Replayer {
+    /// A replayer with these options.
+    pub fn new(options: ReplayOptions) -> Replayer {
+        Replayer {
+            options,
+            report: GameReport::default(),
+            lines: Vec::new(),
+            skipped_depth: 0,
+            history: Vec::new(),
+            automatic_end: None,
+            warned_after_end: false,
+            first_error: None,
+            fen_tag: None,
+            variant_tag: None,
+            termination: None,
+            result_tag: None,
+            marker: None,
+        }
+    }
+
+    /// The report of the game last replayed.
+    pub fn report(&self) -> &GameReport {
+        &self.report
+    }
+
+    /// The options this replayer was built with.
+    pub fn options(&self) -> &ReplayOptions {
+        &self.options
+    }
+
+    /// Records a problem; an error on the main line (`main_line`) makes the game invalid.
+    fn problem(
+        &mut self,
+        location: Location,
+        ply: Option<u32>,
+        san: Option<&str>,
+        severity: Severity,
+        code: &'static str,
+        message: String,
+    ) {
+        let severity = if self.options.strict {
+            Severity::Error
+        } else {
+            severity
+        };
+        match severity {
+            Severity::Error => self.report.errors += 1,
+            Severity::Warning => self.report.warnings += 1,
+        }
+        self.report.problems.push(Problem {
+            location,
+            at: LineCol::default(),
+            ply,
+            san: san.map(str::to_owned),
+            severity,
+            code,
+            message,
+        });
+    }
+
+    /// Records an error of the main line: the game is invalid, and the main line stops here.
+    fn main_line_error(
+        &mut self,
+        location: Location,
+        ply: Option<u32>,
+        san: Option<&str>,
+        code: &'static str,
+        message: String,
+    ) {
+        if let Some(line) = self.lines.first_mut() {
+            line.dead = true;
+        }
+        if self.first_error.is_none() {
+            self.first_error = Some(self.report.problems.len());
+        }
+        self.problem(location, ply, san, Severity::Error, code, message);
+    }
+
+    /// Records an error on the current line, and skips the rest of that line.
+    fn line_error(
+        &mut self,
+        location: Location,
+        ply: u32,
+        san: &str,
+        code: &'static str,
+        message: String,
+    ) {
+        if self.lines.len() <= 1 {
+            self.main_line_error(location, Some(ply), Some(san), code, message);
+        } else {
+            if let Some(line) = self.lines.last_mut() {
+                line.dead = true;
+            }
+            self.problem(location, Some(ply), Some(san), Severity::Error, code, message);
+        }
+    }
+
+    /// Sets up the starting position from the tags.
+    fn start(&mut self) {
+        let at = Location(0);
+        let chess960 = match self.variant_tag.as_deref().map(variant_kind) {
+            None | Some(VariantKind::Standard) => false,
+            Some(VariantKind::Chess960) => true,
+            Some(VariantKind::Other) => {
+                let variant = self.variant_tag.clone().unwrap_or_default();
+                let message = format!(
+                    "unsupported variant {variant}: only standard chess and Chess960 are played"
+                );
+                self.main_line_error(at, None, None, "unsupported_variant", message);
+                return;
+            }
+        };
+        let mut pos = match self.fen_tag.as_deref() {
+            None => Position::startpos(),
+            Some(fen) => match Position::from_fen(fen) {
+                Ok(pos) => pos,
+                Err(err) => {
+                    let message = format!("bad FEN tag \"{fen}\": {err}");
+                    self.main_line_error(at, None, None, "bad_fen", message);
+                    return;
+                }
+            },
+        };
+        if chess960 {
+            pos.set_chess960(true);
+        }
+        self.history.push(pos.zobrist());
+        self.automatic_end = automatic_end_now(&pos).map(|outcome| (0, outcome));
+        self.lines.push(Line {
+            before: pos.clone(),
+            pos,
+            ply: 0,
+            dead: false,
+            moved: false,
+        });
+    }
+
+    /// The line moves are played on now, unless it is dead or skipped.
+    fn live_line(&self) -> Option<usize> {
+        if self.skipped_depth > 0 {
+            return None;
+        }
+        let index = self.lines.len().checked_sub(1)?;
+        (!self.lines[index].dead).then_some(index)
+    }
+
+    fn play_text(&mut self, text: &str, location: Location) {
+        let Some(index) = self.live_line() else {
+            return;
+        };
+        let main = index == 0;
+        let ply = self.lines[index].ply + 1;
+        let parsed = match San::from_ascii(text.as_bytes()) {
+            Ok(parsed) => parsed,
+            Err(err) => {
+                let message = format!("{text}: {err}");
+                self.line_error(location, ply, text, "bad_san", message);
+                return;
+            }
+        };
+        if parsed.is_null() {
+            self.play_null_move(text, location);
+            return;
+        }
+        if main {
+            self.warn_after_end(text, location, ply);
+        }
+        let line = &self.lines[index];
+        let resolved = match parsed.resolve(&line.pos) {
+            Ok(resolved) => resolved,
+            Err(err) => {
+                let message = match game_over(&line.pos) {
+                    Some(over) => format!("{text}: the game is already over: {over}"),
+                    None => err.to_string(),
+                };
+                self.line_error(location, ply, text, "illegal_move", message);
+                return;
+            }
+        };
+        let mv = resolved.mv;
+        if !resolved.leniency.is_empty() {
+            let canonical = san::write(&line.pos, mv);
+            for form in resolved.leniency.iter() {
+                let message = form.warning(text, canonical.as_str()).to_string();
+                self.problem(
+                    location,
+                    Some(ply),
+                    Some(text),
+                    Severity::Warning,
+                    "non_standard_san",
+                    message,
+                );
+            }
+        }
+        let line = &mut self.lines[index];
+        line.before.clone_from(&line.pos);
+        line.pos.play_unchecked(mv);
+        line.ply = ply;
+        line.moved = true;
+        let written = parsed.suffix();
+        if written.is_some() || line.pos.is_check() {
+            let actual = Suffix::of(&line.pos);
+            if written != actual {
+                let message = suffix_message(text, written, actual);
+                self.problem(
+                    location,
+                    Some(ply),
+                    Some(text),
+                    Severity::Warning,
+                    "wrong_check_mark",
+                    message,
+                );
+            }
+        }
+        if main {
+            self.report.plies = ply;
+            self.after_main_line_move(mv.is_zeroing(), mv.is_capture());
+        }
+    }
+
+    fn play_null_move(&mut self, text: &str, location: Location) {
+        let Some(index) = self.live_line() else {
+            return;
+        };
+        let line = &mut self.lines[index];
+        let ply = line.ply + 1;
+        line.before.clone_from(&line.pos);
+        line.pos.play_null();
+        line.ply = ply;
+        line.moved = true;
+        if index == 0 {
+            self.report.plies = ply;
+            self.problem(
+                location,
+                Some(ply),
+                Some(text),
+                Severity::Warning,
+                "null_move",
+                format!("{text}: a null move in the main line passes the turn; it is not a legal move"),
+            );
+            self.after_main_line_move(false, false);
+        }
+    }
+
+    /// Warns once about moves played after the game ended automatically.
+    fn warn_after_end(&mut self, text: &str, location: Location, ply: u32) {
+        if self.warned_after_end {
+            return;
+        }
+        if let Some((end_ply, outcome)) = self.automatic_end {
+            self.warned_after_end = true;
+            let how = match outcome {
+                Outcome::InsufficientMaterial => "insufficient material",
+                Outcome::SeventyfiveMoves => "the 75-move rule",
+                Outcome::FivefoldRepetition => "fivefold repetition",
+                _ => outcome.as_str(),
+            };
+            let when = if end_ply == 0 {
+                "in its starting position".to_owned()
+            } else {
+                format!("at ply {end_ply}")
+            };
+            self.problem(
+                location,
+                Some(ply),
+                Some(text),
+                Severity::Warning,
+                "move_after_end",
+                format!("{text}: the game already ended {when} by {how}; later moves do not count"),
+            );
+        }
+    }
+
+    /// After a main-line move: the key joins the history, and an automatic end is noted.
+    fn after_main_line_move(&mut self, zeroing: bool, capture: bool) {
+        let line = &self.lines[0];
+        if zeroing {
+            self.history.clear();
+        }
+        self.history.push(line.pos.zobrist());
+        if self.automatic_end.is_some() {
+            return;
+        }
+        let pos = &line.pos;
+        let end = if capture && pos.is_insufficient_material() {
+            Some(Outcome::InsufficientMaterial)
+        } else if pos.halfmoves() >= 150 {
+            Some(Outcome::SeventyfiveMoves)
+        } else if pos.halfmoves() >= 8 && repetitions(&self.history) >= 5 {
+            Some(Outcome::FivefoldRepetition)
+        } else {
+            None
+        };
+        if let Some(outcome) = end {
+            self.automatic_end = Some((line.ply, outcome));
+        }
+    }
+
+    fn check_move_number(&mut self, number: u32, location: Location) {
+        let Some(index) = self.live_line() else {
+            return;
+        };
+        let line = &self.lines[index];
+        let expected = line.pos.fullmoves();
+        if number != expected {
+            let ply = line.ply + 1;
+            self.problem(
+                location,
+                Some(ply),
+                None,
+                Severity::Warning,
+                "wrong_move_number",
+                format!("move number {number} should be {expected}"),
+            );
+        }
+    }
+
+    /// Classifies the game and locates its problems.
+    fn finish(&mut self, game: &GameInfo<'_>) {
+        if self.lines.is_empty() && self.first_error.is_none() {
+            // A game without movetext never reached `end_tags`.
+            self.start();
+        }
+        if let Some((marker, location)) = self.marker {
+            match self.result_tag.as_deref() {
+                Some(tag) if tag.trim() != marker.as_str() => {
+                    let message = format!(
+                        "the movetext ends with {} but the Result tag says {tag}",
+                        marker.as_str()
+                    );
+                    self.problem(location, None, None, Severity::Warning, "result_mismatch", message);
+                }
+                Some(_) => {}
+                None => {
+                    let tags = &mut self.report.tags;
+                    tags.result.clear();
+                    tags.result.push_str(marker.as_str());
+                }
+            }
+        }
+        for problem in &mut self.report.problems {
+            problem.at = game.locate(problem.location);
+        }
+        let declared = DeclaredResult::from_tag(&self.report.tags.result);
+        let report = &mut self.report;
+        match self.first_error {
+            Some(index) => {
+                report.main_line_valid = false;
+                let problem = &report.problems[index];
+                let error = &mut report.first_error;
+                let _ = write!(error, "{}: ", problem.at);
+                if let Some(ply) = problem.ply {
+                    let _ = write!(error, "ply {ply} ");
+                }
+                if let Some(san) = &problem.san {
+                    let _ = write!(error, "\"{san}\": ");
+                }
+                error.push_str(&problem.message);
+                report.classification = Some(outcome::classify_invalid(declared));
+            }
+            None => {
+                report.main_line_valid = true;
+                if let Some(line) = self.lines.first() {
+                    let pos = &line.pos;
+                    let facts = BoardFacts {
+                        checkmate: pos.is_checkmate(),
+                        stalemate: pos.is_stalemate(),
+                        insufficient_material: pos.is_insufficient_material(),
+                        halfmove_clock: pos.halfmoves(),
+                        repetitions: repetitions(&self.history),
+                        white_to_move: pos.turn() == Color::White,
+                        white_cannot_mate: pos.has_insufficient_material(Color::White),
+                        black_cannot_mate: pos.has_insufficient_material(Color::Black),
+                    };
+                    report.classification = Some(outcome::classify(
+                        &facts,
+                        declared,
+                        self.termination.as_deref(),
+                    ));
+                }
+            }
+        }
+        if let Some(line) = self.lines.first() {
+            report.final_fen = line.pos.to_fen();
+        }
+    }
+}
+
+/// Why no move can be played: `white is checkmated`, `the position is stalemate`.
+fn game_over(pos: &Position) -> Option<String> {
+    if pos.is_checkmate() {
+        Some(format!("{} is checkmated", color_name(pos.turn())))
+    } else if pos.is_stalemate() {
+        Some(format!("{} is stalemated", color_name(pos.turn())))
+    } else {
+        None
+    }
+}
+
+fn color_name(color: Color) -> &'static str {
+    match color {
+        Color::White => "white",
+        Color::Black => "black",
+    }
+}
+
+/// The warning for a check mark that does not match the position after the move.
+fn suffix_message(text: &str, written: Option<Suffix>, actual: Option<Suffix>) -> String {
+    let bare = text.trim_end_matches(['+', '#']);
+    let standard = format!("{bare}{}", actual.map_or("", Suffix::as_str));
+    match actual {
+        None => format!("{text}: the move gives no check; the standard form is {standard}"),
+        Some(Suffix::Check) if written.is_none() => {
+            format!("{text}: the move gives check; the standard form is {standard}")
+        }
+        Some(Suffix::Check) => {
+            format!("{text}: the move gives check, not mate; the standard form is {standard}")
+        }
+        Some(Suffix::Checkmate) => {
+            format!("{text}: the move gives checkmate; the standard form is {standard}")
+        }
+    }
+}
+
+/// How a `Variant` tag is played.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+enum VariantKind {
+    Standard,
+    Chess960,
+    Other,
+}
+
+/// Reads a `Variant` tag: case, spaces and hyphens do not matter.
+fn variant_kind(variant: &str) -> VariantKind {
+    let key: String = variant
+        .chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect();
+    match key.as_str() {
+        "" | "standard" | "chess" | "normal" | "fromposition" | "orthodox" => {
+            VariantKind::Standard
+        }
+        "chess960" | "960" | "fischerandom" | "fischerrandom" | "fischerrandomchess" | "frc" => {
+            VariantKind::Chess960
+        }
+        _ => VariantKind::Other,
+    }
+}
+
+/// How many times the last position of `history` occurs in it (positions of the same side to
+/// move stand two apart).
+fn repetitions(history: &[u64]) -> u32 {
+    let Some(&last) = history.last() else {
+        return 0;
+    };
+    history.iter().rev().step_by(2).filter(|&&k| k == last).count() as u32
+}
+
+/// An automatic end a starting position shows on its own (a game set up from a FEN may start
+/// ended).
+fn automatic_end_now(pos: &Position) -> Option<Outcome> {
+    let facts = BoardFacts {
+        insufficient_material: pos.is_insufficient_material(),
+        halfmove_clock: pos.halfmoves(),
+        repetitions: 1,
+        ..BoardFacts::default()
+    };
+    outcome::automatic_end(&facts)
+}
+
+impl Visitor for Replayer {
+    type Output = ();
+
+    fn begin_game(&mut self, game: &GameInfo<'_>) {
+        let extra_count = self.options.extra_tags.len();
+        let report = &mut self.report;
+        report.index = game.index();
+        let tags = &mut report.tags;
+        for field in [
+            &mut tags.event,
+            &mut tags.site,
+            &mut tags.date,
+            &mut tags.round,
+            &mut tags.white,
+            &mut tags.black,
+            &mut tags.result,
+        ] {
+            field.clear();
+        }
+        tags.extra.iter_mut().for_each(String::clear);
+        tags.extra.resize(extra_count, String::new());
+        report.plies = 0;
+        report.final_fen.clear();
+        report.main_line_valid = true;
+        report.first_error.clear();
+        report.classification = None;
+        report.problems.clear();
+        report.errors = 0;
+        report.warnings = 0;
+        self.lines.clear();
+        self.skipped_depth = 0;
+        self.history.clear();
+        self.automatic_end = None;
+        self.warned_after_end = false;
+        self.first_error = None;
+        self.fen_tag = None;
+        self.variant_tag = None;
+        self.termination = None;
+        self.result_tag = None;
+        self.marker = None;
+    }
+
+    fn tag(&mut self, name: &str, value: &str, _location: Location) {
+        let tags = &mut self.report.tags;
+        let field = match name {
+            "Event" => Some(&mut tags.event),
+            "Site" => Some(&mut tags.site),
+            "Date" => Some(&mut tags.date),
+            "Round" => Some(&mut tags.round),
+            "White" => Some(&mut tags.white),
+            "Black" => Some(&mut tags.black),
+            "Result" => {
+                self.result_tag = Some(value.to_owned());
+                Some(&mut tags.result)
+            }
+            "FEN" => {
+                self.fen_tag = Some(value.to_owned());
+                None
+            }
+            "Variant" => {
+                self.variant_tag = Some(value.to_owned());
+                None
+            }
+            "Termination" => {
+                self.termination = Some(value.to_owned());
+                None
+            }
+            _ => None,
+        };
+        if let Some(field) = field {
+            field.clear();
+            field.push_str(value);
+        }
+        for (wanted, slot) in self.options.extra_tags.iter().zip(&mut tags.extra) {
+            if wanted == name {
+                slot.clear();
+                slot.push_str(value);
+            }
+        }
+    }
+
+    fn end_tags(&mut self) -> Flow {
+        self.start();
+        Flow::Continue
+    }
+
+    fn move_number(&mut self, number: u32, _dots: u8, location: Location) {
+        self.check_move_number(number, location);
+    }
+
+    fn san(&mut self, text: &str, location: Location) {
+        self.play_text(text, location);
+    }
+
+    fn null_move(&mut self, text: &str, location: Location) {
+        self.play_null_move(text, location);
+    }
+
+    fn begin_variation(&mut self, _location: Location) -> Flow {
+        if !self.options.variations {
+            return Flow::Skip;
+        }
+        let walk = self
+            .live_line()
+            .map(|index| &self.lines[index])
+            .filter(|line| line.moved);
+        match walk {
+            Some(parent) => {
+                let line = Line {
+                    pos: parent.before.clone(),
+                    before: parent.before.clone(),
+                    ply: parent.ply - 1,
+                    dead: false,
+                    moved: false,
+                };
+                self.lines.push(line);
+            }
+            None => self.skipped_depth += 1,
+        }
+        Flow::Continue
+    }
+
+    fn end_variation(&mut self, _location: Location) {
+        if self.skipped_depth > 0 {
+            self.skipped_depth -= 1;
+        } else if self.lines.len() > 1 {
+            self.lines.pop();
+        }
+    }
+
+    fn result(&mut self, result: GameResult, location: Location) {
+        self.marker = Some((result, location));
+    }
+
+    fn error(&mut self, error: PgnError) {
+        let in_variation = self.lines.len() > 1 || self.skipped_depth > 0;
+        let ply = self.lines.last().map(|line| line.ply + 1);
+        let code = pgn_code(&error);
+        if error.is_warning() {
+            self.problem(error.location, ply, None, Severity::Warning, code, error.message);
+        } else if in_variation {
+            self.problem(error.location, ply, None, Severity::Error, code, error.message);
+        } else {
+            self.main_line_error(error.location, ply, None, code, error.message);
+        }
+    }
+
+    fn end_game(&mut self, game: &GameInfo<'_>) {
+        self.finish(game);
+    }
+}
+
+/// A stable code for each kind of reader defect.
+fn pgn_code(error: &PgnError) -> &'static str {
+    use crate::pgn::PgnErrorKind as K;
+    match error.kind {
+        K::NotUtf8 => "not_utf8",
+        K::NoResult => "no_result",
+        K::BrokenTag => "broken_tag",
+        K::UnterminatedComment => "unterminated_comment",
+        K::UnclosedVariation => "unclosed_variation",
+        K::UnopenedVariation => "unopened_variation",
+        K::ResultInVariation => "result_in_variation",
+        K::TextAfterResult => "text_after_result",
+        K::BadNag => "bad_nag",
+        K::BadMoveNumber => "bad_move_number",
+        K::UnexpectedText => "unexpected_text",
+        K::GameTooLarge => "game_too_large",
+    }
+}

@@ -1,0 +1,244 @@
+//! `arbiter export`: every outcome category on both sides of each boundary, every game gets a
+//! record, the formats agree, and the output is the same whatever the number of jobs.
+//!
+//! The fixtures carry their expectation in an `Expect` tag, worked out by hand and checked
+//! against python-chess when they were written: `OUTCOME WINNER CONSISTENT` for a valid game,
+//! `invalid ply=P` for a game broken at ply P (0: before any move).
+
+use serde_json::Value;
+
+use crate::util::{arbiter, arbiter_stdin, fixture, json_lines, shared, stderr, stdout};
+
+fn export_jsonl(args: &[&str]) -> Vec<Value> {
+    let output = arbiter(args);
+    assert!(
+        output.status.code() == Some(0) || output.status.code() == Some(1),
+        "{}",
+        stderr(&output)
+    );
+    json_lines(&stdout(&output))
+}
+
+#[test]
+fn every_outcome_category_matches_its_expectation() {
+    let records = export_jsonl(&[
+        "export",
+        &fixture("outcomes"),
+        "--format",
+        "jsonl",
+        "--tags",
+        "Expect",
+    ]);
+    assert_eq!(records.len(), 53);
+    let mut categories = std::collections::BTreeSet::new();
+    for record in &records {
+        let expect: Vec<&str> = record["Expect"].as_str().unwrap().split(' ').collect();
+        let got = [
+            record["outcome"].as_str().unwrap(),
+            record["winner"].as_str().unwrap(),
+            if record["result_consistent"].as_bool().unwrap() {
+                "true"
+            } else {
+                "false"
+            },
+        ];
+        assert_eq!(got.as_slice(), expect.as_slice(), "{}", record["event"]);
+        assert_eq!(record["valid"], true, "{}", record["event"]);
+        assert_eq!(record["error"], "");
+        categories.insert(got[0].to_owned());
+    }
+    for category in [
+        "checkmate",
+        "stalemate",
+        "insufficient_material",
+        "seventyfive_moves",
+        "fivefold_repetition",
+        "fifty_moves",
+        "threefold_repetition",
+        "time_forfeit",
+        "abandoned",
+        "adjudication",
+        "rules_infraction",
+        "resignation",
+        "agreement",
+        "unterminated",
+    ] {
+        assert!(categories.contains(category), "no fixture for {category}");
+    }
+}
+
+#[test]
+fn invalid_games_are_exported_with_their_error() {
+    let records = export_jsonl(&[
+        "export",
+        &fixture("invalid"),
+        "--format",
+        "jsonl",
+        "--tags",
+        "Expect",
+    ]);
+    assert_eq!(records.len(), 16);
+    for record in &records {
+        let event = &record["event"];
+        let expect = record["Expect"].as_str().unwrap();
+        let ply: u32 = expect.trim_start_matches("invalid ply=").parse().unwrap();
+        assert_eq!(record["valid"], false, "{event}");
+        assert_eq!(record["outcome"], "invalid", "{event}");
+        let error = record["error"].as_str().unwrap();
+        if ply == 0 {
+            assert!(!error.contains("ply"), "{event}: {error}");
+            assert_eq!(record["plies"], 0, "{event}");
+        } else {
+            assert!(error.contains(&format!("ply {ply} ")), "{event}: {error}");
+            assert_eq!(record["plies"], ply - 1, "{event}");
+        }
+        assert!(!record["final_fen"].as_str().unwrap().is_empty() || ply == 0);
+    }
+}
+
+#[test]
+fn fields_come_in_design_order() {
+    let output = arbiter(&["export", &fixture("outcomes"), "--format", "csv"]);
+    let text = stdout(&output);
+    assert_eq!(
+        text.lines().next().unwrap(),
+        "index,event,site,date,round,white,black,result,plies,outcome,winner,\
+         result_consistent,final_fen,valid,error"
+    );
+    assert_eq!(
+        text.lines().nth(1).unwrap(),
+        "1,fools mate,arbiter fixtures,2026.11.29,1,White,Black,0-1,4,checkmate,black,true,\
+         rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3,true,"
+    );
+}
+
+#[test]
+fn csv_json_and_jsonl_agree() {
+    let dir = fixture("");
+    let jsonl = export_jsonl(&["export", &dir, "--format", "jsonl", "--tags", "Expect"]);
+    let json: Value = serde_json::from_str(&stdout(&arbiter(&[
+        "export", &dir, "--format", "json", "--tags", "Expect",
+    ])))
+    .unwrap();
+    assert_eq!(json.as_array().unwrap(), &jsonl);
+
+    let csv_text = stdout(&arbiter(&[
+        "export", &dir, "--format", "csv", "--tags", "Expect",
+    ]));
+    let mut reader = csv::Reader::from_reader(csv_text.as_bytes());
+    let headers = reader.headers().unwrap().clone();
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), jsonl.len());
+    for (row, record) in rows.iter().zip(&jsonl) {
+        for (name, value) in headers.iter().zip(row.iter()) {
+            let expected = match &record[name] {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            assert_eq!(value, expected, "field {name} of game {}", record["index"]);
+        }
+    }
+}
+
+#[test]
+fn output_file_is_written_whole_and_devices_in_place() {
+    let dir = std::env::temp_dir().join(format!("arbiter-export-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let target = dir.join("out.csv");
+    let output = arbiter(&[
+        "export",
+        &fixture("outcomes"),
+        "--format",
+        "csv",
+        "-o",
+        target.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(output.stdout.is_empty());
+    assert_eq!(
+        std::fs::read_to_string(&target).unwrap().lines().count(),
+        54
+    );
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    let output = arbiter(&[
+        "export",
+        &fixture("outcomes"),
+        "--format",
+        "csv",
+        "-o",
+        "/dev/null",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    let game = std::fs::read(fixture("outcomes/outcomes.pgn")).unwrap();
+    let input = game.repeat(400);
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["export", "--format", "jsonl", "--jobs", "2"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        use std::io::Write;
+        let _ = stdin.write_all(&input);
+    });
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 100];
+    std::io::Read::read_exact(&mut stdout, &mut first).unwrap();
+    drop(stdout);
+    let output = child.wait_with_output().unwrap();
+    let _ = writer.join();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(output.stderr.is_empty(), "{}", stderr(&output));
+}
+
+#[test]
+fn stdin_is_read_without_a_path() {
+    let game = b"[Event \"x\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n";
+    let output = arbiter_stdin(&["export", "--format", "jsonl"], game);
+    let records = json_lines(&stdout(&output));
+    assert_eq!(records.len(), 1);
+    assert_eq!(records[0]["outcome"], "resignation");
+    assert_eq!(records[0]["plies"], 2);
+}
+
+#[test]
+fn exit_codes_follow_validity() {
+    assert_eq!(
+        arbiter(&["export", &fixture("outcomes"), "--format", "csv"])
+            .status
+            .code(),
+        Some(0)
+    );
+    assert_eq!(
+        arbiter(&["export", &fixture("invalid"), "--format", "csv"])
+            .status
+            .code(),
+        Some(1)
+    );
+    let missing = arbiter(&["export", "/nonexistent/games.pgn", "--format", "csv"]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(stderr(&missing).contains("/nonexistent/games.pgn"));
+}
+
+#[test]
+fn jobs_do_not_change_the_output() {
+    let Some(corpus) = shared("corpora/pgnmentor-players") else {
+        return;
+    };
+    let corpus = corpus.to_str().unwrap();
+    let one = arbiter(&["export", corpus, "--format", "jsonl", "--jobs", "1"]);
+    let two = arbiter(&["export", corpus, "--format", "jsonl", "--jobs", "2"]);
+    let three = arbiter(&["export", corpus, "--format", "csv", "--jobs", "3"]);
+    assert_eq!(one.status.code(), Some(0), "{}", stderr(&one));
+    assert!(one.stdout == two.stdout, "--jobs 2 output differs from --jobs 1");
+    assert_eq!(stdout(&one).lines().count(), 13_163);
+    assert_eq!(stdout(&three).lines().count(), 13_164);
+}
