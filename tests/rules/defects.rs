@@ -1,0 +1,1 @@
+//! defects tests.

@@ -1,0 +1,1 @@
+//! zobrist tests.
