@@ -9,7 +9,7 @@ use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, EnPassantMode, Position as _};
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Position as _, PositionError};
 
 use crate::data;
 
@@ -17,8 +17,8 @@ fn shakmaty_position(fen: &str) -> Chess {
     let parsed = Fen::from_ascii(fen.as_bytes()).unwrap_or_else(|err| panic!("{fen}: {err}"));
     parsed
         .into_position::<Chess>(CastlingMode::Chess960)
-        .or_else(|err| err.ignore_too_much_material())
-        .or_else(|err| err.ignore_impossible_check())
+        .or_else(PositionError::ignore_too_much_material)
+        .or_else(PositionError::ignore_impossible_check)
         .unwrap_or_else(|err| panic!("{fen}: {err}"))
 }
 
