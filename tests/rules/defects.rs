@@ -323,3 +323,55 @@ fn writer_en_passant_only_when_legal() {
         .expect("ep");
     assert!(pos.to_fen().contains(" d6 0 3"));
 }
+
+mod fuzz {
+    use arbiter::rules::{Position, perft};
+    use proptest::prelude::*;
+
+    const SEEDS: [&str; 4] = [
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3",
+        "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - -",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 2000, failure_persistence: None, ..ProptestConfig::default() })]
+
+        /// Mutated FENs never panic; whatever is accepted survives a round trip and move
+        /// generation.
+        #[test]
+        fn mutated_fens(seed in 0..SEEDS.len(), edits in proptest::collection::vec((any::<usize>(), any::<char>()), 0..4)) {
+            let mut chars: Vec<char> = SEEDS[seed].chars().collect();
+            for (at, c) in edits {
+                let at = at % (chars.len() + 1);
+                if at == chars.len() || c.is_ascii_uppercase() {
+                    chars.insert(at, c);
+                } else {
+                    chars[at] = c;
+                }
+            }
+            let fen: String = chars.into_iter().collect();
+            for parse in [Position::from_fen, Position::from_fen_lenient] {
+                if let Ok(pos) = parse(&fen) {
+                    let written = pos.to_fen();
+                    let again = Position::from_fen_lenient(&written);
+                    prop_assert!(again.is_ok(), "{} -> {}", fen, written);
+                    prop_assert_eq!(again.map(|p| p.to_fen()).ok(), Some(written));
+                    prop_assert_eq!(perft(&pos, 2), pos.legal_moves().iter().map(|&m| {
+                        let mut child = pos.clone();
+                        child.play_unchecked(m);
+                        child.count_legal_moves()
+                    }).sum::<u64>());
+                }
+            }
+        }
+
+        /// Arbitrary text never panics.
+        #[test]
+        fn garbage(text in ".{0,100}") {
+            let _ = Position::from_fen(&text);
+            let _ = Position::from_fen_lenient(&text);
+        }
+    }
+}
