@@ -124,7 +124,7 @@ pub enum FenDefect {
         /// The letter of the second right.
         letter: char,
     },
-    /// A castling right whose king is not on its first rank.
+    /// A castling right without exactly one king of its colour, on its first rank.
     CastlingWithoutKing {
         /// The letter.
         letter: char,
@@ -250,7 +250,7 @@ impl fmt::Display for FenDefect {
                 let color = color_of_letter(*letter);
                 write!(
                     f,
-                    "'{letter}' but the {color} king is not on rank {}",
+                    "'{letter}' but there is no single {color} king on rank {}",
                     color.back_rank() + 1
                 )
             }
