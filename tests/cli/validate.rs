@@ -1,0 +1,184 @@
+//! `arbiter validate`: every invalid game is reported at its ply, every warning is given where it
+//! belongs, `--strict` turns warnings into errors, and the summary adds up.
+//!
+//! The fixtures carry their expectation in an `Expect` tag: `invalid ply=P` for a game broken at
+//! ply P, and `CODE@PLY ...` (or a bare `CODE` for a whole-game problem) for the warnings.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use crate::util::{arbiter, arbiter_stdin, fixture, json_lines, shared, stderr, stdout};
+
+/// The `Expect` tag of each game, by game number.
+fn expectations(path: &str) -> BTreeMap<u64, String> {
+    let output = arbiter(&["export", path, "--format", "jsonl", "--tags", "Expect"]);
+    json_lines(&stdout(&output))
+        .into_iter()
+        .map(|r| {
+            (
+                r["index"].as_u64().unwrap(),
+                r["Expect"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+fn validate_jsonl(args: &[&str]) -> (Vec<Value>, Value, Option<i32>) {
+    let output = arbiter(args);
+    let mut lines = json_lines(&stdout(&output));
+    let summary = lines.pop().expect("a summary");
+    assert_eq!(summary["type"], "summary");
+    assert!(lines.iter().all(|l| l["type"] == "diagnostic"));
+    (lines, summary, output.status.code())
+}
+
+#[test]
+fn each_invalid_game_is_reported_at_its_ply() {
+    let path = fixture("invalid/invalid.pgn");
+    let expected = expectations(&path);
+    let (diagnostics, summary, code) =
+        validate_jsonl(&["validate", &path, "--format", "jsonl"]);
+    assert_eq!(code, Some(1));
+    assert_eq!(summary["games"], 16);
+    assert_eq!(summary["invalid"], 16);
+    assert_eq!(summary["valid"], 0);
+    for (game, expect) in &expected {
+        let ply: u64 = expect.trim_start_matches("invalid ply=").parse().unwrap();
+        let errors: Vec<&Value> = diagnostics
+            .iter()
+            .filter(|d| d["game"] == *game && d["severity"] == "error")
+            .collect();
+        assert_eq!(errors.len(), 1, "game {game}: {errors:?}");
+        let error = errors[0];
+        assert_eq!(error["path"], path.as_str());
+        if ply == 0 {
+            assert_eq!(error["ply"], Value::Null, "game {game}");
+        } else {
+            assert_eq!(error["ply"], ply, "game {game}");
+            assert!(error["san"].is_string());
+        }
+        assert!(error["line"].as_u64().unwrap() > 0);
+        assert!(error["column"].as_u64().unwrap() > 0);
+    }
+}
+
+#[test]
+fn error_messages_say_what_is_wrong() {
+    let output = arbiter(&["validate", &fixture("invalid/invalid.pgn")]);
+    let text = stdout(&output);
+    let path = fixture("invalid/invalid.pgn");
+    for expected in [
+        format!("{path}:10:24: game 1, ply 5 \"Bb6\": error: Bb6: no bishop can reach b6"),
+        format!(
+            "{path}:21:23: game 2, ply 5 \"Nd2\": error: Nd2 is ambiguous: the knights on b1 \
+             and f3 can both reach d2"
+        ),
+        format!(
+            "{path}:32:34: game 3, ply 7 \"Nd5\": error: Nd5 is illegal: the knight on c3 is \
+             pinned to the king on e1 by the bishop on b4"
+        ),
+        "a6 does not answer the check from the queen on h5".to_owned(),
+        "O-O is illegal: f1 is attacked by the bishop on c4".to_owned(),
+        "a3: the game is already over: white is checkmated".to_owned(),
+        "unsupported variant Atomic".to_owned(),
+        "bad FEN tag".to_owned(),
+    ] {
+        assert!(text.contains(&expected), "missing {expected:?} in\n{text}");
+    }
+}
+
+#[test]
+fn warnings_are_given_where_they_belong() {
+    let path = fixture("warnings/warnings.pgn");
+    let expected = expectations(&path);
+    let (diagnostics, summary, code) =
+        validate_jsonl(&["validate", &path, "--format", "jsonl"]);
+    // The illegal move inside a variation is the one error.
+    assert_eq!(code, Some(1));
+    assert_eq!(summary["invalid"], 1);
+    for (game, expect) in &expected {
+        let mut want: Vec<String> = expect.split_whitespace().map(str::to_owned).collect();
+        let mut got: Vec<String> = diagnostics
+            .iter()
+            .filter(|d| d["game"] == *game)
+            .map(|d| match d["ply"].as_u64() {
+                Some(ply) if d["code"] != "result_mismatch" && d["code"] != "not_utf8" => {
+                    format!("{}@{ply}", d["code"].as_str().unwrap())
+                }
+                _ => d["code"].as_str().unwrap().to_owned(),
+            })
+            .collect();
+        want.sort();
+        got.sort();
+        assert_eq!(got, want, "game {game}");
+    }
+    // The variation's error leaves the main line valid for export.
+    let export = json_lines(&stdout(&arbiter(&[
+        "export", &path, "--format", "jsonl",
+    ])));
+    assert!(export.iter().all(|r| r["valid"] == true));
+}
+
+#[test]
+fn strict_turns_warnings_into_errors() {
+    let path = fixture("warnings/warnings.pgn");
+    let (_, lenient, _) = validate_jsonl(&["validate", &path, "--format", "jsonl"]);
+    let (diagnostics, strict, code) =
+        validate_jsonl(&["validate", &path, "--format", "jsonl", "--strict"]);
+    assert_eq!(code, Some(1));
+    assert!(diagnostics.iter().all(|d| d["severity"] == "error"));
+    assert_eq!(strict["warnings"], 0);
+    assert_eq!(strict["valid"], 1, "only the sound variation game has no problem");
+    assert_eq!(
+        diagnostics.len() as u64,
+        lenient["warnings"].as_u64().unwrap() + 1
+    );
+}
+
+#[test]
+fn valid_archives_exit_zero_with_a_summary() {
+    let output = arbiter(&["validate", &fixture("outcomes")]);
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+    let text = stdout(&output);
+    assert_eq!(text.lines().count(), 1, "{text}");
+    assert!(
+        // 169 plies, as python-chess counts them.
+        text.starts_with("53 games, 169 plies: 53 valid, 0 invalid, 0 warnings in "),
+        "{text}"
+    );
+    assert!(stderr(&output).is_empty());
+}
+
+#[test]
+fn summary_counts_add_up_over_the_corpora() {
+    let Some(corpora) = shared("corpora") else {
+        return;
+    };
+    let (_, summary, code) = validate_jsonl(&[
+        "validate",
+        corpora.to_str().unwrap(),
+        "--format",
+        "jsonl",
+        "--quiet",
+    ]);
+    assert_eq!(code, Some(0), "{summary}");
+    let games = summary["games"].as_u64().unwrap();
+    assert_eq!(
+        games,
+        summary["valid"].as_u64().unwrap() + summary["invalid"].as_u64().unwrap()
+    );
+    // 13,163 + 927 + 2,322 + 1,716 games, by their `[Event ` tags.
+    assert_eq!(games, 18_128);
+}
+
+#[test]
+fn a_game_from_stdin_is_located_on_stdin() {
+    let output = arbiter_stdin(&["validate"], b"[Event \"x\"]\n\n1. e4 e5 2. Ke3 *\n");
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stdout(&output).starts_with("<stdin>:3:13: game 1, ply 3 \"Ke3\": error: "),
+        "{}",
+        stdout(&output)
+    );
+}
