@@ -5,7 +5,7 @@
 //! on the checker or between it and the king; a pinned piece may move only along the line
 //! through its king and itself; in double check only the king moves.
 //!
-//! The generator reports moves to a [`Sink`], in bulk (a piece and its target set), so the
+//! The generator reports moves to a `Sink`, in bulk (a piece and its target set), so the
 //! same code fills a [`MoveList`] or just counts (perft's last ply).
 
 use crate::rules::attacks;

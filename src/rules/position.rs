@@ -428,7 +428,8 @@ impl Position {
             .find(|mv| mv.castling_side() == Some(side) && mv.from() == king)
     }
 
-    /// Whether `mv` is legal here.
+    /// Whether `mv` is legal here. Moves compare whole, so a move built by hand must also get
+    /// the captured role and the castling rook right.
     pub fn is_legal(&self, mv: Move) -> bool {
         self.legal_moves_to(mv.role(), mv.to()).contains(&mv)
     }

@@ -1,0 +1,10 @@
+//! Integration tests of the rules core: perft suites, reference legal-move data, FEN defects,
+//! insufficient material, Zobrist keys, and a differential test against shakmaty.
+
+mod data;
+mod defects;
+mod differential;
+mod material;
+mod perft;
+mod reference;
+mod zobrist;
