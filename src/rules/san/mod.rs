@@ -29,6 +29,7 @@
 //! assert_eq!(san::write(&pos, resolved.mv).as_str(), "Nf3");
 //! ```
 
+mod candidates;
 mod error;
 mod explain;
 mod flags;

@@ -4,8 +4,8 @@
 //! ([`Position::legal_moves_to`]); the slower explanation of a failure lives in `explain`.
 
 use super::error::SanError;
-use super::{Leniency, San, Shape, Written, explain};
-use crate::rules::{CastlingSide, Move, MoveList, Position, Role};
+use super::{Leniency, San, Shape, Written, candidates, explain};
+use crate::rules::{Bitboard, CastlingSide, Move, Position, Role};
 
 /// A move read from SAN and found legal, with the non-standard forms its text used.
 #[derive(Copy, Clone, Debug, Eq, PartialEq, Hash)]
@@ -111,24 +111,24 @@ impl San {
                 return Err(SanError::PromotionNotOnLastRank { san });
             }
         }
-        let moves = pos.legal_moves_to(role, self.to);
+        let moves = candidates::legal_moves_to(pos, role, self.to);
         let mut found = None;
         let mut count = 0;
         let mut same_capture = 0;
-        for mv in moves.iter().filter(|mv| self.fits(mv)) {
+        for mv in moves.moves().filter(|mv| self.fits(mv)) {
             count += 1;
             if mv.is_capture() == self.is_capture() {
                 same_capture += 1;
-                found = Some(*mv);
+                found = Some(mv);
             } else if found.is_none_or(|f: Move| f.is_capture() != self.is_capture()) {
-                found = Some(*mv);
+                found = Some(mv);
             }
         }
         let mv = match found {
             Some(mv) if count == 1 || same_capture == 1 => mv,
             Some(_) => {
                 let candidates = moves
-                    .iter()
+                    .moves()
                     .filter(|mv| self.fits(mv))
                     .filter(|mv| same_capture == 0 || mv.is_capture() == self.is_capture())
                     .map(|mv| mv.from())
@@ -150,7 +150,7 @@ impl San {
             },
             None => return Err(explain::no_move(pos, san, role)),
         };
-        leniency |= self.form_leniency(&mv, &moves);
+        leniency |= self.form_leniency(&mv, moves.froms);
         Ok(Resolved { mv, leniency })
     }
 
@@ -168,14 +168,14 @@ impl San {
     }
 
     /// The leniency of how `mv` was written, given every legal move of its kind onto its square.
-    fn form_leniency(&self, mv: &Move, moves: &MoveList) -> Leniency {
+    fn form_leniency(&self, mv: &Move, froms: Bitboard) -> Leniency {
         let mut leniency = Leniency::EMPTY;
         match (mv.is_capture(), self.is_capture()) {
             (true, false) => leniency |= Leniency::MISSING_CAPTURE_MARK,
             (false, true) => leniency |= Leniency::SUPERFLUOUS_CAPTURE_MARK,
             _ => {}
         }
-        let (need_file, need_rank) = disambiguation(mv, moves);
+        let (need_file, need_rank) = disambiguation(mv, froms);
         let given = (self.from_file().is_some(), self.from_rank().is_some());
         if given == (true, true) && (need_file, need_rank) != (true, true) {
             leniency |= Leniency::LONG_ALGEBRAIC;
@@ -193,27 +193,21 @@ impl San {
     }
 }
 
-/// Whether the canonical SAN of `mv` names the origin file, and the origin rank, given the legal
-/// moves of the same kind of piece onto the same square (castling excluded).
-pub(super) fn disambiguation(mv: &Move, moves: &[Move]) -> (bool, bool) {
+/// Whether the canonical SAN of `mv` names the origin file, and the origin rank, given the
+/// origin squares of the legal moves of the same kind of piece onto the same square.
+pub(super) fn disambiguation(mv: &Move, froms: Bitboard) -> (bool, bool) {
     if mv.role() == Role::Pawn {
         return (mv.is_capture(), false);
     }
     let from = mv.from();
-    let mut others = false;
-    let mut same_file = false;
-    let mut same_rank = false;
-    for other in moves {
-        if other.from() != from && other.role() == mv.role() && !other.is_castle() {
-            others = true;
-            same_file |= other.from().file() == from.file();
-            same_rank |= other.from().rank() == from.rank();
-        }
-    }
-    match (others, same_file, same_rank) {
-        (false, _, _) => (false, false),
-        (true, false, _) => (true, false),
-        (true, true, false) => (false, true),
-        (true, true, true) => (true, true),
+    let others = froms.without(from);
+    if others.is_empty() {
+        (false, false)
+    } else if (others & Bitboard::file(from.file())).is_empty() {
+        (true, false)
+    } else if (others & Bitboard::rank(from.rank())).is_empty() {
+        (false, true)
+    } else {
+        (true, true)
     }
 }

@@ -7,8 +7,8 @@
 use std::fmt;
 use std::ops::Deref;
 
-use super::Suffix;
 use super::resolve::disambiguation;
+use super::{Suffix, candidates};
 use crate::rules::{CastlingSide, Move, Position, Role};
 
 /// A SAN string stored inline (the longest, such as `Qh4xe1#` or `exd8=Q#`, has 7 bytes).
@@ -95,7 +95,10 @@ pub fn write_without_suffix(pos: &Position, mv: Move) -> SanString {
                 (mv.is_capture(), false)
             } else {
                 san.push(mv.role().upper_char() as u8);
-                disambiguation(&mv, &pos.legal_moves_to(mv.role(), mv.to()))
+                disambiguation(
+                    &mv,
+                    candidates::legal_moves_to(pos, mv.role(), mv.to()).froms,
+                )
             };
             if file {
                 san.push(b'a' + from.file());

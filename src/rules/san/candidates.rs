@@ -1,0 +1,212 @@
+//! The legal moves of one kind of piece onto one square, found backwards from the square.
+//!
+//! Resolving SAN asks this question once per move. Looking from the destination (which pieces of
+//! that kind attack it?) and testing each candidate's king safety with one attack query is
+//! cheaper than running the move generator, which works out checkers and pins for the whole
+//! board. King moves and en passant captures, rare and subtle, go to the generator.
+
+use crate::rules::{Bitboard, Color, Move, Piece, Position, Role, Square, attacks};
+
+/// The legal moves of one kind of piece onto one square, as the set of squares they come from:
+/// sixteen bytes, no list to fill.
+#[derive(Copy, Clone, Debug)]
+pub(super) struct Candidates {
+    /// The origin squares.
+    pub froms: Bitboard,
+    role: Role,
+    to: Square,
+    capture: Option<Role>,
+    en_passant: bool,
+}
+
+const PROMOTIONS: [Option<Role>; 4] = [
+    Some(Role::Queen),
+    Some(Role::Rook),
+    Some(Role::Bishop),
+    Some(Role::Knight),
+];
+
+impl Candidates {
+    /// The moves, one per origin square (four for a promotion).
+    pub fn moves(self) -> impl Iterator<Item = Move> + Clone {
+        let promotions: &[Option<Role>] =
+            if self.role == Role::Pawn && (self.to.rank() == 0 || self.to.rank() == 7) {
+                &PROMOTIONS
+            } else {
+                &[None]
+            };
+        self.froms.into_iter().flat_map(move |from| {
+            promotions.iter().map(move |&promotion| {
+                if self.en_passant {
+                    Move::en_passant(from, self.to)
+                } else {
+                    Move::normal(self.role, from, self.capture, self.to, promotion)
+                }
+            })
+        })
+    }
+}
+
+/// The legal moves of a `role` piece that land on `to`, as [`Position::legal_moves_to`] gives
+/// them but for castling.
+pub(super) fn legal_moves_to(pos: &Position, role: Role, to: Square) -> Candidates {
+    let mut candidates = Candidates {
+        froms: Bitboard::EMPTY,
+        role,
+        to,
+        capture: None,
+        en_passant: false,
+    };
+    match role {
+        Role::Knight | Role::Bishop | Role::Rook | Role::Queen => pieces(pos, &mut candidates),
+        Role::Pawn if pos.ep_square() == Some(to) => {
+            candidates.froms = pos
+                .legal_moves_to(role, to)
+                .iter()
+                .filter(|mv| mv.is_en_passant())
+                .map(|mv| mv.from())
+                .collect();
+            candidates.en_passant = true;
+            candidates.capture = Some(Role::Pawn);
+            if candidates.froms.is_empty() {
+                candidates.en_passant = false;
+                candidates.capture = None;
+                pawns(pos, &mut candidates);
+            }
+        }
+        Role::Pawn => pawns(pos, &mut candidates),
+        Role::King => {
+            let king = pos.legal_moves_to(role, to);
+            candidates.froms = king
+                .iter()
+                .filter(|mv| !mv.is_castle())
+                .map(|mv| mv.from())
+                .collect();
+            candidates.capture = pos.role_at(to);
+        }
+    }
+    candidates
+}
+
+/// Whether moving a piece other than the king from `from` to `to` leaves our king safe.
+fn is_safe(pos: &Position, king: Square, from: Square, to: Square) -> bool {
+    let occupied = pos.occupied().without(from).with(to);
+    (pos.attackers_to(king, !pos.turn(), occupied) & !Bitboard::from_square(to)).is_empty()
+}
+
+fn pieces(pos: &Position, c: &mut Candidates) {
+    let us = pos.turn();
+    let to = c.to;
+    if pos.by_color(us).contains(to) {
+        return;
+    }
+    let occupied = pos.occupied();
+    let reach = match c.role {
+        Role::Knight => attacks::knight(to),
+        Role::Bishop => attacks::bishop(to, occupied),
+        Role::Rook => attacks::rook(to, occupied),
+        Role::Queen => attacks::queen(to, occupied),
+        Role::Pawn | Role::King => Bitboard::EMPTY,
+    };
+    let froms = reach
+        & pos.by_piece(Piece {
+            color: us,
+            role: c.role,
+        });
+    if froms.is_empty() {
+        return;
+    }
+    let king = pos.king_of(us);
+    c.capture = pos.role_at(to);
+    c.froms = froms
+        .iter()
+        .filter(|&from| is_safe(pos, king, from, to))
+        .collect();
+}
+
+fn pawns(pos: &Position, c: &mut Candidates) {
+    let us = pos.turn();
+    let them = !us;
+    let to = c.to;
+    let pawns = pos.by_piece(Piece {
+        color: us,
+        role: Role::Pawn,
+    });
+    let occupied = pos.occupied();
+    let (down, double_rank) = match us {
+        Color::White => (-8, 3),
+        Color::Black => (8, 4),
+    };
+    let froms = if !occupied.contains(to) {
+        let one = Bitboard::from_square(to).shift(down);
+        let froms = one & pawns;
+        if froms.is_empty() && (one & occupied).is_empty() && to.rank() == double_rank {
+            one.shift(down) & pawns
+        } else {
+            froms
+        }
+    } else if pos.by_color(them).contains(to) {
+        c.capture = pos.role_at(to);
+        attacks::pawn(them, to) & pawns
+    } else {
+        Bitboard::EMPTY
+    };
+    if froms.is_empty() {
+        return;
+    }
+    let king = pos.king_of(us);
+    c.froms = froms
+        .iter()
+        .filter(|&from| is_safe(pos, king, from, to))
+        .collect();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sorted(list: &[Move]) -> Vec<String> {
+        let mut moves: Vec<String> = list.iter().map(|m| format!("{m:?}")).collect();
+        moves.sort();
+        moves
+    }
+
+    #[test]
+    fn same_as_the_generator() {
+        let starts = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        ];
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        for fen in starts {
+            let Ok(mut pos) = Position::from_fen(fen) else {
+                panic!("{fen}");
+            };
+            for _ in 0..60 {
+                for role in Role::ALL {
+                    for to in Square::all() {
+                        let ours: Vec<Move> = legal_moves_to(&pos, role, to).moves().collect();
+                        let mut core = pos.legal_moves_to(role, to);
+                        core.retain(|mv| !mv.is_castle());
+                        assert_eq!(
+                            sorted(&ours),
+                            sorted(&core),
+                            "{} {role:?} {to}",
+                            pos.to_fen()
+                        );
+                    }
+                }
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                pos.play_unchecked(moves[(seed % moves.len() as u64) as usize]);
+            }
+        }
+    }
+}
