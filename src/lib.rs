@@ -8,5 +8,6 @@
 #![warn(missing_docs)]
 
 pub mod cli;
+pub mod input;
 pub mod pgn;
 pub mod rules;
