@@ -1,2 +1,133 @@
-//! The PGN reader: splits a byte stream into games and parses each game into tags and a movetext
-//! tree with exact source locations. It never checks legality; `replay` joins it to the rules core.
+//! The PGN reader: splits a byte stream into games and parses each game into tags and movetext
+//! tokens with exact source locations. It never checks legality; `replay` joins it to the rules
+//! core.
+//!
+//! Reading is two steps, so that the second can run on worker threads:
+//!
+//! 1. [`Splitter`] cuts the stream into [`RawGame`]s (owned bytes, game number, first line) in
+//!    constant memory;
+//! 2. [`parse_game`] walks one game with the nom grammar and calls a [`Visitor`] per token.
+//!
+//! [`Reader`] does both in one loop. Read leniently, report precisely:
+//!
+//! - the PGN import format: tag pairs with `\"` and `\\` escapes (several on a line, blank lines
+//!   among them), move numbers `12.` `12...` `12 ...`, moves with `+ # ! ? !! ?? !? ?!`, NAGs `$n`,
+//!   `{ }` and `;` comments, `( )` variations nested to any depth, `%` escape lines, results;
+//! - what real files do: lichess `[%clk]`/`[%eval]` comments, `0-0`, `e.p.`, long algebraic moves,
+//!   null moves `--` and `Z0`, CRLF and lone-CR line ends, a UTF-8 byte order mark, and
+//!   Windows-1252 (Latin-1) games, decoded with a warning;
+//! - every defect (an unterminated `{`, an unbalanced `(` or `)`, a broken tag, stray bytes) is a
+//!   [`PgnError`] with its `line:column`, and reading goes on: no later game is lost.
+//!
+//! # Examples
+//!
+//! Count the moves of each game and print every problem:
+//!
+//! ```
+//! use arbiter::pgn::{GameInfo, Location, PgnError, Reader, Visitor};
+//!
+//! #[derive(Default)]
+//! struct Moves {
+//!     count: usize,
+//!     first: Option<Location>,
+//!     problems: Vec<String>,
+//! }
+//!
+//! impl Visitor for Moves {
+//!     type Output = (u64, usize, String);
+//!
+//!     fn san(&mut self, _san: &str, location: Location) {
+//!         self.count += 1;
+//!         self.first.get_or_insert(location);
+//!     }
+//!
+//!     fn error(&mut self, error: PgnError) {
+//!         self.problems.push(error.report("games.pgn"));
+//!     }
+//!
+//!     fn end_game(&mut self, game: &GameInfo<'_>) -> Self::Output {
+//!         let first = self.first.take().map(|l| game.locate(l).to_string()).unwrap_or_default();
+//!         (game.index(), std::mem::take(&mut self.count), first)
+//!     }
+//! }
+//!
+//! let pgn = "[Event \"A\"]\n\n1. e4 e5 2. Nf3 1-0\n\n[Event \"B\"]\n\n1. d4 { open *\n";
+//! let mut reader = Reader::new("games.pgn", pgn.as_bytes());
+//! let mut moves = Moves::default();
+//! assert_eq!(reader.read_game(&mut moves)?, Some((1, 3, "3:4".to_string())));
+//! assert_eq!(reader.read_game(&mut moves)?, Some((2, 1, "7:4".to_string())));
+//! assert_eq!(reader.read_game(&mut moves)?, None);
+//! assert_eq!(
+//!     moves.problems[0],
+//!     "games.pgn:7:7: game 2: error: unterminated comment: `{` at 7:7 is never closed; \
+//!      skipped to the end of the input"
+//! );
+//! # Ok::<(), arbiter::pgn::ReadError>(())
+//! ```
+
+mod encoding;
+mod error;
+mod grammar;
+mod location;
+mod parse;
+mod split;
+mod visitor;
+
+use std::io::Read;
+
+pub use error::{PgnError, PgnErrorKind, ReadError};
+pub use location::{Encoding, GameInfo, LineCol, Location};
+pub use parse::parse_game;
+pub use split::{DEFAULT_MAX_GAME_BYTES, RawGame, Splitter};
+pub use visitor::{Flow, GameResult, Visitor};
+
+/// Reads the games of one named source, one at a time: splits and parses in one loop.
+#[derive(Debug)]
+pub struct Reader<R> {
+    name: String,
+    splitter: Splitter<R>,
+    game: RawGame,
+}
+
+impl<R: Read> Reader<R> {
+    /// A reader of the games in `reader`, whose name (the path as given, or `<stdin>`) goes into
+    /// read errors.
+    pub fn new(name: impl Into<String>, reader: R) -> Reader<R> {
+        Reader {
+            name: name.into(),
+            splitter: Splitter::new(reader),
+            game: RawGame::default(),
+        }
+    }
+
+    /// Sets the largest game read, in bytes (default [`DEFAULT_MAX_GAME_BYTES`]); a larger game is
+    /// skipped with a [`PgnErrorKind::GameTooLarge`] error.
+    pub fn with_max_game_bytes(mut self, max: usize) -> Reader<R> {
+        self.splitter = self.splitter.with_max_game_bytes(max);
+        self
+    }
+
+    /// The source's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Reads the next game through `visitor`; `Ok(None)` at the end of the input.
+    ///
+    /// A defect inside a game goes to [`Visitor::error`]; only a failure of the byte stream is an
+    /// `Err`, after which the stream is over.
+    pub fn read_game<V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+    ) -> Result<Option<V::Output>, ReadError> {
+        match self.splitter.next_into(&mut self.game) {
+            Ok(true) => Ok(Some(parse_game(&self.game, visitor))),
+            Ok(false) => Ok(None),
+            Err(source) => Err(ReadError {
+                name: self.name.clone(),
+                offset: self.splitter.bytes_read(),
+                source,
+            }),
+        }
+    }
+}

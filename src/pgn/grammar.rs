@@ -1,0 +1,369 @@
+//! The PGN grammar as small nom parsers, one per rule, over the bytes of one game.
+//!
+//! All parsers are `complete`: the splitter hands over whole games, so running out of input means
+//! the token is broken, never that more is coming. They return the rest of the input and the
+//! token; the driver in `parse` decides what to do with a failure. Read leniently:
+//!
+//! - move numbers with any number of dots, spaced or not (`12.`, `12...`, `12 ...`, `12. ...`);
+//! - anything that looks like a move is kept as text: `Nf3`, `0-0`, `O-O-O`, `e8=Q`, `e8Q`,
+//!   `exd6e.p.`, long algebraic `e2e4` and `Ng1-f3`, drops `N@f3`; `!`/`?` suffixes become NAGs;
+//! - null moves `--` and `Z0`.
+
+use nom::IResult;
+use nom::Parser;
+use nom::branch::alt;
+use nom::bytes::complete::{tag, take_while, take_while1};
+use nom::combinator::{opt, value};
+use nom::multi::fold_many0;
+use nom::sequence::preceded;
+
+use super::visitor::GameResult;
+
+/// A parser result over game bytes. Errors carry nothing: the driver knows where it was.
+pub(crate) type PResult<'a, O> = IResult<&'a [u8], O, ()>;
+
+/// Whitespace between tokens (a form feed and a vertical tab count too).
+pub(crate) fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
+}
+
+/// A byte after which a result may start (or the start of the game).
+pub(crate) fn is_delim_before(b: u8) -> bool {
+    is_space(b) || matches!(b, b'(' | b')' | b'}' | b'.')
+}
+
+/// A byte at which a result may end (or the end of the game).
+pub(crate) fn is_delim_after(b: u8) -> bool {
+    is_space(b) || matches!(b, b'(' | b')' | b'{' | b'}' | b';' | b'[')
+}
+
+/// A byte that may appear in a tag name.
+fn is_tag_name_char(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'+' | b'#' | b'=' | b':' | b'-')
+}
+
+/// A byte that may appear in a move after its first letter.
+pub(crate) fn is_san_char(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'=' | b'+' | b'#' | b':' | b'-' | b'@')
+}
+
+/// Spaces and tabs: ` \t`
+fn blanks(i: &[u8]) -> PResult<'_, &[u8]> {
+    take_while(|b| b == b' ' || b == b'\t').parse(i)
+}
+
+/// A tag name: `WhiteElo`
+pub(crate) fn tag_name(i: &[u8]) -> PResult<'_, &[u8]> {
+    take_while1(is_tag_name_char).parse(i)
+}
+
+/// A quoted tag value with `\"` and `\\` escapes, on one line: `"Kasparov, \"Gazza\""`.
+/// Returns the raw text between the quotes (escapes still in).
+pub(crate) fn tag_value(i: &[u8]) -> PResult<'_, &[u8]> {
+    let (i, _) = tag(&b"\""[..]).parse(i)?;
+    let mut k = 0;
+    loop {
+        match i.get(k) {
+            None | Some(b'\n' | b'\r') => return Err(nom::Err::Error(())),
+            Some(b'"') => return Ok((&i[k + 1..], &i[..k])),
+            Some(b'\\') if matches!(i.get(k + 1), Some(b'"' | b'\\')) => k += 2,
+            Some(_) => k += 1,
+        }
+    }
+}
+
+/// A tag pair: `[White "Kasparov, G."]` (spaces allowed inside the brackets).
+pub(crate) fn tag_pair(i: &[u8]) -> PResult<'_, (&[u8], &[u8])> {
+    let (i, _) = tag(&b"["[..]).parse(i)?;
+    let (i, _) = blanks(i)?;
+    let (i, name) = tag_name(i)?;
+    let (i, _) = blanks(i)?;
+    let (i, raw) = tag_value(i)?;
+    let (i, _) = blanks(i)?;
+    let (i, _) = tag(&b"]"[..]).parse(i)?;
+    Ok((i, (name, raw)))
+}
+
+/// A move number with its dots: `12.`, `12...`, `12 ...`, `12. ...` or a bare `12`.
+/// Returns the digits and the number of dots (saturating at 255).
+pub(crate) fn move_number(i: &[u8]) -> PResult<'_, (&[u8], u8)> {
+    let (i, digits) = take_while1(|b: u8| b.is_ascii_digit()).parse(i)?;
+    let (i, dots) = fold_many0(
+        preceded(blanks, dots),
+        || 0u8,
+        |acc, d: &[u8]| acc.saturating_add(u8::try_from(d.len()).unwrap_or(u8::MAX)),
+    )
+    .parse(i)?;
+    Ok((i, (digits, dots)))
+}
+
+/// A run of dots: `...`
+pub(crate) fn dots(i: &[u8]) -> PResult<'_, &[u8]> {
+    take_while1(|b| b == b'.').parse(i)
+}
+
+/// A suffix annotation: `!!`, `??`, `!?`, `?!`, `!` or `?`, as its NAG number.
+pub(crate) fn glyph(i: &[u8]) -> PResult<'_, u8> {
+    alt((
+        value(3, tag(&b"!!"[..])),
+        value(4, tag(&b"??"[..])),
+        value(5, tag(&b"!?"[..])),
+        value(6, tag(&b"?!"[..])),
+        value(1, tag(&b"!"[..])),
+        value(2, tag(&b"?"[..])),
+    ))
+    .parse(i)
+}
+
+/// Castling written with zeros: `0-0-0` or `0-0` (followed by no more move characters).
+fn castle_with_zeros(i: &[u8]) -> PResult<'_, &[u8]> {
+    let (rest, text) = alt((tag(&b"0-0-0"[..]), tag(&b"0-0"[..]))).parse(i)?;
+    match rest.first() {
+        Some(&b) if b.is_ascii_alphanumeric() || b == b'-' => Err(nom::Err::Error(())),
+        _ => {
+            let (rest, checks) = take_while(|b| b == b'+' || b == b'#').parse(rest)?;
+            Ok((rest, &i[..text.len() + checks.len()]))
+        }
+    }
+}
+
+/// The rest of an en passant suffix `e.p.` whose `e` a move has already taken: `.p.`
+fn en_passant_tail(i: &[u8]) -> PResult<'_, &[u8]> {
+    tag(&b".p."[..]).parse(i)
+}
+
+/// A move that starts with a letter, with an optional attached `e.p.`: `Nbxd2+`, `exd6e.p.`
+fn move_letters(i: &[u8]) -> PResult<'_, &[u8]> {
+    let (rest, _) = take_while1(|b: u8| b.is_ascii_alphabetic()).parse(i)?;
+    let (rest, _) = take_while(is_san_char).parse(rest)?;
+    let len = i.len() - rest.len();
+    let (rest, _) = match i[..len].ends_with(b"e") {
+        true => opt(en_passant_tail).parse(rest)?,
+        false => (rest, None),
+    };
+    Ok((rest, &i[..i.len() - rest.len()]))
+}
+
+/// A move, kept as text, with an optional suffix annotation: `Nbxd2+!?`, `exd6e.p.`, `0-0`.
+/// The text is everything before the suffix.
+pub(crate) fn san(i: &[u8]) -> PResult<'_, (&[u8], Option<u8>)> {
+    let (i, text) = alt((castle_with_zeros, move_letters)).parse(i)?;
+    let (i, suffix) = opt(glyph).parse(i)?;
+    Ok((i, (text, suffix)))
+}
+
+/// A null move: `--` or `Z0`.
+pub(crate) fn null_move(i: &[u8]) -> PResult<'_, &[u8]> {
+    let (rest, text) = alt((tag(&b"--"[..]), tag(&b"Z0"[..]))).parse(i)?;
+    match rest.first() {
+        Some(&b) if is_san_char(b) => Err(nom::Err::Error(())),
+        _ => Ok((rest, text)),
+    }
+}
+
+/// A numeric annotation glyph: `$14`. Returns the digits.
+pub(crate) fn nag(i: &[u8]) -> PResult<'_, &[u8]> {
+    preceded(tag(&b"$"[..]), take_while1(|b: u8| b.is_ascii_digit())).parse(i)
+}
+
+/// A brace comment: `{ any text, over lines }`. Returns the text between the braces.
+pub(crate) fn brace_comment(i: &[u8]) -> PResult<'_, &[u8]> {
+    let (i, _) = tag(&b"{"[..]).parse(i)?;
+    match memchr::memchr(b'}', i) {
+        Some(k) => Ok((&i[k + 1..], &i[..k])),
+        None => Err(nom::Err::Error(())),
+    }
+}
+
+/// The rest of a line, for `; comments` and `%` escape lines: `; text`. Returns the text after
+/// the first byte, without the line end (which is left in the input).
+pub(crate) fn rest_of_line(i: &[u8]) -> PResult<'_, &[u8]> {
+    let Some((_, body)) = i.split_first() else {
+        return Err(nom::Err::Error(()));
+    };
+    let k = memchr::memchr2(b'\n', b'\r', body).unwrap_or(body.len());
+    Ok((&body[k..], &body[..k]))
+}
+
+/// A game result followed by a delimiter or the end: `1-0`, `0-1`, `1/2-1/2` or `*`.
+/// (Whether a delimiter comes before it is the caller's check: see [`is_delim_before`].)
+pub(crate) fn result(i: &[u8]) -> PResult<'_, GameResult> {
+    let (rest, r) = alt((
+        value(GameResult::WhiteWins, tag(&b"1-0"[..])),
+        value(GameResult::BlackWins, tag(&b"0-1"[..])),
+        value(GameResult::Draw, tag(&b"1/2-1/2"[..])),
+        value(GameResult::Unknown, tag(&b"*"[..])),
+    ))
+    .parse(i)?;
+    match rest.first() {
+        Some(&b) if !is_delim_after(b) => Err(nom::Err::Error(())),
+        _ => Ok((rest, r)),
+    }
+}
+
+/// The start of a tag pair as the splitter recognises one, `[Name "`; returns the name.
+pub(crate) fn tag_start(i: &[u8]) -> PResult<'_, &[u8]> {
+    let (i, _) = tag(&b"["[..]).parse(i)?;
+    let (i, _) = blanks(i)?;
+    let (i, name) = tag_name(i)?;
+    let (i, _) = blanks(i)?;
+    let (i, _) = tag(&b"\""[..]).parse(i)?;
+    Ok((i, name))
+}
+
+/// A whole line that is one tag pair and nothing else: `[Event "Rated Blitz game"]   ` up to the
+/// line end (not consumed) or the end of input.
+pub(crate) fn tag_line(i: &[u8]) -> PResult<'_, (&[u8], &[u8])> {
+    let (i, pair) = tag_pair(i)?;
+    let (i, _) = blanks(i)?;
+    match i.first() {
+        None | Some(b'\n' | b'\r') => Ok((i, pair)),
+        Some(_) => Err(nom::Err::Error(())),
+    }
+}
+
+/// Undoes the `\"` and `\\` escapes of a raw tag value; other backslashes stay as they are.
+pub(crate) fn unescape(raw: &str) -> std::borrow::Cow<'_, str> {
+    if !raw.contains('\\') {
+        return std::borrow::Cow::Borrowed(raw);
+    }
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, chars.peek()) {
+            ('\\', Some(&next @ ('"' | '\\'))) => {
+                out.push(next);
+                chars.next();
+            }
+            _ => out.push(c),
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// Parses a number made of ASCII digits, or `None` if it does not fit in `T`.
+pub(crate) fn number<T: std::str::FromStr>(digits: &[u8]) -> Option<T> {
+    std::str::from_utf8(digits).ok()?.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    type Out<'a, O> = Result<(&'a [u8], O), nom::Err<()>>;
+
+    fn ok<O>(rest: &'static str, out: O) -> Out<'static, O> {
+        Ok((rest.as_bytes(), out))
+    }
+
+    #[test]
+    fn tag_pairs() {
+        assert_eq!(
+            tag_pair(b"[White \"Kasparov, G.\"] x"),
+            ok(" x", (&b"White"[..], &b"Kasparov, G."[..]))
+        );
+        assert_eq!(
+            tag_pair(br#"[ Event   "a \"b\" \\ [c]" ][Site "x"]"#),
+            ok(r#"[Site "x"]"#, (&b"Event"[..], &br#"a \"b\" \\ [c]"#[..]))
+        );
+        assert_eq!(tag_pair(b"[Event \"x\"\n"), Err(nom::Err::Error(())));
+        assert_eq!(tag_pair(b"[Event \"x\n\"]"), Err(nom::Err::Error(())));
+        assert_eq!(tag_pair(b"[Event x]"), Err(nom::Err::Error(())));
+        assert_eq!(
+            tag_pair(br#"[kj90trkm"sdfsdf"yl]"#),
+            Err(nom::Err::Error(()))
+        );
+    }
+
+    #[test]
+    fn tag_values_and_escapes() {
+        assert_eq!(tag_value(br#""" x"#), ok(" x", &b""[..]));
+        assert_eq!(tag_value(br#""a\\" b"#), ok(" b", &br"a\\"[..]));
+        assert_eq!(unescape(r#"a \"b\" \\ \n"#), r#"a "b" \ \n"#);
+        assert!(matches!(unescape("plain"), std::borrow::Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn tag_starts_and_lines() {
+        assert_eq!(tag_start(b"[Event \"x\"]"), ok("x\"]", &b"Event"[..]));
+        assert_eq!(tag_start(b"[%clk 0:01]"), Err(nom::Err::Error(())));
+        assert_eq!(
+            tag_line(b"[Event \"x\"]  \r\n1."),
+            ok("\r\n1.", (&b"Event"[..], &b"x"[..]))
+        );
+        assert_eq!(tag_line(b"[Event \"x\"] e4"), Err(nom::Err::Error(())));
+    }
+
+    #[test]
+    fn move_numbers() {
+        assert_eq!(move_number(b"12. e4"), ok(" e4", (&b"12"[..], 1)));
+        assert_eq!(move_number(b"12...Nf6"), ok("Nf6", (&b"12"[..], 3)));
+        assert_eq!(move_number(b"12 ... Nf6"), ok(" Nf6", (&b"12"[..], 3)));
+        assert_eq!(move_number(b"1. ... Ba5"), ok(" Ba5", (&b"1"[..], 4)));
+        assert_eq!(move_number(b"7 e4"), ok(" e4", (&b"7"[..], 0)));
+        assert_eq!(move_number(b"e4"), Err(nom::Err::Error(())));
+        assert_eq!(dots(b"... e5"), ok(" e5", &b"..."[..]));
+    }
+
+    #[test]
+    fn sans() {
+        assert_eq!(san(b"Nf3 Nc6"), ok(" Nc6", (&b"Nf3"[..], None)));
+        assert_eq!(san(b"e8=Q+!? x"), ok(" x", (&b"e8=Q+"[..], Some(5))));
+        assert_eq!(san(b"e8Q#"), ok("", (&b"e8Q#"[..], None)));
+        assert_eq!(san(b"exd6e.p. x"), ok(" x", (&b"exd6e.p."[..], None)));
+        assert_eq!(san(b"O-O-O?!"), ok("", (&b"O-O-O"[..], Some(6))));
+        assert_eq!(san(b"0-0+{c}"), ok("{c}", (&b"0-0+"[..], None)));
+        assert_eq!(san(b"0-0-0 e4"), ok(" e4", (&b"0-0-0"[..], None)));
+        assert_eq!(san(b"e2e4)"), ok(")", (&b"e2e4"[..], None)));
+        assert_eq!(san(b"Ng1-f3??"), ok("", (&b"Ng1-f3"[..], Some(4))));
+        assert_eq!(san(b"N@f3 "), ok(" ", (&b"N@f3"[..], None)));
+        assert_eq!(san(b"Qxe7!!$1"), ok("$1", (&b"Qxe7"[..], Some(3))));
+        assert_eq!(san(b"0-1"), Err(nom::Err::Error(())));
+        assert_eq!(san(b"12."), Err(nom::Err::Error(())));
+    }
+
+    #[test]
+    fn glyphs_and_nags() {
+        assert_eq!(glyph(b"! e4"), ok(" e4", 1));
+        assert_eq!(glyph(b"?"), ok("", 2));
+        assert_eq!(glyph(b"!!x"), ok("x", 3));
+        assert_eq!(glyph(b"??"), ok("", 4));
+        assert_eq!(nag(b"$14 e4"), ok(" e4", &b"14"[..]));
+        assert_eq!(nag(b"$ 14"), Err(nom::Err::Error(())));
+        assert_eq!(number::<u8>(b"255"), Some(255));
+        assert_eq!(number::<u8>(b"256"), None);
+    }
+
+    #[test]
+    fn null_moves() {
+        assert_eq!(null_move(b"-- e4"), ok(" e4", &b"--"[..]));
+        assert_eq!(null_move(b"Z0)"), ok(")", &b"Z0"[..]));
+        assert_eq!(null_move(b"Z0x"), Err(nom::Err::Error(())));
+        assert_eq!(san(b"e.p. x"), ok(" x", (&b"e.p."[..], None)));
+        assert_eq!(en_passant_tail(b".p. x"), ok(" x", &b".p."[..]));
+    }
+
+    #[test]
+    fn comments() {
+        assert_eq!(
+            brace_comment(b"{ [%clk 0:03:00]\n[x] } e4"),
+            ok(" e4", &b" [%clk 0:03:00]\n[x] "[..])
+        );
+        assert_eq!(brace_comment(b"{ open"), Err(nom::Err::Error(())));
+        assert_eq!(
+            rest_of_line(b"; hi } 1-0\r\ne4"),
+            ok("\r\ne4", &b" hi } 1-0"[..])
+        );
+        assert_eq!(rest_of_line(b"%x"), ok("", &b"x"[..]));
+    }
+
+    #[test]
+    fn results() {
+        assert_eq!(result(b"1-0\n"), ok("\n", GameResult::WhiteWins));
+        assert_eq!(result(b"0-1"), ok("", GameResult::BlackWins));
+        assert_eq!(result(b"1/2-1/2)"), ok(")", GameResult::Draw));
+        assert_eq!(result(b"* {"), ok(" {", GameResult::Unknown));
+        assert_eq!(result(b"1-0ff"), Err(nom::Err::Error(())));
+        assert_eq!(result(b"0-0"), Err(nom::Err::Error(())));
+    }
+}

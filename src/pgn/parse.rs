@@ -1,0 +1,467 @@
+//! Parsing one game: walks a [`RawGame`]'s bytes with the rules of [`super::grammar`] and calls the
+//! [`Visitor`] for every token, in order.
+//!
+//! The movetext is a flat loop, not a recursive descent: a `(` pushes its location on a stack and a
+//! `)` pops it, so variations nest to any depth without touching the call stack, and a skipped
+//! variation is a counting scan to its matching `)`.
+//!
+//! Recovery: every defect becomes a [`PgnError`] with its location and what was skipped, and parsing
+//! goes on at the next place where that is safe — the next line after a broken tag, the next token
+//! after stray text or a stray `)`, the end of the game after an unterminated `{` (the splitter has
+//! already cut the game before the next tag section).
+
+use super::encoding::Text;
+use super::error::{PgnError, PgnErrorKind};
+use super::grammar;
+use super::location::{GameInfo, Location};
+use super::split::RawGame;
+use super::visitor::{Flow, GameResult, Visitor};
+
+/// Parses one game and returns what the visitor's `end_game` makes of it. Never panics, whatever
+/// the bytes.
+pub fn parse_game<V: Visitor>(raw: &RawGame, visitor: &mut V) -> V::Output {
+    let text = Text::new(&raw.bytes);
+    let info = GameInfo::new(raw, text.encoding());
+    visitor.begin_game(&info);
+    let mut parser = Parser {
+        bytes: &raw.bytes,
+        text,
+        info: &info,
+        pos: 0,
+    };
+    if let Some(skipped) = raw.too_large {
+        let message = format!(
+            "game too large: {skipped} bytes from line {} to line {} were skipped unread",
+            raw.first_line, raw.end_line
+        );
+        parser.report(visitor, PgnErrorKind::GameTooLarge, 0, message);
+    } else {
+        if let Text::Windows1252(_) = text {
+            let message = "the game is not valid UTF-8; read as Windows-1252".to_string();
+            parser.report(visitor, PgnErrorKind::NotUtf8, 0, message);
+        }
+        parser.tags(visitor);
+        if visitor.end_tags() == Flow::Continue {
+            parser.movetext(visitor);
+        }
+    }
+    visitor.end_game(&info)
+}
+
+/// The state of parsing one game.
+struct Parser<'a, 'g> {
+    bytes: &'a [u8],
+    text: Text<'a>,
+    info: &'g GameInfo<'a>,
+    pos: usize,
+}
+
+/// At most this many characters of skipped text are quoted in a message.
+const QUOTE_CHARS: usize = 24;
+
+impl<'a> Parser<'a, '_> {
+    /// Reports a defect found at byte `at`.
+    fn report<V: Visitor>(&self, visitor: &mut V, kind: PgnErrorKind, at: usize, message: String) {
+        let location = Location::at(at);
+        visitor.error(PgnError {
+            kind,
+            game: self.info.index(),
+            location,
+            at: self.info.locate(location),
+            message,
+        });
+    }
+
+    /// `line:col` of byte `at`, for messages.
+    fn lc(&self, at: usize) -> String {
+        self.info.locate(Location::at(at)).to_string()
+    }
+
+    /// Where parsing resumes after skipping to the end of the game, in words.
+    fn next_game_words(&self) -> String {
+        if self.info.raw().at_eof {
+            "skipped to the end of the input".to_string()
+        } else {
+            format!(
+                "skipped to the next game at line {}",
+                self.info.raw().end_line
+            )
+        }
+    }
+
+    /// A short quote of the text in `range`, for messages.
+    fn quote(&self, range: std::ops::Range<usize>) -> String {
+        let text = self.text.get(range);
+        let mut quoted: String = text.chars().take(QUOTE_CHARS).collect();
+        if text.chars().nth(QUOTE_CHARS).is_some() {
+            quoted.push('…');
+        }
+        quoted
+    }
+
+    /// The bytes from the current position on.
+    fn rest(&self) -> &'a [u8] {
+        let bytes: &'a [u8] = self.bytes;
+        bytes.get(self.pos..).unwrap_or_default()
+    }
+
+    /// Moves past a token that `rest` (a tail of the input) follows.
+    fn advance_to(&mut self, rest: &[u8]) {
+        self.pos = self.bytes.len() - rest.len();
+    }
+
+    fn skip_spaces(&mut self) {
+        while self
+            .bytes
+            .get(self.pos)
+            .is_some_and(|&b| grammar::is_space(b))
+        {
+            self.pos += 1;
+        }
+    }
+
+    /// Whether byte `at` is in column 1 of its line.
+    fn at_line_start(&self, at: usize) -> bool {
+        match at.checked_sub(1) {
+            None => self.info.raw().first_column == 1,
+            Some(prev) => matches!(self.bytes[prev], b'\n' | b'\r'),
+        }
+    }
+
+    /// Skips to the end of the current line (the line end is left).
+    fn skip_line(&mut self) {
+        let rest = self.rest();
+        let k = memchr::memchr2(b'\n', b'\r', rest).unwrap_or(rest.len());
+        self.pos += k;
+    }
+
+    /// The tag section: tag pairs, `;` comments and `%` lines, up to the first other token.
+    fn tags<V: Visitor>(&mut self, visitor: &mut V) {
+        loop {
+            self.skip_spaces();
+            let start = self.pos;
+            match self.bytes.get(start) {
+                Some(b'[') => match grammar::tag_pair(self.rest()) {
+                    Ok((rest, (name, raw))) => {
+                        let name_at = name.as_ptr() as usize - self.bytes.as_ptr() as usize;
+                        let value_at = raw.as_ptr() as usize - self.bytes.as_ptr() as usize;
+                        let name = self.text.get(name_at..name_at + name.len());
+                        let value = self.text.get(value_at..value_at + raw.len());
+                        visitor.tag(&name, &grammar::unescape(&value), Location::at(start));
+                        self.advance_to(rest);
+                    }
+                    Err(_) => {
+                        self.skip_line();
+                        let message = format!(
+                            "broken tag pair: `{}` at {} is not of the form [Name \"value\"]; \
+                             skipped to the end of the line",
+                            self.quote(start..self.pos),
+                            self.lc(start)
+                        );
+                        self.report(visitor, PgnErrorKind::BrokenTag, start, message);
+                    }
+                },
+                Some(b';') => self.line_comment(visitor),
+                Some(b'%') if self.at_line_start(start) => self.skip_line(),
+                _ => return,
+            }
+        }
+    }
+
+    /// A `;` comment at `self.pos`.
+    fn line_comment<V: Visitor>(&mut self, visitor: &mut V) {
+        let start = self.pos;
+        if let Ok((rest, body)) = grammar::rest_of_line(self.rest()) {
+            visitor.comment(
+                &self.text.get(start + 1..start + 1 + body.len()),
+                Location::at(start),
+            );
+            self.advance_to(rest);
+        }
+    }
+
+    /// The movetext, up to the end of the game.
+    fn movetext<V: Visitor>(&mut self, visitor: &mut V) {
+        // Locations of the open `(`s, innermost last.
+        let mut open: Vec<usize> = Vec::new();
+        let mut result_seen = false;
+        loop {
+            self.skip_spaces();
+            let start = self.pos;
+            let Some(&b) = self.bytes.get(start) else {
+                break;
+            };
+            let comment_like = matches!(b, b'{' | b';') || (b == b'%' && self.at_line_start(start));
+            if result_seen && !comment_like {
+                let end = self.bytes.trim_ascii_end().len();
+                let message = format!(
+                    "text after the result: `{}` at {} is ignored",
+                    self.quote(start..end),
+                    self.lc(start)
+                );
+                self.report(visitor, PgnErrorKind::TextAfterResult, start, message);
+                break;
+            }
+            let loc = Location::at(start);
+            match b {
+                b'{' => match grammar::brace_comment(self.rest()) {
+                    Ok((rest, body)) => {
+                        visitor.comment(&self.text.get(start + 1..start + 1 + body.len()), loc);
+                        self.advance_to(rest);
+                    }
+                    Err(_) => {
+                        let message = format!(
+                            "unterminated comment: `{{` at {} is never closed; {}",
+                            self.lc(start),
+                            self.next_game_words()
+                        );
+                        self.report(visitor, PgnErrorKind::UnterminatedComment, start, message);
+                        self.pos = self.bytes.len();
+                    }
+                },
+                b';' => self.line_comment(visitor),
+                b'%' if self.at_line_start(start) => self.skip_line(),
+                b'(' => {
+                    self.pos += 1;
+                    match visitor.begin_variation(loc) {
+                        Flow::Continue => open.push(start),
+                        Flow::Skip => self.skip_variation(visitor, start),
+                    }
+                }
+                b')' => {
+                    self.pos += 1;
+                    if open.pop().is_some() {
+                        visitor.end_variation(loc);
+                    } else {
+                        let message = format!(
+                            "unbalanced `)` at {}: no variation is open; it is ignored",
+                            self.lc(start)
+                        );
+                        self.report(visitor, PgnErrorKind::UnopenedVariation, start, message);
+                    }
+                }
+                b'$' => self.nag(visitor),
+                b'!' | b'?' => match grammar::glyph(self.rest()) {
+                    Ok((rest, nag)) => {
+                        visitor.nag(nag, loc);
+                        self.advance_to(rest);
+                    }
+                    Err(_) => self.unexpected(visitor),
+                },
+                b'.' => match grammar::dots(self.rest()) {
+                    // Stray dots, as in `{comment} ... e5`: part of a move number's notation.
+                    Ok((rest, _)) => self.advance_to(rest),
+                    Err(_) => self.unexpected(visitor),
+                },
+                _ => {
+                    if let Some(result) = self.result_here() {
+                        result_seen = self.result(visitor, result, &mut open);
+                    } else {
+                        self.move_or_number(visitor);
+                    }
+                }
+            }
+        }
+        if !open.is_empty() {
+            self.close_open_variations(visitor, &mut open);
+        }
+        if !result_seen {
+            let at = self.bytes.trim_ascii_end().len();
+            let message = format!(
+                "no result: the game ends at {} without 1-0, 0-1, 1/2-1/2 or *",
+                self.lc(at)
+            );
+            self.report(visitor, PgnErrorKind::NoResult, at, message);
+        }
+    }
+
+    /// The result token at `self.pos`, if there is one (with its length).
+    fn result_here(&self) -> Option<(GameResult, usize)> {
+        let delimited = match self.pos.checked_sub(1) {
+            None => true,
+            Some(prev) => grammar::is_delim_before(self.bytes[prev]),
+        };
+        if !delimited {
+            return None;
+        }
+        let rest = self.rest();
+        grammar::result(rest)
+            .ok()
+            .map(|(after, r)| (r, rest.len() - after.len()))
+    }
+
+    /// Handles a result token; returns whether it ended the game.
+    fn result<V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+        (result, len): (GameResult, usize),
+        open: &mut Vec<usize>,
+    ) -> bool {
+        let start = self.pos;
+        self.pos += len;
+        let only_space_after = self.rest().iter().all(|&b| grammar::is_space(b));
+        if !open.is_empty() && !only_space_after {
+            let message = format!(
+                "result {} at {} inside a variation is ignored",
+                result.as_str(),
+                self.lc(start)
+            );
+            self.report(visitor, PgnErrorKind::ResultInVariation, start, message);
+            return false;
+        }
+        if !open.is_empty() {
+            self.close_open_variations(visitor, open);
+        }
+        visitor.result(result, Location::at(start));
+        true
+    }
+
+    /// Reports the `(`s never closed and closes them, innermost first, at the end of the game.
+    fn close_open_variations<V: Visitor>(&mut self, visitor: &mut V, open: &mut Vec<usize>) {
+        let outer = open.first().copied().unwrap_or_default();
+        let end = self.bytes.trim_ascii_end().len().min(self.pos);
+        let count = open.len();
+        let message = if count == 1 {
+            format!(
+                "unbalanced `(`: `(` at {} is never closed; the variation ends at {}",
+                self.lc(outer),
+                self.lc(end)
+            )
+        } else {
+            format!(
+                "unbalanced `(`: {count} variations, the outermost opened at {}, are never \
+                 closed; they end at {}",
+                self.lc(outer),
+                self.lc(end)
+            )
+        };
+        self.report(visitor, PgnErrorKind::UnclosedVariation, outer, message);
+        for _ in open.drain(..) {
+            visitor.end_variation(Location::at(end));
+        }
+    }
+
+    /// Skips a variation whose `(` is at `open`, up to its matching `)`, without recursion.
+    /// Brackets inside comments and `%` escape lines do not count.
+    fn skip_variation<V: Visitor>(&mut self, visitor: &mut V, open: usize) {
+        let mut depth = 1u64;
+        while let Some(&b) = self.bytes.get(self.pos) {
+            let at = self.pos;
+            self.pos += 1;
+            match b {
+                b'(' => depth += 1,
+                b')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return;
+                    }
+                }
+                b'{' => match memchr::memchr(b'}', self.rest()) {
+                    Some(close) => self.pos += close + 1,
+                    None => {
+                        let message = format!(
+                            "unterminated comment: `{{` at {} is never closed; {}",
+                            self.lc(at),
+                            self.next_game_words()
+                        );
+                        self.report(visitor, PgnErrorKind::UnterminatedComment, at, message);
+                        self.pos = self.bytes.len();
+                        return;
+                    }
+                },
+                b';' => self.skip_line(),
+                b'%' if self.at_line_start(at) => self.skip_line(),
+                _ => {}
+            }
+        }
+        let message = format!(
+            "unbalanced `(`: `(` at {} is never closed; the variation ends at {}",
+            self.lc(open),
+            self.lc(self.bytes.trim_ascii_end().len())
+        );
+        self.report(visitor, PgnErrorKind::UnclosedVariation, open, message);
+    }
+
+    /// A `$n` NAG at `self.pos`.
+    fn nag<V: Visitor>(&mut self, visitor: &mut V) {
+        let start = self.pos;
+        match grammar::nag(self.rest()) {
+            Ok((rest, digits)) => {
+                self.advance_to(rest);
+                match grammar::number::<u8>(digits) {
+                    Some(n) => visitor.nag(n, Location::at(start)),
+                    None => {
+                        let message = format!(
+                            "bad NAG: `{}` at {} is over 255; it is ignored",
+                            self.quote(start..self.pos),
+                            self.lc(start)
+                        );
+                        self.report(visitor, PgnErrorKind::BadNag, start, message);
+                    }
+                }
+            }
+            Err(_) => {
+                self.pos += 1;
+                let message = format!(
+                    "bad NAG: `$` at {} is not followed by a number; it is ignored",
+                    self.lc(start)
+                );
+                self.report(visitor, PgnErrorKind::BadNag, start, message);
+            }
+        }
+    }
+
+    /// A move, a null move or a move number at `self.pos`, or else stray text.
+    fn move_or_number<V: Visitor>(&mut self, visitor: &mut V) {
+        let start = self.pos;
+        let loc = Location::at(start);
+        if let Ok((rest, text)) = grammar::null_move(self.rest()) {
+            visitor.null_move(if text == b"--" { "--" } else { "Z0" }, loc);
+            self.advance_to(rest);
+        } else if let Ok((rest, (text, suffix))) = grammar::san(self.rest()) {
+            self.advance_to(rest);
+            if text == b"e.p." {
+                // A separate `e.p.` after a capture, as in `exd6 e.p.`: notation only.
+                return;
+            }
+            visitor.san(&self.text.get(start..start + text.len()), loc);
+            if let Some(nag) = suffix {
+                visitor.nag(nag, Location::at(start + text.len()));
+            }
+        } else if let Ok((rest, (digits, dots))) = grammar::move_number(self.rest()) {
+            self.advance_to(rest);
+            match grammar::number::<u32>(digits) {
+                Some(n) => visitor.move_number(n, dots, loc),
+                None => {
+                    let message = format!(
+                        "bad move number: `{}` at {} is too large; it is ignored",
+                        self.quote(start..start + digits.len()),
+                        self.lc(start)
+                    );
+                    self.report(visitor, PgnErrorKind::BadMoveNumber, start, message);
+                }
+            }
+        } else {
+            self.unexpected(visitor);
+        }
+    }
+
+    /// Stray text at `self.pos`: reported and skipped up to the next space or bracket.
+    fn unexpected<V: Visitor>(&mut self, visitor: &mut V) {
+        let start = self.pos;
+        let len = self
+            .rest()
+            .get(1..)
+            .unwrap_or_default()
+            .iter()
+            .position(|&b| grammar::is_space(b) || b"{}();[$".contains(&b))
+            .map_or(self.rest().len(), |k| k + 1);
+        self.pos += len;
+        let message = format!(
+            "unexpected text `{}` at {}; skipped to the next token",
+            self.quote(start..self.pos),
+            self.lc(start)
+        );
+        self.report(visitor, PgnErrorKind::UnexpectedText, start, message);
+    }
+}

@@ -1,0 +1,798 @@
+//! The splitter: cuts a byte stream into games, each with its number and starting line, in
+//! constant memory.
+//!
+//! It reads through one buffer that holds the current game (and grows only as far as the largest
+//! game, up to a limit), and finds where each game ends with a light scan that knows just enough of
+//! the grammar: tag pairs and their quoted values, `{ }` comments (which may hold `[`, blank lines
+//! and result-like text), `;` comments, `%` escape lines in column 1, and the depth of `( )`
+//! variations. A game ends
+//!
+//! - after the line of its termination marker (`1-0`, `0-1`, `1/2-1/2`, `*`) outside any comment or
+//!   variation — the rest of that line belongs to the game, so `1-0 ff` stays together, and so do
+//!   the comments, `%` lines and blank lines that follow it, up to the next game's first token;
+//! - where the next tag section starts: a `[Name "` outside comments once the movetext has begun,
+//!   or a tag whose name already appeared in this game's tag section (header-only games in a row);
+//! - inside a `{` comment, at a line that is nothing but a tag pair: the comment was never closed,
+//!   and the next game must not be swallowed by it;
+//! - at the end of the input.
+//!
+//! Blank lines separate nothing by themselves: a blank line inside the tag section, or two after
+//! it, keeps one game. The grammar rules themselves live in [`super::grammar`]; the splitter calls
+//! the same rules for results and tag starts, so that it and the parser agree.
+//!
+//! Splitting and parsing are separate steps so that games can be parsed on worker threads: a
+//! [`RawGame`] owns its bytes and is `Send`.
+
+use std::io::{self, Read};
+
+use super::grammar;
+
+/// The default limit on one game's size: 64 MiB. The most heavily annotated real games are a few
+/// MiB; a game larger than this is surely broken (say, a `(` never closed in a file without tags),
+/// and keeping it would cost as much memory.
+pub const DEFAULT_MAX_GAME_BYTES: usize = 64 << 20;
+
+/// How much the splitter asks of the reader at once.
+const CHUNK: usize = 128 << 10;
+
+/// The UTF-8 byte order mark, skipped between games.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// One game's raw bytes, cut from the stream, with where it stands in it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RawGame {
+    /// The game's number in its stream, counted from 1.
+    pub index: u64,
+    /// The line of the source on which the game's first byte stands, counted from 1.
+    pub first_line: u64,
+    /// The column (in characters, from 1) of the game's first byte: 1 unless the previous game
+    /// ended on the same line.
+    pub first_column: u64,
+    /// The line on which the next game starts (or the input ends).
+    pub end_line: u64,
+    /// Whether the game runs to the end of the input.
+    pub at_eof: bool,
+    /// For a game over the size limit: how many bytes were skipped (and `bytes` is empty).
+    pub too_large: Option<u64>,
+    /// The game's bytes, from its first token to its end, as in the source.
+    pub bytes: Vec<u8>,
+}
+
+impl RawGame {
+    /// A game made of `bytes`, starting at line 1, column 1 (for tests and for single games).
+    pub fn new(index: u64, bytes: Vec<u8>) -> RawGame {
+        let lines = memchr::memchr_iter(b'\n', &bytes).count() as u64;
+        RawGame {
+            index,
+            first_line: 1,
+            first_column: 1,
+            end_line: 1 + lines,
+            at_eof: true,
+            too_large: None,
+            bytes,
+        }
+    }
+}
+
+/// Which part of a game the scan is in.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Section {
+    /// Before the movetext: tag pairs, `;` comments, `%` lines.
+    Tags,
+    /// The movetext.
+    Movetext,
+    /// After the termination marker, up to the end of its line.
+    AfterResult,
+    /// The lines after that: comments, `%` lines and blank lines still belong to the game.
+    Trailer,
+}
+
+/// Which lexical context the scan is in.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Inner {
+    /// Between tokens.
+    Normal,
+    /// Inside a `{ }` comment.
+    Brace,
+    /// Inside a `;` comment or a `%` line, up to the line end.
+    Line,
+    /// Inside the quoted value of a tag pair.
+    Quote,
+}
+
+/// The scan's state, kept across buffer refills.
+#[derive(Debug)]
+struct Scan {
+    section: Section,
+    inner: Inner,
+    /// Between a tag's `[` and its `]` (or the line end).
+    in_tag: bool,
+    /// At the start of a line inside a comment, to be checked for a tag pair.
+    check_line: bool,
+    depth: u64,
+    /// The buffer index of the next byte to look at.
+    pos: usize,
+}
+
+/// What a scan step found.
+enum Step {
+    /// The game ends before this buffer index.
+    End(usize),
+    /// More input is needed to go on.
+    NeedMore,
+}
+
+/// Line bookkeeping.
+#[derive(Debug, Default)]
+struct Lines {
+    /// The current line, from 1.
+    line: u64,
+    /// The stream offset at which the current line starts.
+    start: u64,
+}
+
+/// Bytes that stop the fast scan through movetext.
+static MOVETEXT_STOP: [bool; 256] = {
+    let mut t = [false; 256];
+    let stops = b"\n\r{;%()[-*";
+    let mut i = 0;
+    while i < stops.len() {
+        t[stops[i] as usize] = true;
+        i += 1;
+    }
+    t
+};
+
+/// Cuts a byte stream into [`RawGame`]s. See the module documentation for where games end.
+#[derive(Debug)]
+pub struct Splitter<R> {
+    reader: R,
+    buf: Vec<u8>,
+    /// Start of the current game (or of the bytes not yet looked at) in `buf`.
+    start: usize,
+    /// End of the valid bytes in `buf`.
+    end: usize,
+    /// Stream offset of `buf[0]`.
+    base: u64,
+    eof: bool,
+    /// A read error, held back until the games read before it have been handed out.
+    error: Option<io::Error>,
+    failed: bool,
+    lines: Lines,
+    next_index: u64,
+    max_game: usize,
+    /// Hashes of the tag names seen in the current game's tag section.
+    tag_names: Vec<u64>,
+}
+
+impl<R: Read> Splitter<R> {
+    /// A splitter over `reader`, with the default game size limit.
+    pub fn new(reader: R) -> Splitter<R> {
+        Splitter {
+            reader,
+            buf: vec![0; 2 * CHUNK],
+            start: 0,
+            end: 0,
+            base: 0,
+            eof: false,
+            error: None,
+            failed: false,
+            lines: Lines { line: 1, start: 0 },
+            next_index: 1,
+            max_game: DEFAULT_MAX_GAME_BYTES,
+            tag_names: Vec::new(),
+        }
+    }
+
+    /// Sets the largest game kept, in bytes (at least 64; at most 4 GiB). A larger game is handed
+    /// out with no bytes and [`RawGame::too_large`] set.
+    pub fn with_max_game_bytes(mut self, max: usize) -> Splitter<R> {
+        self.max_game = max.clamp(64, u32::MAX as usize);
+        self
+    }
+
+    /// How many bytes have been read from the stream so far.
+    pub fn bytes_read(&self) -> u64 {
+        self.base + self.end as u64
+    }
+
+    /// Cuts the next game into `game`, reusing its buffer. Returns `false` at the end of the input.
+    ///
+    /// After an I/O error every later call returns `Ok(false)`.
+    pub fn next_into(&mut self, game: &mut RawGame) -> io::Result<bool> {
+        if self.failed {
+            return Ok(false);
+        }
+        let result = self.cut(game);
+        if result.is_err() {
+            self.failed = true;
+        }
+        result
+    }
+
+    fn cut(&mut self, game: &mut RawGame) -> io::Result<bool> {
+        if !self.skip_between_games()? {
+            return Ok(false);
+        }
+        let first_line = self.lines.line;
+        let first_column = self.column_of(self.start);
+        self.tag_names.clear();
+        let mut scan = Scan {
+            section: Section::Tags,
+            inner: Inner::Normal,
+            in_tag: false,
+            check_line: false,
+            depth: 0,
+            pos: self.start,
+        };
+        let mut skipped = 0u64;
+        let end = loop {
+            match self.scan(&mut scan) {
+                Step::End(end) => break end,
+                Step::NeedMore => {
+                    if scan.pos - self.start > self.max_game {
+                        // Too large: keep a few bytes for the result check's look-behind.
+                        let keep = scan.pos.saturating_sub(8).max(self.start);
+                        skipped += (keep - self.start) as u64;
+                        self.start = keep;
+                    }
+                    let shift = self.fill();
+                    scan.pos -= shift;
+                }
+            }
+        };
+        if end == self.end
+            && let Some(error) = self.error.take()
+        {
+            // The game runs into the failure: it is incomplete.
+            return Err(error);
+        }
+        game.index = self.next_index;
+        game.first_line = first_line;
+        game.first_column = first_column;
+        game.end_line = self.lines.line;
+        game.at_eof = self.eof && end == self.end;
+        game.bytes.clear();
+        if skipped == 0 && end - self.start > self.max_game {
+            skipped = (end - self.start) as u64;
+            self.start = end;
+        }
+        if skipped > 0 {
+            game.too_large = Some(skipped + (end - self.start) as u64);
+        } else {
+            game.too_large = None;
+            game.bytes.extend_from_slice(&self.buf[self.start..end]);
+        }
+        self.next_index += 1;
+        self.start = end;
+        Ok(true)
+    }
+
+    /// Moves the unconsumed bytes to the front of the buffer (growing it if need be) and reads more.
+    /// Returns by how much buffer indices moved down. A read error ends the input and is kept.
+    fn fill(&mut self) -> usize {
+        let shift = self.start;
+        if shift > 0 {
+            self.buf.copy_within(shift..self.end, 0);
+            self.end -= shift;
+            self.start = 0;
+            self.base += shift as u64;
+        }
+        if self.buf.len() - self.end < CHUNK {
+            self.buf.resize(self.end + CHUNK, 0);
+        }
+        loop {
+            match self.reader.read(&mut self.buf[self.end..]) {
+                Ok(0) => {
+                    self.eof = true;
+                    break;
+                }
+                Ok(n) => {
+                    self.end += n;
+                    break;
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    // Hand out the whole games before the failure first; see `cut`.
+                    self.error = Some(e);
+                    self.eof = true;
+                    break;
+                }
+            }
+        }
+        shift
+    }
+
+    /// Skips whitespace and byte order marks up to the next game. Returns `false` at the end.
+    fn skip_between_games(&mut self) -> io::Result<bool> {
+        loop {
+            while self.start < self.end {
+                let i = self.start;
+                match self.buf[i] {
+                    b' ' | b'\t' | 0x0b | 0x0c => self.start += 1,
+                    b'\n' => self.newline(i + 1),
+                    b'\r' => match self.buf.get(i + 1).filter(|_| i + 1 < self.end) {
+                        Some(b'\n') => self.start += 1,
+                        Some(_) => self.newline(i + 1),
+                        None if self.eof => self.newline(i + 1),
+                        None => break,
+                    },
+                    0xEF if self.buf[i..self.end].starts_with(BOM) => {
+                        self.start += BOM.len();
+                        if self.lines.start == self.base + i as u64 {
+                            self.lines.start = self.base + self.start as u64;
+                        }
+                    }
+                    0xEF if self.end - i < BOM.len() && !self.eof => break,
+                    _ => return Ok(true),
+                }
+            }
+            if self.eof && self.start == self.end {
+                return match self.error.take() {
+                    Some(error) => Err(error),
+                    None => Ok(false),
+                };
+            }
+            self.fill();
+        }
+    }
+
+    /// Counts a line that ends just before buffer index `next` (used between games).
+    fn newline(&mut self, next: usize) {
+        self.start = next;
+        self.lines.line += 1;
+        self.lines.start = self.base + next as u64;
+    }
+
+    /// The column (from 1, in characters) of buffer index `i`.
+    fn column_of(&self, i: usize) -> u64 {
+        let at = self.base + i as u64;
+        if self.lines.start >= self.base {
+            let from = (self.lines.start - self.base) as usize;
+            let prefix = &self.buf[from.min(i)..i];
+            let encoding = match std::str::from_utf8(prefix) {
+                Ok(_) => super::location::Encoding::Utf8,
+                Err(_) => super::location::Encoding::Windows1252,
+            };
+            1 + super::location::count_chars(prefix, encoding)
+        } else {
+            1 + at - self.lines.start
+        }
+    }
+
+    /// Scans the current game from `s.pos` on; see the module documentation.
+    fn scan(&mut self, s: &mut Scan) -> Step {
+        let buf = &self.buf[..self.end];
+        let len = buf.len();
+        let eof = self.eof;
+        let base = self.base;
+        let game_start = self.start;
+        let lines = &mut self.lines;
+        // The byte after `q`, if known; `Err` means more input is needed to tell.
+        let next = |q: usize| -> Result<Option<u8>, ()> {
+            match buf.get(q + 1) {
+                Some(&b) => Ok(Some(b)),
+                None if eof => Ok(None),
+                None => Err(()),
+            }
+        };
+        let newline = |lines: &mut Lines, at: usize| {
+            lines.line += 1;
+            lines.start = base + at as u64;
+        };
+        loop {
+            let p = s.pos;
+            if p >= len {
+                return if eof { Step::End(len) } else { Step::NeedMore };
+            }
+            match s.inner {
+                Inner::Brace => {
+                    if s.check_line {
+                        if buf[p] == b'[' {
+                            match complete_line(buf, p, eof) {
+                                None => return Step::NeedMore,
+                                Some(line) if grammar::tag_line(line).is_ok() => {
+                                    return Step::End(p);
+                                }
+                                Some(_) => {}
+                            }
+                        }
+                        s.check_line = false;
+                    }
+                    match memchr::memchr3(b'}', b'\n', b'\r', &buf[p..]) {
+                        None => s.pos = len,
+                        Some(k) => {
+                            let q = p + k;
+                            match buf[q] {
+                                b'}' => {
+                                    s.pos = q + 1;
+                                    s.inner = Inner::Normal;
+                                }
+                                b'\n' => {
+                                    newline(lines, q + 1);
+                                    s.pos = q + 1;
+                                    s.check_line = true;
+                                }
+                                _ => match next(q) {
+                                    Err(()) => {
+                                        s.pos = q;
+                                        return Step::NeedMore;
+                                    }
+                                    Ok(Some(b'\n')) => s.pos = q + 1,
+                                    Ok(_) => {
+                                        newline(lines, q + 1);
+                                        s.pos = q + 1;
+                                        s.check_line = true;
+                                    }
+                                },
+                            }
+                        }
+                    }
+                }
+                Inner::Line => {
+                    let k = memchr::memchr2(b'\n', b'\r', &buf[p..]).unwrap_or(len - p);
+                    s.pos = p + k;
+                    if s.pos < len {
+                        s.inner = Inner::Normal;
+                    }
+                }
+                Inner::Quote => match buf[p] {
+                    b'"' => {
+                        s.pos = p + 1;
+                        s.inner = Inner::Normal;
+                    }
+                    b'\\' => match next(p) {
+                        Err(()) => return Step::NeedMore,
+                        Ok(Some(b'"' | b'\\')) => s.pos = p + 2,
+                        Ok(_) => s.pos = p + 1,
+                    },
+                    b'\n' | b'\r' => s.inner = Inner::Normal,
+                    _ => s.pos = p + 1,
+                },
+                Inner::Normal => {
+                    let b = buf[p];
+                    // Line ends are the same in every section.
+                    if b == b'\n' || b == b'\r' {
+                        let after = match (b, next(p)) {
+                            (b'\r', Err(())) => return Step::NeedMore,
+                            (b'\r', Ok(Some(b'\n'))) => {
+                                s.pos = p + 1;
+                                continue;
+                            }
+                            _ => p + 1,
+                        };
+                        newline(lines, after);
+                        s.pos = after;
+                        s.in_tag = false;
+                        if s.section == Section::AfterResult {
+                            s.section = Section::Trailer;
+                        }
+                        continue;
+                    }
+                    let at_line_start = base + p as u64 == lines.start;
+                    match s.section {
+                        Section::Tags => match b {
+                            b' ' | b'\t' | 0x0b | 0x0c => s.pos = p + 1,
+                            b'[' if !s.in_tag => {
+                                if let Some(name) = tag_start_at(buf, p, eof) {
+                                    let Some(name) = name else {
+                                        return Step::NeedMore;
+                                    };
+                                    let hash = hash_name(name);
+                                    if self.tag_names.contains(&hash) {
+                                        return Step::End(p);
+                                    }
+                                    self.tag_names.push(hash);
+                                }
+                                s.in_tag = true;
+                                s.pos = p + 1;
+                            }
+                            b'"' if s.in_tag => {
+                                s.inner = Inner::Quote;
+                                s.pos = p + 1;
+                            }
+                            b']' if s.in_tag => {
+                                s.in_tag = false;
+                                s.pos = p + 1;
+                            }
+                            _ if s.in_tag => s.pos = p + 1,
+                            b';' => s.inner = Inner::Line,
+                            b'%' if at_line_start => s.inner = Inner::Line,
+                            _ => s.section = Section::Movetext,
+                        },
+                        Section::Movetext => {
+                            let mut q = p;
+                            while q < len && !MOVETEXT_STOP[buf[q] as usize] {
+                                q += 1;
+                            }
+                            s.pos = q;
+                            if q == len {
+                                continue;
+                            }
+                            match buf[q] {
+                                // Handled above, on the next turn.
+                                b'\n' | b'\r' => {}
+                                b'{' => {
+                                    s.inner = Inner::Brace;
+                                    s.pos = q + 1;
+                                }
+                                b';' => s.inner = Inner::Line,
+                                b'%' if base + q as u64 == lines.start => s.inner = Inner::Line,
+                                b'(' => {
+                                    s.depth += 1;
+                                    s.pos = q + 1;
+                                }
+                                b')' => {
+                                    s.depth = s.depth.saturating_sub(1);
+                                    s.pos = q + 1;
+                                }
+                                b'[' => match tag_start_at(buf, q, eof) {
+                                    Some(None) => return Step::NeedMore,
+                                    Some(Some(_)) => return Step::End(q),
+                                    None => s.pos = q + 1,
+                                },
+                                b'-' | b'*' if s.depth == 0 => {
+                                    match result_around(buf, game_start, q, eof) {
+                                        Some(None) => return Step::NeedMore,
+                                        Some(Some(end)) => {
+                                            s.section = Section::AfterResult;
+                                            s.pos = end;
+                                        }
+                                        None => s.pos = q + 1,
+                                    }
+                                }
+                                _ => s.pos = q + 1,
+                            }
+                        }
+                        Section::AfterResult => match b {
+                            b'{' => {
+                                s.inner = Inner::Brace;
+                                s.pos = p + 1;
+                            }
+                            b'[' => match tag_start_at(buf, p, eof) {
+                                Some(None) => return Step::NeedMore,
+                                Some(Some(_)) => return Step::End(p),
+                                None => s.pos = p + 1,
+                            },
+                            _ => s.pos = p + 1,
+                        },
+                        Section::Trailer => match b {
+                            b' ' | b'\t' | 0x0b | 0x0c => s.pos = p + 1,
+                            b'{' => {
+                                s.inner = Inner::Brace;
+                                s.pos = p + 1;
+                            }
+                            b';' => s.inner = Inner::Line,
+                            b'%' if at_line_start => s.inner = Inner::Line,
+                            _ => return Step::End(p),
+                        },
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl<R: Read> Iterator for Splitter<R> {
+    type Item = io::Result<RawGame>;
+
+    /// The next game in a fresh buffer (for handing games to other threads).
+    fn next(&mut self) -> Option<io::Result<RawGame>> {
+        let mut game = RawGame::default();
+        match self.next_into(&mut game) {
+            Ok(true) => Some(Ok(game)),
+            Ok(false) => None,
+            Err(e) => Some(Err(e)),
+        }
+    }
+}
+
+/// The longest look-ahead the scan takes for a tag start or a tag line.
+const LOOKAHEAD: usize = 4096;
+
+/// Whether a tag pair starts at `buf[p]` (a `[`): `None` if not, `Some(None)` if more input is
+/// needed to tell, `Some(Some(name))` if it does. A tag start never spans lines, so a line end (or
+/// the end of the input, or the look-ahead limit) within reach decides.
+fn tag_start_at(buf: &[u8], p: usize, eof: bool) -> Option<Option<&[u8]>> {
+    let window = &buf[p..buf.len().min(p + LOOKAHEAD)];
+    match grammar::tag_start(window) {
+        Ok((_, name)) => Some(Some(name)),
+        Err(_)
+            if !eof
+                && window.len() < LOOKAHEAD
+                && memchr::memchr2(b'\n', b'\r', window).is_none() =>
+        {
+            Some(None)
+        }
+        Err(_) => None,
+    }
+}
+
+/// The line starting at `buf[p]` up to (not including) its end, if it is complete in the buffer
+/// (or the input has ended); long lines are cut at the look-ahead limit.
+fn complete_line(buf: &[u8], p: usize, eof: bool) -> Option<&[u8]> {
+    let window = &buf[p..buf.len().min(p + LOOKAHEAD)];
+    match memchr::memchr2(b'\n', b'\r', window) {
+        Some(k) => Some(&window[..k]),
+        None if eof || window.len() == LOOKAHEAD => Some(window),
+        None => None,
+    }
+}
+
+/// Whether the `-` or `*` at `buf[q]` belongs to a result that starts after a delimiter: `None` if
+/// not, `Some(None)` if more input is needed, `Some(Some(end))` with the index after the result.
+fn result_around(buf: &[u8], game_start: usize, q: usize, eof: bool) -> Option<Option<usize>> {
+    let starts: &[usize] = if buf[q] == b'*' { &[0] } else { &[1, 3] };
+    for &back in starts {
+        let Some(s) = q.checked_sub(back).filter(|&s| s >= game_start) else {
+            continue;
+        };
+        if s > game_start && !grammar::is_delim_before(buf[s - 1]) {
+            continue;
+        }
+        // A result is at most 7 bytes; one more tells whether a delimiter follows.
+        if !eof && buf.len() - s < 8 {
+            return Some(None);
+        }
+        if let Ok((rest, _)) = grammar::result(&buf[s..]) {
+            return Some(Some(buf.len() - rest.len()));
+        }
+    }
+    None
+}
+
+/// A 64-bit FNV-1a hash of a tag name.
+fn hash_name(name: &[u8]) -> u64 {
+    name.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reader that hands out one byte at a time, to exercise every refill path.
+    struct Trickle<'a>(&'a [u8]);
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+            match (self.0.split_first(), out.first_mut()) {
+                (Some((&b, rest)), Some(slot)) => {
+                    *slot = b;
+                    self.0 = rest;
+                    Ok(1)
+                }
+                _ => Ok(0),
+            }
+        }
+    }
+
+    fn split(input: &[u8]) -> Vec<(u64, u64, String)> {
+        let games: Vec<_> = Splitter::new(input)
+            .map(|g| g.expect("in-memory read"))
+            .map(|g| {
+                (
+                    g.first_line,
+                    g.first_column,
+                    String::from_utf8_lossy(&g.bytes).into_owned(),
+                )
+            })
+            .collect();
+        let trickled: Vec<_> = Splitter::new(Trickle(input))
+            .map(|g| g.expect("in-memory read"))
+            .map(|g| {
+                (
+                    g.first_line,
+                    g.first_column,
+                    String::from_utf8_lossy(&g.bytes).into_owned(),
+                )
+            })
+            .collect();
+        assert_eq!(games, trickled, "splitting must not depend on read sizes");
+        games
+    }
+
+    fn texts(input: &str) -> Vec<String> {
+        split(input.as_bytes()).into_iter().map(|g| g.2).collect()
+    }
+
+    #[test]
+    fn empty_inputs_have_no_games() {
+        assert!(texts("").is_empty());
+        assert!(texts(" \n\r\n\t").is_empty());
+        assert!(texts("\u{feff}\n").is_empty());
+    }
+
+    #[test]
+    fn games_end_after_their_result_line() {
+        let g = texts("[A \"1\"]\n\n1. e4 1-0 ff\n[A \"2\"]\n\n1. d4 *\n");
+        assert_eq!(g, ["[A \"1\"]\n\n1. e4 1-0 ff\n", "[A \"2\"]\n\n1. d4 *\n"]);
+        let g = texts("1. e4 1-0 {a}\n; b\n\n{ c\n}\n%d\n\n[A \"2\"] *");
+        assert_eq!(g, ["1. e4 1-0 {a}\n; b\n\n{ c\n}\n%d\n\n", "[A \"2\"] *"]);
+        let g = texts("1. e4 e5 1-0\n1. d4 d5 0-1\r\n1. c4 1/2-1/2");
+        assert_eq!(g, ["1. e4 e5 1-0\n", "1. d4 d5 0-1\r\n", "1. c4 1/2-1/2"]);
+    }
+
+    #[test]
+    fn blank_lines_in_and_after_tags_keep_one_game() {
+        let g = texts("[A \"1\"]\n\n[B \"2\"]\n\n\n1. d4 0-1\n");
+        assert_eq!(g.len(), 1);
+    }
+
+    #[test]
+    fn repeated_tag_names_start_a_new_game() {
+        let g = texts("[Event \"a\"]\n[Site \"x\"]\n\n[Event \"b\"]\n[Site \"y\"]\n");
+        assert_eq!(
+            g,
+            [
+                "[Event \"a\"]\n[Site \"x\"]\n\n",
+                "[Event \"b\"]\n[Site \"y\"]\n"
+            ]
+        );
+    }
+
+    #[test]
+    fn comments_and_tag_values_do_not_split() {
+        let input = "[Event \"a [b] 1-0\"]\n1. e4 { 1-0 [x]\n\n(\n[%clk 0:01] } e5 ; 0-1 [Event \"z\"]\n\
+                     %[Event \"esc\"] 1-0\n2. Nf3 (2. d4 1-0) * \n[Event \"next\"]\n*";
+        let g = texts(input);
+        assert_eq!(g.len(), 2, "{g:?}");
+        assert!(g[0].ends_with("* \n"));
+    }
+
+    #[test]
+    fn next_tag_section_ends_a_game_without_result() {
+        let g = split(b"1. e4 e5\n[Event \"b\"] 1. d4 *\n");
+        assert_eq!(g.len(), 2);
+        assert_eq!((g[1].0, g[1].1), (2, 1));
+        let g = split(b"1. e4 e5 [Event \"b\"] *");
+        assert_eq!((g[1].0, g[1].1), (1, 10));
+    }
+
+    #[test]
+    fn unterminated_comment_stops_at_a_tag_line() {
+        let g = texts("1. e4 { open\n[not a tag] ...\n[Event \"b\"]\n*\n");
+        assert_eq!(g, ["1. e4 { open\n[not a tag] ...\n", "[Event \"b\"]\n*\n"]);
+    }
+
+    #[test]
+    fn lines_count_every_line_end() {
+        let g = split(b"*\r\n\r\n*\r\r*\n\n{a\rb\r\nc\nd}*\n*");
+        let lines: Vec<(u64, u64)> = g.iter().map(|g| (g.0, g.1)).collect();
+        // The comment after the third game's result trails it; the fourth starts after `}`.
+        assert_eq!(lines, [(1, 1), (3, 1), (5, 1), (10, 3), (11, 1)]);
+    }
+
+    #[test]
+    fn byte_order_marks_are_skipped() {
+        let g = split("\u{feff}[A \"1\"] *\n\u{feff}[A \"2\"] *".as_bytes());
+        assert_eq!(g[0], (1, 1, "[A \"1\"] *\n".to_string()));
+        assert_eq!(g[1], (2, 1, "[A \"2\"] *".to_string()));
+    }
+
+    #[test]
+    fn games_over_the_limit_are_skipped() {
+        let big = format!("[A \"1\"]\n1. e4 {{{}}} *\n[A \"2\"]\n*\n", "x".repeat(500));
+        let mut splitter = Splitter::new(Trickle(big.as_bytes())).with_max_game_bytes(100);
+        let first = splitter.next().and_then(Result::ok).unwrap_or_default();
+        assert_eq!(first.too_large, Some(519));
+        assert!(first.bytes.is_empty());
+        let second = splitter.next().and_then(Result::ok).unwrap_or_default();
+        assert_eq!((second.index, second.first_line), (2, 3));
+        assert_eq!(second.bytes, b"[A \"2\"]\n*\n");
+    }
+
+    #[test]
+    fn read_errors_end_the_stream() {
+        struct Broken;
+        impl Read for Broken {
+            fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+                Err(io::Error::other("boom"))
+            }
+        }
+        let mut splitter = Splitter::new(Broken);
+        assert!(matches!(splitter.next(), Some(Err(_))));
+        assert!(splitter.next().is_none());
+    }
+}

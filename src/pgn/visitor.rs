@@ -1,0 +1,125 @@
+//! The streaming interface: the reader calls a [`Visitor`]'s methods for each token of a game, in
+//! source order, with borrowed text and a [`Location`]. Nothing is allocated per token.
+//!
+//! Calls come in this order: `begin_game`, then `tag`s (and any comments before the movetext),
+//! `end_tags`, then the movetext tokens (`move_number`, `san`, `null_move`, `nag`, `comment`,
+//! `begin_variation` ... `end_variation`, `result`, and any comments after the result), then
+//! `end_game`. `error` may come anywhere
+//! between `begin_game` and `end_game`, at the point where the defect is found.
+
+use super::error::PgnError;
+use super::location::{GameInfo, Location};
+
+/// Whether the reader should go into a part of the game or skip it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[must_use]
+pub enum Flow {
+    /// Report the tokens of this part.
+    Continue,
+    /// Skip this part cheaply; its tokens (and errors) are not reported.
+    Skip,
+}
+
+/// A game termination marker.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum GameResult {
+    /// `1-0`
+    WhiteWins,
+    /// `0-1`
+    BlackWins,
+    /// `1/2-1/2`
+    Draw,
+    /// `*`: unknown, unfinished or abandoned.
+    Unknown,
+}
+
+impl GameResult {
+    /// The marker as written in PGN.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameResult::WhiteWins => "1-0",
+            GameResult::BlackWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+            GameResult::Unknown => "*",
+        }
+    }
+}
+
+/// Receives the tokens of each game. Every method but `end_game` does nothing by default.
+///
+/// Text is passed as it is in the source (tag values with their `\"` and `\\` escapes undone),
+/// decoded from Windows-1252 for a game that is not UTF-8.
+pub trait Visitor {
+    /// What `end_game` returns for each game.
+    type Output;
+
+    /// A game starts. `game` tells its number and locates its tokens.
+    fn begin_game(&mut self, game: &GameInfo<'_>) {
+        let _ = game;
+    }
+
+    /// A tag pair `[name "value"]`, located at its `[`.
+    fn tag(&mut self, name: &str, value: &str, location: Location) {
+        let _ = (name, value, location);
+    }
+
+    /// The tag section is over. Return [`Flow::Skip`] to skip the movetext (the game then ends
+    /// with `end_game` and nothing in between).
+    fn end_tags(&mut self) -> Flow {
+        Flow::Continue
+    }
+
+    /// A move number: `12.` (`dots` = 1), `12...` or `12. ...` (`dots` = 3), or a bare `12` (0).
+    fn move_number(&mut self, number: u32, dots: u8, location: Location) {
+        let _ = (number, dots, location);
+    }
+
+    /// A move, as written (`Nf3`, `exd6e.p.`, `e2e4`, `0-0`...), with any `+` or `#` but without
+    /// `!`/`?` suffixes, which come as [`Visitor::nag`] calls right after it. Never checked here.
+    fn san(&mut self, san: &str, location: Location) {
+        let _ = (san, location);
+    }
+
+    /// A null move, `--` or `Z0` (the text as written).
+    fn null_move(&mut self, text: &str, location: Location) {
+        let _ = (text, location);
+    }
+
+    /// A numeric annotation glyph `$n`, or a suffix `!` (1), `?` (2), `!!` (3), `??` (4), `!?` (5)
+    /// or `?!` (6).
+    fn nag(&mut self, nag: u8, location: Location) {
+        let _ = (nag, location);
+    }
+
+    /// A comment: the text between `{` and `}` (untrimmed, lichess `[%clk ...]` commands
+    /// included), or after `;` up to the end of the line. Located at its `{` or `;`.
+    fn comment(&mut self, text: &str, location: Location) {
+        let _ = (text, location);
+    }
+
+    /// A `(` opens a variation. Return [`Flow::Skip`] to skip it, up to its matching `)`,
+    /// cheaply; `end_variation` is then not called for it.
+    fn begin_variation(&mut self, location: Location) -> Flow {
+        let _ = location;
+        Flow::Continue
+    }
+
+    /// A `)` closes the innermost open variation. For a `(` never closed it comes at the end of the
+    /// game, located there, after an error.
+    fn end_variation(&mut self, location: Location) {
+        let _ = location;
+    }
+
+    /// The game's termination marker.
+    fn result(&mut self, result: GameResult, location: Location) {
+        let _ = (result, location);
+    }
+
+    /// A defect was found; the reader has recovered from it and goes on.
+    fn error(&mut self, error: PgnError) {
+        let _ = error;
+    }
+
+    /// The game is over.
+    fn end_game(&mut self, game: &GameInfo<'_>) -> Self::Output;
+}

@@ -1,0 +1,262 @@
+//! Reading well-formed (if unusual) PGN: tokens, locations, encodings, nesting, splitting.
+
+use arbiter::pgn::{GameResult, PgnErrorKind};
+
+use crate::util::{Recorder, Token, read_all, read_one, read_with};
+
+fn san(s: &str) -> Token {
+    Token::San(s.into())
+}
+
+fn comment(s: &str) -> Token {
+    Token::Comment(s.into())
+}
+
+#[test]
+fn a_full_game_gives_every_token_in_order() {
+    let game = read_one(concat!(
+        "[Event \"Wch \\\"blitz\\\" [rapid]\"] [Site \"C:\\\\x\"]\n",
+        "[White \"A\"]\n",
+        "\n",
+        "1.e4 e5 2. Nf3!? $14 {best} 2...Nc6 3 ... Bb5 ; Ruy\n",
+        "(3. Bc4 (3. d4 exd4) Bc5) a6?! 4. O-O 0-0-0 exd6e.p. e8=Q+ e2e4 Ng1-f3 -- Z0 1/2-1/2\n",
+    ));
+    use Token::*;
+    assert_eq!(
+        game.plain(),
+        vec![
+            Tag("Event".into(), "Wch \"blitz\" [rapid]".into()),
+            Tag("Site".into(), "C:\\x".into()),
+            Tag("White".into(), "A".into()),
+            MoveNumber(1, 1),
+            san("e4"),
+            san("e5"),
+            MoveNumber(2, 1),
+            san("Nf3"),
+            Nag(5),
+            Nag(14),
+            comment("best"),
+            MoveNumber(2, 3),
+            san("Nc6"),
+            MoveNumber(3, 3),
+            san("Bb5"),
+            comment(" Ruy"),
+            Begin,
+            MoveNumber(3, 1),
+            san("Bc4"),
+            Begin,
+            MoveNumber(3, 1),
+            san("d4"),
+            san("exd4"),
+            End,
+            san("Bc5"),
+            End,
+            san("a6"),
+            Nag(6),
+            MoveNumber(4, 1),
+            san("O-O"),
+            san("0-0-0"),
+            san("exd6e.p."),
+            san("e8=Q+"),
+            san("e2e4"),
+            san("Ng1-f3"),
+            Null("--".into()),
+            Null("Z0".into()),
+            Result(GameResult::Draw),
+        ]
+    );
+    assert!(game.errors.is_empty(), "{:?}", game.errors);
+    let at = |i: usize| game.tokens[i].1.as_str();
+    assert_eq!((at(0), at(1), at(2)), ("1:1", "1:33", "2:1"));
+    assert_eq!((at(3), at(4), at(5)), ("4:1", "4:3", "4:6"));
+    assert_eq!(
+        (at(7), at(8), at(9), at(10)),
+        ("4:12", "4:15", "4:18", "4:22")
+    );
+    assert_eq!((at(15), at(16)), ("4:47", "5:1"));
+    assert_eq!(game.tokens.last().map(|t| t.1.as_str()), Some("5:78"));
+}
+
+#[test]
+fn lichess_commands_stay_in_their_comments() {
+    let game = read_one("1. e4 { [%eval 0.17] [%clk 0:03:00] } 1... c5 { [%clk 0:02:58] } 0-1");
+    assert_eq!(
+        game.plain()[2..3],
+        [comment(" [%eval 0.17] [%clk 0:03:00] ")]
+    );
+    assert_eq!(game.plain()[5], comment(" [%clk 0:02:58] "));
+}
+
+#[test]
+fn escape_lines_in_column_one_are_ignored() {
+    let games = read_all(b"%header escape [Event \"no\"]\n[Event \"a\"]\n%tags {\n1. e4\n%moves (\ne5 1-0\n%after\n[Event \"b\"] *");
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0].sans(), ["e4", "e5"]);
+    assert!(games[0].errors.is_empty(), "{:?}", games[0].errors);
+    assert_eq!(games[1].tag("Event"), Some("b"));
+    // Not in column 1, `%` is stray text.
+    let game = read_one("1. e4 %x e5 *");
+    assert_eq!(game.kinds(), [PgnErrorKind::UnexpectedText]);
+}
+
+#[test]
+fn tag_values_may_hold_brackets_and_results() {
+    let games = read_all(b"[Event \"[x] 1-0 {\"]\n[Site \"]\"]\n\n1. e4 *\n");
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].tag("Event"), Some("[x] 1-0 {"));
+    assert_eq!(games[0].tag("Site"), Some("]"));
+}
+
+#[test]
+fn comments_may_hold_brackets_blank_lines_and_results() {
+    let games = read_all(b"[Event \"a\"]\n\n1. e4 { see [Event \"x\"] below\n\n1-0 (\n*\n} e5 0-1\n\n[Event \"b\"]\n*\n");
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0].sans(), ["e4", "e5"]);
+    assert!(games[0].errors.is_empty());
+}
+
+#[test]
+fn games_split_on_results_tags_and_repeated_headers() {
+    // Tagless games one per line, no blank lines (sunfish).
+    let games = read_all(b"1. e4 e5 1-0\n1. d4 d5 0-1\n1. c4 *\n");
+    assert_eq!(games.len(), 3);
+    assert_eq!(games[2].first_line, 3);
+    // Header-only games (a lichess broadcast export).
+    let games = read_all(b"[Event \"a\"]\n[Round \"1\"]\n\n[Event \"a\"]\n[Round \"2\"]\n");
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[1].tag("Round"), Some("2"));
+    assert_eq!(games[1].kinds(), [PgnErrorKind::NoResult]);
+    // Two blank lines after the tags (the pgnmentor forfeits), a blank line among them (ChessBase).
+    let games = read_all(b"[Event \"a\"]\n\n[Site \"b\"]\n\n\n1.d4  0-1\n");
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].sans(), ["d4"]);
+}
+
+#[test]
+fn comments_after_the_result_belong_to_the_game() {
+    let games =
+        read_all(b"1. e4 1-0 ; over\n; { Game Nr. 1\n; by adjudication }\n\n[Event \"b\"] *");
+    assert_eq!(games.len(), 2);
+    assert_eq!(
+        games[0].plain()[3..],
+        [
+            comment(" over"),
+            comment(" { Game Nr. 1"),
+            comment(" by adjudication }")
+        ]
+    );
+    assert!(games[0].errors.is_empty());
+}
+
+#[test]
+fn empty_input_has_no_games_and_no_errors() {
+    assert!(read_all(b"").is_empty());
+    assert!(read_all(b"\n\r\n  \t\n").is_empty());
+    assert!(read_all("\u{feff}".as_bytes()).is_empty());
+}
+
+#[test]
+fn byte_order_mark_is_skipped() {
+    let games = read_all("\u{feff}[Event \"é\"]\n1. e4 *\n".as_bytes());
+    assert_eq!(games[0].tokens[0].1, "1:1");
+    assert_eq!(games[0].tag("Event"), Some("é"));
+}
+
+#[test]
+fn latin1_game_between_utf8_games() {
+    let mut bytes = "[Event \"Réti\"]\n1. e4 {é} e5 *\n\n".as_bytes().to_vec();
+    bytes.extend(b"[Event \"R\xe9ti\"]\n1. e4 {\xe9\xe9} e5 *\n\n");
+    bytes.extend("[Event \"Réti\"]\n1. e4 *\n".as_bytes());
+    let games = read_all(&bytes);
+    assert_eq!(games.len(), 3);
+    for game in &games {
+        assert_eq!(game.tag("Event"), Some("Réti"));
+    }
+    assert!(games[0].errors.is_empty());
+    assert_eq!(games[1].kinds(), [PgnErrorKind::NotUtf8]);
+    assert_eq!(games[1].errors[0].at.to_string(), "4:1");
+    assert_eq!(games[1].plain()[3], comment("éé"));
+    // Columns count characters: `e5` is the 12th character of its line in both encodings.
+    assert_eq!(games[0].tokens[4].1, "2:11");
+    assert_eq!(games[1].tokens[4].1, "5:12");
+}
+
+#[test]
+fn crlf_and_cr_only_line_ends() {
+    for eol in ["\r\n", "\r", "\n"] {
+        let text = [
+            "[Event \"a\"]",
+            "",
+            "1. e4 {x",
+            "y} e5",
+            "2. Nf3 *",
+            "",
+            "[Event \"b\"]",
+            "*",
+            "",
+        ]
+        .join(eol);
+        let games = read_all(text.as_bytes());
+        assert_eq!(games.len(), 2, "{eol:?}");
+        let e5 = games[0]
+            .tokens
+            .iter()
+            .find(|t| t.0 == san("e5"))
+            .map(|t| t.1.clone());
+        assert_eq!(e5.as_deref(), Some("4:4"), "{eol:?}");
+        assert_eq!(
+            games[0].tokens.last().map(|t| t.1.as_str()),
+            Some("5:8"),
+            "{eol:?}"
+        );
+        assert_eq!(games[1].first_line, 7, "{eol:?}");
+        assert_eq!(games[0].plain()[3], comment(&format!("x{eol}y")));
+    }
+}
+
+fn nested(depth: usize) -> String {
+    format!("1. e4 {} e5 {} *", "( d4 ".repeat(depth), ")".repeat(depth))
+}
+
+#[test]
+fn deep_nesting_ten_thousand_levels() {
+    let game = read_one(&nested(10_000));
+    assert!(game.errors.is_empty());
+    let begins = game.plain().iter().filter(|t| **t == Token::Begin).count();
+    let ends = game.plain().iter().filter(|t| **t == Token::End).count();
+    assert_eq!((begins, ends), (10_000, 10_000));
+}
+
+#[test]
+fn deep_nesting_hundred_thousand_levels() {
+    let text = nested(100_000);
+    let game = read_one(&text);
+    assert!(game.errors.is_empty());
+    assert_eq!(game.sans().len(), 100_002);
+    // Skipped variations, and variations never closed, at the same depth.
+    let skipping = Recorder::skipping();
+    let games = read_with(text.as_bytes(), skipping);
+    assert_eq!(games[0].sans(), ["e4"]);
+    let open = format!("1. e4 {}*", "(".repeat(100_000));
+    let game = read_one(&open);
+    assert_eq!(game.kinds(), [PgnErrorKind::UnclosedVariation]);
+    assert_eq!(
+        game.plain().iter().filter(|t| **t == Token::End).count(),
+        100_000
+    );
+}
+
+#[test]
+fn skipped_variations_respect_comments() {
+    let skipping = Recorder::skipping();
+    let games = read_with(b"1. e4 ( d4 { ) } ; )\n) e5 *", skipping);
+    assert_eq!(games[0].sans(), ["e4", "e5"]);
+    assert!(games[0].errors.is_empty());
+}
+
+#[test]
+fn game_numbers_count_from_one() {
+    let games = read_all(b"*\n*\n*\n");
+    let numbers: Vec<u64> = games.iter().map(|g| g.index).collect();
+    assert_eq!(numbers, [1, 2, 3]);
+}

@@ -1,0 +1,214 @@
+//! Recovery from damage: each case reports its location and the games after it are still read.
+
+use arbiter::pgn::{PgnErrorKind, Reader};
+
+use crate::util::{Game, Recorder, read_all};
+
+/// The single error proper of `game`, checked for kind and location.
+fn the_error(game: &Game, kind: PgnErrorKind, at: &str) -> String {
+    let errors = game.hard_errors();
+    assert_eq!(errors.len(), 1, "{:#?}", game.errors);
+    assert_eq!(errors[0].kind, kind);
+    assert_eq!(errors[0].at.to_string(), at);
+    errors[0].message.clone()
+}
+
+/// The game after the damaged one is read whole.
+fn next_game_is_whole(games: &[Game], index: usize) {
+    let game = &games[index];
+    assert_eq!(game.tag("Event"), Some("next"), "{game:#?}");
+    assert_eq!(game.sans(), ["d4", "d5"]);
+    assert!(game.errors.is_empty(), "{:?}", game.errors);
+}
+
+const NEXT: &str = "[Event \"next\"]\n\n1. d4 d5 *\n";
+
+#[test]
+fn unterminated_comment() {
+    let text = format!("[Event \"a\"]\n\n1. e4 {{ never closed\n\n2. Nf3 1-0\n\n{NEXT}");
+    let games = read_all(text.as_bytes());
+    assert_eq!(games.len(), 2);
+    let message = the_error(&games[0], PgnErrorKind::UnterminatedComment, "3:7");
+    assert_eq!(
+        message,
+        "unterminated comment: `{` at 3:7 is never closed; skipped to the next game at line 7"
+    );
+    assert_eq!(games[0].sans(), ["e4"]);
+    next_game_is_whole(&games, 1);
+    // At the end of the input.
+    let games = read_all(b"1. e4 { open");
+    assert!(
+        games[0].errors[0]
+            .message
+            .ends_with("skipped to the end of the input")
+    );
+}
+
+#[test]
+fn unclosed_variation() {
+    let text = format!("[Event \"a\"]\n1. e4 (1. d4 d5\n2. c4 *\n\n{NEXT}");
+    let games = read_all(text.as_bytes());
+    assert_eq!(games.len(), 2);
+    the_error(&games[0], PgnErrorKind::UnclosedVariation, "2:7");
+    let game = &games[0];
+    let begins = game
+        .plain()
+        .iter()
+        .filter(|t| **t == crate::util::Token::Begin)
+        .count();
+    let ends = game
+        .plain()
+        .iter()
+        .filter(|t| **t == crate::util::Token::End)
+        .count();
+    assert_eq!((begins, ends), (1, 1));
+    assert!(game.plain().contains(&crate::util::Token::Result(
+        arbiter::pgn::GameResult::Unknown
+    )));
+    next_game_is_whole(&games, 1);
+    // Without a result, the next tag section ends it.
+    let text = format!("1. e4 ((1. d4\n{NEXT}");
+    let games = read_all(text.as_bytes());
+    let message = the_error(&games[0], PgnErrorKind::UnclosedVariation, "1:7");
+    assert!(message.contains("2 variations"), "{message}");
+    next_game_is_whole(&games, 1);
+}
+
+#[test]
+fn unopened_variation() {
+    let text = format!("1. e4 ) e5 ) *\n{NEXT}");
+    let games = read_all(text.as_bytes());
+    let errors = games[0].hard_errors();
+    assert_eq!(errors.len(), 2);
+    assert_eq!(errors[0].kind, PgnErrorKind::UnopenedVariation);
+    assert_eq!(errors[0].at.to_string(), "1:7");
+    assert_eq!(errors[1].at.to_string(), "1:12");
+    assert_eq!(games[0].sans(), ["e4", "e5"]);
+    next_game_is_whole(&games, 1);
+}
+
+#[test]
+fn broken_tags() {
+    let text = format!("[Event \"a]\n[Site x] [Date \"?\"]\n[White \"W\"]\n1. e4 *\n{NEXT}");
+    let games = read_all(text.as_bytes());
+    assert_eq!(games.len(), 2);
+    let errors = games[0].hard_errors();
+    assert_eq!(errors.len(), 2);
+    assert!(errors.iter().all(|e| e.kind == PgnErrorKind::BrokenTag));
+    assert_eq!(errors[0].at.to_string(), "1:1");
+    assert_eq!(errors[1].at.to_string(), "2:1");
+    assert_eq!(
+        errors[1].message,
+        "broken tag pair: `[Site x] [Date \"?\"]` at 2:1 is not of the form [Name \"value\"]; \
+         skipped to the end of the line"
+    );
+    assert_eq!(games[0].tag("White"), Some("W"));
+    assert_eq!(games[0].sans(), ["e4"]);
+    next_game_is_whole(&games, 1);
+}
+
+#[test]
+fn stray_bytes() {
+    let text = format!("1. e4 <br/> ±± e5 \u{1F600} 2. Nf3 *\n{NEXT}");
+    let games = read_all(text.as_bytes());
+    let errors = games[0].hard_errors();
+    let found: Vec<(String, String)> = errors
+        .iter()
+        .map(|e| (e.at.to_string(), e.message.clone()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (
+                "1:7".into(),
+                "unexpected text `<br/>` at 1:7; skipped to the next token".into()
+            ),
+            (
+                "1:13".into(),
+                "unexpected text `±±` at 1:13; skipped to the next token".into()
+            ),
+            (
+                "1:19".into(),
+                "unexpected text `\u{1F600}` at 1:19; skipped to the next token".into()
+            ),
+        ]
+    );
+    assert_eq!(games[0].sans(), ["e4", "e5", "Nf3"]);
+    next_game_is_whole(&games, 1);
+}
+
+#[test]
+fn text_after_the_result() {
+    let text = format!("1. e4 1-0 ff\n{NEXT}");
+    let games = read_all(text.as_bytes());
+    assert_eq!(games.len(), 2);
+    let message = the_error(&games[0], PgnErrorKind::TextAfterResult, "1:11");
+    assert_eq!(message, "text after the result: `ff` at 1:11 is ignored");
+    next_game_is_whole(&games, 1);
+}
+
+#[test]
+fn result_inside_a_variation() {
+    let text = format!("1. e4 (1. d4 1-0) e5 *\n{NEXT}");
+    let games = read_all(text.as_bytes());
+    the_error(&games[0], PgnErrorKind::ResultInVariation, "1:14");
+    assert_eq!(games[0].sans(), ["e4", "d4", "e5"]);
+    next_game_is_whole(&games, 1);
+}
+
+#[test]
+fn bad_nags_and_move_numbers() {
+    let games = read_all(b"1. e4 $300 e5 $ 99999999999. Nf3 *");
+    let kinds: Vec<_> = games[0].hard_errors().iter().map(|e| e.kind).collect();
+    assert_eq!(
+        kinds,
+        [
+            PgnErrorKind::BadNag,
+            PgnErrorKind::BadNag,
+            PgnErrorKind::BadMoveNumber
+        ]
+    );
+    assert_eq!(games[0].sans(), ["e4", "e5", "Nf3"]);
+}
+
+#[test]
+fn game_over_the_size_limit() {
+    let big = format!(
+        "[Event \"big\"]\n1. e4 {{{}}} *\n\n{NEXT}",
+        "x\n".repeat(5000)
+    );
+    let mut reader = Reader::new("t.pgn", big.as_bytes()).with_max_game_bytes(1000);
+    let mut recorder = Recorder::default();
+    let first = reader
+        .read_game(&mut recorder)
+        .ok()
+        .flatten()
+        .expect("first game");
+    let message = the_error(&first, PgnErrorKind::GameTooLarge, "1:1");
+    assert_eq!(
+        message,
+        "game too large: 10026 bytes from line 1 to line 5004 were skipped unread"
+    );
+    let second = reader
+        .read_game(&mut recorder)
+        .ok()
+        .flatten()
+        .expect("second game");
+    assert_eq!((second.index, second.first_line), (2, 5004));
+    next_game_is_whole(&[second], 0);
+}
+
+#[test]
+fn reports_name_path_line_column_and_game() {
+    let games = read_all(b"*\n\n1. e4 { open");
+    assert_eq!(
+        games[1].errors[0].report("a/b.pgn"),
+        "a/b.pgn:3:7: game 2: error: unterminated comment: `{` at 3:7 is never closed; skipped \
+         to the end of the input"
+    );
+    assert_eq!(
+        games[1].errors[1].report("a/b.pgn"),
+        "a/b.pgn:3:13: game 2: warning: no result: the game ends at 3:13 without 1-0, 0-1, \
+         1/2-1/2 or *"
+    );
+}

@@ -1,0 +1,187 @@
+//! Shared helpers: a visitor that records every token, and where the test data lives.
+
+use std::path::PathBuf;
+
+use arbiter::pgn::{Flow, GameInfo, GameResult, PgnError, PgnErrorKind, Reader, Visitor};
+
+/// One token as the recorder saw it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Token {
+    Tag(String, String),
+    MoveNumber(u32, u8),
+    San(String),
+    Null(String),
+    Nag(u8),
+    Comment(String),
+    Begin,
+    End,
+    Result(GameResult),
+}
+
+/// A recorded game: its tokens (with line:col), its errors, and where it stood.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Game {
+    pub index: u64,
+    pub first_line: u64,
+    pub tokens: Vec<(Token, String)>,
+    pub errors: Vec<PgnError>,
+}
+
+impl Game {
+    /// The tokens without their locations.
+    pub fn plain(&self) -> Vec<Token> {
+        self.tokens.iter().map(|(t, _)| t.clone()).collect()
+    }
+
+    /// The kinds of the problems found, warnings included.
+    pub fn kinds(&self) -> Vec<PgnErrorKind> {
+        self.errors.iter().map(|e| e.kind).collect()
+    }
+
+    /// The SAN tokens.
+    pub fn sans(&self) -> Vec<String> {
+        self.tokens
+            .iter()
+            .filter_map(|(t, _)| match t {
+                Token::San(s) => Some(s.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The value of a tag.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tokens.iter().find_map(|(t, _)| match t {
+            Token::Tag(n, v) if n == name => Some(v.as_str()),
+            _ => None,
+        })
+    }
+
+    /// The errors proper (no warnings).
+    pub fn hard_errors(&self) -> Vec<&PgnError> {
+        self.errors.iter().filter(|e| !e.is_warning()).collect()
+    }
+}
+
+/// Records every token with its resolved location.
+#[derive(Default)]
+pub struct Recorder {
+    pending: Vec<(Token, arbiter::pgn::Location)>,
+    errors: Vec<PgnError>,
+    skip_variations: bool,
+}
+
+impl Recorder {
+    /// A recorder that skips every variation.
+    pub fn skipping() -> Recorder {
+        Recorder {
+            skip_variations: true,
+            ..Recorder::default()
+        }
+    }
+
+    fn push(&mut self, token: Token, location: arbiter::pgn::Location) {
+        self.pending.push((token, location));
+    }
+}
+
+impl Visitor for Recorder {
+    type Output = Game;
+
+    fn tag(&mut self, name: &str, value: &str, location: arbiter::pgn::Location) {
+        self.push(Token::Tag(name.into(), value.into()), location);
+    }
+    fn move_number(&mut self, number: u32, dots: u8, location: arbiter::pgn::Location) {
+        self.push(Token::MoveNumber(number, dots), location);
+    }
+    fn san(&mut self, san: &str, location: arbiter::pgn::Location) {
+        self.push(Token::San(san.into()), location);
+    }
+    fn null_move(&mut self, text: &str, location: arbiter::pgn::Location) {
+        self.push(Token::Null(text.into()), location);
+    }
+    fn nag(&mut self, nag: u8, location: arbiter::pgn::Location) {
+        self.push(Token::Nag(nag), location);
+    }
+    fn comment(&mut self, text: &str, location: arbiter::pgn::Location) {
+        self.push(Token::Comment(text.into()), location);
+    }
+    fn begin_variation(&mut self, location: arbiter::pgn::Location) -> Flow {
+        if self.skip_variations {
+            return Flow::Skip;
+        }
+        self.push(Token::Begin, location);
+        Flow::Continue
+    }
+    fn end_variation(&mut self, location: arbiter::pgn::Location) {
+        self.push(Token::End, location);
+    }
+    fn result(&mut self, result: GameResult, location: arbiter::pgn::Location) {
+        self.push(Token::Result(result), location);
+    }
+    fn error(&mut self, error: PgnError) {
+        self.errors.push(error);
+    }
+    fn end_game(&mut self, game: &GameInfo<'_>) -> Game {
+        Game {
+            index: game.index(),
+            first_line: game.raw().first_line,
+            tokens: self
+                .pending
+                .drain(..)
+                .map(|(t, l)| (t, game.locate(l).to_string()))
+                .collect(),
+            errors: std::mem::take(&mut self.errors),
+        }
+    }
+}
+
+/// Reads every game of `bytes`.
+pub fn read_all(bytes: &[u8]) -> Vec<Game> {
+    read_with(bytes, Recorder::default())
+}
+
+/// Reads every game of `bytes` with `recorder`.
+pub fn read_with(bytes: &[u8], mut recorder: Recorder) -> Vec<Game> {
+    let mut reader = Reader::new("test.pgn", bytes);
+    let mut games = Vec::new();
+    while let Some(game) = reader.read_game(&mut recorder).expect("in-memory read") {
+        games.push(game);
+    }
+    games
+}
+
+/// Reads one game and checks there is exactly one.
+pub fn read_one(text: &str) -> Game {
+    let mut games = read_all(text.as_bytes());
+    assert_eq!(
+        games.len(),
+        1,
+        "expected one game in {text:?}, got {games:#?}"
+    );
+    games.remove(0)
+}
+
+/// The shared test data directory, or `None` (with a note) when it is absent and not required.
+/// With `ARBITER_TESTDATA` set, the data must be there.
+pub fn testdata() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("ARBITER_TESTDATA") {
+        let dir = PathBuf::from(dir);
+        assert!(
+            dir.join("corpora").is_dir() && dir.join("edge").is_dir(),
+            "ARBITER_TESTDATA={} has no corpora/ and edge/",
+            dir.display()
+        );
+        return Some(dir);
+    }
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/testdata");
+    if dir.join("corpora").is_dir() {
+        Some(dir)
+    } else {
+        eprintln!(
+            "note: skipped: no test data at {} (set ARBITER_TESTDATA)",
+            dir.display()
+        );
+        None
+    }
+}
