@@ -16,6 +16,9 @@ use crate::rules::{self, Position};
 
 /// Arguments of `arbiter perft`.
 #[derive(Args, Debug)]
+#[command(after_help = "Examples:\n  \
+    arbiter perft 6\n  \
+    arbiter perft 3 --divide --fen 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1'")]
 pub struct PerftArgs {
     /// How many plies deep to count.
     pub depth: u32,
