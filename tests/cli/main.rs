@@ -2,6 +2,7 @@
 
 mod corpora;
 mod export;
+mod help;
 mod moves;
 mod util;
 mod validate;
