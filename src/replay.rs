@@ -766,35 +766,33 @@ impl Visitor for Replayer {
     }
 
     fn error(&mut self, error: PgnError) {
-        let in_variation = self.lines.len() > 1 || self.skipped_depth > 0;
         let ply = self.lines.last().map(|line| line.ply + 1);
         let code = pgn_code(&error);
         if error.is_warning() {
-            self.problem(
-                error.location,
-                ply,
-                None,
-                Severity::Warning,
-                code,
-                error.message,
-            );
-        } else if in_variation {
-            self.problem(
-                error.location,
-                ply,
-                None,
-                Severity::Error,
-                code,
-                error.message,
-            );
-        } else {
+            let severity = Severity::Warning;
+            self.problem(error.location, ply, None, severity, code, error.message);
+        } else if loses_moves(&error) {
             self.main_line_error(error.location, ply, None, code, error.message);
+        } else {
+            let severity = Severity::Error;
+            self.problem(error.location, ply, None, severity, code, error.message);
         }
     }
 
     fn end_game(&mut self, game: &GameInfo<'_>) {
         self.finish(game);
     }
+}
+
+/// Whether a reader defect cost the main line some of its moves (so the final position is not the
+/// game's): then the game is invalid for export too. Other defects (a broken tag, stray text) are
+/// errors for `validate`, but the moves around them replay as written.
+fn loses_moves(error: &PgnError) -> bool {
+    use crate::pgn::PgnErrorKind as K;
+    matches!(
+        error.kind,
+        K::UnterminatedComment | K::UnclosedVariation | K::GameTooLarge
+    )
 }
 
 /// A stable code for each kind of reader defect.
