@@ -92,9 +92,9 @@ fn warnings_are_given_where_they_belong() {
     let path = fixture("warnings/warnings.pgn");
     let expected = expectations(&path);
     let (diagnostics, summary, code) = validate_jsonl(&["validate", &path, "--format", "jsonl"]);
-    // The illegal move inside a variation is the one error.
+    // The illegal move inside a variation and the broken tag are the errors.
     assert_eq!(code, Some(1));
-    assert_eq!(summary["invalid"], 1);
+    assert_eq!(summary["invalid"], 2);
     for (game, expect) in &expected {
         let mut want: Vec<String> = expect.split_whitespace().map(str::to_owned).collect();
         let mut got: Vec<String> = diagnostics
@@ -111,7 +111,7 @@ fn warnings_are_given_where_they_belong() {
         got.sort();
         assert_eq!(got, want, "game {game}");
     }
-    // The variation's error leaves the main line valid for export.
+    // Neither error touches the main line, so export keeps every game valid.
     let export = json_lines(&stdout(&arbiter(&["export", &path, "--format", "jsonl"])));
     assert!(export.iter().all(|r| r["valid"] == true));
 }
@@ -131,7 +131,7 @@ fn strict_turns_warnings_into_errors() {
     );
     assert_eq!(
         diagnostics.len() as u64,
-        lenient["warnings"].as_u64().unwrap() + 1
+        lenient["warnings"].as_u64().unwrap() + 2
     );
 }
 
