@@ -103,6 +103,10 @@ pub struct GameReport {
     pub warnings: u32,
 }
 
+/// Variations nested deeper than this are read but not replayed: each level holds two positions,
+/// and a hostile game could otherwise nest millions of them.
+const MAX_VARIATION_DEPTH: usize = 64;
+
 /// One line being replayed: the main line, or a variation.
 #[derive(Clone, Debug)]
 struct Line {
@@ -132,6 +136,8 @@ pub struct Replayer {
     automatic_end: Option<(u32, Outcome)>,
     /// The warning about moves after the automatic end was given.
     warned_after_end: bool,
+    /// The warning about variations nested too deep was given.
+    warned_depth: bool,
     /// The problem that made the main line invalid, if any.
     first_error: Option<usize>,
     fen_tag: Option<String>,
@@ -152,6 +158,7 @@ impl Replayer {
             history: Vec::new(),
             automatic_end: None,
             warned_after_end: false,
+            warned_depth: false,
             first_error: None,
             fen_tag: None,
             variant_tag: None,
@@ -171,7 +178,7 @@ impl Replayer {
         &self.options
     }
 
-    /// Records a problem; an error on the main line (`main_line`) makes the game invalid.
+    /// Records a problem (as an error under `--strict`).
     fn problem(
         &mut self,
         location: Location,
@@ -665,6 +672,7 @@ impl Visitor for Replayer {
         self.history.clear();
         self.automatic_end = None;
         self.warned_after_end = false;
+        self.warned_depth = false;
         self.first_error = None;
         self.fen_tag = None;
         self.variant_tag = None;
@@ -729,7 +737,7 @@ impl Visitor for Replayer {
         self.play_null_move(text, location);
     }
 
-    fn begin_variation(&mut self, _location: Location) -> Flow {
+    fn begin_variation(&mut self, location: Location) -> Flow {
         if !self.options.variations {
             return Flow::Skip;
         }
@@ -738,6 +746,23 @@ impl Visitor for Replayer {
             .map(|index| &self.lines[index])
             .filter(|line| line.moved);
         match walk {
+            Some(_) if self.lines.len() > MAX_VARIATION_DEPTH => {
+                self.skipped_depth += 1;
+                if !self.warned_depth {
+                    self.warned_depth = true;
+                    let message = format!(
+                        "variations nested more than {MAX_VARIATION_DEPTH} deep are not replayed"
+                    );
+                    self.problem(
+                        location,
+                        None,
+                        None,
+                        Severity::Warning,
+                        "deep_variation",
+                        message,
+                    );
+                }
+            }
             Some(parent) => {
                 let line = Line {
                     pos: parent.before.clone(),

@@ -181,3 +181,19 @@ fn a_game_from_stdin_is_located_on_stdin() {
         stdout(&output)
     );
 }
+
+#[test]
+fn deeply_nested_variations_are_read_but_not_all_replayed() {
+    let depth = 10_000;
+    let game = format!(
+        "[Event \"deep\"]\n\n1. e4 {}{} e5 *\n",
+        "( 1. d4 ".repeat(depth),
+        ")".repeat(depth)
+    );
+    let output = arbiter_stdin(&["validate", "--format", "jsonl"], game.as_bytes());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let lines = json_lines(&stdout(&output));
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert_eq!(lines[0]["code"], "deep_variation");
+    assert_eq!(lines[1]["plies"], 2);
+}
