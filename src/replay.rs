@@ -103,6 +103,10 @@ pub struct GameReport {
     pub warnings: u32,
 }
 
+/// Problems listed per game; more are counted but not kept, so that a hostile game cannot fill
+/// memory with diagnostics.
+const MAX_PROBLEMS: usize = 1000;
+
 /// Variations nested deeper than this are read but not replayed: each level holds two positions,
 /// and a hostile game could otherwise nest millions of them.
 const MAX_VARIATION_DEPTH: usize = 64;
@@ -196,6 +200,25 @@ impl Replayer {
         match severity {
             Severity::Error => self.report.errors += 1,
             Severity::Warning => self.report.warnings += 1,
+        }
+        let first_main_line_error = self.first_error == Some(self.report.problems.len());
+        let kept = self.report.problems.len();
+        if kept >= MAX_PROBLEMS && !first_main_line_error {
+            if kept == MAX_PROBLEMS {
+                self.report.problems.push(Problem {
+                    location,
+                    at: LineCol::default(),
+                    ply: None,
+                    san: None,
+                    severity: Severity::Warning,
+                    code: "too_many_problems",
+                    message: format!(
+                        "more than {MAX_PROBLEMS} problems in this game; the rest are counted but \
+                         not listed"
+                    ),
+                });
+            }
+            return;
         }
         self.report.problems.push(Problem {
             location,

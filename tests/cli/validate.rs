@@ -197,3 +197,16 @@ fn deeply_nested_variations_are_read_but_not_all_replayed() {
     assert_eq!(lines[0]["code"], "deep_variation");
     assert_eq!(lines[1]["plies"], 2);
 }
+
+#[test]
+fn problems_per_game_are_capped_but_counted() {
+    let moves = "Nb1c3 Nb8c6 Nc3b1 Nc6b8 ".repeat(500);
+    let game = format!("[Event \"many\"]\n\n{moves}*\n");
+    let output = arbiter_stdin(&["validate", "--format", "jsonl"], game.as_bytes());
+    let lines = json_lines(&stdout(&output));
+    let summary = lines.last().unwrap();
+    // 2,000 long algebraic moves, and the moves after the fivefold repetition.
+    assert_eq!(summary["warnings"], 2001);
+    assert_eq!(lines.len(), 1000 + 1 + 1);
+    assert_eq!(lines[1000]["code"], "too_many_problems");
+}
