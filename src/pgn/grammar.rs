@@ -14,7 +14,6 @@ use nom::Parser;
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_while, take_while1};
 use nom::combinator::{opt, value};
-use nom::multi::fold_many0;
 use nom::sequence::preceded;
 
 use super::visitor::GameResult;
@@ -42,9 +41,9 @@ fn is_tag_name_char(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'+' | b'#' | b'=' | b':' | b'-')
 }
 
-/// A byte that may appear in a move after its first letter.
+/// A byte that may appear in a move after its first letter: letters, digits, `= + # : - @`.
 pub(crate) fn is_san_char(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'=' | b'+' | b'#' | b':' | b'-' | b'@')
+    SAN_CHAR[b as usize]
 }
 
 /// Spaces and tabs: ` \t`
@@ -87,14 +86,26 @@ pub(crate) fn tag_pair(i: &[u8]) -> PResult<'_, (&[u8], &[u8])> {
 /// A move number with its dots: `12.`, `12...`, `12 ...`, `12. ...` or a bare `12`.
 /// Returns the digits and the number of dots (saturating at 255).
 pub(crate) fn move_number(i: &[u8]) -> PResult<'_, (&[u8], u8)> {
-    let (i, digits) = take_while1(|b: u8| b.is_ascii_digit()).parse(i)?;
-    let (i, dots) = fold_many0(
-        preceded(blanks, dots),
-        || 0u8,
-        |acc, d: &[u8]| acc.saturating_add(u8::try_from(d.len()).unwrap_or(u8::MAX)),
-    )
-    .parse(i)?;
-    Ok((i, (digits, dots)))
+    let digits = i.iter().take_while(|b| b.is_ascii_digit()).count();
+    if digits == 0 {
+        return Err(nom::Err::Error(()));
+    }
+    let mut count = 0u8;
+    let mut end = digits;
+    // Groups of dots, each after optional blanks; blanks not followed by dots stay in the input.
+    loop {
+        let blanks = i[end..]
+            .iter()
+            .take_while(|&&b| b == b' ' || b == b'\t')
+            .count();
+        let dots = i[end + blanks..].iter().take_while(|&&b| b == b'.').count();
+        if dots == 0 {
+            break;
+        }
+        count = count.saturating_add(u8::try_from(dots).unwrap_or(u8::MAX));
+        end += blanks + dots;
+    }
+    Ok((&i[end..], (&i[..digits], count)))
 }
 
 /// A run of dots: `...`
@@ -104,6 +115,9 @@ pub(crate) fn dots(i: &[u8]) -> PResult<'_, &[u8]> {
 
 /// A suffix annotation: `!!`, `??`, `!?`, `?!`, `!` or `?`, as its NAG number.
 pub(crate) fn glyph(i: &[u8]) -> PResult<'_, u8> {
+    if !matches!(i.first(), Some(b'!' | b'?')) {
+        return Err(nom::Err::Error(()));
+    }
     alt((
         value(3, tag(&b"!!"[..])),
         value(4, tag(&b"??"[..])),
@@ -132,22 +146,38 @@ fn en_passant_tail(i: &[u8]) -> PResult<'_, &[u8]> {
     tag(&b".p."[..]).parse(i)
 }
 
+/// Bytes that may appear in a move after its first letter (see [`is_san_char`]), as a table.
+static SAN_CHAR: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = c.is_ascii_alphanumeric() || matches!(c, b'=' | b'+' | b'#' | b':' | b'-' | b'@');
+        b += 1;
+    }
+    t
+};
+
 /// A move that starts with a letter, with an optional attached `e.p.`: `Nbxd2+`, `exd6e.p.`
+/// (hand-written: this is the hottest rule).
 fn move_letters(i: &[u8]) -> PResult<'_, &[u8]> {
-    let (rest, _) = take_while1(|b: u8| b.is_ascii_alphabetic()).parse(i)?;
-    let (rest, _) = take_while(is_san_char).parse(rest)?;
-    let len = i.len() - rest.len();
-    let (rest, _) = match i[..len].ends_with(b"e") {
-        true => opt(en_passant_tail).parse(rest)?,
-        false => (rest, None),
-    };
-    Ok((rest, &i[..i.len() - rest.len()]))
+    if !i.first().is_some_and(u8::is_ascii_alphabetic) {
+        return Err(nom::Err::Error(()));
+    }
+    let mut len = 1 + i[1..].iter().take_while(|&&b| SAN_CHAR[b as usize]).count();
+    if i[len - 1] == b'e' && en_passant_tail(&i[len..]).is_ok() {
+        len += 3;
+    }
+    Ok((&i[len..], &i[..len]))
 }
 
 /// A move, kept as text, with an optional suffix annotation: `Nbxd2+!?`, `exd6e.p.`, `0-0`.
 /// The text is everything before the suffix.
 pub(crate) fn san(i: &[u8]) -> PResult<'_, (&[u8], Option<u8>)> {
-    let (i, text) = alt((castle_with_zeros, move_letters)).parse(i)?;
+    let (i, text) = match i.first() {
+        Some(b'0') => castle_with_zeros(i)?,
+        _ => move_letters(i)?,
+    };
     let (i, suffix) = opt(glyph).parse(i)?;
     Ok((i, (text, suffix)))
 }
@@ -241,9 +271,16 @@ pub(crate) fn unescape(raw: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
-/// Parses a number made of ASCII digits, or `None` if it does not fit in `T`.
-pub(crate) fn number<T: std::str::FromStr>(digits: &[u8]) -> Option<T> {
-    std::str::from_utf8(digits).ok()?.parse().ok()
+/// The value of a run of ASCII digits, or `None` if it does not fit in `T` (or is no number).
+pub(crate) fn number<T: TryFrom<u64>>(digits: &[u8]) -> Option<T> {
+    let mut n: u64 = 0;
+    for &d in digits {
+        if !d.is_ascii_digit() {
+            return None;
+        }
+        n = n.checked_mul(10)?.checked_add(u64::from(d - b'0'))?;
+    }
+    T::try_from(n).ok()
 }
 
 #[cfg(test)]
@@ -332,6 +369,8 @@ mod tests {
         assert_eq!(nag(b"$ 14"), Err(nom::Err::Error(())));
         assert_eq!(number::<u8>(b"255"), Some(255));
         assert_eq!(number::<u8>(b"256"), None);
+        assert_eq!(number::<u32>(b"99999999999999999999999"), None);
+        assert_eq!(number::<u32>(b"1a"), None);
     }
 
     #[test]

@@ -132,16 +132,24 @@ struct Lines {
 }
 
 /// Bytes that stop the fast scan through movetext.
-static MOVETEXT_STOP: [bool; 256] = {
+static MOVETEXT_STOP: [bool; 256] = table(b"\n\r{;%()[-*");
+
+/// Bytes that stop the scan through a tag's quoted value.
+static QUOTE_STOP: [bool; 256] = table(b"\"\\\n\r");
+
+/// Bytes that stop the scan between a tag's `[` and its `]`.
+static TAG_STOP: [bool; 256] = table(b"\"]\n\r");
+
+/// A table of the bytes in `stops`.
+const fn table(stops: &[u8]) -> [bool; 256] {
     let mut t = [false; 256];
-    let stops = b"\n\r{;%()[-*";
     let mut i = 0;
     while i < stops.len() {
         t[stops[i] as usize] = true;
         i += 1;
     }
     t
-};
+}
 
 /// Cuts a byte stream into [`RawGame`]s. See the module documentation for where games end.
 #[derive(Debug)]
@@ -437,6 +445,11 @@ impl<R: Read> Splitter<R> {
                     }
                 }
                 Inner::Quote => match buf[p] {
+                    // The common case first: plain text, skipped in a tight loop.
+                    b if !QUOTE_STOP[b as usize] => {
+                        let run = buf[p..].iter().take_while(|&&b| !QUOTE_STOP[b as usize]);
+                        s.pos = p + run.count();
+                    }
                     b'"' => {
                         s.pos = p + 1;
                         s.inner = Inner::Normal;
@@ -495,7 +508,11 @@ impl<R: Read> Splitter<R> {
                                 s.in_tag = false;
                                 s.pos = p + 1;
                             }
-                            _ if s.in_tag => s.pos = p + 1,
+                            _ if s.in_tag => {
+                                // Inside the brackets, up to the quote or the `]`.
+                                let run = buf[p..].iter().take_while(|&&b| !TAG_STOP[b as usize]);
+                                s.pos = p + run.count();
+                            }
                             b';' => s.inner = Inner::Line,
                             b'%' if at_line_start => s.inner = Inner::Line,
                             _ => s.section = Section::Movetext,
