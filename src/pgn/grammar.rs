@@ -21,9 +21,22 @@ use super::visitor::GameResult;
 /// A parser result over game bytes. Errors carry nothing: the driver knows where it was.
 pub(crate) type PResult<'a, O> = IResult<&'a [u8], O, ()>;
 
+/// Whitespace bytes, as a table.
+static SPACE: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b' ' as usize] = true;
+    t[b'\t' as usize] = true;
+    t[b'\n' as usize] = true;
+    t[b'\r' as usize] = true;
+    t[0x0b] = true;
+    t[0x0c] = true;
+    t
+};
+
 /// Whitespace between tokens (a form feed and a vertical tab count too).
+#[inline]
 pub(crate) fn is_space(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
+    SPACE[b as usize]
 }
 
 /// A byte after which a result may start (or the start of the game).
@@ -36,9 +49,21 @@ pub(crate) fn is_delim_after(b: u8) -> bool {
     is_space(b) || matches!(b, b'(' | b')' | b'{' | b'}' | b';' | b'[')
 }
 
+/// Bytes that may appear in a tag name: letters, digits, `_ + # = : -`.
+static TAG_NAME_CHAR: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = c.is_ascii_alphanumeric() || matches!(c, b'_' | b'+' | b'#' | b'=' | b':' | b'-');
+        b += 1;
+    }
+    t
+};
+
 /// A byte that may appear in a tag name.
 fn is_tag_name_char(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'+' | b'#' | b'=' | b':' | b'-')
+    TAG_NAME_CHAR[b as usize]
 }
 
 /// A byte that may appear in a move after its first letter: letters, digits, `= + # : - @`.
@@ -56,12 +81,27 @@ pub(crate) fn tag_name(i: &[u8]) -> PResult<'_, &[u8]> {
     take_while1(is_tag_name_char).parse(i)
 }
 
+/// Bytes that stop the scan through a quoted tag value.
+static VALUE_STOP: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t[b'\n' as usize] = true;
+    t[b'\r' as usize] = true;
+    t
+};
+
 /// A quoted tag value with `\"` and `\\` escapes, on one line: `"Kasparov, \"Gazza\""`.
 /// Returns the raw text between the quotes (escapes still in).
+#[inline]
 pub(crate) fn tag_value(i: &[u8]) -> PResult<'_, &[u8]> {
     let (i, _) = tag(&b"\""[..]).parse(i)?;
     let mut k = 0;
     loop {
+        k += i[k..]
+            .iter()
+            .take_while(|&&b| !VALUE_STOP[b as usize])
+            .count();
         match i.get(k) {
             None | Some(b'\n' | b'\r') => return Err(nom::Err::Error(())),
             Some(b'"') => return Ok((&i[k + 1..], &i[..k])),
@@ -72,6 +112,7 @@ pub(crate) fn tag_value(i: &[u8]) -> PResult<'_, &[u8]> {
 }
 
 /// A tag pair: `[White "Kasparov, G."]` (spaces allowed inside the brackets).
+#[inline]
 pub(crate) fn tag_pair(i: &[u8]) -> PResult<'_, (&[u8], &[u8])> {
     let (i, _) = tag(&b"["[..]).parse(i)?;
     let (i, _) = blanks(i)?;
@@ -85,6 +126,7 @@ pub(crate) fn tag_pair(i: &[u8]) -> PResult<'_, (&[u8], &[u8])> {
 
 /// A move number with its dots: `12.`, `12...`, `12 ...`, `12. ...` or a bare `12`.
 /// Returns the digits and the number of dots (saturating at 255).
+#[inline]
 pub(crate) fn move_number(i: &[u8]) -> PResult<'_, (&[u8], u8)> {
     let digits = i.iter().take_while(|b| b.is_ascii_digit()).count();
     if digits == 0 {
@@ -114,6 +156,7 @@ pub(crate) fn dots(i: &[u8]) -> PResult<'_, &[u8]> {
 }
 
 /// A suffix annotation: `!!`, `??`, `!?`, `?!`, `!` or `?`, as its NAG number.
+#[inline]
 pub(crate) fn glyph(i: &[u8]) -> PResult<'_, u8> {
     if !matches!(i.first(), Some(b'!' | b'?')) {
         return Err(nom::Err::Error(()));
@@ -160,6 +203,7 @@ static SAN_CHAR: [bool; 256] = {
 
 /// A move that starts with a letter, with an optional attached `e.p.`: `Nbxd2+`, `exd6e.p.`
 /// (hand-written: this is the hottest rule).
+#[inline]
 fn move_letters(i: &[u8]) -> PResult<'_, &[u8]> {
     if !i.first().is_some_and(u8::is_ascii_alphabetic) {
         return Err(nom::Err::Error(()));
@@ -173,6 +217,7 @@ fn move_letters(i: &[u8]) -> PResult<'_, &[u8]> {
 
 /// A move, kept as text, with an optional suffix annotation: `Nbxd2+!?`, `exd6e.p.`, `0-0`.
 /// The text is everything before the suffix.
+#[inline]
 pub(crate) fn san(i: &[u8]) -> PResult<'_, (&[u8], Option<u8>)> {
     let (i, text) = match i.first() {
         Some(b'0') => castle_with_zeros(i)?,
@@ -192,11 +237,13 @@ pub(crate) fn null_move(i: &[u8]) -> PResult<'_, &[u8]> {
 }
 
 /// A numeric annotation glyph: `$14`. Returns the digits.
+#[inline]
 pub(crate) fn nag(i: &[u8]) -> PResult<'_, &[u8]> {
     preceded(tag(&b"$"[..]), take_while1(|b: u8| b.is_ascii_digit())).parse(i)
 }
 
 /// A brace comment: `{ any text, over lines }`. Returns the text between the braces.
+#[inline]
 pub(crate) fn brace_comment(i: &[u8]) -> PResult<'_, &[u8]> {
     let (i, _) = tag(&b"{"[..]).parse(i)?;
     match memchr::memchr(b'}', i) {
@@ -217,6 +264,7 @@ pub(crate) fn rest_of_line(i: &[u8]) -> PResult<'_, &[u8]> {
 
 /// A game result followed by a delimiter or the end: `1-0`, `0-1`, `1/2-1/2` or `*`.
 /// (Whether a delimiter comes before it is the caller's check: see [`is_delim_before`].)
+#[inline]
 pub(crate) fn result(i: &[u8]) -> PResult<'_, GameResult> {
     let (rest, r) = alt((
         value(GameResult::WhiteWins, tag(&b"1-0"[..])),
@@ -232,13 +280,25 @@ pub(crate) fn result(i: &[u8]) -> PResult<'_, GameResult> {
 }
 
 /// The start of a tag pair as the splitter recognises one, `[Name "`; returns the name.
+/// (Hand-written: the splitter calls it for every tag.)
 pub(crate) fn tag_start(i: &[u8]) -> PResult<'_, &[u8]> {
-    let (i, _) = tag(&b"["[..]).parse(i)?;
-    let (i, _) = blanks(i)?;
-    let (i, name) = tag_name(i)?;
-    let (i, _) = blanks(i)?;
-    let (i, _) = tag(&b"\""[..]).parse(i)?;
-    Ok((i, name))
+    let blanks = |from: usize| {
+        let n = i.get(from..).unwrap_or_default();
+        from + n.iter().take_while(|&&b| b == b' ' || b == b'\t').count()
+    };
+    if i.first() != Some(&b'[') {
+        return Err(nom::Err::Error(()));
+    }
+    let name_start = blanks(1);
+    let name_len = i[name_start..]
+        .iter()
+        .take_while(|&&b| is_tag_name_char(b))
+        .count();
+    let quote = blanks(name_start + name_len);
+    if name_len == 0 || i.get(quote) != Some(&b'"') {
+        return Err(nom::Err::Error(()));
+    }
+    Ok((&i[quote + 1..], &i[name_start..name_start + name_len]))
 }
 
 /// A whole line that is one tag pair and nothing else: `[Event "Rated Blitz game"]   ` up to the
@@ -253,6 +313,7 @@ pub(crate) fn tag_line(i: &[u8]) -> PResult<'_, (&[u8], &[u8])> {
 }
 
 /// Undoes the `\"` and `\\` escapes of a raw tag value; other backslashes stay as they are.
+#[inline]
 pub(crate) fn unescape(raw: &str) -> std::borrow::Cow<'_, str> {
     if !raw.contains('\\') {
         return std::borrow::Cow::Borrowed(raw);
@@ -272,6 +333,7 @@ pub(crate) fn unescape(raw: &str) -> std::borrow::Cow<'_, str> {
 }
 
 /// The value of a run of ASCII digits, or `None` if it does not fit in `T` (or is no number).
+#[inline]
 pub(crate) fn number<T: TryFrom<u64>>(digits: &[u8]) -> Option<T> {
     let mut n: u64 = 0;
     for &d in digits {
@@ -324,6 +386,9 @@ mod tests {
     fn tag_starts_and_lines() {
         assert_eq!(tag_start(b"[Event \"x\"]"), ok("x\"]", &b"Event"[..]));
         assert_eq!(tag_start(b"[%clk 0:01]"), Err(nom::Err::Error(())));
+        assert_eq!(tag_start(b"[ A\t \"x"), ok("x", &b"A"[..]));
+        assert_eq!(tag_start(b"[ \"x"), Err(nom::Err::Error(())));
+        assert_eq!(tag_start(b"[A"), Err(nom::Err::Error(())));
         assert_eq!(
             tag_line(b"[Event \"x\"]  \r\n1."),
             ok("\r\n1.", (&b"Event"[..], &b"x"[..]))

@@ -111,13 +111,8 @@ impl<'a> Parser<'a, '_> {
     }
 
     fn skip_spaces(&mut self) {
-        while self
-            .bytes
-            .get(self.pos)
-            .is_some_and(|&b| grammar::is_space(b))
-        {
-            self.pos += 1;
-        }
+        let rest = self.rest();
+        self.pos += rest.iter().take_while(|&&b| grammar::is_space(b)).count();
     }
 
     /// Whether byte `at` is in column 1 of its line.
@@ -191,8 +186,8 @@ impl<'a> Parser<'a, '_> {
             let Some(&b) = self.bytes.get(start) else {
                 break;
             };
-            let comment_like = matches!(b, b'{' | b';') || (b == b'%' && self.at_line_start(start));
-            if result_seen && !comment_like {
+            if result_seen && !matches!(b, b'{' | b';') && !(b == b'%' && self.at_line_start(start))
+            {
                 let end = self.bytes.trim_ascii_end().len();
                 let message = format!(
                     "text after the result: `{}` at {} is ignored",
