@@ -542,7 +542,28 @@ impl<R: Read> Splitter<R> {
                             _ => s.section = Section::Movetext,
                         },
                         Section::Movetext => {
-                            let q = p + skip_run(&buf[p..], &MOVETEXT_STOP);
+                            // Stay in this loop for the stops that change no state (a one-line
+                            // comment, brackets, a dash that is no result): the common case.
+                            let mut q = p;
+                            loop {
+                                q += skip_run(&buf[q..], &MOVETEXT_STOP);
+                                match buf.get(q) {
+                                    Some(b'{') => {
+                                        let close = q + 1 + skip_run(&buf[q + 1..], &BRACE_STOP);
+                                        if buf.get(close) != Some(&b'}') {
+                                            break;
+                                        }
+                                        q = close;
+                                    }
+                                    Some(b'(') => s.depth += 1,
+                                    Some(b')') => s.depth = s.depth.saturating_sub(1),
+                                    Some(b'-' | b'*') if s.depth > 0 => {}
+                                    Some(b'-')
+                                        if !(q > game_start && buf[q - 1].is_ascii_digit()) => {}
+                                    _ => break,
+                                }
+                                q += 1;
+                            }
                             s.pos = q;
                             if q == len {
                                 continue;
@@ -556,29 +577,19 @@ impl<R: Read> Splitter<R> {
                                 }
                                 b';' => s.inner = Inner::Line,
                                 b'%' if base + q as u64 == lines.start => s.inner = Inner::Line,
-                                b'(' => {
-                                    s.depth += 1;
-                                    s.pos = q + 1;
-                                }
-                                b')' => {
-                                    s.depth = s.depth.saturating_sub(1);
-                                    s.pos = q + 1;
-                                }
                                 b'[' => match tag_start_at(buf, q, eof) {
                                     Some(None) => return Step::NeedMore,
                                     Some(Some(_)) => return Step::End(q),
                                     None => s.pos = q + 1,
                                 },
-                                b'-' | b'*' if s.depth == 0 => {
-                                    match result_around(buf, game_start, q, eof) {
-                                        Some(None) => return Step::NeedMore,
-                                        Some(Some(end)) => {
-                                            s.section = Section::AfterResult;
-                                            s.pos = end;
-                                        }
-                                        None => s.pos = q + 1,
+                                b'-' | b'*' => match result_around(buf, game_start, q, eof) {
+                                    Some(None) => return Step::NeedMore,
+                                    Some(Some(end)) => {
+                                        s.section = Section::AfterResult;
+                                        s.pos = end;
                                     }
-                                }
+                                    None => s.pos = q + 1,
+                                },
                                 _ => s.pos = q + 1,
                             }
                         }
