@@ -202,7 +202,9 @@ static SAN_CHAR: [bool; 256] = {
 };
 
 /// A move that starts with a letter, with an optional attached `e.p.`: `Nbxd2+`, `exd6e.p.`
-/// (hand-written: this is the hottest rule).
+/// (hand-written: this is the hottest rule). To look like a move it must name a rank (hold a
+/// digit) or be castling with letters (`O-O`); a bare `e.p.` is accepted for the driver to drop.
+/// So words (`which`, `<br>` pieces, German `Sf3` still passes) are stray text, not moves.
 #[inline]
 fn move_letters(i: &[u8]) -> PResult<'_, &[u8]> {
     if !i.first().is_some_and(u8::is_ascii_alphabetic) {
@@ -212,7 +214,13 @@ fn move_letters(i: &[u8]) -> PResult<'_, &[u8]> {
     if i[len - 1] == b'e' && en_passant_tail(&i[len..]).is_ok() {
         len += 3;
     }
-    Ok((&i[len..], &i[..len]))
+    let text = &i[..len];
+    let move_like =
+        text.iter().any(u8::is_ascii_digit) || text.starts_with(b"O-O") || text == b"e.p.";
+    if !move_like {
+        return Err(nom::Err::Error(()));
+    }
+    Ok((&i[len..], text))
 }
 
 /// A move, kept as text, with an optional suffix annotation: `Nbxd2+!?`, `exd6e.p.`, `0-0`.
@@ -421,6 +429,8 @@ mod tests {
         assert_eq!(san(b"N@f3 "), ok(" ", (&b"N@f3"[..], None)));
         assert_eq!(san(b"Qxe7!!$1"), ok("$1", (&b"Qxe7"[..], Some(3))));
         assert_eq!(san(b"0-1"), Err(nom::Err::Error(())));
+        assert_eq!(san(b"which e4"), Err(nom::Err::Error(())));
+        assert_eq!(san(b"Sf3 e4"), ok(" e4", (&b"Sf3"[..], None)));
         assert_eq!(san(b"12."), Err(nom::Err::Error(())));
     }
 
