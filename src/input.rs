@@ -82,6 +82,8 @@ enum Pending {
     Given(PathBuf),
     /// A path found in a directory: a directory to descend into, or a file to read if its name fits.
     Found(PathBuf),
+    /// A directory entry that could not be read, reported in its turn.
+    Failed(InputError),
 }
 
 /// The iterator returned by [`sources`].
@@ -101,6 +103,7 @@ impl Iterator for Sources {
             let (path, given) = match item {
                 Pending::Given(path) => (path, true),
                 Pending::Found(path) => (path, false),
+                Pending::Failed(error) => return Some(Err(error)),
             };
             if given && path.as_os_str() == "-" {
                 return Some(Ok(open_stream("<stdin>".into(), io::stdin())));
@@ -148,11 +151,16 @@ impl Sources {
                 target: canonical.display().to_string(),
             });
         }
-        let mut entries: Vec<PathBuf> = fs::read_dir(dir)
-            .map_err(io_err)?
-            .filter_map(|entry| entry.ok().map(|e| e.path()))
-            .collect();
+        let mut entries = Vec::new();
+        let mut failed = Vec::new();
+        for entry in fs::read_dir(dir).map_err(io_err)? {
+            match entry {
+                Ok(entry) => entries.push(entry.path()),
+                Err(e) => failed.push(Pending::Failed(io_err(e))),
+            }
+        }
         entries.sort();
+        self.pending.extend(failed);
         self.pending
             .extend(entries.into_iter().rev().map(Pending::Found));
         Ok(())

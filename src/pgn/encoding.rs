@@ -22,9 +22,9 @@ pub(crate) enum Text<'a> {
 }
 
 impl<'a> Text<'a> {
-    /// Checks `bytes` once and picks the decoding.
+    /// Checks `bytes` once (with SIMD: this is a pass over every byte) and picks the decoding.
     pub(crate) fn new(bytes: &'a [u8]) -> Text<'a> {
-        match std::str::from_utf8(bytes) {
+        match simdutf8::basic::from_utf8(bytes) {
             Ok(text) => Text::Utf8(text),
             Err(_) => Text::Windows1252(bytes),
         }

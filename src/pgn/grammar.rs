@@ -14,7 +14,6 @@ use nom::Parser;
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_while, take_while1};
 use nom::combinator::{opt, value};
-use nom::multi::fold_many0;
 use nom::sequence::preceded;
 
 use super::visitor::GameResult;
@@ -22,9 +21,22 @@ use super::visitor::GameResult;
 /// A parser result over game bytes. Errors carry nothing: the driver knows where it was.
 pub(crate) type PResult<'a, O> = IResult<&'a [u8], O, ()>;
 
+/// Whitespace bytes, as a table.
+static SPACE: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b' ' as usize] = true;
+    t[b'\t' as usize] = true;
+    t[b'\n' as usize] = true;
+    t[b'\r' as usize] = true;
+    t[0x0b] = true;
+    t[0x0c] = true;
+    t
+};
+
 /// Whitespace between tokens (a form feed and a vertical tab count too).
+#[inline]
 pub(crate) fn is_space(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
+    SPACE[b as usize]
 }
 
 /// A byte after which a result may start (or the start of the game).
@@ -37,14 +49,26 @@ pub(crate) fn is_delim_after(b: u8) -> bool {
     is_space(b) || matches!(b, b'(' | b')' | b'{' | b'}' | b';' | b'[')
 }
 
+/// Bytes that may appear in a tag name: letters, digits, `_ + # = : -`.
+static TAG_NAME_CHAR: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = c.is_ascii_alphanumeric() || matches!(c, b'_' | b'+' | b'#' | b'=' | b':' | b'-');
+        b += 1;
+    }
+    t
+};
+
 /// A byte that may appear in a tag name.
 fn is_tag_name_char(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'+' | b'#' | b'=' | b':' | b'-')
+    TAG_NAME_CHAR[b as usize]
 }
 
-/// A byte that may appear in a move after its first letter.
+/// A byte that may appear in a move after its first letter: letters, digits, `= + # : - @`.
 pub(crate) fn is_san_char(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'=' | b'+' | b'#' | b':' | b'-' | b'@')
+    SAN_CHAR[b as usize]
 }
 
 /// Spaces and tabs: ` \t`
@@ -57,12 +81,27 @@ pub(crate) fn tag_name(i: &[u8]) -> PResult<'_, &[u8]> {
     take_while1(is_tag_name_char).parse(i)
 }
 
+/// Bytes that stop the scan through a quoted tag value.
+static VALUE_STOP: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t[b'\n' as usize] = true;
+    t[b'\r' as usize] = true;
+    t
+};
+
 /// A quoted tag value with `\"` and `\\` escapes, on one line: `"Kasparov, \"Gazza\""`.
 /// Returns the raw text between the quotes (escapes still in).
+#[inline]
 pub(crate) fn tag_value(i: &[u8]) -> PResult<'_, &[u8]> {
     let (i, _) = tag(&b"\""[..]).parse(i)?;
     let mut k = 0;
     loop {
+        k += i[k..]
+            .iter()
+            .take_while(|&&b| !VALUE_STOP[b as usize])
+            .count();
         match i.get(k) {
             None | Some(b'\n' | b'\r') => return Err(nom::Err::Error(())),
             Some(b'"') => return Ok((&i[k + 1..], &i[..k])),
@@ -73,6 +112,7 @@ pub(crate) fn tag_value(i: &[u8]) -> PResult<'_, &[u8]> {
 }
 
 /// A tag pair: `[White "Kasparov, G."]` (spaces allowed inside the brackets).
+#[inline]
 pub(crate) fn tag_pair(i: &[u8]) -> PResult<'_, (&[u8], &[u8])> {
     let (i, _) = tag(&b"["[..]).parse(i)?;
     let (i, _) = blanks(i)?;
@@ -86,15 +126,28 @@ pub(crate) fn tag_pair(i: &[u8]) -> PResult<'_, (&[u8], &[u8])> {
 
 /// A move number with its dots: `12.`, `12...`, `12 ...`, `12. ...` or a bare `12`.
 /// Returns the digits and the number of dots (saturating at 255).
+#[inline]
 pub(crate) fn move_number(i: &[u8]) -> PResult<'_, (&[u8], u8)> {
-    let (i, digits) = take_while1(|b: u8| b.is_ascii_digit()).parse(i)?;
-    let (i, dots) = fold_many0(
-        preceded(blanks, dots),
-        || 0u8,
-        |acc, d: &[u8]| acc.saturating_add(u8::try_from(d.len()).unwrap_or(u8::MAX)),
-    )
-    .parse(i)?;
-    Ok((i, (digits, dots)))
+    let digits = i.iter().take_while(|b| b.is_ascii_digit()).count();
+    if digits == 0 {
+        return Err(nom::Err::Error(()));
+    }
+    let mut count = 0u8;
+    let mut end = digits;
+    // Groups of dots, each after optional blanks; blanks not followed by dots stay in the input.
+    loop {
+        let blanks = i[end..]
+            .iter()
+            .take_while(|&&b| b == b' ' || b == b'\t')
+            .count();
+        let dots = i[end + blanks..].iter().take_while(|&&b| b == b'.').count();
+        if dots == 0 {
+            break;
+        }
+        count = count.saturating_add(u8::try_from(dots).unwrap_or(u8::MAX));
+        end += blanks + dots;
+    }
+    Ok((&i[end..], (&i[..digits], count)))
 }
 
 /// A run of dots: `...`
@@ -103,7 +156,11 @@ pub(crate) fn dots(i: &[u8]) -> PResult<'_, &[u8]> {
 }
 
 /// A suffix annotation: `!!`, `??`, `!?`, `?!`, `!` or `?`, as its NAG number.
+#[inline]
 pub(crate) fn glyph(i: &[u8]) -> PResult<'_, u8> {
+    if !matches!(i.first(), Some(b'!' | b'?')) {
+        return Err(nom::Err::Error(()));
+    }
     alt((
         value(3, tag(&b"!!"[..])),
         value(4, tag(&b"??"[..])),
@@ -132,22 +189,48 @@ fn en_passant_tail(i: &[u8]) -> PResult<'_, &[u8]> {
     tag(&b".p."[..]).parse(i)
 }
 
+/// Bytes that may appear in a move after its first letter (see [`is_san_char`]), as a table.
+static SAN_CHAR: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = c.is_ascii_alphanumeric() || matches!(c, b'=' | b'+' | b'#' | b':' | b'-' | b'@');
+        b += 1;
+    }
+    t
+};
+
 /// A move that starts with a letter, with an optional attached `e.p.`: `Nbxd2+`, `exd6e.p.`
+/// (hand-written: this is the hottest rule). To look like a move it must name a rank (hold a
+/// digit) or be castling with letters (`O-O`); a bare `e.p.` is accepted for the driver to drop.
+/// So words (`which`, `<br>` pieces, German `Sf3` still passes) are stray text, not moves.
+#[inline]
 fn move_letters(i: &[u8]) -> PResult<'_, &[u8]> {
-    let (rest, _) = take_while1(|b: u8| b.is_ascii_alphabetic()).parse(i)?;
-    let (rest, _) = take_while(is_san_char).parse(rest)?;
-    let len = i.len() - rest.len();
-    let (rest, _) = match i[..len].ends_with(b"e") {
-        true => opt(en_passant_tail).parse(rest)?,
-        false => (rest, None),
-    };
-    Ok((rest, &i[..i.len() - rest.len()]))
+    if !i.first().is_some_and(u8::is_ascii_alphabetic) {
+        return Err(nom::Err::Error(()));
+    }
+    let mut len = 1 + i[1..].iter().take_while(|&&b| SAN_CHAR[b as usize]).count();
+    if i[len - 1] == b'e' && en_passant_tail(&i[len..]).is_ok() {
+        len += 3;
+    }
+    let text = &i[..len];
+    let move_like =
+        text.iter().any(u8::is_ascii_digit) || text.starts_with(b"O-O") || text == b"e.p.";
+    if !move_like {
+        return Err(nom::Err::Error(()));
+    }
+    Ok((&i[len..], text))
 }
 
 /// A move, kept as text, with an optional suffix annotation: `Nbxd2+!?`, `exd6e.p.`, `0-0`.
 /// The text is everything before the suffix.
+#[inline]
 pub(crate) fn san(i: &[u8]) -> PResult<'_, (&[u8], Option<u8>)> {
-    let (i, text) = alt((castle_with_zeros, move_letters)).parse(i)?;
+    let (i, text) = match i.first() {
+        Some(b'0') => castle_with_zeros(i)?,
+        _ => move_letters(i)?,
+    };
     let (i, suffix) = opt(glyph).parse(i)?;
     Ok((i, (text, suffix)))
 }
@@ -162,11 +245,13 @@ pub(crate) fn null_move(i: &[u8]) -> PResult<'_, &[u8]> {
 }
 
 /// A numeric annotation glyph: `$14`. Returns the digits.
+#[inline]
 pub(crate) fn nag(i: &[u8]) -> PResult<'_, &[u8]> {
     preceded(tag(&b"$"[..]), take_while1(|b: u8| b.is_ascii_digit())).parse(i)
 }
 
 /// A brace comment: `{ any text, over lines }`. Returns the text between the braces.
+#[inline]
 pub(crate) fn brace_comment(i: &[u8]) -> PResult<'_, &[u8]> {
     let (i, _) = tag(&b"{"[..]).parse(i)?;
     match memchr::memchr(b'}', i) {
@@ -187,6 +272,7 @@ pub(crate) fn rest_of_line(i: &[u8]) -> PResult<'_, &[u8]> {
 
 /// A game result followed by a delimiter or the end: `1-0`, `0-1`, `1/2-1/2` or `*`.
 /// (Whether a delimiter comes before it is the caller's check: see [`is_delim_before`].)
+#[inline]
 pub(crate) fn result(i: &[u8]) -> PResult<'_, GameResult> {
     let (rest, r) = alt((
         value(GameResult::WhiteWins, tag(&b"1-0"[..])),
@@ -202,13 +288,25 @@ pub(crate) fn result(i: &[u8]) -> PResult<'_, GameResult> {
 }
 
 /// The start of a tag pair as the splitter recognises one, `[Name "`; returns the name.
+/// (Hand-written: the splitter calls it for every tag.)
 pub(crate) fn tag_start(i: &[u8]) -> PResult<'_, &[u8]> {
-    let (i, _) = tag(&b"["[..]).parse(i)?;
-    let (i, _) = blanks(i)?;
-    let (i, name) = tag_name(i)?;
-    let (i, _) = blanks(i)?;
-    let (i, _) = tag(&b"\""[..]).parse(i)?;
-    Ok((i, name))
+    let blanks = |from: usize| {
+        let n = i.get(from..).unwrap_or_default();
+        from + n.iter().take_while(|&&b| b == b' ' || b == b'\t').count()
+    };
+    if i.first() != Some(&b'[') {
+        return Err(nom::Err::Error(()));
+    }
+    let name_start = blanks(1);
+    let name_len = i[name_start..]
+        .iter()
+        .take_while(|&&b| is_tag_name_char(b))
+        .count();
+    let quote = blanks(name_start + name_len);
+    if name_len == 0 || i.get(quote) != Some(&b'"') {
+        return Err(nom::Err::Error(()));
+    }
+    Ok((&i[quote + 1..], &i[name_start..name_start + name_len]))
 }
 
 /// A whole line that is one tag pair and nothing else: `[Event "Rated Blitz game"]   ` up to the
@@ -223,6 +321,7 @@ pub(crate) fn tag_line(i: &[u8]) -> PResult<'_, (&[u8], &[u8])> {
 }
 
 /// Undoes the `\"` and `\\` escapes of a raw tag value; other backslashes stay as they are.
+#[inline]
 pub(crate) fn unescape(raw: &str) -> std::borrow::Cow<'_, str> {
     if !raw.contains('\\') {
         return std::borrow::Cow::Borrowed(raw);
@@ -241,9 +340,17 @@ pub(crate) fn unescape(raw: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
-/// Parses a number made of ASCII digits, or `None` if it does not fit in `T`.
-pub(crate) fn number<T: std::str::FromStr>(digits: &[u8]) -> Option<T> {
-    std::str::from_utf8(digits).ok()?.parse().ok()
+/// The value of a run of ASCII digits, or `None` if it does not fit in `T` (or is no number).
+#[inline]
+pub(crate) fn number<T: TryFrom<u64>>(digits: &[u8]) -> Option<T> {
+    let mut n: u64 = 0;
+    for &d in digits {
+        if !d.is_ascii_digit() {
+            return None;
+        }
+        n = n.checked_mul(10)?.checked_add(u64::from(d - b'0'))?;
+    }
+    T::try_from(n).ok()
 }
 
 #[cfg(test)]
@@ -287,6 +394,9 @@ mod tests {
     fn tag_starts_and_lines() {
         assert_eq!(tag_start(b"[Event \"x\"]"), ok("x\"]", &b"Event"[..]));
         assert_eq!(tag_start(b"[%clk 0:01]"), Err(nom::Err::Error(())));
+        assert_eq!(tag_start(b"[ A\t \"x"), ok("x", &b"A"[..]));
+        assert_eq!(tag_start(b"[ \"x"), Err(nom::Err::Error(())));
+        assert_eq!(tag_start(b"[A"), Err(nom::Err::Error(())));
         assert_eq!(
             tag_line(b"[Event \"x\"]  \r\n1."),
             ok("\r\n1.", (&b"Event"[..], &b"x"[..]))
@@ -319,6 +429,8 @@ mod tests {
         assert_eq!(san(b"N@f3 "), ok(" ", (&b"N@f3"[..], None)));
         assert_eq!(san(b"Qxe7!!$1"), ok("$1", (&b"Qxe7"[..], Some(3))));
         assert_eq!(san(b"0-1"), Err(nom::Err::Error(())));
+        assert_eq!(san(b"which e4"), Err(nom::Err::Error(())));
+        assert_eq!(san(b"Sf3 e4"), ok(" e4", (&b"Sf3"[..], None)));
         assert_eq!(san(b"12."), Err(nom::Err::Error(())));
     }
 
@@ -332,6 +444,8 @@ mod tests {
         assert_eq!(nag(b"$ 14"), Err(nom::Err::Error(())));
         assert_eq!(number::<u8>(b"255"), Some(255));
         assert_eq!(number::<u8>(b"256"), None);
+        assert_eq!(number::<u32>(b"99999999999999999999999"), None);
+        assert_eq!(number::<u32>(b"1a"), None);
     }
 
     #[test]

@@ -64,6 +64,35 @@
 //! );
 //! # Ok::<(), arbiter::pgn::ReadError>(())
 //! ```
+//!
+//! Split on one thread and parse on others: a [`RawGame`] owns its bytes and knows its number and
+//! first line, so the results can be put back in order.
+//!
+//! ```
+//! use arbiter::pgn::{parse_game, GameInfo, Location, RawGame, Splitter, Visitor};
+//!
+//! struct Sans(Vec<String>);
+//!
+//! impl Visitor for Sans {
+//!     type Output = Vec<String>;
+//!     fn san(&mut self, san: &str, _: Location) {
+//!         self.0.push(san.to_string());
+//!     }
+//!     fn end_game(&mut self, _: &GameInfo<'_>) -> Vec<String> {
+//!         std::mem::take(&mut self.0)
+//!     }
+//! }
+//!
+//! let pgn = "1. e4 e5 1-0\n1. d4 d5 0-1\n";
+//! let games: Vec<RawGame> = Splitter::new(pgn.as_bytes()).collect::<Result<_, _>>()?;
+//! let workers: Vec<_> = games
+//!     .into_iter()
+//!     .map(|game| std::thread::spawn(move || (game.index, parse_game(&game, &mut Sans(Vec::new())))))
+//!     .collect();
+//! let parsed: Vec<_> = workers.into_iter().filter_map(|w| w.join().ok()).collect();
+//! assert_eq!(parsed, [(1, vec!["e4".to_string(), "e5".into()]), (2, vec!["d4".into(), "d5".into()])]);
+//! # Ok::<(), std::io::Error>(())
+//! ```
 
 mod encoding;
 mod error;

@@ -111,13 +111,8 @@ impl<'a> Parser<'a, '_> {
     }
 
     fn skip_spaces(&mut self) {
-        while self
-            .bytes
-            .get(self.pos)
-            .is_some_and(|&b| grammar::is_space(b))
-        {
-            self.pos += 1;
-        }
+        let rest = self.rest();
+        self.pos += rest.iter().take_while(|&&b| grammar::is_space(b)).count();
     }
 
     /// Whether byte `at` is in column 1 of its line.
@@ -191,8 +186,8 @@ impl<'a> Parser<'a, '_> {
             let Some(&b) = self.bytes.get(start) else {
                 break;
             };
-            let comment_like = matches!(b, b'{' | b';') || (b == b'%' && self.at_line_start(start));
-            if result_seen && !comment_like {
+            if result_seen && !matches!(b, b'{' | b';') && !(b == b'%' && self.at_line_start(start))
+            {
                 let end = self.bytes.trim_ascii_end().len();
                 let message = format!(
                     "text after the result: `{}` at {} is ignored",
@@ -253,13 +248,10 @@ impl<'a> Parser<'a, '_> {
                     Ok((rest, _)) => self.advance_to(rest),
                     Err(_) => self.unexpected(visitor),
                 },
-                _ => {
-                    if let Some(result) = self.result_here() {
-                        result_seen = self.result(visitor, result, &mut open);
-                    } else {
-                        self.move_or_number(visitor);
-                    }
+                b'0' | b'1' | b'*' if let Some(result) = self.result_here() => {
+                    result_seen = self.result(visitor, result, &mut open);
                 }
+                _ => self.move_or_number(visitor),
             }
         }
         if !open.is_empty() {
@@ -277,6 +269,11 @@ impl<'a> Parser<'a, '_> {
 
     /// The result token at `self.pos`, if there is one (with its length).
     fn result_here(&self) -> Option<(GameResult, usize)> {
+        // Quick test first: a move number like `12.` must not pay for the whole rule.
+        let rest = self.rest();
+        if rest.first() != Some(&b'*') && !matches!(rest.get(1), Some(b'-' | b'/')) {
+            return None;
+        }
         let delimited = match self.pos.checked_sub(1) {
             None => true,
             Some(prev) => grammar::is_delim_before(self.bytes[prev]),
@@ -284,7 +281,6 @@ impl<'a> Parser<'a, '_> {
         if !delimited {
             return None;
         }
-        let rest = self.rest();
         grammar::result(rest)
             .ok()
             .map(|(after, r)| (r, rest.len() - after.len()))
@@ -415,10 +411,16 @@ impl<'a> Parser<'a, '_> {
     fn move_or_number<V: Visitor>(&mut self, visitor: &mut V) {
         let start = self.pos;
         let loc = Location::at(start);
-        if let Ok((rest, text)) = grammar::null_move(self.rest()) {
+        let rest = self.rest();
+        let first = rest.first().copied().unwrap_or_default();
+        if matches!(first, b'-' | b'Z')
+            && let Ok((rest, text)) = grammar::null_move(rest)
+        {
             visitor.null_move(if text == b"--" { "--" } else { "Z0" }, loc);
             self.advance_to(rest);
-        } else if let Ok((rest, (text, suffix))) = grammar::san(self.rest()) {
+        } else if (first.is_ascii_alphabetic() || first == b'0')
+            && let Ok((rest, (text, suffix))) = grammar::san(rest)
+        {
             self.advance_to(rest);
             if text == b"e.p." {
                 // A separate `e.p.` after a capture, as in `exd6 e.p.`: notation only.
@@ -428,7 +430,7 @@ impl<'a> Parser<'a, '_> {
             if let Some(nag) = suffix {
                 visitor.nag(nag, Location::at(start + text.len()));
             }
-        } else if let Ok((rest, (digits, dots))) = grammar::move_number(self.rest()) {
+        } else if let Ok((rest, (digits, dots))) = grammar::move_number(rest) {
             self.advance_to(rest);
             match grammar::number::<u32>(digits) {
                 Some(n) => visitor.move_number(n, dots, loc),

@@ -132,16 +132,42 @@ struct Lines {
 }
 
 /// Bytes that stop the fast scan through movetext.
-static MOVETEXT_STOP: [bool; 256] = {
+static MOVETEXT_STOP: [bool; 256] = table(b"\n\r{;%()[-*");
+
+/// Bytes that stop the scan through a `{ }` comment.
+static BRACE_STOP: [bool; 256] = table(b"}\n\r");
+
+/// Bytes that stop the scan through a tag's quoted value.
+static QUOTE_STOP: [bool; 256] = table(b"\"\\\n\r");
+
+/// Bytes that stop the scan between a tag's `[` and its `]`.
+static TAG_STOP: [bool; 256] = table(b"\"]\n\r");
+
+/// How many bytes at the start of `bytes` are not in `stops`. This is the hottest loop of the
+/// splitter, so it looks at eight bytes per branch.
+fn skip_run(bytes: &[u8], stops: &[bool; 256]) -> usize {
+    let stop = |b: &u8| stops[*b as usize];
+    let mut chunks = bytes.chunks_exact(8);
+    let mut skipped = 0;
+    for chunk in &mut chunks {
+        if chunk.iter().fold(false, |any, b| any | stop(b)) {
+            break;
+        }
+        skipped += 8;
+    }
+    skipped + bytes[skipped..].iter().take_while(|b| !stop(b)).count()
+}
+
+/// A table of the bytes in `stops`.
+const fn table(stops: &[u8]) -> [bool; 256] {
     let mut t = [false; 256];
-    let stops = b"\n\r{;%()[-*";
     let mut i = 0;
     while i < stops.len() {
         t[stops[i] as usize] = true;
         i += 1;
     }
     t
-};
+}
 
 /// Cuts a byte stream into [`RawGame`]s. See the module documentation for where games end.
 #[derive(Debug)]
@@ -399,7 +425,9 @@ impl<R: Read> Splitter<R> {
                         }
                         s.check_line = false;
                     }
-                    match memchr::memchr3(b'}', b'\n', b'\r', &buf[p..]) {
+                    // Comments are mostly short (`{ [%clk 0:03:00] }`): a table beats memchr.
+                    let k = skip_run(&buf[p..], &BRACE_STOP);
+                    match (p + k < len).then_some(k) {
                         None => s.pos = len,
                         Some(k) => {
                             let q = p + k;
@@ -437,6 +465,11 @@ impl<R: Read> Splitter<R> {
                     }
                 }
                 Inner::Quote => match buf[p] {
+                    // The common case first: plain text, skipped in a tight loop.
+                    b if !QUOTE_STOP[b as usize] => {
+                        let run = buf[p..].iter().take_while(|&&b| !QUOTE_STOP[b as usize]);
+                        s.pos = p + run.count();
+                    }
                     b'"' => {
                         s.pos = p + 1;
                         s.inner = Inner::Normal;
@@ -474,18 +507,22 @@ impl<R: Read> Splitter<R> {
                         Section::Tags => match b {
                             b' ' | b'\t' | 0x0b | 0x0c => s.pos = p + 1,
                             b'[' if !s.in_tag => {
-                                if let Some(name) = tag_start_at(buf, p, eof) {
-                                    let Some(name) = name else {
-                                        return Step::NeedMore;
-                                    };
+                                let start = tag_start_at(buf, p, eof);
+                                if start == Some(None) {
+                                    return Step::NeedMore;
+                                }
+                                s.in_tag = true;
+                                s.pos = p + 1;
+                                if let Some(Some((name, value))) = start {
                                     let hash = hash_name(name);
                                     if self.tag_names.contains(&hash) {
                                         return Step::End(p);
                                     }
                                     self.tag_names.push(hash);
+                                    // Straight into the quoted value.
+                                    s.inner = Inner::Quote;
+                                    s.pos = value;
                                 }
-                                s.in_tag = true;
-                                s.pos = p + 1;
                             }
                             b'"' if s.in_tag => {
                                 s.inner = Inner::Quote;
@@ -495,14 +532,36 @@ impl<R: Read> Splitter<R> {
                                 s.in_tag = false;
                                 s.pos = p + 1;
                             }
-                            _ if s.in_tag => s.pos = p + 1,
+                            _ if s.in_tag => {
+                                // Inside the brackets, up to the quote or the `]`.
+                                let run = buf[p..].iter().take_while(|&&b| !TAG_STOP[b as usize]);
+                                s.pos = p + run.count();
+                            }
                             b';' => s.inner = Inner::Line,
                             b'%' if at_line_start => s.inner = Inner::Line,
                             _ => s.section = Section::Movetext,
                         },
                         Section::Movetext => {
+                            // Stay in this loop for the stops that change no state (a one-line
+                            // comment, brackets, a dash that is no result): the common case.
                             let mut q = p;
-                            while q < len && !MOVETEXT_STOP[buf[q] as usize] {
+                            loop {
+                                q += skip_run(&buf[q..], &MOVETEXT_STOP);
+                                match buf.get(q) {
+                                    Some(b'{') => {
+                                        let close = q + 1 + skip_run(&buf[q + 1..], &BRACE_STOP);
+                                        if buf.get(close) != Some(&b'}') {
+                                            break;
+                                        }
+                                        q = close;
+                                    }
+                                    Some(b'(') => s.depth += 1,
+                                    Some(b')') => s.depth = s.depth.saturating_sub(1),
+                                    Some(b'-' | b'*') if s.depth > 0 => {}
+                                    Some(b'-')
+                                        if !(q > game_start && buf[q - 1].is_ascii_digit()) => {}
+                                    _ => break,
+                                }
                                 q += 1;
                             }
                             s.pos = q;
@@ -518,29 +577,19 @@ impl<R: Read> Splitter<R> {
                                 }
                                 b';' => s.inner = Inner::Line,
                                 b'%' if base + q as u64 == lines.start => s.inner = Inner::Line,
-                                b'(' => {
-                                    s.depth += 1;
-                                    s.pos = q + 1;
-                                }
-                                b')' => {
-                                    s.depth = s.depth.saturating_sub(1);
-                                    s.pos = q + 1;
-                                }
                                 b'[' => match tag_start_at(buf, q, eof) {
                                     Some(None) => return Step::NeedMore,
                                     Some(Some(_)) => return Step::End(q),
                                     None => s.pos = q + 1,
                                 },
-                                b'-' | b'*' if s.depth == 0 => {
-                                    match result_around(buf, game_start, q, eof) {
-                                        Some(None) => return Step::NeedMore,
-                                        Some(Some(end)) => {
-                                            s.section = Section::AfterResult;
-                                            s.pos = end;
-                                        }
-                                        None => s.pos = q + 1,
+                                b'-' | b'*' => match result_around(buf, game_start, q, eof) {
+                                    Some(None) => return Step::NeedMore,
+                                    Some(Some(end)) => {
+                                        s.section = Section::AfterResult;
+                                        s.pos = end;
                                     }
-                                }
+                                    None => s.pos = q + 1,
+                                },
                                 _ => s.pos = q + 1,
                             }
                         }
@@ -591,12 +640,13 @@ impl<R: Read> Iterator for Splitter<R> {
 const LOOKAHEAD: usize = 4096;
 
 /// Whether a tag pair starts at `buf[p]` (a `[`): `None` if not, `Some(None)` if more input is
-/// needed to tell, `Some(Some(name))` if it does. A tag start never spans lines, so a line end (or
-/// the end of the input, or the look-ahead limit) within reach decides.
-fn tag_start_at(buf: &[u8], p: usize, eof: bool) -> Option<Option<&[u8]>> {
+/// needed to tell, `Some(Some((name, value)))` if it does, with the index where its value starts.
+/// A tag start never spans lines, so a line end (or the end of the input, or the look-ahead limit)
+/// within reach decides.
+fn tag_start_at(buf: &[u8], p: usize, eof: bool) -> Option<Option<(&[u8], usize)>> {
     let window = &buf[p..buf.len().min(p + LOOKAHEAD)];
     match grammar::tag_start(window) {
-        Ok((_, name)) => Some(Some(name)),
+        Ok((rest, name)) => Some(Some((name, p + window.len() - rest.len()))),
         Err(_)
             if !eof
                 && window.len() < LOOKAHEAD

@@ -260,3 +260,16 @@ fn game_numbers_count_from_one() {
     let numbers: Vec<u64> = games.iter().map(|g| g.index).collect();
     assert_eq!(numbers, [1, 2, 3]);
 }
+
+#[test]
+fn words_are_not_moves() {
+    // pgn-extract's nested-comment.pgn: the first `}` closes the comment (braces do not nest).
+    let game = read_one("e4 { a { nested } which should be } *");
+    assert_eq!(game.sans(), ["e4"]);
+    let stray: Vec<String> = game
+        .hard_errors()
+        .iter()
+        .map(|e| e.at.to_string())
+        .collect();
+    assert_eq!(stray, ["1:19", "1:25", "1:32", "1:35"]);
+}
