@@ -12,43 +12,17 @@
 
 use serde::Serialize;
 
-/// The declared result of a game, from its `Result` tag (or its termination marker).
-#[derive(Copy, Clone, Debug, Eq, PartialEq, Hash)]
-pub enum GameResult {
-    /// `1-0`.
-    WhiteWins,
-    /// `0-1`.
-    BlackWins,
-    /// `1/2-1/2`.
-    Draw,
-    /// `*`, a missing tag, or a value that is none of the above.
-    Unknown,
-}
+/// The declared result of a game, from its `Result` tag or its termination marker: the PGN
+/// reader's type, read from a tag's text with [`GameResult::from_tag`].
+pub use crate::pgn::GameResult;
 
-impl GameResult {
-    /// Reads a Result tag value; anything unrecognised is [`GameResult::Unknown`].
-    pub fn from_tag(value: &str) -> GameResult {
-        match value.trim() {
-            "1-0" => GameResult::WhiteWins,
-            "0-1" => GameResult::BlackWins,
-            "1/2-1/2" => GameResult::Draw,
-            _ => GameResult::Unknown,
-        }
-    }
-
-    /// The winner this result declares.
-    pub fn winner(self) -> Winner {
-        match self {
-            GameResult::WhiteWins => Winner::White,
-            GameResult::BlackWins => Winner::Black,
-            GameResult::Draw => Winner::Draw,
-            GameResult::Unknown => Winner::Unknown,
-        }
-    }
-
-    /// True for `1-0` and `0-1`.
-    pub fn is_decisive(self) -> bool {
-        matches!(self, GameResult::WhiteWins | GameResult::BlackWins)
+/// The winner a declared result names.
+pub fn declared_winner(result: GameResult) -> Winner {
+    match result {
+        GameResult::WhiteWins => Winner::White,
+        GameResult::BlackWins => Winner::Black,
+        GameResult::Draw => Winner::Draw,
+        GameResult::Unknown => Winner::Unknown,
     }
 }
 
@@ -240,7 +214,7 @@ pub fn classify(
         };
         let result_consistent = match result {
             GameResult::Unknown => true,
-            declared => declared.winner() == winner,
+            declared => declared_winner(declared) == winner,
         };
         return Classification {
             outcome,
@@ -266,7 +240,7 @@ pub fn classify(
             GameResult::Unknown => Outcome::Unterminated,
         },
     };
-    let winner = result.winner();
+    let winner = declared_winner(result);
     let loses_by_law = matches!(outcome, Outcome::TimeForfeit | Outcome::Resignation)
         && match winner {
             Winner::White => board.white_cannot_mate,
@@ -284,7 +258,7 @@ pub fn classify(
 pub fn classify_invalid(result: GameResult) -> Classification {
     Classification {
         outcome: Outcome::Invalid,
-        winner: result.winner(),
+        winner: declared_winner(result),
         result_consistent: true,
     }
 }

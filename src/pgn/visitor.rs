@@ -34,6 +34,17 @@ pub enum GameResult {
 }
 
 impl GameResult {
+    /// Reads a `Result` tag's value; anything but the three decisive or drawn markers (`*`, an
+    /// empty or unusual value such as `½-½`) is [`GameResult::Unknown`].
+    pub fn from_tag(value: &str) -> GameResult {
+        match value.trim() {
+            "1-0" => GameResult::WhiteWins,
+            "0-1" => GameResult::BlackWins,
+            "1/2-1/2" => GameResult::Draw,
+            _ => GameResult::Unknown,
+        }
+    }
+
     /// The marker as written in PGN.
     pub fn as_str(self) -> &'static str {
         match self {
