@@ -21,7 +21,7 @@
 
 use std::fmt::Write as _;
 
-use crate::outcome::{self, BoardFacts, Classification, GameResult as DeclaredResult, Outcome};
+use crate::outcome::{self, BoardFacts, Classification, Outcome};
 use crate::pgn::{Flow, GameInfo, GameResult, LineCol, Location, PgnError, Visitor};
 use crate::report::diagnostic::Severity;
 use crate::rules::san::{self, San, Suffix};
@@ -530,7 +530,7 @@ impl Replayer {
         for problem in &mut self.report.problems {
             problem.at = game.locate(problem.location);
         }
-        let declared = DeclaredResult::from_tag(&self.report.tags.result);
+        let declared = GameResult::from_tag(&self.report.tags.result);
         let report = &mut self.report;
         match self.first_error {
             Some(index) => {
