@@ -234,7 +234,14 @@ impl Replayer {
             if let Some(line) = self.lines.last_mut() {
                 line.dead = true;
             }
-            self.problem(location, Some(ply), Some(san), Severity::Error, code, message);
+            self.problem(
+                location,
+                Some(ply),
+                Some(san),
+                Severity::Error,
+                code,
+                message,
+            );
         }
     }
 
@@ -379,7 +386,9 @@ impl Replayer {
                 Some(text),
                 Severity::Warning,
                 "null_move",
-                format!("{text}: a null move in the main line passes the turn; it is not a legal move"),
+                format!(
+                    "{text}: a null move in the main line passes the turn; it is not a legal move"
+                ),
             );
             self.after_main_line_move(false, false);
         }
@@ -471,7 +480,14 @@ impl Replayer {
                         "the movetext ends with {} but the Result tag says {tag}",
                         marker.as_str()
                     );
-                    self.problem(location, None, None, Severity::Warning, "result_mismatch", message);
+                    self.problem(
+                        location,
+                        None,
+                        None,
+                        Severity::Warning,
+                        "result_mismatch",
+                        message,
+                    );
                 }
                 Some(_) => {}
                 None => {
@@ -581,9 +597,7 @@ fn variant_kind(variant: &str) -> VariantKind {
         .flat_map(char::to_lowercase)
         .collect();
     match key.as_str() {
-        "" | "standard" | "chess" | "normal" | "fromposition" | "orthodox" => {
-            VariantKind::Standard
-        }
+        "" | "standard" | "chess" | "normal" | "fromposition" | "orthodox" => VariantKind::Standard,
         "chess960" | "960" | "fischerandom" | "fischerrandom" | "fischerrandomchess" | "frc" => {
             VariantKind::Chess960
         }
@@ -597,7 +611,12 @@ fn repetitions(history: &[u64]) -> u32 {
     let Some(&last) = history.last() else {
         return 0;
     };
-    history.iter().rev().step_by(2).filter(|&&k| k == last).count() as u32
+    history
+        .iter()
+        .rev()
+        .step_by(2)
+        .filter(|&&k| k == last)
+        .count() as u32
 }
 
 /// An automatic end a starting position shows on its own (a game set up from a FEN may start
@@ -751,9 +770,23 @@ impl Visitor for Replayer {
         let ply = self.lines.last().map(|line| line.ply + 1);
         let code = pgn_code(&error);
         if error.is_warning() {
-            self.problem(error.location, ply, None, Severity::Warning, code, error.message);
+            self.problem(
+                error.location,
+                ply,
+                None,
+                Severity::Warning,
+                code,
+                error.message,
+            );
         } else if in_variation {
-            self.problem(error.location, ply, None, Severity::Error, code, error.message);
+            self.problem(
+                error.location,
+                ply,
+                None,
+                Severity::Error,
+                code,
+                error.message,
+            );
         } else {
             self.main_line_error(error.location, ply, None, code, error.message);
         }

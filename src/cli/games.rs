@@ -12,8 +12,8 @@ use std::sync::Arc;
 
 use crate::cli::progress::Progress;
 use crate::input;
-use crate::parallel::run_ordered;
 use crate::outcome;
+use crate::parallel::run_ordered;
 use crate::pgn::{LineCol, Location, RawGame, Splitter, parse_game};
 use crate::replay::{GameReport, Problem, ReplayOptions, Replayer};
 use crate::report::diagnostic::Severity;

@@ -238,7 +238,10 @@ fn jobs_do_not_change_the_output() {
     let two = arbiter(&["export", corpus, "--format", "jsonl", "--jobs", "2"]);
     let three = arbiter(&["export", corpus, "--format", "csv", "--jobs", "3"]);
     assert_eq!(one.status.code(), Some(0), "{}", stderr(&one));
-    assert!(one.stdout == two.stdout, "--jobs 2 output differs from --jobs 1");
+    assert!(
+        one.stdout == two.stdout,
+        "--jobs 2 output differs from --jobs 1"
+    );
     assert_eq!(stdout(&one).lines().count(), 13_163);
     assert_eq!(stdout(&three).lines().count(), 13_164);
 }

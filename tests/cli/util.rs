@@ -64,7 +64,10 @@ pub fn shared(path: &str) -> Option<PathBuf> {
     } else if required {
         panic!("ARBITER_TESTDATA is set but {} is missing", full.display());
     } else {
-        eprintln!("skipped: {} not found (set ARBITER_TESTDATA)", full.display());
+        eprintln!(
+            "skipped: {} not found (set ARBITER_TESTDATA)",
+            full.display()
+        );
         None
     }
 }

@@ -37,8 +37,7 @@ fn validate_jsonl(args: &[&str]) -> (Vec<Value>, Value, Option<i32>) {
 fn each_invalid_game_is_reported_at_its_ply() {
     let path = fixture("invalid/invalid.pgn");
     let expected = expectations(&path);
-    let (diagnostics, summary, code) =
-        validate_jsonl(&["validate", &path, "--format", "jsonl"]);
+    let (diagnostics, summary, code) = validate_jsonl(&["validate", &path, "--format", "jsonl"]);
     assert_eq!(code, Some(1));
     assert_eq!(summary["games"], 16);
     assert_eq!(summary["invalid"], 16);
@@ -92,8 +91,7 @@ fn error_messages_say_what_is_wrong() {
 fn warnings_are_given_where_they_belong() {
     let path = fixture("warnings/warnings.pgn");
     let expected = expectations(&path);
-    let (diagnostics, summary, code) =
-        validate_jsonl(&["validate", &path, "--format", "jsonl"]);
+    let (diagnostics, summary, code) = validate_jsonl(&["validate", &path, "--format", "jsonl"]);
     // The illegal move inside a variation is the one error.
     assert_eq!(code, Some(1));
     assert_eq!(summary["invalid"], 1);
@@ -114,9 +112,7 @@ fn warnings_are_given_where_they_belong() {
         assert_eq!(got, want, "game {game}");
     }
     // The variation's error leaves the main line valid for export.
-    let export = json_lines(&stdout(&arbiter(&[
-        "export", &path, "--format", "jsonl",
-    ])));
+    let export = json_lines(&stdout(&arbiter(&["export", &path, "--format", "jsonl"])));
     assert!(export.iter().all(|r| r["valid"] == true));
 }
 
@@ -129,7 +125,10 @@ fn strict_turns_warnings_into_errors() {
     assert_eq!(code, Some(1));
     assert!(diagnostics.iter().all(|d| d["severity"] == "error"));
     assert_eq!(strict["warnings"], 0);
-    assert_eq!(strict["valid"], 1, "only the sound variation game has no problem");
+    assert_eq!(
+        strict["valid"], 1,
+        "only the sound variation game has no problem"
+    );
     assert_eq!(
         diagnostics.len() as u64,
         lenient["warnings"].as_u64().unwrap() + 1
