@@ -254,10 +254,15 @@ impl<'a> Parser<'a, '_> {
                     Err(_) => self.unexpected(visitor),
                 },
                 _ => {
-                    if let Some(result) = self.result_here() {
+                    // Only `1-0`, `0-1`, `1/2-1/2` and `*` are results.
+                    let result = match b {
+                        b'0' | b'1' | b'*' => self.result_here(),
+                        _ => None,
+                    };
+                    if let Some(result) = result {
                         result_seen = self.result(visitor, result, &mut open);
                     } else {
-                        self.move_or_number(visitor);
+                        self.move_or_number(visitor, b);
                     }
                 }
             }
@@ -411,14 +416,26 @@ impl<'a> Parser<'a, '_> {
         }
     }
 
-    /// A move, a null move or a move number at `self.pos`, or else stray text.
-    fn move_or_number<V: Visitor>(&mut self, visitor: &mut V) {
+    /// A move, a null move or a move number at `self.pos`, whose first byte is `first`, or else
+    /// stray text. The first byte picks the rules worth trying: a null move starts with `-` or
+    /// `Z`, a move with a letter or the `0` of `0-0`, a move number with a digit.
+    fn move_or_number<V: Visitor>(&mut self, visitor: &mut V, first: u8) {
         let start = self.pos;
         let loc = Location::at(start);
-        if let Ok((rest, text)) = grammar::null_move(self.rest()) {
+        let null = match first {
+            b'-' | b'Z' => grammar::null_move(self.rest()).ok(),
+            _ => None,
+        };
+        let san = match first {
+            _ if null.is_some() => None,
+            b'0' => grammar::san(self.rest()).ok(),
+            _ if first.is_ascii_alphabetic() => grammar::san(self.rest()).ok(),
+            _ => None,
+        };
+        if let Some((rest, text)) = null {
             visitor.null_move(if text == b"--" { "--" } else { "Z0" }, loc);
             self.advance_to(rest);
-        } else if let Ok((rest, (text, suffix))) = grammar::san(self.rest()) {
+        } else if let Some((rest, (text, suffix))) = san {
             self.advance_to(rest);
             if text == b"e.p." {
                 // A separate `e.p.` after a capture, as in `exd6 e.p.`: notation only.

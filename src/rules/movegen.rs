@@ -153,6 +153,18 @@ impl Position {
         sink.0
     }
 
+    /// Whether the side to move has a legal move. Cheaper than counting them: king moves (most
+    /// often there are some) are looked at first, and the other pieces only if there are none.
+    pub fn has_legal_moves(&self) -> bool {
+        const KING: u8 = 1 << Role::King as u8;
+        let mut sink = CountSink(0);
+        self.generate::<true, _>(KING, Bitboard::FULL, &mut sink);
+        if sink.0 == 0 {
+            self.generate::<true, _>(ALL_ROLES & !KING, Bitboard::FULL, &mut sink);
+        }
+        sink.0 > 0
+    }
+
     /// The pieces of the side to move that are pinned to their king.
     pub fn pinned(&self) -> Bitboard {
         let us = self.turn;

@@ -265,12 +265,12 @@ impl Position {
 
     /// Whether the side to move is checkmated.
     pub fn is_checkmate(&self) -> bool {
-        self.is_check() && self.count_legal_moves() == 0
+        self.is_check() && !self.has_legal_moves()
     }
 
     /// Whether the side to move is stalemated.
     pub fn is_stalemate(&self) -> bool {
-        !self.is_check() && self.count_legal_moves() == 0
+        !self.is_check() && !self.has_legal_moves()
     }
 
     /// Whether the position is dead by material (DESIGN.md): K v K, K+N v K, K+B(s) v K with all

@@ -27,22 +27,33 @@ const PROMOTIONS: [Option<Role>; 4] = [
 ];
 
 impl Candidates {
+    /// Whether these are pawn moves to the last rank, four promotions per origin square.
+    #[inline]
+    pub fn promotes(&self) -> bool {
+        self.role == Role::Pawn && (self.to.rank() == 0 || self.to.rank() == 7)
+    }
+
+    /// The move from `from` (one of [`Candidates::froms`]) with `promotion`.
+    #[inline]
+    pub fn move_from(&self, from: Square, promotion: Option<Role>) -> Move {
+        if self.en_passant {
+            Move::en_passant(from, self.to)
+        } else {
+            Move::normal(self.role, from, self.capture, self.to, promotion)
+        }
+    }
+
     /// The moves, one per origin square (four for a promotion).
     pub fn moves(self) -> impl Iterator<Item = Move> + Clone {
-        let promotions: &[Option<Role>] =
-            if self.role == Role::Pawn && (self.to.rank() == 0 || self.to.rank() == 7) {
-                &PROMOTIONS
-            } else {
-                &[None]
-            };
+        let promotions: &[Option<Role>] = if self.promotes() {
+            &PROMOTIONS
+        } else {
+            &[None]
+        };
         self.froms.into_iter().flat_map(move |from| {
-            promotions.iter().map(move |&promotion| {
-                if self.en_passant {
-                    Move::en_passant(from, self.to)
-                } else {
-                    Move::normal(self.role, from, self.capture, self.to, promotion)
-                }
-            })
+            promotions
+                .iter()
+                .map(move |&promotion| self.move_from(from, promotion))
         })
     }
 }

@@ -112,6 +112,10 @@ impl San {
             }
         }
         let moves = candidates::legal_moves_to(pos, role, self.to);
+        if let Some(mv) = self.single_fit(&moves) {
+            leniency |= self.form_leniency(&mv, moves.froms);
+            return Ok(Resolved { mv, leniency });
+        }
         let mut found = None;
         let mut count = 0;
         let mut same_capture = 0;
@@ -152,6 +156,30 @@ impl San {
         };
         leniency |= self.form_leniency(&mv, moves.froms);
         Ok(Resolved { mv, leniency })
+    }
+
+    /// The move, when exactly one of `moves` fits the origin and promotion given (the common
+    /// case, decided on the origin squares alone); `None` sends the caller to the general search.
+    #[inline]
+    fn single_fit(&self, moves: &candidates::Candidates) -> Option<Move> {
+        let mut froms = moves.froms;
+        if let Some(file) = self.from_file() {
+            froms &= Bitboard::file(file);
+        }
+        if let Some(rank) = self.from_rank() {
+            froms &= Bitboard::rank(rank);
+        }
+        if froms.is_empty() || froms.more_than_one() {
+            return None;
+        }
+        // One move per origin square, or one per promotion piece: exactly one fits when the
+        // promotion given is there exactly when the move promotes.
+        if moves.promotes() != self.promotion.is_some() {
+            return None;
+        }
+        let mv = moves.move_from(froms.first()?, self.promotion);
+        debug_assert!(self.fits(&mv));
+        Some(mv)
     }
 
     /// Castling written as a king move to its destination or onto its rook: `e1g1`, `Ke1h1`.
