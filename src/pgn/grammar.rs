@@ -132,23 +132,48 @@ fn en_passant_tail(i: &[u8]) -> PResult<'_, &[u8]> {
     tag(&b".p."[..]).parse(i)
 }
 
+/// [`is_san_char`] as a table: this scan runs over every move of every game.
+static SAN_CHAR: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] =
+            c.is_ascii_alphanumeric() || matches!(c, b'=' | b'+' | b'#' | b':' | b'-' | b'@');
+        b += 1;
+    }
+    table
+};
+
 /// A move that starts with a letter, with an optional attached `e.p.`: `Nbxd2+`, `exd6e.p.`
+/// (letters, then move characters; written as a loop, it is the hottest rule of the grammar).
 fn move_letters(i: &[u8]) -> PResult<'_, &[u8]> {
-    let (rest, _) = take_while1(|b: u8| b.is_ascii_alphabetic()).parse(i)?;
-    let (rest, _) = take_while(is_san_char).parse(rest)?;
-    let len = i.len() - rest.len();
-    let (rest, _) = match i[..len].ends_with(b"e") {
-        true => opt(en_passant_tail).parse(rest)?,
-        false => (rest, None),
-    };
-    Ok((rest, &i[..i.len() - rest.len()]))
+    let letters = i.iter().take_while(|b| b.is_ascii_alphabetic()).count();
+    if letters == 0 {
+        return Err(nom::Err::Error(()));
+    }
+    let mut len = letters
+        + i[letters..]
+            .iter()
+            .take_while(|&&b| SAN_CHAR[usize::from(b)])
+            .count();
+    if i[len - 1] == b'e' && en_passant_tail(&i[len..]).is_ok() {
+        len += 3;
+    }
+    Ok((&i[len..], &i[..len]))
 }
 
 /// A move, kept as text, with an optional suffix annotation: `Nbxd2+!?`, `exd6e.p.`, `0-0`.
 /// The text is everything before the suffix.
 pub(crate) fn san(i: &[u8]) -> PResult<'_, (&[u8], Option<u8>)> {
-    let (i, text) = alt((castle_with_zeros, move_letters)).parse(i)?;
-    let (i, suffix) = opt(glyph).parse(i)?;
+    let (i, text) = match i.first() {
+        Some(b'0') => castle_with_zeros(i)?,
+        _ => move_letters(i)?,
+    };
+    let (i, suffix) = match i.first() {
+        Some(b'!' | b'?') => opt(glyph).parse(i)?,
+        _ => (i, None),
+    };
     Ok((i, (text, suffix)))
 }
 

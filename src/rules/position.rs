@@ -419,15 +419,6 @@ impl Position {
         self.set_turn(!self.turn);
     }
 
-    /// The legal castling move on `side`, if there is one.
-    pub fn castling_move(&self, side: CastlingSide) -> Option<Move> {
-        let king = self.king_of(self.turn);
-        self.legal_moves_to(Role::King, side.king_to(self.turn))
-            .iter()
-            .copied()
-            .find(|mv| mv.castling_side() == Some(side) && mv.from() == king)
-    }
-
     /// Whether `mv` is legal here. Moves compare whole, so a move built by hand must also get
     /// the captured role and the castling rook right.
     pub fn is_legal(&self, mv: Move) -> bool {

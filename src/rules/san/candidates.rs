@@ -3,7 +3,7 @@
 //! Resolving SAN asks this question once per move. Looking from the destination (which pieces of
 //! that kind attack it?) and testing each candidate's king safety with one attack query is
 //! cheaper than running the move generator, which works out checkers and pins for the whole
-//! board. King moves and en passant captures, rare and subtle, go to the generator.
+//! board. En passant captures, rare and subtle, go to the generator.
 
 use crate::rules::{Bitboard, Color, Move, Piece, Position, Role, Square, attacks};
 
@@ -87,12 +87,18 @@ pub(super) fn legal_moves_to(pos: &Position, role: Role, to: Square) -> Candidat
         }
         Role::Pawn => pawns(pos, &mut candidates),
         Role::King => {
-            let king = pos.legal_moves_to(role, to);
-            candidates.froms = king
-                .iter()
-                .filter(|mv| !mv.is_castle())
-                .map(|mv| mv.from())
-                .collect();
+            // As the generator has it: onto a square not ours that no enemy piece attacks once
+            // the king has left its own.
+            let us = pos.turn();
+            let king = pos.king_of(us);
+            if attacks::king(to).contains(king)
+                && !pos.by_color(us).contains(to)
+                && pos
+                    .attackers_to(to, !us, pos.occupied().without(king))
+                    .is_empty()
+            {
+                candidates.froms = Bitboard::from_square(king);
+            }
             candidates.capture = pos.role_at(to);
         }
     }
