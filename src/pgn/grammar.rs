@@ -266,9 +266,20 @@ pub(crate) fn unescape(raw: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
-/// Parses a number made of ASCII digits, or `None` if it does not fit in `T`.
-pub(crate) fn number<T: std::str::FromStr>(digits: &[u8]) -> Option<T> {
-    std::str::from_utf8(digits).ok()?.parse().ok()
+/// Parses a number made of ASCII digits, or `None` if it does not fit in `T` (or is not made of
+/// digits only).
+pub(crate) fn number<T: TryFrom<u64>>(digits: &[u8]) -> Option<T> {
+    if digits.is_empty() {
+        return None;
+    }
+    let mut n = 0u64;
+    for &b in digits {
+        if !b.is_ascii_digit() {
+            return None;
+        }
+        n = n.checked_mul(10)?.checked_add(u64::from(b - b'0'))?;
+    }
+    T::try_from(n).ok()
 }
 
 #[cfg(test)]

@@ -42,7 +42,20 @@ fn written_leniency(written: Written) -> Leniency {
         (Written::DOUBLE_PLUS, Leniency::DOUBLE_PLUS),
         (Written::PAWN_LETTER, Leniency::PAWN_LETTER),
     ];
+    const ANY: Written = {
+        let mut any = Written::EMPTY;
+        let mut i = 0;
+        while i < MAP.len() {
+            any = any.union(MAP[i].0);
+            i += 1;
+        }
+        any
+    };
     let mut leniency = Leniency::EMPTY;
+    if written.bits() & ANY.bits() == 0 {
+        // Nearly every move: no flag here (a capture mark alone says nothing non-standard).
+        return leniency;
+    }
     for (w, l) in MAP {
         if written.contains(w) {
             leniency |= l;
