@@ -116,7 +116,8 @@ const MAX_VARIATION_DEPTH: usize = 64;
 struct Line {
     /// The position now.
     pos: Position,
-    /// The position before the last move played (where a variation starts).
+    /// The position before the last move played (where a variation starts); kept up to date only
+    /// when variations are replayed.
     before: Position,
     /// Plies from the game's start to `pos`.
     ply: u32,
@@ -373,7 +374,10 @@ impl Replayer {
             }
         }
         let line = &mut self.lines[index];
-        line.before.clone_from(&line.pos);
+        if self.options.variations {
+            // Only a variation starts from the position before the last move.
+            line.before.clone_from(&line.pos);
+        }
         line.pos.play_unchecked(mv);
         line.ply = ply;
         line.moved = true;

@@ -52,8 +52,8 @@ impl GameFormatter for Exporter {
     }
 }
 
-/// Copies a report into a reusable record.
-fn fill_record(record: &mut ExportRecord, index: u64, report: &GameReport) {
+/// Copies a report into a reusable record (public for the benchmarks).
+pub fn fill_record(record: &mut ExportRecord, index: u64, report: &GameReport) {
     let tags = &report.tags;
     record.index = index;
     for (field, value) in [

@@ -109,6 +109,28 @@ impl Sink for CountSink {
     }
 }
 
+/// Keeps the castling move on one side.
+struct CastleSink(CastlingSide, Option<Move>);
+
+impl Sink for CastleSink {
+    #[inline]
+    fn piece(&mut self, _: &Position, _: Role, _: Square, _: Bitboard) {}
+
+    #[inline]
+    fn pawns(&mut self, _: &Position, _: Bitboard, _: i32) {}
+
+    #[inline]
+    fn en_passant(&mut self, _: Square, _: Square) {}
+
+    #[inline]
+    fn castle(&mut self, king: Square, rook: Square) {
+        let mv = Move::castle(king, rook);
+        if mv.castling_side() == Some(self.0) {
+            self.1 = Some(mv);
+        }
+    }
+}
+
 /// All roles, as a bit set indexed by [`Role::index`].
 const ALL_ROLES: u8 = 0b11_1111;
 
@@ -146,11 +168,38 @@ impl Position {
         list
     }
 
+    /// The legal castling move on `side`, if there is one.
+    pub fn castling_move(&self, side: CastlingSide) -> Option<Move> {
+        if self.is_check() {
+            return None;
+        }
+        let mut sink = CastleSink(side, None);
+        let to = side.king_to(self.turn);
+        self.castling_moves(
+            self.king_of(self.turn),
+            Bitboard::from_square(to),
+            &mut sink,
+        );
+        sink.1
+    }
+
     /// The number of legal moves, counted without listing them.
     pub fn count_legal_moves(&self) -> u64 {
         let mut sink = CountSink(0);
         self.generate::<true, _>(ALL_ROLES, Bitboard::FULL, &mut sink);
         sink.0
+    }
+
+    /// Whether the side to move has a legal move. Cheaper than counting them: king moves (most
+    /// often there are some) are looked at first, and the other pieces only if there are none.
+    pub fn has_legal_moves(&self) -> bool {
+        const KING: u8 = 1 << Role::King as u8;
+        let mut sink = CountSink(0);
+        self.generate::<true, _>(KING, Bitboard::FULL, &mut sink);
+        if sink.0 == 0 {
+            self.generate::<true, _>(ALL_ROLES & !KING, Bitboard::FULL, &mut sink);
+        }
+        sink.0 > 0
     }
 
     /// The pieces of the side to move that are pinned to their king.

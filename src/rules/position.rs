@@ -265,12 +265,12 @@ impl Position {
 
     /// Whether the side to move is checkmated.
     pub fn is_checkmate(&self) -> bool {
-        self.is_check() && self.count_legal_moves() == 0
+        self.is_check() && !self.has_legal_moves()
     }
 
     /// Whether the side to move is stalemated.
     pub fn is_stalemate(&self) -> bool {
-        !self.is_check() && self.count_legal_moves() == 0
+        !self.is_check() && !self.has_legal_moves()
     }
 
     /// Whether the position is dead by material (DESIGN.md): K v K, K+N v K, K+B(s) v K with all
@@ -417,15 +417,6 @@ impl Position {
             self.fullmoves = self.fullmoves.saturating_add(1);
         }
         self.set_turn(!self.turn);
-    }
-
-    /// The legal castling move on `side`, if there is one.
-    pub fn castling_move(&self, side: CastlingSide) -> Option<Move> {
-        let king = self.king_of(self.turn);
-        self.legal_moves_to(Role::King, side.king_to(self.turn))
-            .iter()
-            .copied()
-            .find(|mv| mv.castling_side() == Some(side) && mv.from() == king)
     }
 
     /// Whether `mv` is legal here. Moves compare whole, so a move built by hand must also get

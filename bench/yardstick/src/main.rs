@@ -5,6 +5,7 @@
 //! else the Result tag). It prints one line of counts per outcome.
 //!
 //! Usage: yardstick FILE.pgn...
+//!        yardstick --perft DEPTH [FEN]   (shakmaty's perft, for `arbiter perft` to be compared with)
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -143,11 +144,33 @@ impl Visitor for Replayer {
     }
 }
 
+/// `--perft DEPTH [FEN]`: prints the node count, as `arbiter perft` does.
+fn perft(args: &[String]) -> io::Result<()> {
+    let bad = |what: &str| io::Error::new(io::ErrorKind::InvalidInput, what.to_string());
+    let depth: u32 = args
+        .first()
+        .and_then(|d| d.parse().ok())
+        .ok_or_else(|| bad("usage: yardstick --perft DEPTH [FEN]"))?;
+    let pos: Chess = match args.get(1) {
+        Some(fen) => Fen::from_ascii(fen.as_bytes())
+            .ok()
+            .and_then(|f| f.into_position(CastlingMode::Chess960).ok())
+            .ok_or_else(|| bad("bad FEN"))?,
+        None => Chess::default(),
+    };
+    println!("{}", shakmaty::perft(&pos, depth));
+    Ok(())
+}
+
 fn main() -> io::Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("--perft") {
+        return perft(&args[1..]);
+    }
     let mut counts: BTreeMap<&str, u64> = BTreeMap::new();
     let (mut games, mut plies) = (0u64, 0u64);
-    for path in std::env::args().skip(1) {
-        let mut reader = Reader::new(File::open(&path)?);
+    for path in &args {
+        let mut reader = Reader::new(File::open(path)?);
         let mut visitor = Replayer;
         while let Some((outcome, game_plies)) = reader.read_game(&mut visitor)? {
             *counts.entry(outcome).or_default() += 1;

@@ -3,7 +3,7 @@
 //! Resolving SAN asks this question once per move. Looking from the destination (which pieces of
 //! that kind attack it?) and testing each candidate's king safety with one attack query is
 //! cheaper than running the move generator, which works out checkers and pins for the whole
-//! board. King moves and en passant captures, rare and subtle, go to the generator.
+//! board. En passant captures, rare and subtle, go to the generator.
 
 use crate::rules::{Bitboard, Color, Move, Piece, Position, Role, Square, attacks};
 
@@ -27,22 +27,33 @@ const PROMOTIONS: [Option<Role>; 4] = [
 ];
 
 impl Candidates {
+    /// Whether these are pawn moves to the last rank, four promotions per origin square.
+    #[inline]
+    pub fn promotes(&self) -> bool {
+        self.role == Role::Pawn && (self.to.rank() == 0 || self.to.rank() == 7)
+    }
+
+    /// The move from `from` (one of [`Candidates::froms`]) with `promotion`.
+    #[inline]
+    pub fn move_from(&self, from: Square, promotion: Option<Role>) -> Move {
+        if self.en_passant {
+            Move::en_passant(from, self.to)
+        } else {
+            Move::normal(self.role, from, self.capture, self.to, promotion)
+        }
+    }
+
     /// The moves, one per origin square (four for a promotion).
     pub fn moves(self) -> impl Iterator<Item = Move> + Clone {
-        let promotions: &[Option<Role>] =
-            if self.role == Role::Pawn && (self.to.rank() == 0 || self.to.rank() == 7) {
-                &PROMOTIONS
-            } else {
-                &[None]
-            };
+        let promotions: &[Option<Role>] = if self.promotes() {
+            &PROMOTIONS
+        } else {
+            &[None]
+        };
         self.froms.into_iter().flat_map(move |from| {
-            promotions.iter().map(move |&promotion| {
-                if self.en_passant {
-                    Move::en_passant(from, self.to)
-                } else {
-                    Move::normal(self.role, from, self.capture, self.to, promotion)
-                }
-            })
+            promotions
+                .iter()
+                .map(move |&promotion| self.move_from(from, promotion))
         })
     }
 }
@@ -76,12 +87,18 @@ pub(super) fn legal_moves_to(pos: &Position, role: Role, to: Square) -> Candidat
         }
         Role::Pawn => pawns(pos, &mut candidates),
         Role::King => {
-            let king = pos.legal_moves_to(role, to);
-            candidates.froms = king
-                .iter()
-                .filter(|mv| !mv.is_castle())
-                .map(|mv| mv.from())
-                .collect();
+            // As the generator has it: onto a square not ours that no enemy piece attacks once
+            // the king has left its own.
+            let us = pos.turn();
+            let king = pos.king_of(us);
+            if attacks::king(to).contains(king)
+                && !pos.by_color(us).contains(to)
+                && pos
+                    .attackers_to(to, !us, pos.occupied().without(king))
+                    .is_empty()
+            {
+                candidates.froms = Bitboard::from_square(king);
+            }
             candidates.capture = pos.role_at(to);
         }
     }

@@ -25,6 +25,9 @@ pub(super) fn san(text: In<'_>) -> Result<San, ParseSanError> {
     if text.len() > MAX_LEN {
         return Err(ParseSanError::TooLong);
     }
+    if let Some(san) = fast(text) {
+        return Ok(san);
+    }
     match (body, opt(suffix), opt(glyph), eof).parse(text) {
         Ok((_, (san, suffix, glyph, _))) => {
             let (suffix, double) = match suffix {
@@ -44,6 +47,60 @@ pub(super) fn san(text: In<'_>) -> Result<San, ParseSanError> {
             None => ParseSanError::Invalid,
         }),
     }
+}
+
+/// The standard forms that make up nearly every real game, read without the grammar: castling
+/// `O-O`/`O-O-O`, a piece move `Nf3`, `Nxf3`, `Nbd2`, `N1xf3`, `Nbxd2`, a pawn move `e4`, `exd5`,
+/// `e8=Q`, `exd8=Q`, each with an optional single `+` or `#`. Anything else (`None`) goes to the
+/// grammar, which gives the same answer for these forms (a test checks it) and reads the rest.
+#[inline]
+fn fast(text: In<'_>) -> Option<San> {
+    let (body, suffix) = match text.split_last()? {
+        (b'+', body) => (body, Some(Suffix::Check)),
+        (b'#', body) => (body, Some(Suffix::Checkmate)),
+        _ => (text, None),
+    };
+    let file = |b: u8| (b'a'..=b'h').contains(&b).then(|| b - b'a');
+    let rank = |b: u8| (b'1'..=b'8').contains(&b).then(|| b - b'1');
+    let square = |f: u8, r: u8| Square::from_coords(file(f)?, rank(r)?);
+    let san = match *body {
+        [b'O', b'-', b'O'] => San::castle(CastlingSide::KingSide),
+        [b'O', b'-', b'O', b'-', b'O'] => San::castle(CastlingSide::QueenSide),
+        [p @ (b'N' | b'B' | b'R' | b'Q' | b'K'), ref rest @ ..] => {
+            let role = Role::from_char(char::from(p));
+            let (from_file, from_rank, written, to) = match *rest {
+                [f, r] => (None, None, Written::EMPTY, square(f, r)?),
+                [b'x', f, r] => (None, None, Written::CAPTURE_MARK, square(f, r)?),
+                [d, f, r] => match (file(d), rank(d)) {
+                    (Some(d), _) => (Some(d), None, Written::EMPTY, square(f, r)?),
+                    (_, Some(d)) => (None, Some(d), Written::EMPTY, square(f, r)?),
+                    _ => return None,
+                },
+                [d, b'x', f, r] => match (file(d), rank(d)) {
+                    (Some(d), _) => (Some(d), None, Written::CAPTURE_MARK, square(f, r)?),
+                    (_, Some(d)) => (None, Some(d), Written::CAPTURE_MARK, square(f, r)?),
+                    _ => return None,
+                },
+                _ => return None,
+            };
+            San::normal(role, from_file, from_rank, to, None).with_written(written)
+        }
+        _ => {
+            let (from_file, written, rest) = match *body {
+                [d, b'x', ref rest @ ..] => (Some(file(d)?), Written::CAPTURE_MARK, rest),
+                ref rest => (None, Written::EMPTY, rest),
+            };
+            let (to, promotion) = match *rest {
+                [f, r] => (square(f, r)?, None),
+                [f, r, b'=', q @ (b'Q' | b'R' | b'B' | b'N')] => {
+                    (square(f, r)?, Role::from_char(char::from(q)))
+                }
+                _ => return None,
+            };
+            San::normal(None, from_file, None, to, promotion).with_written(written)
+        }
+    };
+    Some(san.with_suffix(suffix))
 }
 
 /// The bytes that can appear in some accepted move.
@@ -483,6 +540,88 @@ mod tests {
             ParseSanError::Invalid.to_string(),
             "not a move in algebraic notation"
         );
+    }
+
+    /// Every token the fast path reads, and tokens close to them, read the same through the
+    /// grammar alone.
+    #[test]
+    fn fast_path_agrees_with_the_grammar() {
+        let grammar = |text: &[u8]| -> Result<San, ParseSanError> {
+            match (body, opt(suffix), opt(glyph), eof).parse(text) {
+                Ok((_, (san, suffix, glyph, _))) => {
+                    let (suffix, double) = match suffix {
+                        Some((s, d)) => (Some(s), d),
+                        None => (None, Written::EMPTY),
+                    };
+                    Ok(san
+                        .with_suffix(suffix)
+                        .with_glyph(glyph)
+                        .with_written(san.written() | double))
+                }
+                Err(_) => Err(ParseSanError::Invalid),
+            }
+        };
+        let pieces = ["", "N", "B", "R", "Q", "K", "P", "n", "x"];
+        let froms = [
+            "", "a", "e", "h", "i", "1", "8", "9", "x", "e2", "h8", "e9", "0", "-", "=",
+        ];
+        let seps = ["", "x", "-", "xx"];
+        let tos = ["e4", "a1", "h8", "d8", "c1", "i4", "e9", "e", "4", "", "O"];
+        let promos = ["", "=Q", "=R", "=B", "=N", "=K", "=q", "Q", "=", "(Q)"];
+        let suffixes = ["", "+", "#", "++", "+#", "!", "x", "-O"];
+        let mut checked = 0;
+        let mut fast_hits = 0;
+        for piece in pieces {
+            for from in froms {
+                for sep in seps {
+                    for to in tos {
+                        for promo in promos {
+                            for suffix in suffixes {
+                                let text = format!("{piece}{from}{sep}{to}{promo}{suffix}");
+                                let bytes = text.as_bytes();
+                                checked += 1;
+                                if let Some(got) = fast(bytes) {
+                                    fast_hits += 1;
+                                    assert_eq!(Ok(got), grammar(bytes), "{text}");
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for text in [
+            "O-O", "O-O-O", "O-O+", "O-O-O#", "O-O#", "O-", "O-O-", "O", "OO",
+        ] {
+            if let Some(got) = fast(text.as_bytes()) {
+                fast_hits += 1;
+                assert_eq!(Ok(got), grammar(text.as_bytes()), "{text}");
+            }
+        }
+        assert!(
+            checked > 100_000 && fast_hits > 1_000,
+            "{checked} {fast_hits}"
+        );
+        // Exhaustively over short tokens of the move alphabet.
+        let alphabet = b"aeh18NKxO-=Q+#";
+        let mut text = Vec::new();
+        for len in 1..=5u32 {
+            for mut n in 0..alphabet.len().pow(len) {
+                text.clear();
+                for _ in 0..len {
+                    text.push(alphabet[n % alphabet.len()]);
+                    n /= alphabet.len();
+                }
+                if let Some(got) = fast(&text) {
+                    assert_eq!(
+                        Ok(got),
+                        grammar(&text),
+                        "{}",
+                        String::from_utf8_lossy(&text)
+                    );
+                }
+            }
+        }
     }
 
     #[test]

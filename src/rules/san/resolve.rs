@@ -42,7 +42,20 @@ fn written_leniency(written: Written) -> Leniency {
         (Written::DOUBLE_PLUS, Leniency::DOUBLE_PLUS),
         (Written::PAWN_LETTER, Leniency::PAWN_LETTER),
     ];
+    const ANY: Written = {
+        let mut any = Written::EMPTY;
+        let mut i = 0;
+        while i < MAP.len() {
+            any = any.union(MAP[i].0);
+            i += 1;
+        }
+        any
+    };
     let mut leniency = Leniency::EMPTY;
+    if written.bits() & ANY.bits() == 0 {
+        // Nearly every move: no flag here (a capture mark alone says nothing non-standard).
+        return leniency;
+    }
     for (w, l) in MAP {
         if written.contains(w) {
             leniency |= l;
@@ -112,6 +125,10 @@ impl San {
             }
         }
         let moves = candidates::legal_moves_to(pos, role, self.to);
+        if let Some(mv) = self.single_fit(&moves) {
+            leniency |= self.form_leniency(&mv, moves.froms);
+            return Ok(Resolved { mv, leniency });
+        }
         let mut found = None;
         let mut count = 0;
         let mut same_capture = 0;
@@ -152,6 +169,30 @@ impl San {
         };
         leniency |= self.form_leniency(&mv, moves.froms);
         Ok(Resolved { mv, leniency })
+    }
+
+    /// The move, when exactly one of `moves` fits the origin and promotion given (the common
+    /// case, decided on the origin squares alone); `None` sends the caller to the general search.
+    #[inline]
+    fn single_fit(&self, moves: &candidates::Candidates) -> Option<Move> {
+        let mut froms = moves.froms;
+        if let Some(file) = self.from_file() {
+            froms &= Bitboard::file(file);
+        }
+        if let Some(rank) = self.from_rank() {
+            froms &= Bitboard::rank(rank);
+        }
+        if froms.is_empty() || froms.more_than_one() {
+            return None;
+        }
+        // One move per origin square, or one per promotion piece: exactly one fits when the
+        // promotion given is there exactly when the move promotes.
+        if moves.promotes() != self.promotion.is_some() {
+            return None;
+        }
+        let mv = moves.move_from(froms.first()?, self.promotion);
+        debug_assert!(self.fits(&mv));
+        Some(mv)
     }
 
     /// Castling written as a king move to its destination or onto its rook: `e1g1`, `Ke1h1`.
