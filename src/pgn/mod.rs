@@ -99,6 +99,7 @@ mod error;
 mod grammar;
 mod location;
 mod parse;
+mod scan;
 mod split;
 mod visitor;
 

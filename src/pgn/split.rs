@@ -26,6 +26,7 @@
 use std::io::{self, Read};
 
 use super::grammar;
+use super::scan::find_any;
 
 /// The default limit on one game's size: 64 MiB. The most heavily annotated real games are a few
 /// MiB; a game larger than this is surely broken (say, a `(` never closed in a file without tags),
@@ -132,42 +133,16 @@ struct Lines {
 }
 
 /// Bytes that stop the fast scan through movetext.
-static MOVETEXT_STOP: [bool; 256] = table(b"\n\r{;%()[-*");
+const MOVETEXT_STOP: [u8; 10] = *b"\n\r{;%()[-*";
 
 /// Bytes that stop the scan through a `{ }` comment.
-static BRACE_STOP: [bool; 256] = table(b"}\n\r");
+const BRACE_STOP: [u8; 3] = *b"}\n\r";
 
 /// Bytes that stop the scan through a tag's quoted value.
-static QUOTE_STOP: [bool; 256] = table(b"\"\\\n\r");
+const QUOTE_STOP: [u8; 4] = *b"\"\\\n\r";
 
 /// Bytes that stop the scan between a tag's `[` and its `]`.
-static TAG_STOP: [bool; 256] = table(b"\"]\n\r");
-
-/// How many bytes at the start of `bytes` are not in `stops`. This is the hottest loop of the
-/// splitter, so it looks at eight bytes per branch.
-fn skip_run(bytes: &[u8], stops: &[bool; 256]) -> usize {
-    let stop = |b: &u8| stops[*b as usize];
-    let mut chunks = bytes.chunks_exact(8);
-    let mut skipped = 0;
-    for chunk in &mut chunks {
-        if chunk.iter().fold(false, |any, b| any | stop(b)) {
-            break;
-        }
-        skipped += 8;
-    }
-    skipped + bytes[skipped..].iter().take_while(|b| !stop(b)).count()
-}
-
-/// A table of the bytes in `stops`.
-const fn table(stops: &[u8]) -> [bool; 256] {
-    let mut t = [false; 256];
-    let mut i = 0;
-    while i < stops.len() {
-        t[stops[i] as usize] = true;
-        i += 1;
-    }
-    t
-}
+const TAG_STOP: [u8; 4] = *b"\"]\n\r";
 
 /// Cuts a byte stream into [`RawGame`]s. See the module documentation for where games end.
 #[derive(Debug)]
@@ -425,8 +400,7 @@ impl<R: Read> Splitter<R> {
                         }
                         s.check_line = false;
                     }
-                    // Comments are mostly short (`{ [%clk 0:03:00] }`): a table beats memchr.
-                    let k = skip_run(&buf[p..], &BRACE_STOP);
+                    let k = find_any(&buf[p..], BRACE_STOP);
                     match (p + k < len).then_some(k) {
                         None => s.pos = len,
                         Some(k) => {
@@ -466,10 +440,7 @@ impl<R: Read> Splitter<R> {
                 }
                 Inner::Quote => match buf[p] {
                     // The common case first: plain text, skipped in a tight loop.
-                    b if !QUOTE_STOP[b as usize] => {
-                        let run = buf[p..].iter().take_while(|&&b| !QUOTE_STOP[b as usize]);
-                        s.pos = p + run.count();
-                    }
+                    b if !QUOTE_STOP.contains(&b) => s.pos = p + find_any(&buf[p..], QUOTE_STOP),
                     b'"' => {
                         s.pos = p + 1;
                         s.inner = Inner::Normal;
@@ -534,8 +505,7 @@ impl<R: Read> Splitter<R> {
                             }
                             _ if s.in_tag => {
                                 // Inside the brackets, up to the quote or the `]`.
-                                let run = buf[p..].iter().take_while(|&&b| !TAG_STOP[b as usize]);
-                                s.pos = p + run.count();
+                                s.pos = p + find_any(&buf[p..], TAG_STOP);
                             }
                             b';' => s.inner = Inner::Line,
                             b'%' if at_line_start => s.inner = Inner::Line,
@@ -546,10 +516,10 @@ impl<R: Read> Splitter<R> {
                             // comment, brackets, a dash that is no result): the common case.
                             let mut q = p;
                             loop {
-                                q += skip_run(&buf[q..], &MOVETEXT_STOP);
+                                q += find_any(&buf[q..], MOVETEXT_STOP);
                                 match buf.get(q) {
                                     Some(b'{') => {
-                                        let close = q + 1 + skip_run(&buf[q + 1..], &BRACE_STOP);
+                                        let close = q + 1 + find_any(&buf[q + 1..], BRACE_STOP);
                                         if buf.get(close) != Some(&b'}') {
                                             break;
                                         }
