@@ -764,6 +764,10 @@ impl Visitor for Replayer {
         self.play_null_move(text, location);
     }
 
+    fn wants_comments(&self) -> bool {
+        false
+    }
+
     fn begin_variation(&mut self, location: Location) -> Flow {
         if !self.options.variations {
             return Flow::Skip;

@@ -199,6 +199,11 @@ impl<'a> Parser<'a, '_> {
             }
             let loc = Location::at(start);
             match b {
+                b'{' if !visitor.wants_comments()
+                    && let Some(close) = grammar::brace_close(&self.bytes[start + 1..]) =>
+                {
+                    self.pos = start + 2 + close;
+                }
                 b'{' => match grammar::brace_comment(self.rest()) {
                     Ok((rest, body)) => {
                         visitor.comment(&self.text.get(start + 1..start + 1 + body.len()), loc);

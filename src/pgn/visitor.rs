@@ -108,6 +108,12 @@ pub trait Visitor {
         let _ = (text, location);
     }
 
+    /// Whether the reader should hand out comments. A visitor that ignores them returns `false`:
+    /// the reader then skips each `{ }` comment with one search and never decodes its text.
+    fn wants_comments(&self) -> bool {
+        true
+    }
+
     /// A `(` opens a variation. Return [`Flow::Skip`] to skip it, up to its matching `)`,
     /// cheaply; `end_variation` is then not called for it.
     fn begin_variation(&mut self, location: Location) -> Flow {

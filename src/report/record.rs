@@ -7,8 +7,6 @@
 use std::cell::RefCell;
 use std::io;
 
-use serde::ser::{Serialize, SerializeMap, Serializer};
-
 use crate::outcome::{Outcome, Winner};
 
 /// The fixed export fields, in order.
@@ -172,44 +170,58 @@ impl RecordFormatter {
     }
 
     fn write_json(&self, record: &ExportRecord, out: &mut Vec<u8>) {
-        let json = JsonRecord {
-            record,
-            extra_tags: &self.extra_tags,
-        };
-        // Serialising strings, numbers and booleans into a Vec cannot fail.
-        let _ = serde_json::to_writer(&mut *out, &json);
+        // Written by hand, field by field in export order: serde_json's generic map path cost more
+        // than the rest of the export formatting. Strings go through `json_str`, which copies the
+        // common case (nothing to escape) and leaves the rest to serde_json, so the bytes are the
+        // same as `serde_json::to_writer` gives.
+        let r = record;
+        out.extend_from_slice(b"{\"index\":");
+        out.extend_from_slice(itoa_buf(r.index).as_str().as_bytes());
+        for (key, value) in [
+            (&b",\"event\":"[..], &r.event),
+            (b",\"site\":", &r.site),
+            (b",\"date\":", &r.date),
+            (b",\"round\":", &r.round),
+            (b",\"white\":", &r.white),
+            (b",\"black\":", &r.black),
+            (b",\"result\":", &r.result),
+        ] {
+            out.extend_from_slice(key);
+            json_str(value, out);
+        }
+        out.extend_from_slice(b",\"plies\":");
+        out.extend_from_slice(itoa_buf(u64::from(r.plies)).as_str().as_bytes());
+        out.extend_from_slice(b",\"outcome\":");
+        json_str(r.outcome.map_or("", Outcome::as_str), out);
+        out.extend_from_slice(b",\"winner\":");
+        json_str(r.winner.map_or("", Winner::as_str), out);
+        out.extend_from_slice(b",\"result_consistent\":");
+        out.extend_from_slice(bool_str(r.result_consistent).as_bytes());
+        out.extend_from_slice(b",\"final_fen\":");
+        json_str(&r.final_fen, out);
+        out.extend_from_slice(b",\"valid\":");
+        out.extend_from_slice(bool_str(r.valid).as_bytes());
+        out.extend_from_slice(b",\"error\":");
+        json_str(&r.error, out);
+        for (name, value) in self.extra_tags.iter().zip(&r.extra) {
+            out.push(b',');
+            json_str(name, out);
+            out.push(b':');
+            json_str(value, out);
+        }
+        out.push(b'}');
     }
 }
 
-/// A record with its tag names, serialised as one JSON object with fields in export order.
-struct JsonRecord<'a> {
-    record: &'a ExportRecord,
-    extra_tags: &'a [String],
-}
-
-impl Serialize for JsonRecord<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let r = self.record;
-        let mut map = serializer.serialize_map(Some(FIELDS.len() + self.extra_tags.len()))?;
-        map.serialize_entry("index", &r.index)?;
-        map.serialize_entry("event", &r.event)?;
-        map.serialize_entry("site", &r.site)?;
-        map.serialize_entry("date", &r.date)?;
-        map.serialize_entry("round", &r.round)?;
-        map.serialize_entry("white", &r.white)?;
-        map.serialize_entry("black", &r.black)?;
-        map.serialize_entry("result", &r.result)?;
-        map.serialize_entry("plies", &r.plies)?;
-        map.serialize_entry("outcome", r.outcome.map_or("", Outcome::as_str))?;
-        map.serialize_entry("winner", r.winner.map_or("", Winner::as_str))?;
-        map.serialize_entry("result_consistent", &r.result_consistent)?;
-        map.serialize_entry("final_fen", &r.final_fen)?;
-        map.serialize_entry("valid", &r.valid)?;
-        map.serialize_entry("error", &r.error)?;
-        for (name, value) in self.extra_tags.iter().zip(&r.extra) {
-            map.serialize_entry(name, value)?;
-        }
-        map.end()
+/// Appends `s` as a JSON string, exactly as serde_json writes it.
+fn json_str(s: &str, out: &mut Vec<u8>) {
+    if s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
+        out.push(b'"');
+        out.extend_from_slice(s.as_bytes());
+        out.push(b'"');
+    } else {
+        // Writing a string into a Vec cannot fail.
+        let _ = serde_json::to_writer(&mut *out, s);
     }
 }
 
@@ -259,6 +271,22 @@ fn itoa_buf(mut n: u64) -> NumBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn json_strings_are_written_as_serde_json_writes_them() {
+        let tricky = [
+            "",
+            "Kasparov, G.",
+            "Réti \"the\" \\ great",
+            "tab\there\nnew\r\u{8}\u{c}\u{1}\u{1f}\u{7f}",
+            "ü€😀",
+        ];
+        for s in tricky {
+            let mut ours = Vec::new();
+            json_str(s, &mut ours);
+            assert_eq!(ours, serde_json::to_vec(s).unwrap_or_default(), "{s:?}");
+        }
+    }
 
     fn record() -> ExportRecord {
         ExportRecord {
