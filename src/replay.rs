@@ -121,6 +121,9 @@ struct Line {
     before: Position,
     /// Plies from the game's start to `pos`.
     ply: u32,
+    /// Whether the side to move in `pos` is in check, when known: found after every move played
+    /// from SAN (replay needs it for the check mark), and handed to the next move's resolution.
+    in_check: Option<bool>,
     /// A move of this line failed: the rest of it is skipped.
     dead: bool,
     /// A move has been played on this line (a variation before any move has nothing to replace).
@@ -311,6 +314,7 @@ impl Replayer {
             before: pos.clone(),
             pos,
             ply: 0,
+            in_check: None,
             dead: false,
             moved: false,
         });
@@ -347,7 +351,7 @@ impl Replayer {
             self.warn_after_end(text, location, ply);
         }
         let line = &self.lines[index];
-        let resolved = match parsed.resolve(&line.pos) {
+        let resolved = match parsed.resolve_knowing_check(&line.pos, line.in_check) {
             Ok(resolved) => resolved,
             Err(err) => {
                 let message = match game_over(&line.pos) {
@@ -382,7 +386,9 @@ impl Replayer {
         line.ply = ply;
         line.moved = true;
         let written = parsed.suffix();
-        if written.is_some() || line.pos.is_check() {
+        let in_check = line.pos.is_check();
+        line.in_check = Some(in_check);
+        if written.is_some() || in_check {
             let actual = Suffix::of(&line.pos);
             if written != actual {
                 let message = suffix_message(text, written, actual);
@@ -410,6 +416,7 @@ impl Replayer {
         let ply = line.ply + 1;
         line.before.clone_from(&line.pos);
         line.pos.play_null();
+        line.in_check = None;
         line.ply = ply;
         line.moved = true;
         if index == 0 {
@@ -574,7 +581,8 @@ impl Replayer {
             }
         }
         if let Some(line) = self.lines.first() {
-            report.final_fen = line.pos.to_fen();
+            report.final_fen.clear();
+            line.pos.write_fen(&mut report.final_fen);
         }
     }
 }
@@ -799,6 +807,7 @@ impl Visitor for Replayer {
                     pos: parent.before.clone(),
                     before: parent.before.clone(),
                     ply: parent.ply - 1,
+                    in_check: None,
                     dead: false,
                     moved: false,
                 };

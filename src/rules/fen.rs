@@ -675,6 +675,13 @@ impl Position {
     /// en passant square).
     pub fn to_fen(&self) -> String {
         let mut fen = String::with_capacity(90);
+        self.write_fen(&mut fen);
+        fen
+    }
+
+    /// Appends the FEN of the position to `fen` (as [`Position::to_fen`] gives it), so that a
+    /// caller writing one FEN per game can reuse its buffer.
+    pub fn write_fen(&self, fen: &mut String) {
         for rank in (0..8u8).rev() {
             let mut empty = 0u8;
             for file in 0..8u8 {
@@ -699,14 +706,19 @@ impl Position {
         fen.push(' ');
         fen.push(self.turn().char());
         fen.push(' ');
-        self.push_castling(&mut fen);
+        self.push_castling(fen);
         fen.push(' ');
         match self.legal_ep_square() {
-            Some(sq) => fen.push_str(&sq.to_string()),
+            Some(sq) => {
+                fen.push(sq.file_char());
+                fen.push(sq.rank_char());
+            }
             None => fen.push('-'),
         }
-        fen.push_str(&format!(" {} {}", self.halfmoves, self.fullmoves));
-        fen
+        fen.push(' ');
+        push_number(fen, self.halfmoves);
+        fen.push(' ');
+        push_number(fen, self.fullmoves);
     }
 
     fn push_castling(&self, fen: &mut String) {
@@ -734,6 +746,22 @@ impl Position {
             fen.push('-');
         }
     }
+}
+
+/// Appends `n` in decimal.
+fn push_number(out: &mut String, n: u32) {
+    let mut digits = [0u8; 10];
+    let mut start = digits.len();
+    let mut n = n;
+    loop {
+        start -= 1;
+        digits[start] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend(digits[start..].iter().map(|&d| d as char));
 }
 
 /// Whether some castling right has its king off the e-file or its rook off the a/h-files.

@@ -59,8 +59,14 @@ impl Candidates {
 }
 
 /// The legal moves of a `role` piece that land on `to`, as [`Position::legal_moves_to`] gives
-/// them but for castling.
-pub(super) fn legal_moves_to(pos: &Position, role: Role, to: Square) -> Candidates {
+/// them but for castling. `in_check`, when known, must be `pos.is_check()`: knowing the side to
+/// move is not in check spares the king-safety query for most candidates (see [`off_king_lines`]).
+pub(super) fn legal_moves_to(
+    pos: &Position,
+    role: Role,
+    to: Square,
+    in_check: Option<bool>,
+) -> Candidates {
     let mut candidates = Candidates {
         froms: Bitboard::EMPTY,
         role,
@@ -69,7 +75,9 @@ pub(super) fn legal_moves_to(pos: &Position, role: Role, to: Square) -> Candidat
         en_passant: false,
     };
     match role {
-        Role::Knight | Role::Bishop | Role::Rook | Role::Queen => pieces(pos, &mut candidates),
+        Role::Knight | Role::Bishop | Role::Rook | Role::Queen => {
+            pieces(pos, &mut candidates, in_check);
+        }
         Role::Pawn if pos.ep_square() == Some(to) => {
             candidates.froms = pos
                 .legal_moves_to(role, to)
@@ -82,10 +90,10 @@ pub(super) fn legal_moves_to(pos: &Position, role: Role, to: Square) -> Candidat
             if candidates.froms.is_empty() {
                 candidates.en_passant = false;
                 candidates.capture = None;
-                pawns(pos, &mut candidates);
+                pawns(pos, &mut candidates, in_check);
             }
         }
-        Role::Pawn => pawns(pos, &mut candidates),
+        Role::Pawn => pawns(pos, &mut candidates, in_check),
         Role::King => {
             // As the generator has it: onto a square not ours that no enemy piece attacks once
             // the king has left its own.
@@ -105,13 +113,24 @@ pub(super) fn legal_moves_to(pos: &Position, role: Role, to: Square) -> Candidat
     candidates
 }
 
+/// The squares from which a move (not the king's, not en passant) surely leaves our king safe,
+/// without asking: when we are not in check, those on no rank, file or diagonal through the king.
+/// Lifting a piece off every line through the king uncovers no attack on it, and putting one down
+/// on `to` can only block one, so the king stays as safe as it was. Unknown check: none.
+fn off_king_lines(king: Square, in_check: Option<bool>) -> Bitboard {
+    match in_check {
+        Some(false) => !attacks::queen(king, Bitboard::EMPTY),
+        _ => Bitboard::EMPTY,
+    }
+}
+
 /// Whether moving a piece other than the king from `from` to `to` leaves our king safe.
 fn is_safe(pos: &Position, king: Square, from: Square, to: Square) -> bool {
     let occupied = pos.occupied().without(from).with(to);
     (pos.attackers_to(king, !pos.turn(), occupied) & !Bitboard::from_square(to)).is_empty()
 }
 
-fn pieces(pos: &Position, c: &mut Candidates) {
+fn pieces(pos: &Position, c: &mut Candidates, in_check: Option<bool>) {
     let us = pos.turn();
     let to = c.to;
     if pos.by_color(us).contains(to) {
@@ -135,13 +154,14 @@ fn pieces(pos: &Position, c: &mut Candidates) {
     }
     let king = pos.king_of(us);
     c.capture = pos.role_at(to);
+    let safe = off_king_lines(king, in_check);
     c.froms = froms
         .iter()
-        .filter(|&from| is_safe(pos, king, from, to))
+        .filter(|&from| safe.contains(from) || is_safe(pos, king, from, to))
         .collect();
 }
 
-fn pawns(pos: &Position, c: &mut Candidates) {
+fn pawns(pos: &Position, c: &mut Candidates, in_check: Option<bool>) {
     let us = pos.turn();
     let them = !us;
     let to = c.to;
@@ -172,9 +192,10 @@ fn pawns(pos: &Position, c: &mut Candidates) {
         return;
     }
     let king = pos.king_of(us);
+    let safe = off_king_lines(king, in_check);
     c.froms = froms
         .iter()
-        .filter(|&from| is_safe(pos, king, from, to))
+        .filter(|&from| safe.contains(from) || is_safe(pos, king, from, to))
         .collect();
 }
 
@@ -204,15 +225,18 @@ mod tests {
             for _ in 0..60 {
                 for role in Role::ALL {
                     for to in Square::all() {
-                        let ours: Vec<Move> = legal_moves_to(&pos, role, to).moves().collect();
                         let mut core = pos.legal_moves_to(role, to);
                         core.retain(|mv| !mv.is_castle());
-                        assert_eq!(
-                            sorted(&ours),
-                            sorted(&core),
-                            "{} {role:?} {to}",
-                            pos.to_fen()
-                        );
+                        for hint in [None, Some(pos.is_check())] {
+                            let ours: Vec<Move> =
+                                legal_moves_to(&pos, role, to, hint).moves().collect();
+                            assert_eq!(
+                                sorted(&ours),
+                                sorted(&core),
+                                "{} {role:?} {to} {hint:?}",
+                                pos.to_fen()
+                            );
+                        }
                     }
                 }
                 let moves = pos.legal_moves();

@@ -70,13 +70,25 @@ impl San {
     /// A null move is not a move: check [`San::is_null`] first and call
     /// [`Position::play_null`].
     pub fn resolve(&self, pos: &Position) -> Result<Resolved, SanError> {
+        self.resolve_knowing_check(pos, None)
+    }
+
+    /// Like [`San::resolve`], for a caller that knows whether the side to move is in check:
+    /// `in_check` must be `None` or `Some(pos.is_check())`. Knowing it spares most candidate moves
+    /// their king-safety query.
+    pub fn resolve_knowing_check(
+        &self,
+        pos: &Position,
+        in_check: Option<bool>,
+    ) -> Result<Resolved, SanError> {
+        debug_assert!(in_check.is_none_or(|check| check == pos.is_check()));
         let san = *self;
         let base = written_leniency(self.written);
         match self.shape {
             Shape::Null => Err(SanError::NullMove { san }),
             Shape::KingSide => castle(pos, san, CastlingSide::KingSide, base),
             Shape::QueenSide => castle(pos, san, CastlingSide::QueenSide, base),
-            Shape::Normal => self.resolve_normal(pos, base),
+            Shape::Normal => self.resolve_normal(pos, base, in_check),
         }
     }
 
@@ -110,7 +122,12 @@ impl San {
             && mv.promotion() == self.promotion
     }
 
-    fn resolve_normal(&self, pos: &Position, mut leniency: Leniency) -> Result<Resolved, SanError> {
+    fn resolve_normal(
+        &self,
+        pos: &Position,
+        mut leniency: Leniency,
+        in_check: Option<bool>,
+    ) -> Result<Resolved, SanError> {
         let san = *self;
         let role = self.moving_role(pos);
         if let Some(promotion) = self.promotion {
@@ -124,7 +141,7 @@ impl San {
                 return Err(SanError::PromotionNotOnLastRank { san });
             }
         }
-        let moves = candidates::legal_moves_to(pos, role, self.to);
+        let moves = candidates::legal_moves_to(pos, role, self.to, in_check);
         if let Some(mv) = self.single_fit(&moves) {
             leniency |= self.form_leniency(&mv, moves.froms);
             return Ok(Resolved { mv, leniency });

@@ -97,7 +97,7 @@ pub fn write_without_suffix(pos: &Position, mv: Move) -> SanString {
                 san.push(mv.role().upper_char() as u8);
                 disambiguation(
                     &mv,
-                    candidates::legal_moves_to(pos, mv.role(), mv.to()).froms,
+                    candidates::legal_moves_to(pos, mv.role(), mv.to(), None).froms,
                 )
             };
             if file {
