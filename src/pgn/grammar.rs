@@ -150,6 +150,34 @@ pub(crate) fn move_number(i: &[u8]) -> PResult<'_, (&[u8], u8)> {
     Ok((&i[end..], (&i[..digits], count)))
 }
 
+/// The common form of a move number, `12.` or `12...` with at most nine digits and one group of
+/// dots, read without the general rule: `Some((number, length, dots))`, the same as
+/// [`move_number`] gives. `None` for anything else (`12 ...`, `12. ...`, no dot, more digits),
+/// which goes to the general rule.
+#[inline]
+pub(crate) fn plain_move_number(i: &[u8]) -> Option<(u32, usize, u8)> {
+    let digits = i.iter().take(10).take_while(|b| b.is_ascii_digit()).count();
+    if digits == 0 || digits > 9 {
+        return None;
+    }
+    let dots = i[digits..].iter().take_while(|&&b| b == b'.').count();
+    if dots == 0 {
+        return None;
+    }
+    let end = digits + dots;
+    let blanks = i[end..]
+        .iter()
+        .take_while(|&&b| b == b' ' || b == b'\t')
+        .count();
+    if i.get(end + blanks) == Some(&b'.') {
+        return None;
+    }
+    let number = i[..digits]
+        .iter()
+        .fold(0u32, |n, &d| n * 10 + u32::from(d - b'0'));
+    Some((number, end, u8::try_from(dots).unwrap_or(u8::MAX)))
+}
+
 /// A run of dots: `...`
 pub(crate) fn dots(i: &[u8]) -> PResult<'_, &[u8]> {
     take_while1(|b| b == b'.').parse(i)
@@ -440,6 +468,34 @@ mod tests {
         assert_eq!(san(b"which e4"), Err(nom::Err::Error(())));
         assert_eq!(san(b"Sf3 e4"), ok(" e4", (&b"Sf3"[..], None)));
         assert_eq!(san(b"12."), Err(nom::Err::Error(())));
+    }
+
+    #[test]
+    fn plain_move_numbers_agree_with_the_general_rule() {
+        let inputs: [&[u8]; 12] = [
+            b"12. e4",
+            b"1... e5",
+            b"7.Nf3",
+            b"12 ...",
+            b"12. ... e5",
+            b"999999999. a",
+            b"1234567890. a",
+            b"3",
+            b"3 e4",
+            b"45.\t.",
+            b"9.)",
+            b"1.\n2.",
+        ];
+        for i in inputs {
+            let general = move_number(i).ok().and_then(|(rest, (digits, dots))| {
+                Some((number::<u32>(digits)?, i.len() - rest.len(), dots))
+            });
+            if let Some(fast) = plain_move_number(i) {
+                assert_eq!(Some(fast), general, "{:?}", String::from_utf8_lossy(i));
+            }
+        }
+        assert_eq!(plain_move_number(b"12. e4"), Some((12, 3, 1)));
+        assert_eq!(plain_move_number(b"12. ... e5"), None);
     }
 
     #[test]

@@ -253,6 +253,13 @@ impl<'a> Parser<'a, '_> {
                     Ok((rest, _)) => self.advance_to(rest),
                     Err(_) => self.unexpected(visitor),
                 },
+                // The common move number `12.` (not a result: a dot follows the digits).
+                b'1'..=b'9'
+                    if let Some((number, len, dots)) = grammar::plain_move_number(self.rest()) =>
+                {
+                    self.pos += len;
+                    visitor.move_number(number, dots, loc);
+                }
                 b'0' | b'1' | b'*' if let Some(result) = self.result_here() => {
                     result_seen = self.result(visitor, result, &mut open);
                 }
