@@ -76,52 +76,53 @@ fn blanks(i: &[u8]) -> PResult<'_, &[u8]> {
     take_while(|b| b == b' ' || b == b'\t').parse(i)
 }
 
-/// A tag name: `WhiteElo`
-pub(crate) fn tag_name(i: &[u8]) -> PResult<'_, &[u8]> {
-    take_while1(is_tag_name_char).parse(i)
-}
-
 /// Bytes that stop the scan through a quoted tag value.
-static VALUE_STOP: [bool; 256] = {
-    let mut t = [false; 256];
-    t[b'"' as usize] = true;
-    t[b'\\' as usize] = true;
-    t[b'\n' as usize] = true;
-    t[b'\r' as usize] = true;
-    t
-};
+const VALUE_STOP: [u8; 4] = *b"\"\\\n\r";
 
-/// A quoted tag value with `\"` and `\\` escapes, on one line: `"Kasparov, \"Gazza\""`.
-/// Returns the raw text between the quotes (escapes still in).
+/// The index of the quote that closes a tag value in `i` (the bytes after the opening quote),
+/// skipping `\"` and `\\` escapes; `None` if the line or the input ends first.
 #[inline]
-pub(crate) fn tag_value(i: &[u8]) -> PResult<'_, &[u8]> {
-    let (i, _) = tag(&b"\""[..]).parse(i)?;
+fn closing_quote(i: &[u8]) -> Option<usize> {
     let mut k = 0;
     loop {
-        k += i[k..]
-            .iter()
-            .take_while(|&&b| !VALUE_STOP[b as usize])
-            .count();
+        k += super::scan::find_any(&i[k..], VALUE_STOP);
         match i.get(k) {
-            None | Some(b'\n' | b'\r') => return Err(nom::Err::Error(())),
-            Some(b'"') => return Ok((&i[k + 1..], &i[..k])),
+            None | Some(b'\n' | b'\r') => return None,
+            Some(b'"') => return Some(k),
             Some(b'\\') if matches!(i.get(k + 1), Some(b'"' | b'\\')) => k += 2,
             Some(_) => k += 1,
         }
     }
 }
 
-/// A tag pair: `[White "Kasparov, G."]` (spaces allowed inside the brackets).
+/// A quoted tag value with `\"` and `\\` escapes, on one line: `"Kasparov, \"Gazza\""`.
+/// Returns the raw text between the quotes (escapes still in).
+#[cfg(test)]
+pub(crate) fn tag_value(i: &[u8]) -> PResult<'_, &[u8]> {
+    let (i, _) = tag(&b"\""[..]).parse(i)?;
+    match closing_quote(i) {
+        Some(k) => Ok((&i[k + 1..], &i[..k])),
+        None => Err(nom::Err::Error(())),
+    }
+}
+
+/// A tag pair: `[White "Kasparov, G."]` (spaces allowed inside the brackets). Hand-written on
+/// [`tag_start`] (`[`, blanks, the name, blanks, the opening quote): it runs for every tag.
 #[inline]
 pub(crate) fn tag_pair(i: &[u8]) -> PResult<'_, (&[u8], &[u8])> {
-    let (i, _) = tag(&b"["[..]).parse(i)?;
-    let (i, _) = blanks(i)?;
-    let (i, name) = tag_name(i)?;
-    let (i, _) = blanks(i)?;
-    let (i, raw) = tag_value(i)?;
-    let (i, _) = blanks(i)?;
-    let (i, _) = tag(&b"]"[..]).parse(i)?;
-    Ok((i, (name, raw)))
+    let (value, name) = tag_start(i)?;
+    let Some(k) = closing_quote(value) else {
+        return Err(nom::Err::Error(()));
+    };
+    let rest = &value[k + 1..];
+    let blanks = rest
+        .iter()
+        .take_while(|&&b| b == b' ' || b == b'\t')
+        .count();
+    match rest.get(blanks) {
+        Some(b']') => Ok((&rest[blanks + 1..], (name, &value[..k]))),
+        _ => Err(nom::Err::Error(())),
+    }
 }
 
 /// A move number with its dots: `12.`, `12...`, `12 ...`, `12. ...` or a bare `12`.
