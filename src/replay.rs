@@ -194,10 +194,10 @@ impl Replayer {
             location,
             at: LineCol::default(),
             ply,
-            san: san.map(str::to_owned),
+            san: san.map(|san| clip(san, MAX_SAN_CHARS)),
             severity,
             code,
-            message,
+            message: clip_owned(message, MAX_MESSAGE_CHARS),
         });
     }
 
@@ -234,7 +234,14 @@ impl Replayer {
             if let Some(line) = self.lines.last_mut() {
                 line.dead = true;
             }
-            self.problem(location, Some(ply), Some(san), Severity::Error, code, message);
+            self.problem(
+                location,
+                Some(ply),
+                Some(san),
+                Severity::Error,
+                code,
+                message,
+            );
         }
     }
 
@@ -379,7 +386,9 @@ impl Replayer {
                 Some(text),
                 Severity::Warning,
                 "null_move",
-                format!("{text}: a null move in the main line passes the turn; it is not a legal move"),
+                format!(
+                    "{text}: a null move in the main line passes the turn; it is not a legal move"
+                ),
             );
             self.after_main_line_move(false, false);
         }
@@ -471,7 +480,14 @@ impl Replayer {
                         "the movetext ends with {} but the Result tag says {tag}",
                         marker.as_str()
                     );
-                    self.problem(location, None, None, Severity::Warning, "result_mismatch", message);
+                    self.problem(
+                        location,
+                        None,
+                        None,
+                        Severity::Warning,
+                        "result_mismatch",
+                        message,
+                    );
                 }
                 Some(_) => {}
                 None => {
@@ -581,14 +597,32 @@ fn variant_kind(variant: &str) -> VariantKind {
         .flat_map(char::to_lowercase)
         .collect();
     match key.as_str() {
-        "" | "standard" | "chess" | "normal" | "fromposition" | "orthodox" => {
-            VariantKind::Standard
-        }
+        "" | "standard" | "chess" | "normal" | "fromposition" | "orthodox" => VariantKind::Standard,
         "chess960" | "960" | "fischerandom" | "fischerrandom" | "fischerrandomchess" | "frc" => {
             VariantKind::Chess960
         }
         _ => VariantKind::Other,
     }
+}
+
+/// At most this many characters of the move text go into a problem: a 50 MB "move" (a line of
+/// garbage) must not become a 50 MB diagnostic.
+const MAX_SAN_CHARS: usize = 32;
+/// At most this many characters of a problem's message (which quotes the move or a tag value).
+const MAX_MESSAGE_CHARS: usize = 512;
+
+/// `text` cut to `max` characters, with `…` when something was cut.
+fn clip(text: &str, max: usize) -> String {
+    clip_owned(text.chars().take(max + 1).collect(), max)
+}
+
+/// Like [`clip`], in place.
+fn clip_owned(mut text: String, max: usize) -> String {
+    if let Some((end, _)) = text.char_indices().nth(max) {
+        text.truncate(end);
+        text.push('…');
+    }
+    text
 }
 
 /// How many times the last position of `history` occurs in it (positions of the same side to
@@ -597,7 +631,12 @@ fn repetitions(history: &[u64]) -> u32 {
     let Some(&last) = history.last() else {
         return 0;
     };
-    history.iter().rev().step_by(2).filter(|&&k| k == last).count() as u32
+    history
+        .iter()
+        .rev()
+        .step_by(2)
+        .filter(|&&k| k == last)
+        .count() as u32
 }
 
 /// An automatic end a starting position shows on its own (a game set up from a FEN may start
@@ -751,9 +790,23 @@ impl Visitor for Replayer {
         let ply = self.lines.last().map(|line| line.ply + 1);
         let code = pgn_code(&error);
         if error.is_warning() {
-            self.problem(error.location, ply, None, Severity::Warning, code, error.message);
+            self.problem(
+                error.location,
+                ply,
+                None,
+                Severity::Warning,
+                code,
+                error.message,
+            );
         } else if in_variation {
-            self.problem(error.location, ply, None, Severity::Error, code, error.message);
+            self.problem(
+                error.location,
+                ply,
+                None,
+                Severity::Error,
+                code,
+                error.message,
+            );
         } else {
             self.main_line_error(error.location, ply, None, code, error.message);
         }
