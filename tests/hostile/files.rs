@@ -105,3 +105,36 @@ fn a_symlink_loop_inside_a_directory() {
     );
     assert!(c.export.stderr.contains("self.pgn"), "{}", c.export.stderr);
 }
+
+#[test]
+fn a_fifo_or_a_device_inside_a_directory_is_not_read() {
+    let dir = scratch();
+    write(dir.path(), "a.pgn", good_games(0, 2).as_bytes());
+    let fifo = dir.path().join("b.pgn");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success());
+    if !made {
+        eprintln!("note: mkfifo is not available; the FIFO case is not run");
+    }
+    std::os::unix::fs::symlink("/dev/zero", dir.path().join("c.pgn")).unwrap();
+    // Before the fix this blocked forever on the FIFO (and then read /dev/zero without end).
+    let c = check(dir.path(), None, "fifo in a directory");
+    c.assert_good_games(2, "fifo in a directory");
+    assert_eq!(c.records.len(), 2);
+    // Named on the command line, a FIFO is read: that is how `<(zcat games.pgn.gz)` works.
+    if made {
+        let writer = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || std::fs::write(fifo, good_games(2, 3)).unwrap())
+        };
+        let r = run(
+            &["export", fifo.to_str().unwrap(), "--format", "jsonl"],
+            Input::Null,
+        );
+        writer.join().unwrap();
+        r.assert_code(0, "named FIFO");
+        assert_eq!(crate::util::json_lines(&r.stdout).len(), 3);
+    }
+}
