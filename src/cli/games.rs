@@ -129,7 +129,7 @@ fn produce(paths: &[PathBuf], progress: &Progress, send: &mut dyn FnMut(Batch) -
         let source = match source {
             Ok(source) => source,
             Err(err) => {
-                eprintln!("arbiter: error: {err}");
+                crate::cli::report_error(format_args!("{err}"));
                 input_errors += 1;
                 continue;
             }
@@ -167,10 +167,10 @@ fn produce(paths: &[PathBuf], progress: &Progress, send: &mut dyn FnMut(Batch) -
                 }
                 Ok(false) => break,
                 Err(err) => {
-                    eprintln!(
-                        "arbiter: error: {name}: read error after byte {}: {err}",
+                    crate::cli::report_error(format_args!(
+                        "{name}: read error after byte {}: {err}",
                         splitter.bytes_read()
-                    );
+                    ));
                     input_errors += 1;
                     break;
                 }

@@ -92,3 +92,36 @@ fn output_to_a_full_disk() {
     r.assert_code(2, "-o into a missing directory");
     assert!(!target.exists());
 }
+
+#[test]
+fn errors_to_a_full_stderr() {
+    if !std::path::Path::new("/dev/full").exists() {
+        eprintln!("skipped: no /dev/full");
+        return;
+    }
+    // An input error and a usage error, with stderr on /dev/full: the exit code still tells.
+    let dir = scratch();
+    let good = write(dir.path(), "good.pgn", good_games(0, 3).as_bytes());
+    for args in [
+        vec!["validate", "missing.pgn", good.to_str().unwrap()],
+        vec!["export", "missing.pgn", "--format", "csv"],
+        vec!["moves", "not a fen"],
+        vec!["validate", "--no-such-flag"],
+    ] {
+        // Before the fix, `eprintln!` panicked on the full stderr: exit 101.
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let to_full = run_to(&args, Input::Null, None).code();
+        let output = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .args(&args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(full)
+            .output()
+            .unwrap();
+        assert!(matches!(to_full, Some(1 | 2)), "{args:?}: {to_full:?}");
+        assert_eq!(output.status.code(), to_full, "{args:?}");
+    }
+}
