@@ -89,3 +89,16 @@ fn regression_inputs_stay_fixed() {
         );
     }
 }
+
+#[test]
+fn header_only_games_with_many_tags_still_split_on_a_repeated_name() {
+    // Past 32 tags the splitter keeps the names in a hash set: a repeat must still be seen.
+    let section: String = (0..40).map(|i| format!("[T{i} \"v\"]\n")).collect();
+    let text = format!("{section}{section}{section}");
+    let games: Vec<_> = arbiter::pgn::Splitter::new(text.as_bytes())
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(games.len(), 3);
+    assert_eq!(games[1].first_line, 41);
+    assert_eq!(games[2].bytes, section.as_bytes());
+}

@@ -306,3 +306,23 @@ fn stdin_of_nothing_but_garbage() {
         "garbage stdin",
     );
 }
+
+#[test]
+fn a_tag_section_of_a_million_distinct_tags() {
+    // The splitter remembers the tag names of a section (a repeated name starts the next
+    // header-only game); it searched a list, which made this quadratic: hours for a 64 MB file.
+    let mut pgn = good_games(0, 1);
+    for i in 0..1_000_000 {
+        pgn.push_str(&format!("[T{i} \"v\"]\n"));
+    }
+    pgn.push_str("\n1. e4 *\n\n");
+    pgn.push_str(&good_games(1, 1));
+    let c = check(
+        std::path::Path::new("-"),
+        Some(pgn.as_bytes()),
+        "a million tags",
+    );
+    c.assert_good_games(2, "a million tags");
+    assert_eq!(c.records.len(), 3);
+    assert_eq!(c.records[1]["plies"], 1);
+}
