@@ -139,6 +139,8 @@ pub struct Replayer {
     termination: Option<String>,
     result_tag: Option<String>,
     marker: Option<(GameResult, Location)>,
+    /// Problems counted but not listed, past [`MAX_PROBLEMS`], and where the first of them is.
+    unlisted: Option<(u64, Location)>,
 }
 
 impl Replayer {
@@ -158,6 +160,7 @@ impl Replayer {
             termination: None,
             result_tag: None,
             marker: None,
+            unlisted: None,
         }
     }
 
@@ -189,6 +192,13 @@ impl Replayer {
         match severity {
             Severity::Error => self.report.errors += 1,
             Severity::Warning => self.report.warnings += 1,
+        }
+        // The main line's first error is always listed: the report quotes it.
+        let first_error = self.first_error == Some(self.report.problems.len());
+        if self.report.problems.len() >= MAX_PROBLEMS && !first_error {
+            let unlisted = self.unlisted.get_or_insert((0, location));
+            unlisted.0 += 1;
+            return;
         }
         self.report.problems.push(Problem {
             location,
@@ -497,6 +507,21 @@ impl Replayer {
                 }
             }
         }
+        if let Some((count, location)) = self.unlisted.take() {
+            // A note, not a problem of its own: the counts already hold the unlisted ones.
+            self.report.problems.push(Problem {
+                location,
+                at: LineCol::default(),
+                ply: None,
+                san: None,
+                severity: Severity::Warning,
+                code: "problems_not_listed",
+                message: format!(
+                    "{count} more problems from here on are counted but not listed (at most \
+                     {MAX_PROBLEMS} are listed per game)"
+                ),
+            });
+        }
         for problem in &mut self.report.problems {
             problem.at = game.locate(problem.location);
         }
@@ -605,6 +630,10 @@ fn variant_kind(variant: &str) -> VariantKind {
     }
 }
 
+/// At most this many problems are listed per game; the rest are counted. A 64 MB game of stray
+/// `)` would otherwise hold 30 million problems (gigabytes) in memory.
+const MAX_PROBLEMS: usize = 10_000;
+
 /// At most this many characters of the move text go into a problem: a 50 MB "move" (a line of
 /// garbage) must not become a 50 MB diagnostic.
 const MAX_SAN_CHARS: usize = 32;
@@ -686,6 +715,7 @@ impl Visitor for Replayer {
         self.automatic_end = None;
         self.warned_after_end = false;
         self.first_error = None;
+        self.unlisted = None;
         self.fen_tag = None;
         self.variant_tag = None;
         self.termination = None;

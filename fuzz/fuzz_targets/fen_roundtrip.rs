@@ -20,7 +20,11 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(again.zobrist(), pos.zobrist(), "{fen}");
         // The position is usable: its moves and status never panic.
         let moves = pos.legal_moves();
-        let _ = (pos.is_checkmate(), pos.is_stalemate(), pos.is_insufficient_material());
+        let _ = (
+            pos.is_checkmate(),
+            pos.is_stalemate(),
+            pos.is_insufficient_material(),
+        );
         for mv in moves.iter() {
             let mut after = pos.clone();
             after.play_unchecked(*mv);

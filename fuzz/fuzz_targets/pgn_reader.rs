@@ -60,11 +60,18 @@ impl Visitor for Everything {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let limit = if data.first().is_some_and(|b| b & 1 == 1) { 256 } else { 1 << 20 };
+    let limit = if data.first().is_some_and(|b| b & 1 == 1) {
+        256
+    } else {
+        1 << 20
+    };
     let mut reader = Reader::new("fuzz.pgn", data).with_max_game_bytes(limit);
     let mut visitor = Everything::default();
     let mut last = 0;
-    while let Some((index, _)) = reader.read_game(&mut visitor).expect("in-memory reads never fail") {
+    while let Some((index, _)) = reader
+        .read_game(&mut visitor)
+        .expect("in-memory reads never fail")
+    {
         assert_eq!(index, last + 1, "games are numbered in order");
         last = index;
     }

@@ -326,3 +326,38 @@ fn a_tag_section_of_a_million_distinct_tags() {
     assert_eq!(c.records.len(), 3);
     assert_eq!(c.records[1]["plies"], 1);
 }
+
+#[test]
+fn a_game_with_a_million_problems_lists_ten_thousand() {
+    // Each stray `)` is a problem; all of them were kept in memory (270 MB for this 2 MB game,
+    // gigabytes for a 64 MB one). Now 10,000 are listed and the rest counted.
+    let mut pgn = good_games(0, 1);
+    pgn.push_str("[Event \"parens\"]\n\n1. e4 ");
+    pgn.push_str(&") ".repeat(1_000_000));
+    pgn.push_str("*\n\n");
+    pgn.push_str(&good_games(1, 1));
+    let c = check(
+        std::path::Path::new("-"),
+        Some(pgn.as_bytes()),
+        "a million problems",
+    );
+    c.assert_good_games(2, "a million problems");
+    assert_eq!(c.diagnostics.len(), 10_001);
+    let note = c.diagnostics.last().unwrap();
+    assert_eq!(note["code"], "problems_not_listed", "{note}");
+    assert!(
+        note["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("990000 more problems"),
+        "{note}"
+    );
+    assert_eq!(
+        (note["line"].as_u64(), note["column"].as_u64()),
+        (Some(9), Some(20_007))
+    );
+    for run in [&c.export, &c.validate] {
+        let peak = run.peak_kib.unwrap_or(0);
+        assert!(peak < 128 << 10, "peak RSS {peak} KiB");
+    }
+}
