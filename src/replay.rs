@@ -141,6 +141,8 @@ pub struct Replayer {
     marker: Option<(GameResult, Location)>,
     /// Problems counted but not listed, past [`MAX_PROBLEMS`], and where the first of them is.
     unlisted: Option<(u64, Location)>,
+    /// The warning about variations nested too deep was given.
+    warned_too_deep: bool,
 }
 
 impl Replayer {
@@ -161,6 +163,7 @@ impl Replayer {
             result_tag: None,
             marker: None,
             unlisted: None,
+            warned_too_deep: false,
         }
     }
 
@@ -630,6 +633,10 @@ fn variant_kind(variant: &str) -> VariantKind {
     }
 }
 
+/// Variations nested deeper than this are read but not replayed: each level holds two positions,
+/// and a 64 MB game of `(d4 ` would need gigabytes. Real games nest a few levels.
+const MAX_VARIATION_DEPTH: usize = 1_000;
+
 /// At most this many problems are listed per game; the rest are counted. A 64 MB game of stray
 /// `)` would otherwise hold 30 million problems (gigabytes) in memory.
 const MAX_PROBLEMS: usize = 10_000;
@@ -716,6 +723,7 @@ impl Visitor for Replayer {
         self.warned_after_end = false;
         self.first_error = None;
         self.unlisted = None;
+        self.warned_too_deep = false;
         self.fen_tag = None;
         self.variant_tag = None;
         self.termination = None;
@@ -779,15 +787,33 @@ impl Visitor for Replayer {
         self.play_null_move(text, location);
     }
 
-    fn begin_variation(&mut self, _location: Location) -> Flow {
+    fn begin_variation(&mut self, location: Location) -> Flow {
         if !self.options.variations {
             return Flow::Skip;
         }
+        let too_deep = self.lines.len() > MAX_VARIATION_DEPTH;
         let walk = self
             .live_line()
             .map(|index| &self.lines[index])
             .filter(|line| line.moved);
         match walk {
+            Some(_) if too_deep => {
+                self.skipped_depth += 1;
+                if !self.warned_too_deep {
+                    self.warned_too_deep = true;
+                    let message = format!(
+                        "variations nested deeper than {MAX_VARIATION_DEPTH} levels are not replayed"
+                    );
+                    self.problem(
+                        location,
+                        None,
+                        None,
+                        Severity::Warning,
+                        "deep_variation",
+                        message,
+                    );
+                }
+            }
             Some(parent) => {
                 let line = Line {
                     pos: parent.before.clone(),

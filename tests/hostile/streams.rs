@@ -89,6 +89,19 @@ fn a_100000_deep_nesting_of_variations() {
         let c = check(&path, None, name);
         c.assert_good_games(2, name);
         assert_eq!(c.records.len(), 3, "{name}");
+        // Each replayed level holds two positions: past 1,000 levels variations are read, not
+        // replayed (this took 340 MB for 1,000,000 levels before).
+        let peak = c.validate.peak_kib.unwrap_or(0);
+        assert!(peak < 128 << 10, "{name}: peak RSS {peak} KiB");
+        if name == "moves" {
+            let codes: Vec<&str> = c
+                .diagnostics
+                .iter()
+                .filter_map(|d| d["code"].as_str())
+                .collect();
+            assert_eq!(codes, ["deep_variation"], "{name}");
+            assert_eq!(c.diagnostics[0]["column"], 7 + 7 * 1000, "{name}");
+        }
         if balanced {
             assert_eq!(c.records[1]["plies"], 2, "{name}: {}", c.records[1]);
         } else {
