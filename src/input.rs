@@ -1,9 +1,9 @@
 //! Where games come from: files, directories (searched recursively) and standard input, with
 //! gzip, zstd and bzip2 decompressed in process.
 //!
-//! - A path that names a file is read whatever its name; a directory contributes every `*.pgn`,
-//!   `*.pgn.gz`, `*.pgn.zst` and `*.pgn.bz2` below it (names compared without regard to case), in
-//!   sorted order so that runs are repeatable.
+//! - A path that names a file is read whatever its name (a FIFO or a device too); a directory
+//!   contributes every regular file named `*.pgn`, `*.pgn.gz`, `*.pgn.zst` and `*.pgn.bz2` below
+//!   it (names compared without regard to case), in sorted order so that runs are repeatable.
 //! - `-`, or no path at all, means standard input.
 //! - The compression is recognised by its magic bytes, not by the name: gzip (several members),
 //!   zstd (several frames, skippable frames) and bzip2 (several streams) are decoded as one stream.
@@ -117,7 +117,9 @@ impl Iterator for Sources {
                 if let Err(e) = self.enter(&path) {
                     return Some(Err(e));
                 }
-            } else if given || is_pgn_name(&path) {
+            } else if given || (meta.is_file() && is_pgn_name(&path)) {
+                // Found in a directory, only regular files are read: a FIFO would block for a
+                // writer that never comes, and a device (a link to /dev/zero) never ends.
                 return Some(match File::open(&path) {
                     Ok(file) => Ok(open_stream(name, file)),
                     Err(source) => Err(InputError::Io { path: name, source }),

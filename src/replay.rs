@@ -103,14 +103,6 @@ pub struct GameReport {
     pub warnings: u32,
 }
 
-/// Problems listed per game; more are counted but not kept, so that a hostile game cannot fill
-/// memory with diagnostics.
-const MAX_PROBLEMS: usize = 1000;
-
-/// Variations nested deeper than this are read but not replayed: each level holds two positions,
-/// and a hostile game could otherwise nest millions of them.
-const MAX_VARIATION_DEPTH: usize = 64;
-
 /// One line being replayed: the main line, or a variation.
 #[derive(Clone, Debug)]
 struct Line {
@@ -144,8 +136,6 @@ pub struct Replayer {
     automatic_end: Option<(u32, Outcome)>,
     /// The warning about moves after the automatic end was given.
     warned_after_end: bool,
-    /// The warning about variations nested too deep was given.
-    warned_depth: bool,
     /// The problem that made the main line invalid, if any.
     first_error: Option<usize>,
     fen_tag: Option<String>,
@@ -153,6 +143,10 @@ pub struct Replayer {
     termination: Option<String>,
     result_tag: Option<String>,
     marker: Option<(GameResult, Location)>,
+    /// Problems counted but not listed, past [`MAX_PROBLEMS`], and where the first of them is.
+    unlisted: Option<(u64, Location)>,
+    /// The warning about variations nested too deep was given.
+    warned_too_deep: bool,
 }
 
 impl Replayer {
@@ -166,13 +160,14 @@ impl Replayer {
             history: Vec::new(),
             automatic_end: None,
             warned_after_end: false,
-            warned_depth: false,
             first_error: None,
             fen_tag: None,
             variant_tag: None,
             termination: None,
             result_tag: None,
             marker: None,
+            unlisted: None,
+            warned_too_deep: false,
         }
     }
 
@@ -205,33 +200,21 @@ impl Replayer {
             Severity::Error => self.report.errors += 1,
             Severity::Warning => self.report.warnings += 1,
         }
-        let first_main_line_error = self.first_error == Some(self.report.problems.len());
-        let kept = self.report.problems.len();
-        if kept >= MAX_PROBLEMS && !first_main_line_error {
-            if kept == MAX_PROBLEMS {
-                self.report.problems.push(Problem {
-                    location,
-                    at: LineCol::default(),
-                    ply: None,
-                    san: None,
-                    severity: Severity::Warning,
-                    code: "too_many_problems",
-                    message: format!(
-                        "more than {MAX_PROBLEMS} problems in this game; the rest are counted but \
-                         not listed"
-                    ),
-                });
-            }
+        // The main line's first error is always listed: the report quotes it.
+        let first_error = self.first_error == Some(self.report.problems.len());
+        if self.report.problems.len() >= MAX_PROBLEMS && !first_error {
+            let unlisted = self.unlisted.get_or_insert((0, location));
+            unlisted.0 += 1;
             return;
         }
         self.report.problems.push(Problem {
             location,
             at: LineCol::default(),
             ply,
-            san: san.map(str::to_owned),
+            san: san.map(|san| clip(san, MAX_SAN_CHARS)),
             severity,
             code,
-            message,
+            message: clip_owned(message, MAX_MESSAGE_CHARS),
         });
     }
 
@@ -538,6 +521,21 @@ impl Replayer {
                 }
             }
         }
+        if let Some((count, location)) = self.unlisted.take() {
+            // A note, not a problem of its own: the counts already hold the unlisted ones.
+            self.report.problems.push(Problem {
+                location,
+                at: LineCol::default(),
+                ply: None,
+                san: None,
+                severity: Severity::Warning,
+                code: "problems_not_listed",
+                message: format!(
+                    "{count} more problems from here on are counted but not listed (at most \
+                     {MAX_PROBLEMS} are listed per game)"
+                ),
+            });
+        }
         for problem in &mut self.report.problems {
             problem.at = game.locate(problem.location);
         }
@@ -647,6 +645,34 @@ fn variant_kind(variant: &str) -> VariantKind {
     }
 }
 
+/// Variations nested deeper than this are read but not replayed: each level holds two positions,
+/// and a 64 MB game of `(d4 ` would need gigabytes. Real games nest a few levels.
+const MAX_VARIATION_DEPTH: usize = 1_000;
+
+/// At most this many problems are listed per game; the rest are counted. A 64 MB game of stray
+/// `)` would otherwise hold 30 million problems (gigabytes) in memory.
+const MAX_PROBLEMS: usize = 10_000;
+
+/// At most this many characters of the move text go into a problem: a 50 MB "move" (a line of
+/// garbage) must not become a 50 MB diagnostic.
+const MAX_SAN_CHARS: usize = 32;
+/// At most this many characters of a problem's message (which quotes the move or a tag value).
+const MAX_MESSAGE_CHARS: usize = 512;
+
+/// `text` cut to `max` characters, with `…` when something was cut.
+fn clip(text: &str, max: usize) -> String {
+    clip_owned(text.chars().take(max + 1).collect(), max)
+}
+
+/// Like [`clip`], in place.
+fn clip_owned(mut text: String, max: usize) -> String {
+    if let Some((end, _)) = text.char_indices().nth(max) {
+        text.truncate(end);
+        text.push('…');
+    }
+    text
+}
+
 /// How many times the last position of `history` occurs in it (positions of the same side to
 /// move stand two apart).
 fn repetitions(history: &[u64]) -> u32 {
@@ -707,8 +733,9 @@ impl Visitor for Replayer {
         self.history.clear();
         self.automatic_end = None;
         self.warned_after_end = false;
-        self.warned_depth = false;
         self.first_error = None;
+        self.unlisted = None;
+        self.warned_too_deep = false;
         self.fen_tag = None;
         self.variant_tag = None;
         self.termination = None;
@@ -780,17 +807,18 @@ impl Visitor for Replayer {
         if !self.options.variations {
             return Flow::Skip;
         }
+        let too_deep = self.lines.len() > MAX_VARIATION_DEPTH;
         let walk = self
             .live_line()
             .map(|index| &self.lines[index])
             .filter(|line| line.moved);
         match walk {
-            Some(_) if self.lines.len() > MAX_VARIATION_DEPTH => {
+            Some(_) if too_deep => {
                 self.skipped_depth += 1;
-                if !self.warned_depth {
-                    self.warned_depth = true;
+                if !self.warned_too_deep {
+                    self.warned_too_deep = true;
                     let message = format!(
-                        "variations nested more than {MAX_VARIATION_DEPTH} deep are not replayed"
+                        "variations nested deeper than {MAX_VARIATION_DEPTH} levels are not replayed"
                     );
                     self.problem(
                         location,

@@ -129,7 +129,7 @@ fn produce(paths: &[PathBuf], progress: &Progress, send: &mut dyn FnMut(Batch) -
         let source = match source {
             Ok(source) => source,
             Err(err) => {
-                eprintln!("arbiter: error: {err}");
+                crate::cli::report_error(format_args!("{err}"));
                 input_errors += 1;
                 continue;
             }
@@ -167,10 +167,10 @@ fn produce(paths: &[PathBuf], progress: &Progress, send: &mut dyn FnMut(Batch) -
                 }
                 Ok(false) => break,
                 Err(err) => {
-                    eprintln!(
-                        "arbiter: error: {name}: read error after byte {}: {err}",
+                    crate::cli::report_error(format_args!(
+                        "{name}: read error after byte {}: {err}",
                         splitter.bytes_read()
-                    );
+                    ));
                     input_errors += 1;
                     break;
                 }
@@ -191,10 +191,24 @@ fn replay_batch<F: GameFormatter>(
     formatter: &mut F,
     batch: Batch,
 ) -> BatchOutput {
+    replay_batch_with(replayer, formatter, batch, |replayer, game| {
+        parse_game(game, replayer)
+    })
+}
+
+/// Replays (with `replay`) and formats one batch. The last line of defence lives here: a panic
+/// while replaying one game is caught, reported as that game's internal error, and the batch goes
+/// on with a fresh replayer. Public so that tests can drive it with a replay that panics.
+pub fn replay_batch_with<F: GameFormatter>(
+    replayer: &mut Replayer,
+    formatter: &mut F,
+    batch: Batch,
+    replay: impl Fn(&mut Replayer, &RawGame),
+) -> BatchOutput {
     let mut output = BatchOutput::default();
     for (offset, game) in batch.games.iter().enumerate() {
         let index = batch.first_index + offset as u64;
-        let caught = panic::catch_unwind(AssertUnwindSafe(|| parse_game(game, replayer)));
+        let caught = panic::catch_unwind(AssertUnwindSafe(|| replay(replayer, game)));
         let internal;
         let report = match caught {
             Ok(()) => replayer.report(),

@@ -77,7 +77,7 @@ pub fn main() -> ExitCode {
             if is_broken_pipe(&err) {
                 return Exit::Ok.into();
             }
-            eprintln!("arbiter: error: {err:#}");
+            report_error(format_args!("{err:#}"));
             Exit::Usage.into()
         }
     }
@@ -97,6 +97,13 @@ fn completions(shell: clap_complete::Shell) -> anyhow::Result<Exit> {
 fn manpage() -> anyhow::Result<Exit> {
     clap_mangen::Man::new(Cli::command()).render(&mut std::io::stdout().lock())?;
     Ok(Exit::Ok)
+}
+
+/// Prints `arbiter: error: MESSAGE` on stderr. A stderr that cannot be written (`2>/dev/full`) is
+/// ignored: `eprintln!` would panic there, and the exit code already tells the error.
+pub fn report_error(message: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr().lock(), "arbiter: error: {message}");
 }
 
 /// A closed stdout (`arbiter export ... | head`) ends the run quietly with status 0.

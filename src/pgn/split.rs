@@ -163,7 +163,7 @@ pub struct Splitter<R> {
     next_index: u64,
     max_game: usize,
     /// Hashes of the tag names seen in the current game's tag section.
-    tag_names: Vec<u64>,
+    tag_names: TagNames,
 }
 
 impl<R: Read> Splitter<R> {
@@ -181,7 +181,7 @@ impl<R: Read> Splitter<R> {
             lines: Lines { line: 1, start: 0 },
             next_index: 1,
             max_game: DEFAULT_MAX_GAME_BYTES,
-            tag_names: Vec::new(),
+            tag_names: TagNames::default(),
         }
     }
 
@@ -486,10 +486,9 @@ impl<R: Read> Splitter<R> {
                                 s.pos = p + 1;
                                 if let Some(Some((name, value))) = start {
                                     let hash = hash_name(name);
-                                    if self.tag_names.contains(&hash) {
+                                    if !self.tag_names.insert(hash) {
                                         return Step::End(p);
                                     }
-                                    self.tag_names.push(hash);
                                     // Straight into the quoted value.
                                     s.inner = Inner::Quote;
                                     s.pos = value;
@@ -659,6 +658,43 @@ fn result_around(buf: &[u8], game_start: usize, q: usize, eof: bool) -> Option<O
         }
     }
     None
+}
+
+/// The tag names of one tag section, as hashes: a short list searched in order (real games have
+/// a dozen tags), and a hash set once there are many, so that a hostile section of a million
+/// distinct tags costs linear time, not quadratic.
+#[derive(Debug, Default)]
+struct TagNames {
+    few: Vec<u64>,
+    many: std::collections::HashSet<u64>,
+}
+
+impl TagNames {
+    /// Tags kept in the list before the set takes over.
+    const FEW: usize = 32;
+
+    /// Adds a name; `false` if it was there already.
+    fn insert(&mut self, hash: u64) -> bool {
+        if self.few.len() < Self::FEW {
+            if self.few.contains(&hash) {
+                return false;
+            }
+            self.few.push(hash);
+            return true;
+        }
+        if self.many.is_empty() {
+            self.many.extend(self.few.iter().copied());
+        }
+        self.many.insert(hash)
+    }
+
+    fn clear(&mut self) {
+        self.few.clear();
+        if !self.many.is_empty() {
+            // Dropped rather than cleared: a huge section's table is not kept.
+            self.many = std::collections::HashSet::new();
+        }
+    }
 }
 
 /// A 64-bit FNV-1a hash of a tag name.

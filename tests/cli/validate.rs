@@ -200,13 +200,13 @@ fn deeply_nested_variations_are_read_but_not_all_replayed() {
 
 #[test]
 fn problems_per_game_are_capped_but_counted() {
-    let moves = "Nb1c3 Nb8c6 Nc3b1 Nc6b8 ".repeat(500);
+    let moves = "Nb1c3 Nb8c6 Nc3b1 Nc6b8 ".repeat(3000);
     let game = format!("[Event \"many\"]\n\n{moves}*\n");
     let output = arbiter_stdin(&["validate", "--format", "jsonl"], game.as_bytes());
     let lines = json_lines(&stdout(&output));
     let summary = lines.last().unwrap();
-    // 2,000 long algebraic moves, and the moves after the fivefold repetition.
-    assert_eq!(summary["warnings"], 2001);
-    assert_eq!(lines.len(), 1000 + 1 + 1);
-    assert_eq!(lines[1000]["code"], "too_many_problems");
+    // 12,000 long algebraic moves, and the moves after the fivefold repetition.
+    assert_eq!(summary["warnings"], 12_001);
+    assert_eq!(lines.len(), 10_000 + 1 + 1);
+    assert_eq!(lines[10_000]["code"], "problems_not_listed");
 }

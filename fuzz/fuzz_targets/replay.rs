@@ -1,0 +1,49 @@
+//! Replay and classify arbitrary PGN: the reader feeds the replayer (variations on, then off), no
+//! panic, no hang, and every report is consistent with itself.
+
+#![no_main]
+
+use arbiter::pgn::Reader;
+use arbiter::replay::{ReplayOptions, Replayer};
+use arbiter::report::diagnostic::Severity;
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    for variations in [true, false] {
+        let options = ReplayOptions {
+            variations,
+            strict: data.first().is_some_and(|b| b & 1 == 1),
+            extra_tags: vec!["Termination".into()],
+        };
+        let mut replayer = Replayer::new(options);
+        let mut reader = Reader::new("fuzz.pgn", data);
+        let mut games = 0;
+        while let Some(()) = reader
+            .read_game(&mut replayer)
+            .expect("in-memory reads never fail")
+        {
+            games += 1;
+            let report = replayer.report();
+            assert_eq!(report.index, games);
+            assert!(report.classification.is_some(), "every game is classified");
+            let listed = report
+                .problems
+                .iter()
+                .filter(|p| p.code != "problems_not_listed");
+            let errors = listed
+                .clone()
+                .filter(|p| p.severity == Severity::Error)
+                .count() as u32;
+            let total = listed.count() as u32;
+            if total == report.problems.len() as u32 {
+                assert_eq!(errors, report.errors);
+                assert_eq!(total, report.errors + report.warnings);
+            } else {
+                assert!(errors <= report.errors && total < report.errors + report.warnings);
+            }
+            if !report.main_line_valid {
+                assert!(report.errors > 0 && !report.first_error.is_empty());
+            }
+        }
+    }
+});

@@ -1,0 +1,127 @@
+//! Hostile outputs: a pipe closed by the reader, and a full disk.
+
+use std::io::Read;
+use std::process::{Command, Stdio};
+
+use crate::util::{Input, good_games, run_to, scratch, write};
+
+#[test]
+fn output_to_a_closed_pipe() {
+    let dir = scratch();
+    let path = write(dir.path(), "many.pgn", good_games(0, 20_000).as_bytes());
+    let path = path.to_str().unwrap();
+    for args in [
+        ["export", path, "--format", "csv"],
+        ["validate", path, "--format", "jsonl"],
+    ] {
+        // A pipe whose read end is closed before arbiter starts.
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let r = run_to(&args, Input::Null, Some(Stdio::from(writer)));
+        r.assert_code(0, "closed pipe");
+        assert!(r.stderr.is_empty(), "{}", r.stderr);
+    }
+    // A reader that takes the first bytes and goes away (`| head -c 100`).
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["export", path, "--format", "jsonl", "--quiet"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut head = [0u8; 100];
+    child.stdout.take().unwrap().read_exact(&mut head).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{:?}", output);
+    assert!(
+        output.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+#[test]
+fn output_to_a_full_disk() {
+    if !std::path::Path::new("/dev/full").exists() {
+        eprintln!("skipped: no /dev/full");
+        return;
+    }
+    let dir = scratch();
+    let path = write(dir.path(), "many.pgn", good_games(0, 2_000).as_bytes());
+    let path = path.to_str().unwrap();
+    // `-o /dev/full`: a device, written in place.
+    let r = run_to(
+        &["export", path, "--format", "csv", "-o", "/dev/full"],
+        Input::Null,
+        None,
+    );
+    r.assert_code(2, "-o /dev/full");
+    assert!(r.stderr.contains("No space left on device"), "{}", r.stderr);
+    // stdout on /dev/full, for every command that writes there.
+    for args in [
+        vec!["export", path, "--format", "json"],
+        vec!["validate", path],
+        vec!["moves", "startpos"],
+        vec!["perft", "2", "--divide"],
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let r = run_to(&args, Input::Null, Some(Stdio::from(full)));
+        r.assert_code(2, &format!("{args:?} > /dev/full"));
+        assert!(
+            r.stderr.contains("No space left on device"),
+            "{args:?}: {}",
+            r.stderr
+        );
+    }
+    // A failed `-o FILE` leaves no file and no temporary behind.
+    let target = dir.path().join("out").join("x.csv");
+    let r = run_to(
+        &[
+            "export",
+            path,
+            "--format",
+            "csv",
+            "-o",
+            target.to_str().unwrap(),
+        ],
+        Input::Null,
+        None,
+    );
+    r.assert_code(2, "-o into a missing directory");
+    assert!(!target.exists());
+}
+
+#[test]
+fn errors_to_a_full_stderr() {
+    if !std::path::Path::new("/dev/full").exists() {
+        eprintln!("skipped: no /dev/full");
+        return;
+    }
+    // An input error and a usage error, with stderr on /dev/full: the exit code still tells.
+    let dir = scratch();
+    let good = write(dir.path(), "good.pgn", good_games(0, 3).as_bytes());
+    for args in [
+        vec!["validate", "missing.pgn", good.to_str().unwrap()],
+        vec!["export", "missing.pgn", "--format", "csv"],
+        vec!["moves", "not a fen"],
+        vec!["validate", "--no-such-flag"],
+    ] {
+        // Before the fix, `eprintln!` panicked on the full stderr: exit 101.
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let to_full = run_to(&args, Input::Null, None).code();
+        let output = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .args(&args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(full)
+            .output()
+            .unwrap();
+        assert!(matches!(to_full, Some(1 | 2)), "{args:?}: {to_full:?}");
+        assert_eq!(output.status.code(), to_full, "{args:?}");
+    }
+}

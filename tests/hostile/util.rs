@@ -1,0 +1,369 @@
+//! Helpers: generated games, running the binary under a time limit with its peak memory watched,
+//! and the checks every hostile case shares.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+use arbiter::input;
+use arbiter::pgn::Splitter;
+use serde_json::Value;
+
+/// No single run may take longer than this (the slowest case takes a few seconds in release).
+pub const TIME_LIMIT: Duration = Duration::from_secs(120);
+
+/// A short, valid game with a distinctive Event tag.
+pub fn good_game(n: usize) -> String {
+    format!(
+        "[Event \"good {n}\"]\n[Site \"hostile\"]\n[Result \"1-0\"]\n\n\
+         1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n\n"
+    )
+}
+
+/// `count` good games numbered from `from`.
+pub fn good_games(from: usize, count: usize) -> String {
+    (from..from + count).map(good_game).collect()
+}
+
+/// What a run of the binary left behind.
+#[derive(Debug)]
+pub struct Run {
+    pub status: ExitStatus,
+    pub stdout: Vec<u8>,
+    pub stderr: String,
+    /// The largest resident set seen (`VmHWM` of `/proc/PID/status`), in KiB, if it could be read.
+    pub peak_kib: Option<u64>,
+    pub elapsed: Duration,
+}
+
+impl Run {
+    pub fn code(&self) -> Option<i32> {
+        self.status.code()
+    }
+
+    pub fn stdout(&self) -> String {
+        String::from_utf8(self.stdout.clone()).expect("stdout is UTF-8")
+    }
+
+    /// No panic, no abort, no signal: a clean exit with one of the documented codes.
+    pub fn assert_clean(&self, what: &str) {
+        assert!(
+            matches!(self.code(), Some(0..=2)),
+            "{what}: exit status {:?}\nstderr: {}",
+            self.status,
+            self.stderr
+        );
+        for bad in ["panicked", "RUST_BACKTRACE", "overflow", "internal error"] {
+            assert!(
+                !self.stderr.contains(bad),
+                "{what}: stderr mentions {bad:?}:\n{}",
+                self.stderr
+            );
+        }
+    }
+
+    pub fn assert_code(&self, code: i32, what: &str) {
+        self.assert_clean(what);
+        assert_eq!(
+            self.code(),
+            Some(code),
+            "{what}: exit code\nstderr: {}",
+            self.stderr
+        );
+    }
+}
+
+/// Where a child's stdin comes from.
+pub enum Input<'a> {
+    Null,
+    Bytes(&'a [u8]),
+}
+
+/// Runs `arbiter args` with stdout to `stdout` (piped when `None`), under [`TIME_LIMIT`], polling
+/// its peak memory.
+pub fn run_to(args: &[&str], input: Input<'_>, stdout: Option<Stdio>) -> Run {
+    let started = Instant::now();
+    let piped = stdout.is_none();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(args)
+        .args(["--quiet"].iter().filter(|_| wants_quiet(args)))
+        .stdin(match input {
+            Input::Null => Stdio::null(),
+            Input::Bytes(_) => Stdio::piped(),
+        })
+        .stdout(stdout.unwrap_or_else(Stdio::piped))
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run arbiter");
+    let pid = child.id();
+    let writer = match (input, child.stdin.take()) {
+        (Input::Bytes(bytes), Some(mut stdin)) => {
+            let bytes = bytes.to_vec();
+            Some(std::thread::spawn(move || {
+                // The child may stop reading early; that is its right.
+                let _ = stdin.write_all(&bytes);
+            }))
+        }
+        _ => None,
+    };
+    let mut out_pipe = child.stdout.take();
+    let reader = std::thread::spawn(move || {
+        let mut out = Vec::new();
+        if let Some(pipe) = out_pipe.as_mut() {
+            pipe.read_to_end(&mut out).expect("read stdout");
+        }
+        out
+    });
+    let mut err_pipe = child.stderr.take().expect("stderr");
+    let err_reader = std::thread::spawn(move || {
+        let mut err = Vec::new();
+        err_pipe.read_to_end(&mut err).expect("read stderr");
+        err
+    });
+    let mut peak = None;
+    let status = loop {
+        if let Some(kib) = vm_hwm(pid) {
+            peak = Some(peak.map_or(kib, |p: u64| p.max(kib)));
+        }
+        if let Some(status) = child.try_wait().expect("wait for arbiter") {
+            break status;
+        }
+        if started.elapsed() > TIME_LIMIT {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("arbiter {args:?} still running after {TIME_LIMIT:?}");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    if let Some(writer) = writer {
+        let _ = writer.join();
+    }
+    let stdout = reader.join().expect("stdout reader");
+    let stderr = String::from_utf8_lossy(&err_reader.join().expect("stderr reader")).into_owned();
+    let _ = piped;
+    Run {
+        status,
+        stdout,
+        stderr,
+        peak_kib: peak,
+        elapsed: started.elapsed(),
+    }
+}
+
+fn wants_quiet(args: &[&str]) -> bool {
+    matches!(args.first(), Some(&"validate" | &"export")) && !args.contains(&"--quiet")
+}
+
+/// Runs `arbiter args` with stdout piped.
+pub fn run(args: &[&str], input: Input<'_>) -> Run {
+    run_to(args, input, None)
+}
+
+/// `VmHWM` (peak resident set) of a live process, in KiB.
+fn vm_hwm(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// Parses JSON Lines output.
+pub fn json_lines(bytes: &[u8]) -> Vec<Value> {
+    String::from_utf8_lossy(bytes)
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a JSON line"))
+        .collect()
+}
+
+/// How many games the reader finds in `paths` (with the same input layer as the binary), and how
+/// many inputs failed to open or read.
+pub fn reader_games<P: AsRef<Path>>(paths: &[P]) -> (u64, u64) {
+    let (mut games, mut failures) = (0, 0);
+    for source in input::sources(paths) {
+        let Ok(source) = source else {
+            failures += 1;
+            continue;
+        };
+        for game in Splitter::new(source.reader) {
+            match game {
+                Ok(_) => games += 1,
+                Err(_) => {
+                    failures += 1;
+                    break;
+                }
+            }
+        }
+    }
+    (games, failures)
+}
+
+/// What `export` and `validate` made of one input.
+pub struct Checked {
+    /// Export's JSON Lines records, in order.
+    pub records: Vec<Value>,
+    /// Validate's diagnostics (JSON Lines, without the summary).
+    pub diagnostics: Vec<Value>,
+    /// Validate's summary.
+    pub summary: Value,
+    pub export: Run,
+    pub validate: Run,
+}
+
+impl Checked {
+    /// The records whose Event is `good N`, with N.
+    pub fn good(&self) -> Vec<(usize, &Value)> {
+        self.records
+            .iter()
+            .filter_map(|r| {
+                let n = r["event"].as_str()?.strip_prefix("good ")?.parse().ok()?;
+                Some((n, r))
+            })
+            .collect()
+    }
+
+    /// Asserts that good games `0..count` each have exactly one valid record, in order, ending in
+    /// checkmate.
+    pub fn assert_good_games(&self, count: usize, what: &str) {
+        let good = self.good();
+        let numbers: Vec<usize> = good.iter().map(|(n, _)| *n).collect();
+        assert_eq!(
+            numbers,
+            (0..count).collect::<Vec<_>>(),
+            "{what}: good games exported"
+        );
+        for (n, record) in good {
+            assert_eq!(record["valid"], true, "{what}: good {n}: {record}");
+            assert_eq!(record["outcome"], "checkmate", "{what}: good {n}: {record}");
+            assert_eq!(record["plies"], 7, "{what}: good {n}: {record}");
+        }
+    }
+
+    /// The validate diagnostics that are errors.
+    pub fn errors(&self) -> Vec<&Value> {
+        self.diagnostics
+            .iter()
+            .filter(|d| d["severity"] == "error")
+            .collect()
+    }
+}
+
+/// Runs `export --format jsonl` and `validate --format jsonl` on `path` (or on `stdin` when
+/// `path` is `-`), and checks what every run must satisfy: a clean exit, one record per game the
+/// reader finds, consecutive indices, and a summary that adds up.
+pub fn check(path: &Path, stdin: Option<&[u8]>, what: &str) -> Checked {
+    let path_str = path.to_str().expect("UTF-8 path");
+    let input = || stdin.map_or(Input::Null, Input::Bytes);
+    let export = run(&["export", path_str, "--format", "jsonl"], input());
+    export.assert_clean(&format!("{what}: export"));
+    let validate = run(&["validate", path_str, "--format", "jsonl"], input());
+    validate.assert_clean(&format!("{what}: validate"));
+    let records = json_lines(&export.stdout);
+    let mut diagnostics = json_lines(&validate.stdout);
+    let summary = diagnostics.pop().expect("a summary");
+    assert_eq!(summary["type"], "summary", "{what}");
+
+    let found = match stdin {
+        Some(bytes) => Splitter::new(bytes).filter(Result::is_ok).count() as u64,
+        None => reader_games(&[path]).0,
+    };
+    assert_eq!(
+        records.len() as u64,
+        found,
+        "{what}: one record per game read"
+    );
+    for (i, record) in records.iter().enumerate() {
+        assert_eq!(record["index"], i as u64 + 1, "{what}: record order");
+    }
+    assert_summary_adds_up(&summary, found, what);
+    for d in &diagnostics {
+        assert!(
+            d["line"].as_u64().is_some_and(|l| l >= 1) && d["column"].as_u64().is_some(),
+            "{what}: unlocated diagnostic {d}"
+        );
+        assert!(d["game"].as_u64().is_some_and(|g| g >= 1 && g <= found));
+    }
+    let invalid_main_lines = records.iter().filter(|r| r["valid"] == false).count();
+    let expected = if export.stderr.contains("error") {
+        2
+    } else if invalid_main_lines > 0 {
+        1
+    } else {
+        0
+    };
+    assert_eq!(
+        export.code(),
+        Some(expected),
+        "{what}: export exit code: {}",
+        export.stderr
+    );
+    Checked {
+        records,
+        diagnostics,
+        summary,
+        export,
+        validate,
+    }
+}
+
+/// `games == valid + invalid == found`, and the other counts are there.
+pub fn assert_summary_adds_up(summary: &Value, found: u64, what: &str) {
+    let get = |k: &str| {
+        summary[k]
+            .as_u64()
+            .unwrap_or_else(|| panic!("{what}: summary lacks {k}: {summary}"))
+    };
+    assert_eq!(get("games"), found, "{what}: summary games");
+    assert_eq!(
+        get("games"),
+        get("valid") + get("invalid"),
+        "{what}: {summary}"
+    );
+    let _ = get("warnings");
+}
+
+/// A scratch directory removed at the end of the test.
+pub fn scratch() -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix("arbiter-hostile-")
+        .tempdir()
+        .expect("temp dir")
+}
+
+/// Writes `bytes` to `dir/name` and returns the path.
+pub fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).expect("write test input");
+    path
+}
+
+/// A deterministic byte generator (xorshift), so that failures reproduce.
+pub struct Bytes(u64);
+
+impl Bytes {
+    pub fn new(seed: u64) -> Bytes {
+        Bytes(seed.max(1))
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    pub fn fill(&mut self, n: usize) -> Vec<u8> {
+        (0..n).map(|_| self.next_u64() as u8).collect()
+    }
+}
+
+/// Running as root, where permission bits do not stop reads.
+pub fn is_root() -> bool {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("Uid:"))
+                .and_then(|l| l.split_whitespace().nth(1).map(|u| u == "0"))
+        })
+        .unwrap_or(false)
+}
