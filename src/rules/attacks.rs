@@ -50,19 +50,18 @@ pub fn pawn(color: Color, sq: Square) -> Bitboard {
 /// The squares a rook on `sq` attacks, given the occupied squares (blockers are included).
 #[inline]
 pub fn rook(sq: Square, occupied: Bitboard) -> Bitboard {
-    let m = &ROOK_MAGICS[sq.index()];
-    Bitboard(
-        SLIDER_ATTACKS
-            .get(magic_index(m, occupied))
-            .copied()
-            .unwrap_or(0),
-    )
+    slider(&ROOK_MAGICS[sq.index()], occupied)
 }
 
 /// The squares a bishop on `sq` attacks, given the occupied squares (blockers are included).
 #[inline]
 pub fn bishop(sq: Square, occupied: Bitboard) -> Bitboard {
-    let m = &BISHOP_MAGICS[sq.index()];
+    slider(&BISHOP_MAGICS[sq.index()], occupied)
+}
+
+/// The attacks a slider's magic entry finds in the shared table for `occupied`.
+#[inline]
+fn slider(m: &Magic, occupied: Bitboard) -> Bitboard {
     Bitboard(
         SLIDER_ATTACKS
             .get(magic_index(m, occupied))

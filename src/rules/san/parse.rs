@@ -28,25 +28,27 @@ pub(super) fn san(text: In<'_>) -> Result<San, ParseSanError> {
     if let Some(san) = fast(text) {
         return Ok(san);
     }
-    match (body, opt(suffix), opt(glyph), eof).parse(text) {
-        Ok((_, (san, suffix, glyph, _))) => {
-            let (suffix, double) = match suffix {
-                Some((s, d)) => (Some(s), d),
-                None => (None, Written::EMPTY),
-            };
-            Ok(san
-                .with_suffix(suffix)
-                .with_glyph(glyph)
-                .with_written(san.written() | double))
-        }
-        Err(_) => Err(match text.iter().position(|b| !is_san_byte(*b)) {
-            Some(at) => ParseSanError::UnexpectedChar {
-                byte: text[at],
-                at: at as u8,
-            },
-            None => ParseSanError::Invalid,
-        }),
-    }
+    grammar(text).ok_or_else(|| match text.iter().position(|b| !is_san_byte(*b)) {
+        Some(at) => ParseSanError::UnexpectedChar {
+            byte: text[at],
+            at: at as u8,
+        },
+        None => ParseSanError::Invalid,
+    })
+}
+
+/// The whole token through the nom grammar: a move, then an optional check suffix and glyph.
+fn grammar(text: In<'_>) -> Option<San> {
+    let (_, (san, suffix, glyph, _)) = (body, opt(suffix), opt(glyph), eof).parse(text).ok()?;
+    let (suffix, double) = match suffix {
+        Some((s, d)) => (Some(s), d),
+        None => (None, Written::EMPTY),
+    };
+    Some(
+        san.with_suffix(suffix)
+            .with_glyph(glyph)
+            .with_written(san.written() | double),
+    )
 }
 
 /// The standard forms that make up nearly every real game, read without the grammar: castling
@@ -547,19 +549,7 @@ mod tests {
     #[test]
     fn fast_path_agrees_with_the_grammar() {
         let grammar = |text: &[u8]| -> Result<San, ParseSanError> {
-            match (body, opt(suffix), opt(glyph), eof).parse(text) {
-                Ok((_, (san, suffix, glyph, _))) => {
-                    let (suffix, double) = match suffix {
-                        Some((s, d)) => (Some(s), d),
-                        None => (None, Written::EMPTY),
-                    };
-                    Ok(san
-                        .with_suffix(suffix)
-                        .with_glyph(glyph)
-                        .with_written(san.written() | double))
-                }
-                Err(_) => Err(ParseSanError::Invalid),
-            }
+            super::grammar(text).ok_or(ParseSanError::Invalid)
         };
         let pieces = ["", "N", "B", "R", "Q", "K", "P", "n", "x"];
         let froms = [
