@@ -11,10 +11,10 @@ use std::path::PathBuf;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
-use arbiter::cli::export::fill_record;
+use arbiter::cli::export::export_record;
 use arbiter::pgn::{RawGame, Splitter, parse_game};
 use arbiter::replay::{ReplayOptions, Replayer};
-use arbiter::report::record::{ExportFormat, ExportRecord, RecordFormatter};
+use arbiter::report::record::{ExportFormat, RecordFormatter};
 
 /// Games in the in-memory export slice.
 const SLICE_GAMES: usize = 1000;
@@ -91,7 +91,6 @@ fn bench_export_slice(c: &mut Criterion) {
     group.sample_size(20);
     let mut replayer = Replayer::new(export_options());
     let mut formatter = RecordFormatter::new(ExportFormat::Jsonl, Vec::new());
-    let mut record = ExportRecord::default();
     let mut out = Vec::with_capacity(1 << 20);
     let mut game = RawGame::default();
     group.bench_function(
@@ -104,7 +103,7 @@ fn bench_export_slice(c: &mut Criterion) {
                 while index < SLICE_GAMES && splitter.next_into(&mut game).expect("read") {
                     index += 1;
                     parse_game(&game, &mut replayer);
-                    fill_record(&mut record, index as u64, replayer.report());
+                    let record = export_record(index as u64, replayer.report());
                     formatter.record(&record, index == 1, &mut out);
                 }
                 assert_eq!(memchr_count(&out), SLICE_GAMES);

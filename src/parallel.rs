@@ -1,25 +1,35 @@
-//! An ordered parallel pipeline: one thread produces batches, `jobs` workers process them, and the
+//! An ordered parallel pipeline: one thread produces batches, `jobs` threads process them, and the
 //! calling thread receives the results in input order.
 //!
 //! Output must be identical byte for byte whatever the number of jobs, so results carry their
-//! sequence number and wait in a small reorder buffer until every earlier batch has been emitted.
-//! Channels are bounded, so memory stays flat: at most a few batches per worker are in flight.
-//! With one job nothing is spawned and the work runs inline.
+//! sequence number and wait in a reorder buffer until every earlier batch has been emitted.
+//!
+//! With `jobs` ≥ 2 the producer is one of the `jobs` computing threads: it hands a batch to the
+//! `jobs - 1` workers while their queue has room and processes it itself when the queue is full.
+//! So `jobs` threads compute on `jobs` cores, and the serial part (reading and cutting the input)
+//! neither leaves a core idle nor competes with a full set of workers for one.
+//!
+//! Memory stays flat: the producer may run at most a window of batches ahead of the last one
+//! emitted, so even a batch that takes very long (one huge game) holds back only that many
+//! results. With one job nothing is spawned and the work runs inline.
 
 use std::collections::BTreeMap;
-use std::sync::mpsc::{Receiver, sync_channel};
-use std::sync::{Arc, Mutex};
+use std::sync::mpsc::{Receiver, TrySendError, sync_channel};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread;
 
-/// Batches waiting for a worker, per worker.
+/// Batches waiting for a worker, per job.
 const QUEUE_PER_JOB: usize = 4;
+/// Batches cut but not yet emitted, at most, per job.
+const WINDOW_PER_JOB: u64 = 8;
 
 /// Runs the pipeline.
 ///
 /// * `produce` is called on a producer thread and sends batches through `send` until it returns;
 ///   `send` returns false once the pipeline is shutting down (the consumer failed), and the
 ///   producer should then stop. Its own result is returned after the results are emitted.
-/// * `make_worker` builds each worker's reusable state; `work` turns a batch into a result.
+/// * `make_worker` builds each computing thread's reusable state; `work` turns a batch into a
+///   result.
 /// * `emit` receives the results in input order on the calling thread; an error stops the run.
 pub fn run_ordered<B, R, W, P>(
     jobs: usize,
@@ -52,25 +62,43 @@ where
         };
     }
 
+    let window = Window::new(jobs as u64 * WINDOW_PER_JOB);
     thread::scope(|scope| {
         let (batch_tx, batch_rx) = sync_channel::<(u64, B)>(jobs * QUEUE_PER_JOB);
         let (result_tx, result_rx) = sync_channel::<(u64, R)>(jobs * QUEUE_PER_JOB);
         let batch_rx = Arc::new(Mutex::new(batch_rx));
+        let (make_worker, work, window) = (&make_worker, &work, &window);
 
+        let producer_results = result_tx.clone();
         let producer = scope.spawn(move || {
+            let _closer = CloseOnPanic(window);
             let mut sequence = 0u64;
-            produce(&mut |batch| {
-                let sent = batch_tx.send((sequence, batch)).is_ok();
+            let mut own_worker = None;
+            let produced = produce(&mut |batch| {
+                if !window.wait_for_room(sequence) {
+                    return false;
+                }
+                let item = (sequence, batch);
                 sequence += 1;
-                sent
-            })
+                match batch_tx.try_send(item) {
+                    Ok(()) => true,
+                    Err(TrySendError::Full((sequence, batch))) => {
+                        let worker = own_worker.get_or_insert_with(make_worker);
+                        let result = work(worker, batch);
+                        producer_results.send((sequence, result)).is_ok()
+                    }
+                    Err(TrySendError::Disconnected(_)) => false,
+                }
+            });
+            (produced, sequence)
         });
 
-        for _ in 0..jobs {
+        let mut workers = Vec::with_capacity(jobs - 1);
+        for _ in 1..jobs {
             let batch_rx = Arc::clone(&batch_rx);
             let result_tx = result_tx.clone();
-            let (make_worker, work) = (&make_worker, &work);
-            scope.spawn(move || {
+            workers.push(scope.spawn(move || {
+                let _closer = CloseOnPanic(window);
                 let mut worker = make_worker();
                 while let Some((sequence, batch)) = next_batch(&batch_rx) {
                     if result_tx
@@ -80,33 +108,103 @@ where
                         break;
                     }
                 }
-            });
+            }));
         }
         drop(result_tx);
 
-        let emitted = emit_in_order(&result_rx, &mut emit);
-        // Unblock everyone before joining: workers and producer see closed channels.
+        let emitted = emit_in_order(&result_rx, window, &mut emit);
+        // Unblock everyone before joining: the producer sees the window closed, workers and
+        // producer see closed channels.
+        window.close();
         drop(result_rx);
         drop(batch_rx);
-        let produced = producer
-            .join()
-            .map_err(|_| anyhow::anyhow!("internal error: the input thread panicked"))?;
-        emitted.map(|()| produced)
+        let producer = producer.join();
+        let workers_ok = workers.into_iter().all(|worker| worker.join().is_ok());
+        let (produced, batches) =
+            producer.map_err(|_| anyhow::anyhow!("internal error: the input thread panicked"))?;
+        let emitted = emitted?;
+        if !workers_ok || emitted != batches {
+            anyhow::bail!("internal error: a worker thread stopped before finishing its batch");
+        }
+        Ok(produced)
     })
+}
+
+/// How many batches have been emitted, and whether the run is over: the producer waits here
+/// while it is a whole window ahead.
+struct Window {
+    size: u64,
+    state: Mutex<WindowState>,
+    moved: Condvar,
+}
+
+struct WindowState {
+    emitted: u64,
+    closed: bool,
+}
+
+impl Window {
+    fn new(size: u64) -> Window {
+        Window {
+            size,
+            state: Mutex::new(WindowState {
+                emitted: 0,
+                closed: false,
+            }),
+            moved: Condvar::new(),
+        }
+    }
+
+    /// Waits until batch `sequence` may be cut; false if the run is over.
+    fn wait_for_room(&self, sequence: u64) -> bool {
+        // A poisoned lock means a thread panicked while holding it; the counts are still sound.
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        while !state.closed && sequence >= state.emitted + self.size {
+            state = self
+                .moved
+                .wait(state)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+        !state.closed
+    }
+
+    fn advance(&self) {
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        state.emitted += 1;
+        self.moved.notify_all();
+    }
+
+    fn close(&self) {
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        state.closed = true;
+        self.moved.notify_all();
+    }
+}
+
+/// Closes the window if its thread panics, so that the producer does not wait for a batch that
+/// will never be emitted.
+struct CloseOnPanic<'a>(&'a Window);
+
+impl Drop for CloseOnPanic<'_> {
+    fn drop(&mut self) {
+        if thread::panicking() {
+            self.0.close();
+        }
+    }
 }
 
 fn next_batch<B>(batch_rx: &Mutex<Receiver<(u64, B)>>) -> Option<(u64, B)> {
     // A poisoned lock means another worker panicked; the receiver itself is still sound.
-    let guard = batch_rx
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let guard = batch_rx.lock().unwrap_or_else(PoisonError::into_inner);
     guard.recv().ok()
 }
 
+/// Emits the results in sequence order as they arrive; returns how many were emitted.
 fn emit_in_order<R>(
     result_rx: &Receiver<(u64, R)>,
+    window: &Window,
     emit: &mut impl FnMut(R) -> anyhow::Result<()>,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<u64> {
     let mut waiting = BTreeMap::new();
     let mut next = 0u64;
     for (sequence, result) in result_rx.iter() {
@@ -114,13 +212,10 @@ fn emit_in_order<R>(
         while let Some(result) = waiting.remove(&next) {
             emit(result)?;
             next += 1;
+            window.advance();
         }
     }
-    if waiting.is_empty() {
-        Ok(())
-    } else {
-        anyhow::bail!("internal error: a worker thread stopped before finishing its batch")
-    }
+    Ok(next)
 }
 
 #[cfg(test)]
@@ -188,6 +283,66 @@ mod tests {
             );
             assert!(result.is_err());
             assert_eq!(emitted, 10);
+        }
+    }
+
+    #[test]
+    fn the_producer_stays_within_the_window_of_a_slow_batch() {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        for jobs in [2, 3] {
+            let produced = AtomicU64::new(0);
+            let mut emitted = 0u64;
+            let mut most_ahead = 0u64;
+            run_ordered(
+                jobs,
+                |send| {
+                    for i in 0..2_000u64 {
+                        produced.store(i + 1, Ordering::SeqCst);
+                        if !send(i) {
+                            break;
+                        }
+                    }
+                },
+                || (),
+                |_, i| {
+                    // Batch 10 is very slow: everything after it must wait to be emitted.
+                    if i == 10 {
+                        thread::sleep(std::time::Duration::from_millis(300));
+                    }
+                    i
+                },
+                |i| {
+                    assert_eq!(i, emitted);
+                    emitted += 1;
+                    most_ahead = most_ahead.max(produced.load(Ordering::SeqCst) - emitted);
+                    Ok(())
+                },
+            )
+            .unwrap();
+            assert_eq!(emitted, 2_000);
+            assert!(
+                most_ahead <= jobs as u64 * WINDOW_PER_JOB,
+                "jobs {jobs}: the producer ran {most_ahead} batches ahead"
+            );
+        }
+    }
+
+    #[test]
+    fn a_worker_panic_is_an_error_not_a_hang_or_a_loss() {
+        for jobs in [2, 3] {
+            for bad in [0u64, 57, 199] {
+                let result = run_ordered(
+                    jobs,
+                    |send| (0..200u64).take_while(|&i| send(i)).count(),
+                    || (),
+                    |_, i| {
+                        assert!(i != bad, "test panic in batch {i}");
+                        i
+                    },
+                    |_| Ok(()),
+                );
+                assert!(result.is_err(), "jobs {jobs}, batch {bad}");
+            }
         }
     }
 }

@@ -42,39 +42,37 @@ pub struct ExportArgs {
 /// Formats each game as one export record.
 struct Exporter {
     records: RecordFormatter,
-    record: ExportRecord,
 }
 
 impl GameFormatter for Exporter {
     fn format(&mut self, _source: &str, index: u64, report: &GameReport, out: &mut Vec<u8>) {
-        fill_record(&mut self.record, index, report);
-        self.records.record(&self.record, index == 1, out);
+        self.records
+            .record(&export_record(index, report), index == 1, out);
     }
 }
 
-/// Copies a report into a reusable record (public for the benchmarks).
-pub fn fill_record(record: &mut ExportRecord, index: u64, report: &GameReport) {
+/// The export record of a replayed game, game number `index` across all inputs: every field
+/// borrowed from the report (public for the benchmarks).
+pub fn export_record(index: u64, report: &GameReport) -> ExportRecord<'_> {
     let tags = &report.tags;
-    record.index = index;
-    for (field, value) in [
-        (&mut record.event, &tags.event),
-        (&mut record.site, &tags.site),
-        (&mut record.date, &tags.date),
-        (&mut record.round, &tags.round),
-        (&mut record.white, &tags.white),
-        (&mut record.black, &tags.black),
-        (&mut record.result, &tags.result),
-        (&mut record.final_fen, &report.final_fen),
-        (&mut record.error, &report.first_error),
-    ] {
-        field.clone_from(value);
+    ExportRecord {
+        index,
+        event: &tags.event,
+        site: &tags.site,
+        date: &tags.date,
+        round: &tags.round,
+        white: &tags.white,
+        black: &tags.black,
+        result: &tags.result,
+        plies: report.plies,
+        outcome: report.classification.map(|c| c.outcome),
+        winner: report.classification.map(|c| c.winner),
+        result_consistent: report.classification.is_none_or(|c| c.result_consistent),
+        final_fen: &report.final_fen,
+        valid: report.main_line_valid,
+        error: &report.first_error,
+        extra: &tags.extra,
     }
-    record.plies = report.plies;
-    record.outcome = report.classification.map(|c| c.outcome);
-    record.winner = report.classification.map(|c| c.winner);
-    record.result_consistent = report.classification.is_none_or(|c| c.result_consistent);
-    record.valid = report.main_line_valid;
-    record.extra.clone_from(&tags.extra);
 }
 
 /// Runs `arbiter export`.
@@ -99,7 +97,6 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Exit> {
         &options,
         || Exporter {
             records: RecordFormatter::new(args.format, args.tags.clone()),
-            record: ExportRecord::default(),
         },
         |batch| Ok(sink.write_all(&batch.bytes)?),
     )?;

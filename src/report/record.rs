@@ -28,25 +28,26 @@ pub const FIELDS: [&str; 15] = [
     "error",
 ];
 
-/// The record of one game.
-#[derive(Clone, Debug, Default, Eq, PartialEq)]
-pub struct ExportRecord {
+/// The record of one game, borrowed from wherever its fields live (for export, the replayer's
+/// report): formatting copies each field once, straight into the output.
+#[derive(Copy, Clone, Debug, Default, Eq, PartialEq)]
+pub struct ExportRecord<'a> {
     /// 1-based game number across all inputs.
     pub index: u64,
     /// The `Event` tag.
-    pub event: String,
+    pub event: &'a str,
     /// The `Site` tag.
-    pub site: String,
+    pub site: &'a str,
     /// The `Date` tag.
-    pub date: String,
+    pub date: &'a str,
     /// The `Round` tag.
-    pub round: String,
+    pub round: &'a str,
     /// The `White` tag.
-    pub white: String,
+    pub white: &'a str,
     /// The `Black` tag.
-    pub black: String,
+    pub black: &'a str,
     /// The `Result` tag as written.
-    pub result: String,
+    pub result: &'a str,
     /// Plies replayed on the main line (up to the first illegal move for an invalid game).
     pub plies: u32,
     /// The outcome category.
@@ -56,13 +57,13 @@ pub struct ExportRecord {
     /// False when the Result contradicts the board.
     pub result_consistent: bool,
     /// FEN of the last position reached on the main line.
-    pub final_fen: String,
+    pub final_fen: &'a str,
     /// The main line replays without error.
     pub valid: bool,
     /// The first main-line error, with its location, for an invalid game.
-    pub error: String,
+    pub error: &'a str,
     /// Values of the tags asked for with `--tags`, in that order (empty when absent).
-    pub extra: Vec<String>,
+    pub extra: &'a [String],
 }
 
 /// The output format of `export`.
@@ -124,7 +125,7 @@ impl RecordFormatter {
     }
 
     /// Appends one record. `first` tells JSON whether a separating comma is needed.
-    pub fn record(&mut self, record: &ExportRecord, first: bool, out: &mut Vec<u8>) {
+    pub fn record(&mut self, record: &ExportRecord<'_>, first: bool, out: &mut Vec<u8>) {
         match self.format {
             ExportFormat::Csv => {
                 let index = itoa_buf(record.index);
@@ -133,20 +134,20 @@ impl RecordFormatter {
                 let plies = plies.as_str();
                 let fields = [
                     index,
-                    &record.event,
-                    &record.site,
-                    &record.date,
-                    &record.round,
-                    &record.white,
-                    &record.black,
-                    &record.result,
+                    record.event,
+                    record.site,
+                    record.date,
+                    record.round,
+                    record.white,
+                    record.black,
+                    record.result,
                     plies,
                     record.outcome.map_or("", Outcome::as_str),
                     record.winner.map_or("", Winner::as_str),
                     bool_str(record.result_consistent),
-                    &record.final_fen,
+                    record.final_fen,
                     bool_str(record.valid),
-                    &record.error,
+                    record.error,
                 ];
                 let extra = record.extra.iter().map(String::as_str);
                 write_csv(&mut self.csv, fields.into_iter().chain(extra), out);
@@ -169,7 +170,7 @@ impl RecordFormatter {
         }
     }
 
-    fn write_json(&self, record: &ExportRecord, out: &mut Vec<u8>) {
+    fn write_json(&self, record: &ExportRecord<'_>, out: &mut Vec<u8>) {
         // Written by hand, field by field in export order: serde_json's generic map path cost more
         // than the rest of the export formatting. Strings go through `json_str`, which copies the
         // common case (nothing to escape) and leaves the rest to serde_json, so the bytes are the
@@ -178,13 +179,13 @@ impl RecordFormatter {
         out.extend_from_slice(b"{\"index\":");
         out.extend_from_slice(itoa_buf(r.index).as_str().as_bytes());
         for (key, value) in [
-            (&b",\"event\":"[..], &r.event),
-            (b",\"site\":", &r.site),
-            (b",\"date\":", &r.date),
-            (b",\"round\":", &r.round),
-            (b",\"white\":", &r.white),
-            (b",\"black\":", &r.black),
-            (b",\"result\":", &r.result),
+            (&b",\"event\":"[..], r.event),
+            (b",\"site\":", r.site),
+            (b",\"date\":", r.date),
+            (b",\"round\":", r.round),
+            (b",\"white\":", r.white),
+            (b",\"black\":", r.black),
+            (b",\"result\":", r.result),
         ] {
             out.extend_from_slice(key);
             json_str(value, out);
@@ -198,12 +199,12 @@ impl RecordFormatter {
         out.extend_from_slice(b",\"result_consistent\":");
         out.extend_from_slice(bool_str(r.result_consistent).as_bytes());
         out.extend_from_slice(b",\"final_fen\":");
-        json_str(&r.final_fen, out);
+        json_str(r.final_fen, out);
         out.extend_from_slice(b",\"valid\":");
         out.extend_from_slice(bool_str(r.valid).as_bytes());
         out.extend_from_slice(b",\"error\":");
-        json_str(&r.error, out);
-        for (name, value) in self.extra_tags.iter().zip(&r.extra) {
+        json_str(r.error, out);
+        for (name, value) in self.extra_tags.iter().zip(r.extra) {
             out.push(b',');
             json_str(name, out);
             out.push(b':');
@@ -292,25 +293,25 @@ mod tests {
         }
     }
 
-    fn record() -> ExportRecord {
+    fn record(extra: &[String]) -> ExportRecord<'_> {
         ExportRecord {
             index: 7,
-            event: "Rated \"Blitz\", game".into(),
-            white: "Ann".into(),
-            black: "Bob".into(),
-            result: "1-0".into(),
+            event: "Rated \"Blitz\", game",
+            white: "Ann",
+            black: "Bob",
+            result: "1-0",
             plies: 41,
             outcome: Some(Outcome::Checkmate),
             winner: Some(Winner::White),
             result_consistent: true,
-            final_fen: "7k/6Q1/6K1/8/8/8/8/8 b - - 1 21".into(),
+            final_fen: "7k/6Q1/6K1/8/8/8/8/8 b - - 1 21",
             valid: true,
-            extra: vec!["2400".into()],
+            extra,
             ..ExportRecord::default()
         }
     }
 
-    fn format(format: ExportFormat, records: &[ExportRecord]) -> String {
+    fn format(format: ExportFormat, records: &[ExportRecord<'_>]) -> String {
         let mut f = RecordFormatter::new(format, vec!["WhiteElo".into()]);
         let mut out = Vec::new();
         f.header(&mut out);
@@ -324,7 +325,7 @@ mod tests {
     #[test]
     fn csv_has_a_header_and_quotes_where_needed() {
         assert_eq!(
-            format(ExportFormat::Csv, &[record()]),
+            format(ExportFormat::Csv, &[record(&["2400".to_string()])]),
             "index,event,site,date,round,white,black,result,plies,outcome,winner,\
              result_consistent,final_fen,valid,error,WhiteElo\n\
              7,\"Rated \"\"Blitz\"\", game\",,,,Ann,Bob,1-0,41,checkmate,white,true,\
@@ -334,7 +335,7 @@ mod tests {
 
     #[test]
     fn jsonl_keeps_field_order() {
-        let line = format(ExportFormat::Jsonl, &[record()]);
+        let line = format(ExportFormat::Jsonl, &[record(&["2400".to_string()])]);
         assert!(line.ends_with('\n'));
         let keys: Vec<String> = line
             .trim_end()
@@ -362,7 +363,8 @@ mod tests {
 
     #[test]
     fn json_is_one_array() {
-        let text = format(ExportFormat::Json, &[record(), record()]);
+        let extra = ["2400".to_string()];
+        let text = format(ExportFormat::Json, &[record(&extra), record(&extra)]);
         let value: serde_json::Value = text.parse().unwrap();
         assert_eq!(value.as_array().map(Vec::len), Some(2));
         assert_eq!(value[1]["event"], "Rated \"Blitz\", game");
