@@ -19,9 +19,10 @@ use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread;
 
 /// Batches waiting for a worker, per job.
-const QUEUE_PER_JOB: usize = 4;
-/// Batches cut but not yet emitted, at most, per job.
-const WINDOW_PER_JOB: u64 = 8;
+const QUEUE_PER_JOB: usize = 2;
+/// Batches cut but not yet emitted, at most, per job: well over what the queue holds plus one in
+/// work per thread, so that the queue fills up and the producer computes.
+const WINDOW_PER_JOB: u64 = 6;
 
 /// Runs the pipeline.
 ///
