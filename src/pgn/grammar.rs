@@ -82,7 +82,7 @@ const VALUE_STOP: [u8; 4] = *b"\"\\\n\r";
 /// The index of the quote that closes a tag value in `i` (the bytes after the opening quote),
 /// skipping `\"` and `\\` escapes; `None` if the line or the input ends first.
 #[inline]
-fn closing_quote(i: &[u8]) -> Option<usize> {
+pub(crate) fn closing_quote(i: &[u8]) -> Option<usize> {
     let mut k = 0;
     loop {
         k += super::scan::find_any(&i[k..], VALUE_STOP);

@@ -469,7 +469,7 @@ impl<'a> Parser<'a, '_> {
 
     /// A move at `self.pos`, with any suffix annotation: visits it and returns `true`, or returns
     /// `false` if no move starts there.
-    #[inline]
+    #[inline(always)]
     fn san<V: Visitor>(&mut self, visitor: &mut V) -> bool {
         let start = self.pos;
         let Ok((rest, (text, suffix))) = grammar::san(self.rest()) else {

@@ -489,9 +489,24 @@ impl<R: Read> Splitter<R> {
                                     if !self.tag_names.insert(hash) {
                                         return Step::End(p);
                                     }
-                                    // Straight into the quoted value.
-                                    s.inner = Inner::Quote;
-                                    s.pos = value;
+                                    // Straight into the quoted value. The common case, a value
+                                    // closed on this line within the buffer, and then `]`, is
+                                    // taken in one step here; `closing_quote` reads escapes as
+                                    // the `Quote` state does, and gives up (leaving it to that
+                                    // state) at a line end or at the end of the buffer.
+                                    match grammar::closing_quote(&buf[value..]) {
+                                        Some(k) => {
+                                            s.pos = value + k + 1;
+                                            if buf.get(s.pos) == Some(&b']') {
+                                                s.in_tag = false;
+                                                s.pos += 1;
+                                            }
+                                        }
+                                        None => {
+                                            s.inner = Inner::Quote;
+                                            s.pos = value;
+                                        }
+                                    }
                                 }
                             }
                             b'"' if s.in_tag => {
