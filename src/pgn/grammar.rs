@@ -255,7 +255,7 @@ static SAN_CLASS: [u8; 256] = {
 /// So words (`which`, `<br>` pieces, German `Sf3` still passes) are stray text, not moves.
 ///
 /// One pass over the move's bytes: the class table says where it ends and whether it named a rank.
-#[inline]
+#[inline(always)]
 fn move_letters(i: &[u8]) -> PResult<'_, &[u8]> {
     if !i.first().is_some_and(u8::is_ascii_alphabetic) {
         return Err(nom::Err::Error(()));
@@ -270,7 +270,8 @@ fn move_letters(i: &[u8]) -> PResult<'_, &[u8]> {
         seen |= class;
         len += 1;
     }
-    if i[len - 1] == b'e' && en_passant_tail(&i[len..]).is_ok() {
+    // Only a `.` right after the move can start an `e.p.`: one compare for the common case.
+    if i.get(len) == Some(&b'.') && i[len - 1] == b'e' && en_passant_tail(&i[len..]).is_ok() {
         len += 3;
     }
     let text = &i[..len];
@@ -283,7 +284,7 @@ fn move_letters(i: &[u8]) -> PResult<'_, &[u8]> {
 
 /// A move, kept as text, with an optional suffix annotation: `Nbxd2+!?`, `exd6e.p.`, `0-0`.
 /// The text is everything before the suffix.
-#[inline]
+#[inline(always)]
 pub(crate) fn san(i: &[u8]) -> PResult<'_, (&[u8], Option<u8>)> {
     let (i, text) = match i.first() {
         Some(b'0') => castle_with_zeros(i)?,
