@@ -83,14 +83,28 @@ const VALUE_STOP: [u8; 4] = *b"\"\\\n\r";
 /// skipping `\"` and `\\` escapes; `None` if the line or the input ends first.
 #[inline]
 pub(crate) fn closing_quote(i: &[u8]) -> Option<usize> {
+    closing_quote_and_backslash(i).map(|(k, _)| k)
+}
+
+/// [`closing_quote`], and whether the value holds a backslash: only then can it need unescaping,
+/// and the search stops at every backslash anyway.
+#[inline]
+fn closing_quote_and_backslash(i: &[u8]) -> Option<(usize, bool)> {
     let mut k = 0;
+    let mut backslash = false;
     loop {
         k += super::scan::find_any(&i[k..], VALUE_STOP);
         match i.get(k) {
             None | Some(b'\n' | b'\r') => return None,
-            Some(b'"') => return Some(k),
-            Some(b'\\') if matches!(i.get(k + 1), Some(b'"' | b'\\')) => k += 2,
-            Some(_) => k += 1,
+            Some(b'"') => return Some((k, backslash)),
+            Some(b'\\') if matches!(i.get(k + 1), Some(b'"' | b'\\')) => {
+                backslash = true;
+                k += 2;
+            }
+            Some(_) => {
+                backslash = true;
+                k += 1;
+            }
         }
     }
 }
@@ -106,12 +120,22 @@ pub(crate) fn tag_value(i: &[u8]) -> PResult<'_, &[u8]> {
     }
 }
 
+/// A tag pair's name and raw value (escapes still in).
+pub(crate) type TagPair<'a> = (&'a [u8], &'a [u8]);
+
 /// A tag pair: `[White "Kasparov, G."]` (spaces allowed inside the brackets). Hand-written on
 /// [`tag_start`] (`[`, blanks, the name, blanks, the opening quote): it runs for every tag.
 #[inline]
-pub(crate) fn tag_pair(i: &[u8]) -> PResult<'_, (&[u8], &[u8])> {
+pub(crate) fn tag_pair(i: &[u8]) -> PResult<'_, TagPair<'_>> {
+    let (rest, (pair, _)) = tag_pair_and_backslash(i)?;
+    Ok((rest, pair))
+}
+
+/// [`tag_pair`], and whether the value holds a backslash (see [`unescape`]).
+#[inline]
+pub(crate) fn tag_pair_and_backslash(i: &[u8]) -> PResult<'_, (TagPair<'_>, bool)> {
     let (value, name) = tag_start(i)?;
-    let Some(k) = closing_quote(value) else {
+    let Some((k, backslash)) = closing_quote_and_backslash(value) else {
         return Err(nom::Err::Error(()));
     };
     let rest = &value[k + 1..];
@@ -120,7 +144,7 @@ pub(crate) fn tag_pair(i: &[u8]) -> PResult<'_, (&[u8], &[u8])> {
         .take_while(|&&b| b == b' ' || b == b'\t')
         .count();
     match rest.get(blanks) {
-        Some(b']') => Ok((&rest[blanks + 1..], (name, &value[..k]))),
+        Some(b']') => Ok((&rest[blanks + 1..], ((name, &value[..k]), backslash))),
         _ => Err(nom::Err::Error(())),
     }
 }
@@ -658,6 +682,23 @@ mod tests {
                 "{:?}",
                 String::from_utf8_lossy(&i)
             );
+        }
+    }
+
+    #[test]
+    fn tag_values_with_a_backslash_are_flagged() {
+        for (input, flagged) in [
+            (&br#"[A "plain"]"#[..], false),
+            (br#"[A "a \"b\""]"#, true),
+            (br#"[A "c:\\x"]"#, true),
+            (br#"[A "c:\x"]"#, true),
+            (br#"[A "\"]"]"#, true),
+        ] {
+            let (rest, (pair, backslash)) = tag_pair_and_backslash(input).expect("a tag pair");
+            assert_eq!(Ok((rest, pair)), tag_pair(input));
+            assert_eq!(backslash, flagged, "{:?}", String::from_utf8_lossy(input));
+            let value = std::str::from_utf8(pair.1).expect("ASCII");
+            assert_eq!(backslash, value.contains('\\'));
         }
     }
 

@@ -142,14 +142,22 @@ impl<'a> Parser<'a, '_> {
             self.skip_spaces();
             let start = self.pos;
             match self.bytes.get(start) {
-                Some(b'[') => match grammar::tag_pair(self.rest()) {
-                    Ok((rest, (name, raw))) => {
+                Some(b'[') => match grammar::tag_pair_and_backslash(self.rest()) {
+                    Ok((rest, ((name, raw), backslash))) => {
                         let name_at = name.as_ptr() as usize - self.bytes.as_ptr() as usize;
                         let value_at = raw.as_ptr() as usize - self.bytes.as_ptr() as usize;
                         // Tag names are ASCII by the grammar.
                         let name = self.text.ascii(name_at..name_at + name.len());
                         let value = self.text.get(value_at..value_at + raw.len());
-                        visitor.tag(name, &grammar::unescape(&value), Location::at(start));
+                        // Only a value with a backslash can hold an escape to undo.
+                        let unescaped;
+                        let value: &str = if backslash {
+                            unescaped = grammar::unescape(&value);
+                            &unescaped
+                        } else {
+                            &value
+                        };
+                        visitor.tag(name, value, Location::at(start));
                         self.advance_to(rest);
                     }
                     Err(_) => {
