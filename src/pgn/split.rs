@@ -500,6 +500,12 @@ impl<R: Read> Splitter<R> {
                                             if buf.get(s.pos) == Some(&b']') {
                                                 s.in_tag = false;
                                                 s.pos += 1;
+                                                // And the LF that usually ends the line, as
+                                                // the line-end step above would take it.
+                                                if buf.get(s.pos) == Some(&b'\n') {
+                                                    s.pos += 1;
+                                                    newline(lines, s.pos);
+                                                }
                                             }
                                         }
                                         None => {
