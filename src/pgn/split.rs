@@ -533,7 +533,9 @@ impl<R: Read> Splitter<R> {
                         },
                         Section::Movetext => {
                             // Stay in this loop for the stops that change no state (a one-line
-                            // comment, brackets, a dash that is no result): the common case.
+                            // comment, brackets, a dash that is no result, and an LF, counted as
+                            // the line-end step would: in the movetext that is all it does): the
+                            // common case.
                             let mut q = p;
                             loop {
                                 q += find_any(&buf[q..], MOVETEXT_STOP);
@@ -545,6 +547,7 @@ impl<R: Read> Splitter<R> {
                                         }
                                         q = close;
                                     }
+                                    Some(b'\n') => newline(lines, q + 1),
                                     Some(b'(') => s.depth += 1,
                                     Some(b')') => s.depth = s.depth.saturating_sub(1),
                                     Some(b'-' | b'*') if s.depth > 0 => {}
