@@ -13,7 +13,7 @@ use nom::IResult;
 use nom::Parser;
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_while, take_while1};
-use nom::combinator::{opt, value};
+use nom::combinator::value;
 use nom::sequence::preceded;
 
 use super::visitor::GameResult;
@@ -68,7 +68,7 @@ fn is_tag_name_char(b: u8) -> bool {
 
 /// A byte that may appear in a move after its first letter: letters, digits, `= + # : - @`.
 pub(crate) fn is_san_char(b: u8) -> bool {
-    SAN_CHAR[b as usize]
+    SAN_CLASS[b as usize] != 0
 }
 
 /// Spaces and tabs: ` \t`
@@ -82,15 +82,29 @@ const VALUE_STOP: [u8; 4] = *b"\"\\\n\r";
 /// The index of the quote that closes a tag value in `i` (the bytes after the opening quote),
 /// skipping `\"` and `\\` escapes; `None` if the line or the input ends first.
 #[inline]
-fn closing_quote(i: &[u8]) -> Option<usize> {
+pub(crate) fn closing_quote(i: &[u8]) -> Option<usize> {
+    closing_quote_and_backslash(i).map(|(k, _)| k)
+}
+
+/// [`closing_quote`], and whether the value holds a backslash: only then can it need unescaping,
+/// and the search stops at every backslash anyway.
+#[inline]
+fn closing_quote_and_backslash(i: &[u8]) -> Option<(usize, bool)> {
     let mut k = 0;
+    let mut backslash = false;
     loop {
         k += super::scan::find_any(&i[k..], VALUE_STOP);
         match i.get(k) {
             None | Some(b'\n' | b'\r') => return None,
-            Some(b'"') => return Some(k),
-            Some(b'\\') if matches!(i.get(k + 1), Some(b'"' | b'\\')) => k += 2,
-            Some(_) => k += 1,
+            Some(b'"') => return Some((k, backslash)),
+            Some(b'\\') if matches!(i.get(k + 1), Some(b'"' | b'\\')) => {
+                backslash = true;
+                k += 2;
+            }
+            Some(_) => {
+                backslash = true;
+                k += 1;
+            }
         }
     }
 }
@@ -106,12 +120,22 @@ pub(crate) fn tag_value(i: &[u8]) -> PResult<'_, &[u8]> {
     }
 }
 
+/// A tag pair's name and raw value (escapes still in).
+pub(crate) type TagPair<'a> = (&'a [u8], &'a [u8]);
+
 /// A tag pair: `[White "Kasparov, G."]` (spaces allowed inside the brackets). Hand-written on
 /// [`tag_start`] (`[`, blanks, the name, blanks, the opening quote): it runs for every tag.
 #[inline]
-pub(crate) fn tag_pair(i: &[u8]) -> PResult<'_, (&[u8], &[u8])> {
+pub(crate) fn tag_pair(i: &[u8]) -> PResult<'_, TagPair<'_>> {
+    let (rest, (pair, _)) = tag_pair_and_backslash(i)?;
+    Ok((rest, pair))
+}
+
+/// [`tag_pair`], and whether the value holds a backslash (see [`unescape`]).
+#[inline]
+pub(crate) fn tag_pair_and_backslash(i: &[u8]) -> PResult<'_, (TagPair<'_>, bool)> {
     let (value, name) = tag_start(i)?;
-    let Some(k) = closing_quote(value) else {
+    let Some((k, backslash)) = closing_quote_and_backslash(value) else {
         return Err(nom::Err::Error(()));
     };
     let rest = &value[k + 1..];
@@ -120,7 +144,7 @@ pub(crate) fn tag_pair(i: &[u8]) -> PResult<'_, (&[u8], &[u8])> {
         .take_while(|&&b| b == b' ' || b == b'\t')
         .count();
     match rest.get(blanks) {
-        Some(b']') => Ok((&rest[blanks + 1..], (name, &value[..k]))),
+        Some(b']') => Ok((&rest[blanks + 1..], ((name, &value[..k]), backslash))),
         _ => Err(nom::Err::Error(())),
     }
 }
@@ -154,28 +178,36 @@ pub(crate) fn move_number(i: &[u8]) -> PResult<'_, (&[u8], u8)> {
 /// The common form of a move number, `12.` or `12...` with at most nine digits and one group of
 /// dots, read without the general rule: `Some((number, length, dots))`, the same as
 /// [`move_number`] gives. `None` for anything else (`12 ...`, `12. ...`, no dot, more digits),
-/// which goes to the general rule.
+/// which goes to the general rule. (Index loops, not iterator chains: this runs for every move
+/// number, and nine digits cannot overflow a `u32`.)
 #[inline]
 pub(crate) fn plain_move_number(i: &[u8]) -> Option<(u32, usize, u8)> {
-    let digits = i.iter().take(10).take_while(|b| b.is_ascii_digit()).count();
-    if digits == 0 || digits > 9 {
+    let mut number = 0u32;
+    let mut digits = 0;
+    while digits < 9
+        && let Some(&d @ b'0'..=b'9') = i.get(digits)
+    {
+        number = number * 10 + u32::from(d - b'0');
+        digits += 1;
+    }
+    if digits == 0 || i.get(digits).is_some_and(u8::is_ascii_digit) {
         return None;
     }
-    let dots = i[digits..].iter().take_while(|&&b| b == b'.').count();
+    let mut end = digits;
+    while i.get(end) == Some(&b'.') {
+        end += 1;
+    }
+    let dots = end - digits;
     if dots == 0 {
         return None;
     }
-    let end = digits + dots;
-    let blanks = i[end..]
-        .iter()
-        .take_while(|&&b| b == b' ' || b == b'\t')
-        .count();
-    if i.get(end + blanks) == Some(&b'.') {
+    let mut next = end;
+    while let Some(b' ' | b'\t') = i.get(next) {
+        next += 1;
+    }
+    if i.get(next) == Some(&b'.') {
         return None;
     }
-    let number = i[..digits]
-        .iter()
-        .fold(0u32, |n, &d| n * 10 + u32::from(d - b'0'));
     Some((number, end, u8::try_from(dots).unwrap_or(u8::MAX)))
 }
 
@@ -184,21 +216,20 @@ pub(crate) fn dots(i: &[u8]) -> PResult<'_, &[u8]> {
     take_while1(|b| b == b'.').parse(i)
 }
 
-/// A suffix annotation: `!!`, `??`, `!?`, `?!`, `!` or `?`, as its NAG number.
+/// A suffix annotation: `!!`, `??`, `!?`, `?!`, `!` or `?`, as its NAG number. (Hand-written:
+/// every move is tested for one.)
 #[inline]
 pub(crate) fn glyph(i: &[u8]) -> PResult<'_, u8> {
-    if !matches!(i.first(), Some(b'!' | b'?')) {
-        return Err(nom::Err::Error(()));
-    }
-    alt((
-        value(3, tag(&b"!!"[..])),
-        value(4, tag(&b"??"[..])),
-        value(5, tag(&b"!?"[..])),
-        value(6, tag(&b"?!"[..])),
-        value(1, tag(&b"!"[..])),
-        value(2, tag(&b"?"[..])),
-    ))
-    .parse(i)
+    let (nag, len) = match i {
+        [b'!', b'!', ..] => (3, 2),
+        [b'?', b'?', ..] => (4, 2),
+        [b'!', b'?', ..] => (5, 2),
+        [b'?', b'!', ..] => (6, 2),
+        [b'!', ..] => (1, 1),
+        [b'?', ..] => (2, 1),
+        _ => return Err(nom::Err::Error(())),
+    };
+    Ok((&i[len..], nag))
 }
 
 /// Castling written with zeros: `0-0-0` or `0-0` (followed by no more move characters).
@@ -218,13 +249,25 @@ fn en_passant_tail(i: &[u8]) -> PResult<'_, &[u8]> {
     tag(&b".p."[..]).parse(i)
 }
 
-/// Bytes that may appear in a move after its first letter (see [`is_san_char`]), as a table.
-static SAN_CHAR: [bool; 256] = {
-    let mut t = [false; 256];
+/// [`SAN_CLASS`] bit: the byte may appear in a move after its first letter.
+const SAN_BYTE: u8 = 1;
+/// [`SAN_CLASS`] bit: the byte is a digit (a move must name a rank).
+const SAN_DIGIT: u8 = 2;
+
+/// The bytes that may appear in a move after its first letter (see [`is_san_char`]), classified
+/// for the move scan: one table lookup per byte tells both whether the move goes on and whether it
+/// holds a digit.
+static SAN_CLASS: [u8; 256] = {
+    let mut t = [0; 256];
     let mut b = 0;
     while b < 256 {
         let c = b as u8;
-        t[b] = c.is_ascii_alphanumeric() || matches!(c, b'=' | b'+' | b'#' | b':' | b'-' | b'@');
+        if c.is_ascii_alphanumeric() || matches!(c, b'=' | b'+' | b'#' | b':' | b'-' | b'@') {
+            t[b] = SAN_BYTE;
+        }
+        if c.is_ascii_digit() {
+            t[b] |= SAN_DIGIT;
+        }
         b += 1;
     }
     t
@@ -234,18 +277,29 @@ static SAN_CHAR: [bool; 256] = {
 /// (hand-written: this is the hottest rule). To look like a move it must name a rank (hold a
 /// digit) or be castling with letters (`O-O`); a bare `e.p.` is accepted for the driver to drop.
 /// So words (`which`, `<br>` pieces, German `Sf3` still passes) are stray text, not moves.
-#[inline]
+///
+/// One pass over the move's bytes: the class table says where it ends and whether it named a rank.
+#[inline(always)]
 fn move_letters(i: &[u8]) -> PResult<'_, &[u8]> {
     if !i.first().is_some_and(u8::is_ascii_alphabetic) {
         return Err(nom::Err::Error(()));
     }
-    let mut len = 1 + i[1..].iter().take_while(|&&b| SAN_CHAR[b as usize]).count();
-    if i[len - 1] == b'e' && en_passant_tail(&i[len..]).is_ok() {
+    let mut len = 1;
+    let mut seen = 0;
+    while let Some(&b) = i.get(len) {
+        let class = SAN_CLASS[b as usize];
+        if class == 0 {
+            break;
+        }
+        seen |= class;
+        len += 1;
+    }
+    // Only a `.` right after the move can start an `e.p.`: one compare for the common case.
+    if i.get(len) == Some(&b'.') && i[len - 1] == b'e' && en_passant_tail(&i[len..]).is_ok() {
         len += 3;
     }
     let text = &i[..len];
-    let move_like =
-        text.iter().any(u8::is_ascii_digit) || text.starts_with(b"O-O") || text == b"e.p.";
+    let move_like = seen & SAN_DIGIT != 0 || text.starts_with(b"O-O") || text == b"e.p.";
     if !move_like {
         return Err(nom::Err::Error(()));
     }
@@ -254,14 +308,20 @@ fn move_letters(i: &[u8]) -> PResult<'_, &[u8]> {
 
 /// A move, kept as text, with an optional suffix annotation: `Nbxd2+!?`, `exd6e.p.`, `0-0`.
 /// The text is everything before the suffix.
-#[inline]
+#[inline(always)]
 pub(crate) fn san(i: &[u8]) -> PResult<'_, (&[u8], Option<u8>)> {
     let (i, text) = match i.first() {
         Some(b'0') => castle_with_zeros(i)?,
         _ => move_letters(i)?,
     };
-    let (i, suffix) = opt(glyph).parse(i)?;
-    Ok((i, (text, suffix)))
+    // Most moves have no suffix: one byte test says so.
+    match i.first() {
+        Some(b'!' | b'?') => match glyph(i) {
+            Ok((i, nag)) => Ok((i, (text, Some(nag)))),
+            Err(_) => Ok((i, (text, None))),
+        },
+        _ => Ok((i, (text, None))),
+    }
 }
 
 /// A null move: `--` or `Z0`.
@@ -325,25 +385,28 @@ pub(crate) fn result(i: &[u8]) -> PResult<'_, GameResult> {
 }
 
 /// The start of a tag pair as the splitter recognises one, `[Name "`; returns the name.
-/// (Hand-written: the splitter calls it for every tag.)
+/// (Hand-written with index loops: the splitter and the parser call it for every tag.)
+#[inline]
 pub(crate) fn tag_start(i: &[u8]) -> PResult<'_, &[u8]> {
-    let blanks = |from: usize| {
-        let n = i.get(from..).unwrap_or_default();
-        from + n.iter().take_while(|&&b| b == b' ' || b == b'\t').count()
+    let blanks = |mut at: usize| {
+        while let Some(b' ' | b'\t') = i.get(at) {
+            at += 1;
+        }
+        at
     };
     if i.first() != Some(&b'[') {
         return Err(nom::Err::Error(()));
     }
     let name_start = blanks(1);
-    let name_len = i[name_start..]
-        .iter()
-        .take_while(|&&b| is_tag_name_char(b))
-        .count();
-    let quote = blanks(name_start + name_len);
-    if name_len == 0 || i.get(quote) != Some(&b'"') {
+    let mut name_end = name_start;
+    while i.get(name_end).is_some_and(|&b| is_tag_name_char(b)) {
+        name_end += 1;
+    }
+    let quote = blanks(name_end);
+    if name_end == name_start || i.get(quote) != Some(&b'"') {
         return Err(nom::Err::Error(()));
     }
-    Ok((&i[quote + 1..], &i[name_start..name_start + name_len]))
+    Ok((&i[quote + 1..], &i[name_start..name_end]))
 }
 
 /// A whole line that is one tag pair and nothing else: `[Event "Rated Blitz game"]   ` up to the
@@ -497,6 +560,146 @@ mod tests {
         }
         assert_eq!(plain_move_number(b"12. e4"), Some((12, 3, 1)));
         assert_eq!(plain_move_number(b"12. ... e5"), None);
+    }
+
+    /// Every string of up to `max` bytes from `alphabet`, for checking fast rules against the
+    /// general ones.
+    fn short_strings(alphabet: &[u8], max: usize) -> Vec<Vec<u8>> {
+        let mut all = vec![Vec::new()];
+        let mut last = vec![Vec::new()];
+        for _ in 0..max {
+            last = last
+                .iter()
+                .flat_map(|s: &Vec<u8>| {
+                    alphabet.iter().map(move |&b| {
+                        let mut t = s.clone();
+                        t.push(b);
+                        t
+                    })
+                })
+                .collect();
+            all.extend(last.iter().cloned());
+        }
+        all
+    }
+
+    #[test]
+    fn plain_move_numbers_agree_with_the_general_rule_on_short_inputs() {
+        for i in short_strings(b"09. \t\na", 4) {
+            let general = move_number(&i).ok().and_then(|(rest, (digits, dots))| {
+                Some((number::<u32>(digits)?, i.len() - rest.len(), dots))
+            });
+            if let Some(fast) = plain_move_number(&i) {
+                assert_eq!(Some(fast), general, "{:?}", String::from_utf8_lossy(&i));
+            }
+        }
+    }
+
+    #[test]
+    fn the_move_scan_agrees_with_the_general_rule() {
+        // The rule as written before the one-pass scan: characters, then a search for a digit.
+        fn general(i: &[u8]) -> Option<usize> {
+            if !i.first()?.is_ascii_alphabetic() {
+                return None;
+            }
+            let mut len = 1 + i[1..]
+                .iter()
+                .take_while(|&&b| b.is_ascii_alphanumeric() || b"=+#:-@".contains(&b))
+                .count();
+            if i[len - 1] == b'e' && i[len..].starts_with(b".p.") {
+                len += 3;
+            }
+            let text = &i[..len];
+            let move_like =
+                text.iter().any(u8::is_ascii_digit) || text.starts_with(b"O-O") || text == b"e.p.";
+            move_like.then_some(len)
+        }
+        let mut inputs = short_strings(b"eO4-.p!x ", 4);
+        inputs.extend(
+            [
+                &b"exd6e.p. x"[..],
+                b"e.p.",
+                b"O-O-O+",
+                b"Nbd2",
+                b"which",
+                b"e8=Q#!",
+                b"\xe9e4",
+            ]
+            .map(<[u8]>::to_vec),
+        );
+        for i in inputs {
+            let fast = move_letters(&i).ok().map(|(rest, _)| i.len() - rest.len());
+            assert_eq!(fast, general(&i), "{:?}", String::from_utf8_lossy(&i));
+        }
+        for b in 0..=255u8 {
+            let general = b.is_ascii_alphanumeric() || b"=+#:-@".contains(&b);
+            assert_eq!(is_san_char(b), general, "{b}");
+        }
+    }
+
+    #[test]
+    fn glyphs_agree_with_the_general_rule() {
+        fn general(i: &[u8]) -> PResult<'_, u8> {
+            alt((
+                value(3, tag(&b"!!"[..])),
+                value(4, tag(&b"??"[..])),
+                value(5, tag(&b"!?"[..])),
+                value(6, tag(&b"?!"[..])),
+                value(1, tag(&b"!"[..])),
+                value(2, tag(&b"?"[..])),
+            ))
+            .parse(i)
+        }
+        for i in short_strings(b"!?x", 3) {
+            assert_eq!(glyph(&i), general(&i), "{:?}", String::from_utf8_lossy(&i));
+        }
+    }
+
+    #[test]
+    fn tag_starts_agree_with_the_general_rule() {
+        fn general(i: &[u8]) -> PResult<'_, &[u8]> {
+            let (i, _) = tag(&b"["[..]).parse(i)?;
+            let (i, _) = blanks(i)?;
+            let (i, name) = take_while1(is_tag_name_char).parse(i)?;
+            let (i, _) = blanks(i)?;
+            let (i, _) = tag(&b"\""[..]).parse(i)?;
+            Ok((i, name))
+        }
+        let mut inputs = short_strings(b"[E \"\t]", 5);
+        inputs.extend(
+            [
+                &b"[Event \"x\"]"[..],
+                b"[ White\t \"",
+                b"[\"",
+                b"[E-1_+#=:\"v",
+            ]
+            .map(<[u8]>::to_vec),
+        );
+        for i in inputs {
+            assert_eq!(
+                tag_start(&i),
+                general(&i),
+                "{:?}",
+                String::from_utf8_lossy(&i)
+            );
+        }
+    }
+
+    #[test]
+    fn tag_values_with_a_backslash_are_flagged() {
+        for (input, flagged) in [
+            (&br#"[A "plain"]"#[..], false),
+            (br#"[A "a \"b\""]"#, true),
+            (br#"[A "c:\\x"]"#, true),
+            (br#"[A "c:\x"]"#, true),
+            (br#"[A "\"]"]"#, true),
+        ] {
+            let (rest, (pair, backslash)) = tag_pair_and_backslash(input).expect("a tag pair");
+            assert_eq!(Ok((rest, pair)), tag_pair(input));
+            assert_eq!(backslash, flagged, "{:?}", String::from_utf8_lossy(input));
+            let value = std::str::from_utf8(pair.1).expect("ASCII");
+            assert_eq!(backslash, value.contains('\\'));
+        }
     }
 
     #[test]

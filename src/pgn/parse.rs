@@ -110,9 +110,15 @@ impl<'a> Parser<'a, '_> {
         self.pos = self.bytes.len() - rest.len();
     }
 
+    #[inline]
     fn skip_spaces(&mut self) {
-        let rest = self.rest();
-        self.pos += rest.iter().take_while(|&&b| grammar::is_space(b)).count();
+        while self
+            .bytes
+            .get(self.pos)
+            .is_some_and(|&b| grammar::is_space(b))
+        {
+            self.pos += 1;
+        }
     }
 
     /// Whether byte `at` is in column 1 of its line.
@@ -136,13 +142,22 @@ impl<'a> Parser<'a, '_> {
             self.skip_spaces();
             let start = self.pos;
             match self.bytes.get(start) {
-                Some(b'[') => match grammar::tag_pair(self.rest()) {
-                    Ok((rest, (name, raw))) => {
+                Some(b'[') => match grammar::tag_pair_and_backslash(self.rest()) {
+                    Ok((rest, ((name, raw), backslash))) => {
                         let name_at = name.as_ptr() as usize - self.bytes.as_ptr() as usize;
                         let value_at = raw.as_ptr() as usize - self.bytes.as_ptr() as usize;
-                        let name = self.text.get(name_at..name_at + name.len());
+                        // Tag names are ASCII by the grammar.
+                        let name = self.text.ascii(name_at..name_at + name.len());
                         let value = self.text.get(value_at..value_at + raw.len());
-                        visitor.tag(&name, &grammar::unescape(&value), Location::at(start));
+                        // Only a value with a backslash can hold an escape to undo.
+                        let unescaped;
+                        let value: &str = if backslash {
+                            unescaped = grammar::unescape(&value);
+                            &unescaped
+                        } else {
+                            &value
+                        };
+                        visitor.tag(name, value, Location::at(start));
                         self.advance_to(rest);
                     }
                     Err(_) => {
@@ -199,6 +214,13 @@ impl<'a> Parser<'a, '_> {
             }
             let loc = Location::at(start);
             match b {
+                // Moves first: the most common token. (`Z` may start a null move `Z0`, and goes the
+                // general way.) A word that is no move is stray text, as the general way finds.
+                b'a'..=b'z' | b'A'..=b'Y' => {
+                    if !self.san(visitor) {
+                        self.unexpected(visitor);
+                    }
+                }
                 b'{' if !visitor.wants_comments()
                     && let Some(close) = grammar::brace_close(&self.bytes[start + 1..]) =>
                 {
@@ -430,19 +452,12 @@ impl<'a> Parser<'a, '_> {
         {
             visitor.null_move(if text == b"--" { "--" } else { "Z0" }, loc);
             self.advance_to(rest);
-        } else if (first.is_ascii_alphabetic() || first == b'0')
-            && let Ok((rest, (text, suffix))) = grammar::san(rest)
-        {
-            self.advance_to(rest);
-            if text == b"e.p." {
-                // A separate `e.p.` after a capture, as in `exd6 e.p.`: notation only.
-                return;
-            }
-            visitor.san(&self.text.get(start..start + text.len()), loc);
-            if let Some(nag) = suffix {
-                visitor.nag(nag, Location::at(start + text.len()));
-            }
-        } else if let Ok((rest, (digits, dots))) = grammar::move_number(rest) {
+            return;
+        }
+        if (first.is_ascii_alphabetic() || first == b'0') && self.san(visitor) {
+            return;
+        }
+        if let Ok((rest, (digits, dots))) = grammar::move_number(rest) {
             self.advance_to(rest);
             match grammar::number::<u32>(digits) {
                 Some(n) => visitor.move_number(n, dots, loc),
@@ -458,6 +473,30 @@ impl<'a> Parser<'a, '_> {
         } else {
             self.unexpected(visitor);
         }
+    }
+
+    /// A move at `self.pos`, with any suffix annotation: visits it and returns `true`, or returns
+    /// `false` if no move starts there.
+    #[inline(always)]
+    fn san<V: Visitor>(&mut self, visitor: &mut V) -> bool {
+        let start = self.pos;
+        let Ok((rest, (text, suffix))) = grammar::san(self.rest()) else {
+            return false;
+        };
+        self.advance_to(rest);
+        if text == b"e.p." {
+            // A separate `e.p.` after a capture, as in `exd6 e.p.`: notation only.
+            return true;
+        }
+        // Moves are ASCII by the grammar, so their text is a plain view.
+        visitor.san(
+            self.text.ascii(start..start + text.len()),
+            Location::at(start),
+        );
+        if let Some(nag) = suffix {
+            visitor.nag(nag, Location::at(start + text.len()));
+        }
+        true
     }
 
     /// Stray text at `self.pos`: reported and skipped up to the next space or bracket.

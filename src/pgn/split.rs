@@ -489,9 +489,30 @@ impl<R: Read> Splitter<R> {
                                     if !self.tag_names.insert(hash) {
                                         return Step::End(p);
                                     }
-                                    // Straight into the quoted value.
-                                    s.inner = Inner::Quote;
-                                    s.pos = value;
+                                    // Straight into the quoted value. The common case, a value
+                                    // closed on this line within the buffer, and then `]`, is
+                                    // taken in one step here; `closing_quote` reads escapes as
+                                    // the `Quote` state does, and gives up (leaving it to that
+                                    // state) at a line end or at the end of the buffer.
+                                    match grammar::closing_quote(&buf[value..]) {
+                                        Some(k) => {
+                                            s.pos = value + k + 1;
+                                            if buf.get(s.pos) == Some(&b']') {
+                                                s.in_tag = false;
+                                                s.pos += 1;
+                                                // And the LF that usually ends the line, as
+                                                // the line-end step above would take it.
+                                                if buf.get(s.pos) == Some(&b'\n') {
+                                                    s.pos += 1;
+                                                    newline(lines, s.pos);
+                                                }
+                                            }
+                                        }
+                                        None => {
+                                            s.inner = Inner::Quote;
+                                            s.pos = value;
+                                        }
+                                    }
                                 }
                             }
                             b'"' if s.in_tag => {
@@ -512,7 +533,9 @@ impl<R: Read> Splitter<R> {
                         },
                         Section::Movetext => {
                             // Stay in this loop for the stops that change no state (a one-line
-                            // comment, brackets, a dash that is no result): the common case.
+                            // comment, brackets, a dash that is no result, and an LF, counted as
+                            // the line-end step would: in the movetext that is all it does): the
+                            // common case.
                             let mut q = p;
                             loop {
                                 q += find_any(&buf[q..], MOVETEXT_STOP);
@@ -524,6 +547,7 @@ impl<R: Read> Splitter<R> {
                                         }
                                         q = close;
                                     }
+                                    Some(b'\n') => newline(lines, q + 1),
                                     Some(b'(') => s.depth += 1,
                                     Some(b')') => s.depth = s.depth.saturating_sub(1),
                                     Some(b'-' | b'*') if s.depth > 0 => {}
@@ -662,9 +686,12 @@ fn result_around(buf: &[u8], game_start: usize, q: usize, eof: bool) -> Option<O
 
 /// The tag names of one tag section, as hashes: a short list searched in order (real games have
 /// a dozen tags), and a hash set once there are many, so that a hostile section of a million
-/// distinct tags costs linear time, not quadratic.
+/// distinct tags costs linear time, not quadratic. In front of the list, a 64-bit summary with one
+/// bit per name (picked by its hash): a name whose bit is clear is certainly new, and most names
+/// are, so the list is searched only for the few whose bit is taken.
 #[derive(Debug, Default)]
 struct TagNames {
+    summary: u64,
     few: Vec<u64>,
     many: std::collections::HashSet<u64>,
 }
@@ -676,9 +703,11 @@ impl TagNames {
     /// Adds a name; `false` if it was there already.
     fn insert(&mut self, hash: u64) -> bool {
         if self.few.len() < Self::FEW {
-            if self.few.contains(&hash) {
+            let bit = 1 << (hash >> 58);
+            if self.summary & bit != 0 && self.few.contains(&hash) {
                 return false;
             }
+            self.summary |= bit;
             self.few.push(hash);
             return true;
         }
@@ -689,6 +718,7 @@ impl TagNames {
     }
 
     fn clear(&mut self) {
+        self.summary = 0;
         self.few.clear();
         if !self.many.is_empty() {
             // Dropped rather than cleared: a huge section's table is not kept.
@@ -837,6 +867,26 @@ mod tests {
         let second = splitter.next().and_then(Result::ok).unwrap_or_default();
         assert_eq!((second.index, second.first_line), (2, 3));
         assert_eq!(second.bytes, b"[A \"2\"]\n*\n");
+    }
+
+    #[test]
+    fn tag_names_are_new_exactly_once() {
+        let mut names = TagNames::default();
+        // Hashes that share summary bits (the top six) and hashes that do not, past the list.
+        let hashes: Vec<u64> = (0..100u64)
+            .map(|i| (i % 7) << 58 | i.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 6)
+            .collect();
+        for round in 0..2 {
+            for (k, &h) in hashes.iter().enumerate() {
+                assert_eq!(names.insert(h), round == 0, "hash {k}, round {round}");
+            }
+            if round == 0 {
+                assert!(!names.insert(hashes[3]));
+            }
+        }
+        names.clear();
+        assert!(names.insert(hashes[3]));
+        assert!(!names.insert(hashes[3]));
     }
 
     #[test]
