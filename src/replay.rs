@@ -560,9 +560,11 @@ impl Replayer {
                 report.main_line_valid = true;
                 if let Some(line) = self.lines.first() {
                     let pos = &line.pos;
+                    let stuck = !pos.has_legal_moves();
+                    let check = pos.is_check();
                     let facts = BoardFacts {
-                        checkmate: pos.is_checkmate(),
-                        stalemate: pos.is_stalemate(),
+                        checkmate: stuck && check,
+                        stalemate: stuck && !check,
                         insufficient_material: pos.is_insufficient_material(),
                         halfmove_clock: pos.halfmoves(),
                         repetitions: repetitions(&self.history),

@@ -190,14 +190,36 @@ impl Position {
         sink.0
     }
 
-    /// Whether the side to move has a legal move. Cheaper than counting them: king moves (most
-    /// often there are some) are looked at first, and the other pieces only if there are none.
+    /// Whether the side to move has a legal move. Cheaper than counting them, above all in check
+    /// (the check-mark test after every checking move): the king's steps come first and the
+    /// first safe one answers; in double check nothing else can help; against a single checker
+    /// only captures of it and blocks are generated; castling comes last.
     pub fn has_legal_moves(&self) -> bool {
         const KING: u8 = 1 << Role::King as u8;
+        let us = self.turn;
+        let them = !us;
+        let king = self.king_of(us);
+        let occupied = self.occupied();
+        let without_king = occupied.without(king);
+        for to in attacks::king(king) & !self.by_color(us) {
+            if self.attackers_to(to, them, without_king).is_empty() {
+                return true;
+            }
+        }
+        let checkers = self.attackers_to(king, them, occupied);
+        if checkers.more_than_one() {
+            return false;
+        }
         let mut sink = CountSink(0);
-        self.generate::<true, _>(KING, Bitboard::FULL, &mut sink);
-        if sink.0 == 0 {
-            self.generate::<true, _>(ALL_ROLES & !KING, Bitboard::FULL, &mut sink);
+        let to_mask = match checkers.first() {
+            Some(checker) => attacks::between(king, checker).with(checker),
+            None => Bitboard::FULL,
+        };
+        // En passant may capture a checking pawn without landing on its square.
+        let to_mask = to_mask | self.ep.map_or(Bitboard::EMPTY, Bitboard::from_square);
+        self.generate::<true, _>(ALL_ROLES & !KING, to_mask, &mut sink);
+        if sink.0 == 0 && checkers.is_empty() {
+            self.castling_moves(king, Bitboard::FULL, &mut sink);
         }
         sink.0 > 0
     }

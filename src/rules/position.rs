@@ -53,6 +53,12 @@ impl Position {
 
     /// The standard starting position.
     pub fn startpos() -> Position {
+        // Built once and copied: every game without a FEN tag starts here.
+        static STARTPOS: std::sync::OnceLock<Position> = std::sync::OnceLock::new();
+        STARTPOS.get_or_init(Position::build_startpos).clone()
+    }
+
+    fn build_startpos() -> Position {
         let mut pos = Position::empty();
         let back = [
             Role::Rook,
