@@ -60,7 +60,7 @@ impl Candidates {
 
 /// The legal moves of a `role` piece that land on `to`, as [`Position::legal_moves_to`] gives
 /// them but for castling. `in_check`, when known, must be `pos.is_check()`: knowing the side to
-/// move is not in check spares the king-safety query for most candidates (see [`off_king_lines`]).
+/// move is not in check spares most of the king-safety query (see [`is_safe`]).
 pub(super) fn legal_moves_to(
     pos: &Position,
     role: Role,
@@ -113,21 +113,29 @@ pub(super) fn legal_moves_to(
     candidates
 }
 
-/// The squares from which a move (not the king's, not en passant) surely leaves our king safe,
-/// without asking: when we are not in check, those on no rank, file or diagonal through the king.
-/// Lifting a piece off every line through the king uncovers no attack on it, and putting one down
-/// on `to` can only block one, so the king stays as safe as it was. Unknown check: none.
-fn off_king_lines(king: Square, in_check: Option<bool>) -> Bitboard {
-    match in_check {
-        Some(false) => !attacks::queen(king, Bitboard::EMPTY),
-        _ => Bitboard::EMPTY,
-    }
-}
-
 /// Whether moving a piece other than the king from `from` to `to` leaves our king safe.
-fn is_safe(pos: &Position, king: Square, from: Square, to: Square) -> bool {
+///
+/// Out of check (`in_check` is `Some(false)`), only a slider behind `from` on the line through
+/// the king can attack the king once the piece has gone: lifting a piece off every line through
+/// the king uncovers nothing, so most candidates pass without a look, and the others need the one
+/// slider lookup along their line. In check, or when unknown, every attacker is asked about.
+#[inline]
+fn is_safe(pos: &Position, king: Square, from: Square, to: Square, in_check: Option<bool>) -> bool {
     let occupied = pos.occupied().without(from).with(to);
-    (pos.attackers_to(king, !pos.turn(), occupied) & !Bitboard::from_square(to)).is_empty()
+    let theirs = pos.by_color(!pos.turn()).without(to);
+    if in_check == Some(false) {
+        if attacks::ray(king, from).is_empty() {
+            return true;
+        }
+        let queens = pos.by_role(Role::Queen);
+        let sliders = if king.rank() == from.rank() || king.file() == from.file() {
+            attacks::rook(king, occupied) & (pos.by_role(Role::Rook) | queens)
+        } else {
+            attacks::bishop(king, occupied) & (pos.by_role(Role::Bishop) | queens)
+        };
+        return (sliders & theirs).is_empty();
+    }
+    (pos.attackers_to(king, !pos.turn(), occupied) & theirs).is_empty()
 }
 
 fn pieces(pos: &Position, c: &mut Candidates, in_check: Option<bool>) {
@@ -154,10 +162,9 @@ fn pieces(pos: &Position, c: &mut Candidates, in_check: Option<bool>) {
     }
     let king = pos.king_of(us);
     c.capture = pos.role_at(to);
-    let safe = off_king_lines(king, in_check);
     c.froms = froms
         .iter()
-        .filter(|&from| safe.contains(from) || is_safe(pos, king, from, to))
+        .filter(|&from| is_safe(pos, king, from, to, in_check))
         .collect();
 }
 
@@ -192,10 +199,9 @@ fn pawns(pos: &Position, c: &mut Candidates, in_check: Option<bool>) {
         return;
     }
     let king = pos.king_of(us);
-    let safe = off_king_lines(king, in_check);
     c.froms = froms
         .iter()
-        .filter(|&from| safe.contains(from) || is_safe(pos, king, from, to))
+        .filter(|&from| is_safe(pos, king, from, to, in_check))
         .collect();
 }
 

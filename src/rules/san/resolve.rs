@@ -226,6 +226,7 @@ impl San {
     }
 
     /// The leniency of how `mv` was written, given every legal move of its kind onto its square.
+    #[inline]
     fn form_leniency(&self, mv: &Move, froms: Bitboard) -> Leniency {
         let mut leniency = Leniency::EMPTY;
         match (mv.is_capture(), self.is_capture()) {
