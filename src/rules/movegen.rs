@@ -109,6 +109,31 @@ impl Sink for CountSink {
     }
 }
 
+/// Notes whether there is any move at all.
+struct AnySink(bool);
+
+impl Sink for AnySink {
+    #[inline]
+    fn piece(&mut self, _: &Position, _: Role, _: Square, targets: Bitboard) {
+        self.0 |= targets.any();
+    }
+
+    #[inline]
+    fn pawns(&mut self, _: &Position, targets: Bitboard, _: i32) {
+        self.0 |= targets.any();
+    }
+
+    #[inline]
+    fn en_passant(&mut self, _: Square, _: Square) {
+        self.0 = true;
+    }
+
+    #[inline]
+    fn castle(&mut self, _: Square, _: Square) {
+        self.0 = true;
+    }
+}
+
 /// Keeps the castling move on one side.
 struct CastleSink(CastlingSide, Option<Move>);
 
@@ -210,7 +235,7 @@ impl Position {
         if checkers.more_than_one() {
             return false;
         }
-        let mut sink = CountSink(0);
+        let mut sink = AnySink(false);
         let to_mask = match checkers.first() {
             Some(checker) => attacks::between(king, checker).with(checker),
             None => Bitboard::FULL,
@@ -218,10 +243,11 @@ impl Position {
         // En passant may capture a checking pawn without landing on its square.
         let to_mask = to_mask | self.ep.map_or(Bitboard::EMPTY, Bitboard::from_square);
         self.generate::<true, _>(ALL_ROLES & !KING, to_mask, &mut sink);
-        if sink.0 == 0 && checkers.is_empty() {
-            self.castling_moves(king, Bitboard::FULL, &mut sink);
+        if !sink.0 && checkers.is_empty() {
+            // Only castling is left to try (the king's steps were all unsafe).
+            self.generate::<true, _>(KING, Bitboard::FULL, &mut sink);
         }
-        sink.0 > 0
+        sink.0
     }
 
     /// The pieces of the side to move that are pinned to their king.
