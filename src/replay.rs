@@ -496,28 +496,36 @@ impl Replayer {
     }
 
     /// After a main-line move: the key joins the history, and an automatic end is noted.
+    #[inline]
     fn after_main_line_move(&mut self, zeroing: bool, capture: bool) {
-        let line = &self.lines[0];
         if zeroing {
             self.history.clear();
         }
-        self.history.push(line.pos.zobrist());
-        if self.automatic_end.is_some() {
-            return;
+        let pos = &self.lines[0].pos;
+        self.history.push(pos.zobrist());
+        if self.automatic_end.is_none()
+            && (capture && pos.is_insufficient_material()
+                || pos.halfmoves() >= 150
+                || pos.halfmoves() >= 8 && repetitions(&self.history) >= 5)
+        {
+            self.note_automatic_end(capture);
         }
+    }
+
+    /// Records which automatic end the last main-line move brought, the first that applies.
+    #[cold]
+    #[inline(never)]
+    fn note_automatic_end(&mut self, capture: bool) {
+        let line = &self.lines[0];
         let pos = &line.pos;
-        let end = if capture && pos.is_insufficient_material() {
-            Some(Outcome::InsufficientMaterial)
+        let outcome = if capture && pos.is_insufficient_material() {
+            Outcome::InsufficientMaterial
         } else if pos.halfmoves() >= 150 {
-            Some(Outcome::SeventyfiveMoves)
-        } else if pos.halfmoves() >= 8 && repetitions(&self.history) >= 5 {
-            Some(Outcome::FivefoldRepetition)
+            Outcome::SeventyfiveMoves
         } else {
-            None
+            Outcome::FivefoldRepetition
         };
-        if let Some(outcome) = end {
-            self.automatic_end = Some((line.ply, outcome));
-        }
+        self.automatic_end = Some((line.ply, outcome));
     }
 
     fn check_move_number(&mut self, number: u32, location: Location) {

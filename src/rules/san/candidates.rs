@@ -61,39 +61,29 @@ impl Candidates {
 /// The legal moves of a `role` piece that land on `to`, as [`Position::legal_moves_to`] gives
 /// them but for castling. `in_check`, when known, must be `pos.is_check()`: knowing the side to
 /// move is not in check spares most of the king-safety query (see [`is_safe`]).
+///
+/// Each kind of piece finds its origins as a plain set; the set is built into [`Candidates`]
+/// once, at the end (what stands on `to` is what a move there captures, but for en passant).
 pub(super) fn legal_moves_to(
     pos: &Position,
     role: Role,
     to: Square,
     in_check: Option<bool>,
 ) -> Candidates {
-    let mut candidates = Candidates {
-        froms: Bitboard::EMPTY,
-        role,
-        to,
-        capture: None,
-        en_passant: false,
-    };
-    match role {
+    let mut capture = pos.role_at(to);
+    let mut en_passant = false;
+    let froms = match role {
         Role::Knight | Role::Bishop | Role::Rook | Role::Queen => {
-            pieces(pos, &mut candidates, in_check);
+            safe_origins(pos, pieces(pos, role, to), to, in_check)
         }
-        Role::Pawn if pos.ep_square() == Some(to) => {
-            candidates.froms = pos
-                .legal_moves_to(role, to)
-                .iter()
-                .filter(|mv| mv.is_en_passant())
-                .map(|mv| mv.from())
-                .collect();
-            candidates.en_passant = true;
-            candidates.capture = Some(Role::Pawn);
-            if candidates.froms.is_empty() {
-                candidates.en_passant = false;
-                candidates.capture = None;
-                pawns(pos, &mut candidates, in_check);
+        Role::Pawn => match en_passant_origins(pos, to) {
+            froms if froms.any() => {
+                en_passant = true;
+                capture = Some(Role::Pawn);
+                froms
             }
-        }
-        Role::Pawn => pawns(pos, &mut candidates, in_check),
+            _ => safe_origins(pos, pawns(pos, to), to, in_check),
+        },
         Role::King => {
             // As the generator has it: onto a square not ours that no enemy piece attacks once
             // the king has left its own.
@@ -105,12 +95,56 @@ pub(super) fn legal_moves_to(
                     .attackers_to(to, !us, pos.occupied().without(king))
                     .is_empty()
             {
-                candidates.froms = Bitboard::from_square(king);
+                Bitboard::from_square(king)
+            } else {
+                Bitboard::EMPTY
             }
-            candidates.capture = pos.role_at(to);
+        }
+    };
+    Candidates {
+        froms,
+        role,
+        to,
+        capture,
+        en_passant,
+    }
+}
+
+/// The origins of the legal en passant captures onto `to`, if `to` is the en passant square.
+#[inline]
+fn en_passant_origins(pos: &Position, to: Square) -> Bitboard {
+    if pos.ep_square() == Some(to) {
+        en_passant_from_generator(pos, to)
+    } else {
+        Bitboard::EMPTY
+    }
+}
+
+/// See [`en_passant_origins`]: rare, and left to the generator.
+#[cold]
+#[inline(never)]
+fn en_passant_from_generator(pos: &Position, to: Square) -> Bitboard {
+    pos.legal_moves_to(Role::Pawn, to)
+        .iter()
+        .filter(|mv| mv.is_en_passant())
+        .map(|mv| mv.from())
+        .collect()
+}
+
+/// Those of `froms` (origins of moves onto `to`, not the king's) whose move leaves our king safe.
+#[inline]
+fn safe_origins(pos: &Position, froms: Bitboard, to: Square, in_check: Option<bool>) -> Bitboard {
+    if froms.is_empty() {
+        return froms;
+    }
+    let king = pos.king_of(pos.turn());
+    let mut safe = froms;
+    for from in froms {
+        if !is_safe(pos, king, from, to, in_check) {
+            safe = safe.without(from);
         }
     }
-    candidates
+    safe
 }
 
 /// Whether moving a piece other than the king from `from` to `to` leaves our king safe.
@@ -138,40 +172,29 @@ fn is_safe(pos: &Position, king: Square, from: Square, to: Square, in_check: Opt
     (pos.attackers_to(king, !pos.turn(), occupied) & theirs).is_empty()
 }
 
-fn pieces(pos: &Position, c: &mut Candidates, in_check: Option<bool>) {
+/// The squares of our `role` pieces (knight, bishop, rook or queen) that reach `to`, not ours.
+#[inline]
+fn pieces(pos: &Position, role: Role, to: Square) -> Bitboard {
     let us = pos.turn();
-    let to = c.to;
     if pos.by_color(us).contains(to) {
-        return;
+        return Bitboard::EMPTY;
     }
     let occupied = pos.occupied();
-    let reach = match c.role {
+    let reach = match role {
         Role::Knight => attacks::knight(to),
         Role::Bishop => attacks::bishop(to, occupied),
         Role::Rook => attacks::rook(to, occupied),
         Role::Queen => attacks::queen(to, occupied),
         Role::Pawn | Role::King => Bitboard::EMPTY,
     };
-    let froms = reach
-        & pos.by_piece(Piece {
-            color: us,
-            role: c.role,
-        });
-    if froms.is_empty() {
-        return;
-    }
-    let king = pos.king_of(us);
-    c.capture = pos.role_at(to);
-    c.froms = froms
-        .iter()
-        .filter(|&from| is_safe(pos, king, from, to, in_check))
-        .collect();
+    reach & pos.by_piece(Piece { color: us, role })
 }
 
-fn pawns(pos: &Position, c: &mut Candidates, in_check: Option<bool>) {
+/// The squares of our pawns that push to the empty `to` or capture an enemy piece there.
+#[inline]
+fn pawns(pos: &Position, to: Square) -> Bitboard {
     let us = pos.turn();
     let them = !us;
-    let to = c.to;
     let pawns = pos.by_piece(Piece {
         color: us,
         role: Role::Pawn,
@@ -181,7 +204,7 @@ fn pawns(pos: &Position, c: &mut Candidates, in_check: Option<bool>) {
         Color::White => (-8, 3),
         Color::Black => (8, 4),
     };
-    let froms = if !occupied.contains(to) {
+    if !occupied.contains(to) {
         let one = Bitboard::from_square(to).shift(down);
         let froms = one & pawns;
         if froms.is_empty() && (one & occupied).is_empty() && to.rank() == double_rank {
@@ -190,19 +213,10 @@ fn pawns(pos: &Position, c: &mut Candidates, in_check: Option<bool>) {
             froms
         }
     } else if pos.by_color(them).contains(to) {
-        c.capture = pos.role_at(to);
         attacks::pawn(them, to) & pawns
     } else {
         Bitboard::EMPTY
-    };
-    if froms.is_empty() {
-        return;
     }
-    let king = pos.king_of(us);
-    c.froms = froms
-        .iter()
-        .filter(|&from| is_safe(pos, king, from, to, in_check))
-        .collect();
 }
 
 #[cfg(test)]
