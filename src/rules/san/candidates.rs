@@ -64,6 +64,9 @@ impl Candidates {
 ///
 /// Each kind of piece finds its origins as a plain set; the set is built into [`Candidates`]
 /// once, at the end (what stands on `to` is what a move there captures, but for en passant).
+/// Always inlined, as is [`safe_origins`]: resolution asks once per move, and as calls the two
+/// cost about 3% of the whole replay.
+#[inline(always)]
 pub(super) fn legal_moves_to(
     pos: &Position,
     role: Role,
@@ -132,7 +135,7 @@ fn en_passant_from_generator(pos: &Position, to: Square) -> Bitboard {
 }
 
 /// Those of `froms` (origins of moves onto `to`, not the king's) whose move leaves our king safe.
-#[inline]
+#[inline(always)]
 fn safe_origins(pos: &Position, froms: Bitboard, to: Square, in_check: Option<bool>) -> Bitboard {
     if froms.is_empty() {
         return froms;
