@@ -176,7 +176,9 @@ fn is_safe(pos: &Position, king: Square, from: Square, to: Square, in_check: Opt
 }
 
 /// The squares of our `role` pieces (knight, bishop, rook or queen) that reach `to`, not ours.
-#[inline]
+/// Always inlined, so that the role's match folds into the caller's (a call cost 1% of the
+/// replay).
+#[inline(always)]
 fn pieces(pos: &Position, role: Role, to: Square) -> Bitboard {
     let us = pos.turn();
     if pos.by_color(us).contains(to) {
