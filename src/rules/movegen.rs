@@ -218,7 +218,7 @@ impl Position {
     /// Whether the side to move has a legal move. Cheaper than counting them, above all in check
     /// (the check-mark test after every checking move): the king's steps come first and the
     /// first safe one answers; in double check nothing else can help; against a single checker
-    /// only captures of it and blocks are generated; castling comes last.
+    /// only captures of it and blocks are looked for; castling comes last.
     pub fn has_legal_moves(&self) -> bool {
         const KING: u8 = 1 << Role::King as u8;
         let us = self.turn;
@@ -236,18 +236,48 @@ impl Position {
             return false;
         }
         let mut sink = AnySink(false);
-        let to_mask = match checkers.first() {
-            Some(checker) => attacks::between(king, checker).with(checker),
-            None => Bitboard::FULL,
-        };
-        // En passant may capture a checking pawn without landing on its square.
-        let to_mask = to_mask | self.ep.map_or(Bitboard::EMPTY, Bitboard::from_square);
-        self.generate::<true, _>(ALL_ROLES & !KING, to_mask, &mut sink);
-        if !sink.0 && checkers.is_empty() {
+        if let Some(checker) = checkers.first() {
+            if self.can_answer_check(king, checker, occupied) {
+                return true;
+            }
+            // En passant may capture a checking pawn without landing on its square.
+            if let Some(ep) = self.ep {
+                self.generate::<true, _>(ALL_ROLES & !KING, Bitboard::from_square(ep), &mut sink);
+            }
+            return sink.0;
+        }
+        self.generate::<true, _>(ALL_ROLES & !KING, Bitboard::FULL, &mut sink);
+        if !sink.0 {
             // Only castling is left to try (the king's steps were all unsafe).
             self.generate::<true, _>(KING, Bitboard::FULL, &mut sink);
         }
         sink.0
+    }
+
+    /// Whether a piece other than the king can capture the single `checker` or step between it
+    /// and the `king` (en passant aside). A pinned piece never can: leaving its pin line exposes
+    /// the king, and the checker does not stand on that line (the pinned piece would block it).
+    fn can_answer_check(&self, king: Square, checker: Square, occupied: Bitboard) -> bool {
+        let us = self.turn;
+        let helpers =
+            self.by_color(us) & !self.pinned_to(king, us, occupied) & !self.by_role(Role::King);
+        if (self.attackers_to(checker, us, occupied) & helpers).any() {
+            return true;
+        }
+        let pawns = self.by_role(Role::Pawn) & helpers;
+        let (down, fourth) = match us {
+            Color::White => (-8, 3),
+            Color::Black => (8, 4),
+        };
+        attacks::between(king, checker).iter().any(|sq| {
+            // Onto an empty square a piece goes where it attacks, a pawn only by a push.
+            let one = Bitboard::from_square(sq).shift(down);
+            (self.attackers_to(sq, us, occupied) & helpers & !pawns).any()
+                || (one & pawns).any()
+                || sq.rank() == fourth
+                    && (one & occupied).is_empty()
+                    && (one.shift(down) & pawns).any()
+        })
     }
 
     /// The pieces of the side to move that are pinned to their king.
