@@ -24,7 +24,7 @@ use std::fmt::Write as _;
 use crate::outcome::{self, BoardFacts, Classification, Outcome};
 use crate::pgn::{Flow, GameInfo, GameResult, LineCol, Location, PgnError, Visitor};
 use crate::report::diagnostic::Severity;
-use crate::rules::san::{self, San, Suffix};
+use crate::rules::san::{self, ParseSanError, Resolved, San, SanError, Suffix};
 use crate::rules::{Color, Position};
 
 /// What a replay walks and how strictly it judges.
@@ -312,6 +312,9 @@ impl Replayer {
         (!self.lines[index].dead).then_some(index)
     }
 
+    /// Plays one move written in SAN. The rare paths (a bad or illegal move, a non-standard form,
+    /// a wrong check mark) live in cold functions of their own, so that the path every move takes
+    /// stays short.
     fn play_text(&mut self, text: &str, location: Location) {
         let Some(index) = self.live_line() else {
             return;
@@ -320,45 +323,23 @@ impl Replayer {
         let ply = self.lines[index].ply + 1;
         let parsed = match San::from_ascii(text.as_bytes()) {
             Ok(parsed) => parsed,
-            Err(err) => {
-                let message = format!("{text}: {err}");
-                self.line_error(location, ply, text, "bad_san", message);
-                return;
-            }
+            Err(err) => return self.bad_san(text, location, ply, err),
         };
         if parsed.is_null() {
             self.play_null_move(text, location);
             return;
         }
-        if main {
+        if main && self.automatic_end.is_some() {
             self.warn_after_end(text, location, ply);
         }
         let line = &self.lines[index];
         let resolved = match parsed.resolve_knowing_check(&line.pos, line.in_check) {
             Ok(resolved) => resolved,
-            Err(err) => {
-                let message = match game_over(&line.pos) {
-                    Some(over) => format!("{text}: the game is already over: {over}"),
-                    None => err.to_string(),
-                };
-                self.line_error(location, ply, text, "illegal_move", message);
-                return;
-            }
+            Err(err) => return self.illegal_move(index, text, location, ply, err),
         };
         let mv = resolved.mv;
         if !resolved.leniency.is_empty() {
-            let canonical = san::write(&line.pos, mv);
-            for form in resolved.leniency.iter() {
-                let message = form.warning(text, canonical.as_str()).to_string();
-                self.problem(
-                    location,
-                    Some(ply),
-                    Some(text),
-                    Severity::Warning,
-                    "non_standard_san",
-                    message,
-                );
-            }
+            self.warn_leniency(index, text, location, ply, resolved);
         }
         let line = &mut self.lines[index];
         if self.options.variations {
@@ -374,21 +355,86 @@ impl Replayer {
         if written.is_some() || in_check {
             let actual = Suffix::of(&line.pos);
             if written != actual {
-                let message = suffix_message(text, written, actual);
-                self.problem(
-                    location,
-                    Some(ply),
-                    Some(text),
-                    Severity::Warning,
-                    "wrong_check_mark",
-                    message,
-                );
+                self.warn_check_mark(text, location, ply, written, actual);
             }
         }
         if main {
             self.report.plies = ply;
             self.after_main_line_move(mv.is_zeroing(), mv.is_capture());
         }
+    }
+
+    /// Text that is no move at all.
+    #[cold]
+    #[inline(never)]
+    fn bad_san(&mut self, text: &str, location: Location, ply: u32, err: ParseSanError) {
+        let message = format!("{text}: {err}");
+        self.line_error(location, ply, text, "bad_san", message);
+    }
+
+    /// A move that is not legal on line `index`.
+    #[cold]
+    #[inline(never)]
+    fn illegal_move(
+        &mut self,
+        index: usize,
+        text: &str,
+        location: Location,
+        ply: u32,
+        err: SanError,
+    ) {
+        let message = match game_over(&self.lines[index].pos) {
+            Some(over) => format!("{text}: the game is already over: {over}"),
+            None => err.to_string(),
+        };
+        self.line_error(location, ply, text, "illegal_move", message);
+    }
+
+    /// One warning per non-standard form of a legal move, before it is played on line `index`.
+    #[cold]
+    #[inline(never)]
+    fn warn_leniency(
+        &mut self,
+        index: usize,
+        text: &str,
+        location: Location,
+        ply: u32,
+        resolved: Resolved,
+    ) {
+        let canonical = san::write(&self.lines[index].pos, resolved.mv);
+        for form in resolved.leniency.iter() {
+            let message = form.warning(text, canonical.as_str()).to_string();
+            self.problem(
+                location,
+                Some(ply),
+                Some(text),
+                Severity::Warning,
+                "non_standard_san",
+                message,
+            );
+        }
+    }
+
+    /// A check mark that does not match the position after the move.
+    #[cold]
+    #[inline(never)]
+    fn warn_check_mark(
+        &mut self,
+        text: &str,
+        location: Location,
+        ply: u32,
+        written: Option<Suffix>,
+        actual: Option<Suffix>,
+    ) {
+        let message = suffix_message(text, written, actual);
+        self.problem(
+            location,
+            Some(ply),
+            Some(text),
+            Severity::Warning,
+            "wrong_check_mark",
+            message,
+        );
     }
 
     fn play_null_move(&mut self, text: &str, location: Location) {
@@ -419,6 +465,8 @@ impl Replayer {
     }
 
     /// Warns once about moves played after the game ended automatically.
+    #[cold]
+    #[inline(never)]
     fn warn_after_end(&mut self, text: &str, location: Location, ply: u32) {
         if self.warned_after_end {
             return;
@@ -448,28 +496,37 @@ impl Replayer {
     }
 
     /// After a main-line move: the key joins the history, and an automatic end is noted.
+    /// Always inlined: it runs once per ply, and as a call it cost about 2% of the replay.
+    #[inline(always)]
     fn after_main_line_move(&mut self, zeroing: bool, capture: bool) {
-        let line = &self.lines[0];
         if zeroing {
             self.history.clear();
         }
-        self.history.push(line.pos.zobrist());
-        if self.automatic_end.is_some() {
-            return;
+        let pos = &self.lines[0].pos;
+        self.history.push(pos.zobrist());
+        if self.automatic_end.is_none()
+            && (capture && pos.is_insufficient_material()
+                || pos.halfmoves() >= 150
+                || pos.halfmoves() >= 8 && repetitions(&self.history) >= 5)
+        {
+            self.note_automatic_end(capture);
         }
+    }
+
+    /// Records which automatic end the last main-line move brought, the first that applies.
+    #[cold]
+    #[inline(never)]
+    fn note_automatic_end(&mut self, capture: bool) {
+        let line = &self.lines[0];
         let pos = &line.pos;
-        let end = if capture && pos.is_insufficient_material() {
-            Some(Outcome::InsufficientMaterial)
+        let outcome = if capture && pos.is_insufficient_material() {
+            Outcome::InsufficientMaterial
         } else if pos.halfmoves() >= 150 {
-            Some(Outcome::SeventyfiveMoves)
-        } else if pos.halfmoves() >= 8 && repetitions(&self.history) >= 5 {
-            Some(Outcome::FivefoldRepetition)
+            Outcome::SeventyfiveMoves
         } else {
-            None
+            Outcome::FivefoldRepetition
         };
-        if let Some(outcome) = end {
-            self.automatic_end = Some((line.ply, outcome));
-        }
+        self.automatic_end = Some((line.ply, outcome));
     }
 
     fn check_move_number(&mut self, number: u32, location: Location) {
@@ -479,16 +536,21 @@ impl Replayer {
         let line = &self.lines[index];
         let expected = line.pos.fullmoves();
         if number != expected {
-            let ply = line.ply + 1;
-            self.problem(
-                location,
-                Some(ply),
-                None,
-                Severity::Warning,
-                "wrong_move_number",
-                format!("move number {number} should be {expected}"),
-            );
+            self.warn_move_number(number, expected, line.ply + 1, location);
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn warn_move_number(&mut self, number: u32, expected: u32, ply: u32, location: Location) {
+        self.problem(
+            location,
+            Some(ply),
+            None,
+            Severity::Warning,
+            "wrong_move_number",
+            format!("move number {number} should be {expected}"),
+        );
     }
 
     /// Classifies the game and locates its problems.
@@ -560,9 +622,11 @@ impl Replayer {
                 report.main_line_valid = true;
                 if let Some(line) = self.lines.first() {
                     let pos = &line.pos;
+                    let stuck = !pos.has_legal_moves();
+                    let check = pos.is_check();
                     let facts = BoardFacts {
-                        checkmate: pos.is_checkmate(),
-                        stalemate: pos.is_stalemate(),
+                        checkmate: stuck && check,
+                        stalemate: stuck && !check,
                         insufficient_material: pos.is_insufficient_material(),
                         halfmove_clock: pos.halfmoves(),
                         repetitions: repetitions(&self.history),

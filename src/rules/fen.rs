@@ -682,26 +682,42 @@ impl Position {
     /// Appends the FEN of the position to `fen` (as [`Position::to_fen`] gives it), so that a
     /// caller writing one FEN per game can reuse its buffer.
     pub fn write_fen(&self, fen: &mut String) {
+        // The placement goes to a byte buffer first, then into `fen` in one piece: the writer
+        // runs once per exported game, and pushing char by char cost more than the rest of it.
+        let mut placement = [b'/'; 71];
+        let mut len = 0;
+        let white = self.by_color(Color::White);
         for rank in (0..8u8).rev() {
             let mut empty = 0u8;
             for file in 0..8u8 {
-                match Square::from_coords(file, rank).and_then(|sq| self.piece_at(sq)) {
-                    Some(piece) => {
+                let sq = Square::from_index(rank * 8 + file);
+                match self.role_at(sq) {
+                    Some(role) => {
                         if empty > 0 {
-                            fen.push((b'0' + empty) as char);
+                            placement[len] = b'0' + empty;
+                            len += 1;
                             empty = 0;
                         }
-                        fen.push(piece.char());
+                        let letter = role.char() as u8;
+                        placement[len] = if white.contains(sq) {
+                            letter.to_ascii_uppercase()
+                        } else {
+                            letter
+                        };
+                        len += 1;
                     }
                     None => empty += 1,
                 }
             }
             if empty > 0 {
-                fen.push((b'0' + empty) as char);
+                placement[len] = b'0' + empty;
+                len += 1;
             }
-            if rank > 0 {
-                fen.push('/');
-            }
+            // The '/' already there ends the rank.
+            len += usize::from(rank > 0);
+        }
+        if let Ok(placement) = std::str::from_utf8(&placement[..len]) {
+            fen.push_str(placement);
         }
         fen.push(' ');
         fen.push(self.turn().char());

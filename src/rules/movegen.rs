@@ -109,6 +109,31 @@ impl Sink for CountSink {
     }
 }
 
+/// Notes whether there is any move at all.
+struct AnySink(bool);
+
+impl Sink for AnySink {
+    #[inline]
+    fn piece(&mut self, _: &Position, _: Role, _: Square, targets: Bitboard) {
+        self.0 |= targets.any();
+    }
+
+    #[inline]
+    fn pawns(&mut self, _: &Position, targets: Bitboard, _: i32) {
+        self.0 |= targets.any();
+    }
+
+    #[inline]
+    fn en_passant(&mut self, _: Square, _: Square) {
+        self.0 = true;
+    }
+
+    #[inline]
+    fn castle(&mut self, _: Square, _: Square) {
+        self.0 = true;
+    }
+}
+
 /// Keeps the castling move on one side.
 struct CastleSink(CastlingSide, Option<Move>);
 
@@ -190,16 +215,69 @@ impl Position {
         sink.0
     }
 
-    /// Whether the side to move has a legal move. Cheaper than counting them: king moves (most
-    /// often there are some) are looked at first, and the other pieces only if there are none.
+    /// Whether the side to move has a legal move. Cheaper than counting them, above all in check
+    /// (the check-mark test after every checking move): the king's steps come first and the
+    /// first safe one answers; in double check nothing else can help; against a single checker
+    /// only captures of it and blocks are looked for; castling comes last.
     pub fn has_legal_moves(&self) -> bool {
         const KING: u8 = 1 << Role::King as u8;
-        let mut sink = CountSink(0);
-        self.generate::<true, _>(KING, Bitboard::FULL, &mut sink);
-        if sink.0 == 0 {
-            self.generate::<true, _>(ALL_ROLES & !KING, Bitboard::FULL, &mut sink);
+        let us = self.turn;
+        let them = !us;
+        let king = self.king_of(us);
+        let occupied = self.occupied();
+        let without_king = occupied.without(king);
+        for to in attacks::king(king) & !self.by_color(us) {
+            if self.attackers_to(to, them, without_king).is_empty() {
+                return true;
+            }
         }
-        sink.0 > 0
+        let checkers = self.attackers_to(king, them, occupied);
+        if checkers.more_than_one() {
+            return false;
+        }
+        let mut sink = AnySink(false);
+        if let Some(checker) = checkers.first() {
+            if self.can_answer_check(king, checker, occupied) {
+                return true;
+            }
+            // En passant may capture a checking pawn without landing on its square.
+            if let Some(ep) = self.ep {
+                self.generate::<true, _>(ALL_ROLES & !KING, Bitboard::from_square(ep), &mut sink);
+            }
+            return sink.0;
+        }
+        self.generate::<true, _>(ALL_ROLES & !KING, Bitboard::FULL, &mut sink);
+        if !sink.0 {
+            // Only castling is left to try (the king's steps were all unsafe).
+            self.generate::<true, _>(KING, Bitboard::FULL, &mut sink);
+        }
+        sink.0
+    }
+
+    /// Whether a piece other than the king can capture the single `checker` or step between it
+    /// and the `king` (en passant aside). A pinned piece never can: leaving its pin line exposes
+    /// the king, and the checker does not stand on that line (the pinned piece would block it).
+    fn can_answer_check(&self, king: Square, checker: Square, occupied: Bitboard) -> bool {
+        let us = self.turn;
+        let helpers =
+            self.by_color(us) & !self.pinned_to(king, us, occupied) & !self.by_role(Role::King);
+        if (self.attackers_to(checker, us, occupied) & helpers).any() {
+            return true;
+        }
+        let pawns = self.by_role(Role::Pawn) & helpers;
+        let (down, fourth) = match us {
+            Color::White => (-8, 3),
+            Color::Black => (8, 4),
+        };
+        attacks::between(king, checker).iter().any(|sq| {
+            // Onto an empty square a piece goes where it attacks, a pawn only by a push.
+            let one = Bitboard::from_square(sq).shift(down);
+            (self.attackers_to(sq, us, occupied) & helpers & !pawns).any()
+                || (one & pawns).any()
+                || sq.rank() == fourth
+                    && (one & occupied).is_empty()
+                    && (one.shift(down) & pawns).any()
+        })
     }
 
     /// The pieces of the side to move that are pinned to their king.

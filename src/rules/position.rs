@@ -53,6 +53,12 @@ impl Position {
 
     /// The standard starting position.
     pub fn startpos() -> Position {
+        // Built once and copied: every game without a FEN tag starts here.
+        static STARTPOS: std::sync::OnceLock<Position> = std::sync::OnceLock::new();
+        STARTPOS.get_or_init(Position::build_startpos).clone()
+    }
+
+    fn build_startpos() -> Position {
         let mut pos = Position::empty();
         let back = [
             Role::Rook,
@@ -376,18 +382,26 @@ impl Position {
             self.take(from, pawn);
             self.put(to, pawn);
         } else {
+            // The common case, done in place: the piece leaves `from` and lands on `to` (as its
+            // promotion piece, if any), after whatever stood on `to` is taken off.
             if let Some(role) = self.role_at(to) {
                 self.take(to, Piece { color: them, role });
             }
             let role = mv.role();
-            self.take(from, Piece { color: us, role });
-            self.put(
-                to,
-                Piece {
-                    color: us,
-                    role: mv.promotion().unwrap_or(role),
-                },
-            );
+            let landing = mv.promotion().unwrap_or(role);
+            self.by_color[us.index()] ^= Bitboard::from_square(from) | Bitboard::from_square(to);
+            self.by_role[role.index()] ^= Bitboard::from_square(from);
+            self.by_role[landing.index()] ^= Bitboard::from_square(to);
+            self.board[from.index()] = None;
+            self.board[to.index()] = Some(landing);
+            self.key ^= zobrist::piece(Piece { color: us, role }, from)
+                ^ zobrist::piece(
+                    Piece {
+                        color: us,
+                        role: landing,
+                    },
+                    to,
+                );
             match role {
                 Role::Pawn if from.index() ^ to.index() == 16 => {
                     let ep = Square::from_index(((from.index() + to.index()) / 2) as u8);
@@ -405,7 +419,9 @@ impl Position {
             rights = rights.without(from).without(to);
         }
         self.set_castling(rights);
-        self.set_turn(them);
+        // The turn always changes here.
+        self.turn = them;
+        self.key ^= zobrist::black_to_move();
     }
 
     /// Passes the turn (a PGN null move `--`): clears the en passant square and advances the

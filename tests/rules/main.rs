@@ -7,4 +7,5 @@ mod differential;
 mod material;
 mod perft;
 mod reference;
+mod stuck;
 mod zobrist;

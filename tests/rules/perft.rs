@@ -66,6 +66,39 @@ fn parse_epd_suite(name: &str, text: &str) -> Vec<Entry> {
     entries
 }
 
+/// Every perft suite file of the shared test data.
+pub const SUITES: [&str; 9] = [
+    "perft/python-chess/random.perft",
+    "perft/python-chess/tricky.perft",
+    "perft/shakmaty/tricky.perft",
+    "perft/python-chess/chess960.perft",
+    "perft/shakmaty/chess960.perft",
+    "perft/pychess/frc_perftsuite.epd",
+    "perft/pychess/perftsuite.epd",
+    "perft/pychess/perftsuite2.epd",
+    "perft/sunfish/perft.epd",
+];
+
+/// The positions of a suite file (`None` to skip, see [`data::read`]), for the tests that walk
+/// the same positions otherwise.
+pub fn suite_positions(file: &str) -> Option<Vec<(String, Position)>> {
+    let text = data::read(file)?;
+    let entries = if file.ends_with(".epd") {
+        parse_epd_suite(file, &text)
+    } else {
+        parse_perft_blocks(file, &text)
+    };
+    let positions = entries
+        .into_iter()
+        .map(|entry| {
+            let pos = Position::from_fen_lenient(&entry.fen)
+                .unwrap_or_else(|err| panic!("{}: {:?} rejected: {err}", entry.source, entry.fen));
+            (entry.source, pos)
+        })
+        .collect();
+    Some(positions)
+}
+
 /// Runs the entries, returns how many (position, depth) pairs were checked.
 fn run(entries: &[Entry]) -> usize {
     let budget = data::node_budget();

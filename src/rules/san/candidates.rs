@@ -60,40 +60,33 @@ impl Candidates {
 
 /// The legal moves of a `role` piece that land on `to`, as [`Position::legal_moves_to`] gives
 /// them but for castling. `in_check`, when known, must be `pos.is_check()`: knowing the side to
-/// move is not in check spares the king-safety query for most candidates (see [`off_king_lines`]).
+/// move is not in check spares most of the king-safety query (see [`is_safe`]).
+///
+/// Each kind of piece finds its origins as a plain set; the set is built into [`Candidates`]
+/// once, at the end (what stands on `to` is what a move there captures, but for en passant).
+/// Always inlined, as is [`safe_origins`]: resolution asks once per move, and as calls the two
+/// cost about 3% of the whole replay.
+#[inline(always)]
 pub(super) fn legal_moves_to(
     pos: &Position,
     role: Role,
     to: Square,
     in_check: Option<bool>,
 ) -> Candidates {
-    let mut candidates = Candidates {
-        froms: Bitboard::EMPTY,
-        role,
-        to,
-        capture: None,
-        en_passant: false,
-    };
-    match role {
+    let mut capture = pos.role_at(to);
+    let mut en_passant = false;
+    let froms = match role {
         Role::Knight | Role::Bishop | Role::Rook | Role::Queen => {
-            pieces(pos, &mut candidates, in_check);
+            safe_origins(pos, pieces(pos, role, to), to, in_check)
         }
-        Role::Pawn if pos.ep_square() == Some(to) => {
-            candidates.froms = pos
-                .legal_moves_to(role, to)
-                .iter()
-                .filter(|mv| mv.is_en_passant())
-                .map(|mv| mv.from())
-                .collect();
-            candidates.en_passant = true;
-            candidates.capture = Some(Role::Pawn);
-            if candidates.froms.is_empty() {
-                candidates.en_passant = false;
-                candidates.capture = None;
-                pawns(pos, &mut candidates, in_check);
+        Role::Pawn => match en_passant_origins(pos, to) {
+            froms if froms.any() => {
+                en_passant = true;
+                capture = Some(Role::Pawn);
+                froms
             }
-        }
-        Role::Pawn => pawns(pos, &mut candidates, in_check),
+            _ => safe_origins(pos, pawns(pos, to), to, in_check),
+        },
         Role::King => {
             // As the generator has it: onto a square not ours that no enemy piece attacks once
             // the king has left its own.
@@ -105,66 +98,108 @@ pub(super) fn legal_moves_to(
                     .attackers_to(to, !us, pos.occupied().without(king))
                     .is_empty()
             {
-                candidates.froms = Bitboard::from_square(king);
+                Bitboard::from_square(king)
+            } else {
+                Bitboard::EMPTY
             }
-            candidates.capture = pos.role_at(to);
         }
+    };
+    Candidates {
+        froms,
+        role,
+        to,
+        capture,
+        en_passant,
     }
-    candidates
 }
 
-/// The squares from which a move (not the king's, not en passant) surely leaves our king safe,
-/// without asking: when we are not in check, those on no rank, file or diagonal through the king.
-/// Lifting a piece off every line through the king uncovers no attack on it, and putting one down
-/// on `to` can only block one, so the king stays as safe as it was. Unknown check: none.
-fn off_king_lines(king: Square, in_check: Option<bool>) -> Bitboard {
-    match in_check {
-        Some(false) => !attacks::queen(king, Bitboard::EMPTY),
-        _ => Bitboard::EMPTY,
+/// The origins of the legal en passant captures onto `to`, if `to` is the en passant square.
+#[inline]
+fn en_passant_origins(pos: &Position, to: Square) -> Bitboard {
+    if pos.ep_square() == Some(to) {
+        en_passant_from_generator(pos, to)
+    } else {
+        Bitboard::EMPTY
     }
+}
+
+/// See [`en_passant_origins`]: rare, and left to the generator.
+#[cold]
+#[inline(never)]
+fn en_passant_from_generator(pos: &Position, to: Square) -> Bitboard {
+    pos.legal_moves_to(Role::Pawn, to)
+        .iter()
+        .filter(|mv| mv.is_en_passant())
+        .map(|mv| mv.from())
+        .collect()
+}
+
+/// Those of `froms` (origins of moves onto `to`, not the king's) whose move leaves our king safe.
+#[inline(always)]
+fn safe_origins(pos: &Position, froms: Bitboard, to: Square, in_check: Option<bool>) -> Bitboard {
+    if froms.is_empty() {
+        return froms;
+    }
+    let king = pos.king_of(pos.turn());
+    let mut safe = froms;
+    for from in froms {
+        if !is_safe(pos, king, from, to, in_check) {
+            safe = safe.without(from);
+        }
+    }
+    safe
 }
 
 /// Whether moving a piece other than the king from `from` to `to` leaves our king safe.
-fn is_safe(pos: &Position, king: Square, from: Square, to: Square) -> bool {
+///
+/// Out of check (`in_check` is `Some(false)`), only a slider behind `from` on the line through
+/// the king can attack the king once the piece has gone: lifting a piece off every line through
+/// the king uncovers nothing, so most candidates pass without a look, and the others need the one
+/// slider lookup along their line. In check, or when unknown, every attacker is asked about.
+#[inline]
+fn is_safe(pos: &Position, king: Square, from: Square, to: Square, in_check: Option<bool>) -> bool {
     let occupied = pos.occupied().without(from).with(to);
-    (pos.attackers_to(king, !pos.turn(), occupied) & !Bitboard::from_square(to)).is_empty()
+    let theirs = pos.by_color(!pos.turn()).without(to);
+    if in_check == Some(false) {
+        if attacks::ray(king, from).is_empty() {
+            return true;
+        }
+        let queens = pos.by_role(Role::Queen);
+        let sliders = if king.rank() == from.rank() || king.file() == from.file() {
+            attacks::rook(king, occupied) & (pos.by_role(Role::Rook) | queens)
+        } else {
+            attacks::bishop(king, occupied) & (pos.by_role(Role::Bishop) | queens)
+        };
+        return (sliders & theirs).is_empty();
+    }
+    (pos.attackers_to(king, !pos.turn(), occupied) & theirs).is_empty()
 }
 
-fn pieces(pos: &Position, c: &mut Candidates, in_check: Option<bool>) {
+/// The squares of our `role` pieces (knight, bishop, rook or queen) that reach `to`, not ours.
+/// Always inlined, so that the role's match folds into the caller's (a call cost 1% of the
+/// replay).
+#[inline(always)]
+fn pieces(pos: &Position, role: Role, to: Square) -> Bitboard {
     let us = pos.turn();
-    let to = c.to;
     if pos.by_color(us).contains(to) {
-        return;
+        return Bitboard::EMPTY;
     }
     let occupied = pos.occupied();
-    let reach = match c.role {
+    let reach = match role {
         Role::Knight => attacks::knight(to),
         Role::Bishop => attacks::bishop(to, occupied),
         Role::Rook => attacks::rook(to, occupied),
         Role::Queen => attacks::queen(to, occupied),
         Role::Pawn | Role::King => Bitboard::EMPTY,
     };
-    let froms = reach
-        & pos.by_piece(Piece {
-            color: us,
-            role: c.role,
-        });
-    if froms.is_empty() {
-        return;
-    }
-    let king = pos.king_of(us);
-    c.capture = pos.role_at(to);
-    let safe = off_king_lines(king, in_check);
-    c.froms = froms
-        .iter()
-        .filter(|&from| safe.contains(from) || is_safe(pos, king, from, to))
-        .collect();
+    reach & pos.by_piece(Piece { color: us, role })
 }
 
-fn pawns(pos: &Position, c: &mut Candidates, in_check: Option<bool>) {
+/// The squares of our pawns that push to the empty `to` or capture an enemy piece there.
+#[inline]
+fn pawns(pos: &Position, to: Square) -> Bitboard {
     let us = pos.turn();
     let them = !us;
-    let to = c.to;
     let pawns = pos.by_piece(Piece {
         color: us,
         role: Role::Pawn,
@@ -174,7 +209,7 @@ fn pawns(pos: &Position, c: &mut Candidates, in_check: Option<bool>) {
         Color::White => (-8, 3),
         Color::Black => (8, 4),
     };
-    let froms = if !occupied.contains(to) {
+    if !occupied.contains(to) {
         let one = Bitboard::from_square(to).shift(down);
         let froms = one & pawns;
         if froms.is_empty() && (one & occupied).is_empty() && to.rank() == double_rank {
@@ -183,20 +218,10 @@ fn pawns(pos: &Position, c: &mut Candidates, in_check: Option<bool>) {
             froms
         }
     } else if pos.by_color(them).contains(to) {
-        c.capture = pos.role_at(to);
         attacks::pawn(them, to) & pawns
     } else {
         Bitboard::EMPTY
-    };
-    if froms.is_empty() {
-        return;
     }
-    let king = pos.king_of(us);
-    let safe = off_king_lines(king, in_check);
-    c.froms = froms
-        .iter()
-        .filter(|&from| safe.contains(from) || is_safe(pos, king, from, to))
-        .collect();
 }
 
 #[cfg(test)]

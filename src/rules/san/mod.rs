@@ -81,10 +81,10 @@ impl Suffix {
     pub fn of(after: &crate::rules::Position) -> Option<Suffix> {
         if !after.is_check() {
             None
-        } else if after.is_checkmate() {
-            Some(Suffix::Checkmate)
-        } else {
+        } else if after.has_legal_moves() {
             Some(Suffix::Check)
+        } else {
+            Some(Suffix::Checkmate)
         }
     }
 }
