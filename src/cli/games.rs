@@ -19,9 +19,9 @@ use crate::replay::{GameReport, Problem, ReplayOptions, Replayer};
 use crate::report::diagnostic::Severity;
 
 /// Games per batch handed to a worker.
-const BATCH_GAMES: usize = 128;
+const BATCH_GAMES: usize = 1024;
 /// Bytes per batch handed to a worker.
-const BATCH_BYTES: usize = 1 << 20;
+const BATCH_BYTES: usize = 256 << 10;
 
 /// Games cut from one input, on their way to a worker.
 pub struct Batch {

@@ -1,5 +1,6 @@
 //! `arbiter validate`: every invalid game is reported at its ply, every warning is given where it
-//! belongs, `--strict` turns warnings into errors, and the summary adds up.
+//! belongs, `--strict` turns warnings into errors, the summary adds up, and the diagnostics are
+//! the same whatever the number of jobs.
 //!
 //! The fixtures carry their expectation in an `Expect` tag: `invalid ply=P` for a game broken at
 //! ply P, and `CODE@PLY ...` (or a bare `CODE` for a whole-game problem) for the warnings.
@@ -209,4 +210,26 @@ fn problems_per_game_are_capped_but_counted() {
     assert_eq!(summary["warnings"], 12_001);
     assert_eq!(lines.len(), 10_000 + 1 + 1);
     assert_eq!(lines[10_000]["code"], "problems_not_listed");
+}
+
+#[test]
+fn jobs_do_not_change_validate_diagnostics() {
+    // The edge-case files of other projects: many small inputs, full of diagnostics.
+    let Some(edge) = shared("edge") else {
+        return;
+    };
+    let edge = edge.to_str().unwrap();
+    let one = arbiter(&["validate", edge, "--format", "jsonl", "--jobs", "1"]);
+    let two = arbiter(&["validate", edge, "--format", "jsonl", "--jobs", "2"]);
+    assert_eq!(one.status.code(), two.status.code());
+    // Every line but the summary's, which holds the elapsed time.
+    let diagnostics = |out: &str| -> Vec<String> {
+        out.lines()
+            .filter(|line| !line.contains("\"type\":\"summary\""))
+            .map(str::to_owned)
+            .collect()
+    };
+    let (one, two) = (diagnostics(&stdout(&one)), diagnostics(&stdout(&two)));
+    assert!(one.len() > 100);
+    assert!(one == two, "validate --jobs 2 output differs from --jobs 1");
 }
