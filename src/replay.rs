@@ -504,10 +504,12 @@ impl Replayer {
         }
         let pos = &self.lines[0].pos;
         self.history.push(pos.zobrist());
+        // A position recurs at the earliest four plies later (each side must move away and
+        // back), so a fifth occurrence needs sixteen plies without a capture or pawn move.
         if self.automatic_end.is_none()
             && (capture && pos.is_insufficient_material()
                 || pos.halfmoves() >= 150
-                || pos.halfmoves() >= 8 && repetitions(&self.history) >= 5)
+                || pos.halfmoves() >= 16 && repetitions(&self.history) >= 5)
         {
             self.note_automatic_end(capture);
         }
