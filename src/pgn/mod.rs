@@ -101,6 +101,7 @@ mod location;
 mod parse;
 mod scan;
 mod split;
+mod tag_spans;
 mod visitor;
 
 use std::io::Read;

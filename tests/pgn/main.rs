@@ -3,6 +3,7 @@
 
 mod corpora;
 mod input;
+mod noted_tags;
 mod reading;
 mod recovery;
 mod roundtrip;
