@@ -101,7 +101,6 @@ mod location;
 mod parse;
 mod scan;
 mod split;
-mod tag_spans;
 mod visitor;
 
 use std::io::Read;

@@ -138,7 +138,6 @@ impl<'a> Parser<'a, '_> {
 
     /// The tag section: tag pairs, `;` comments and `%` lines, up to the first other token.
     fn tags<V: Visitor>(&mut self, visitor: &mut V) {
-        self.noted_tags(visitor);
         loop {
             self.skip_spaces();
             let start = self.pos;
@@ -176,34 +175,6 @@ impl<'a> Parser<'a, '_> {
                 Some(b'%') if self.at_line_start(start) => self.skip_line(),
                 _ => return,
             }
-        }
-    }
-
-    /// The tag pairs the splitter has already read (see [`super::tag_spans`]): the visitor gets
-    /// them as [`Parser::tags`] would give them, and reading goes on after the last.
-    fn noted_tags<V: Visitor>(&mut self, visitor: &mut V) {
-        let spans = self.info.raw().tags.as_slice();
-        if spans
-            .last()
-            .is_none_or(|last| last.end() > self.bytes.len())
-        {
-            return;
-        }
-        for span in spans {
-            let (name_at, name_len) = (span.name.0 as usize, span.name.1 as usize);
-            let (value_at, value_len) = (span.value.0 as usize, span.value.1 as usize);
-            let raw = &self.bytes[value_at..value_at + value_len];
-            let name = self.text.ascii(name_at..name_at + name_len);
-            let value = self.text.get(value_at..value_at + value_len);
-            let unescaped;
-            let value: &str = if memchr::memchr(b'\\', raw).is_some() {
-                unescaped = grammar::unescape(&value);
-                &unescaped
-            } else {
-                &value
-            };
-            visitor.tag(name, value, Location::at(span.at as usize));
-            self.pos = span.end();
         }
     }
 

@@ -27,7 +27,6 @@ use std::io::{self, Read};
 
 use super::grammar;
 use super::scan::find_any;
-use super::tag_spans::{TagSpan, TagSpans};
 
 /// The default limit on one game's size: 64 MiB. The most heavily annotated real games are a few
 /// MiB; a game larger than this is surely broken (say, a `(` never closed in a file without tags),
@@ -58,9 +57,6 @@ pub struct RawGame {
     pub too_large: Option<u64>,
     /// The game's bytes, from its first token to its end, as in the source.
     pub bytes: Vec<u8>,
-    /// The tag pairs at the start of the game that the splitter has already read (see
-    /// [`super::tag_spans`]); none for a game made otherwise.
-    pub(crate) tags: TagSpans,
 }
 
 impl RawGame {
@@ -75,7 +71,6 @@ impl RawGame {
             at_eof: true,
             too_large: None,
             bytes,
-            tags: TagSpans::default(),
         }
     }
 }
@@ -115,8 +110,6 @@ struct Scan {
     in_tag: bool,
     /// At the start of a line inside a comment, to be checked for a tag pair.
     check_line: bool,
-    /// Nothing but plain tag pairs and whitespace so far: the pairs are being noted.
-    plain_tags: bool,
     depth: u64,
     /// The buffer index of the next byte to look at.
     pos: usize,
@@ -171,8 +164,6 @@ pub struct Splitter<R> {
     max_game: usize,
     /// Hashes of the tag names seen in the current game's tag section.
     tag_names: TagNames,
-    /// The current game's plain tag pairs, as far as read.
-    tags: TagSpans,
 }
 
 impl<R: Read> Splitter<R> {
@@ -191,7 +182,6 @@ impl<R: Read> Splitter<R> {
             next_index: 1,
             max_game: DEFAULT_MAX_GAME_BYTES,
             tag_names: TagNames::default(),
-            tags: TagSpans::default(),
         }
     }
 
@@ -233,11 +223,9 @@ impl<R: Read> Splitter<R> {
             inner: Inner::Normal,
             in_tag: false,
             check_line: false,
-            plain_tags: true,
             depth: 0,
             pos: self.start,
         };
-        self.tags.clear();
         let mut skipped = 0u64;
         let end = loop {
             match self.scan(&mut scan) {
@@ -248,8 +236,6 @@ impl<R: Read> Splitter<R> {
                         let keep = scan.pos.saturating_sub(8).max(self.start);
                         skipped += (keep - self.start) as u64;
                         self.start = keep;
-                        scan.plain_tags = false;
-                        self.tags.clear();
                     }
                     let shift = self.fill();
                     scan.pos -= shift;
@@ -274,11 +260,9 @@ impl<R: Read> Splitter<R> {
         }
         if skipped > 0 {
             game.too_large = Some(skipped + (end - self.start) as u64);
-            game.tags.clear();
         } else {
             game.too_large = None;
             game.bytes.extend_from_slice(&self.buf[self.start..end]);
-            game.tags = self.tags;
         }
         self.next_index += 1;
         self.start = end;
@@ -500,8 +484,6 @@ impl<R: Read> Splitter<R> {
                                 }
                                 s.in_tag = true;
                                 s.pos = p + 1;
-                                // Plain only if the fast path below takes the whole pair.
-                                let plain = std::mem::replace(&mut s.plain_tags, false);
                                 if let Some(Some((name, value))) = start {
                                     let hash = hash_name(name);
                                     if !self.tag_names.insert(hash) {
@@ -518,15 +500,6 @@ impl<R: Read> Splitter<R> {
                                             if buf.get(s.pos) == Some(&b']') {
                                                 s.in_tag = false;
                                                 s.pos += 1;
-                                                let name_at =
-                                                    name.as_ptr() as usize - buf.as_ptr() as usize;
-                                                let from = |i: usize| (i - game_start) as u32;
-                                                s.plain_tags = plain
-                                                    && self.tags.push(TagSpan {
-                                                        at: from(p),
-                                                        name: (from(name_at), name.len() as u32),
-                                                        value: (from(value), k as u32),
-                                                    });
                                                 // And the LF that usually ends the line, as
                                                 // the line-end step above would take it.
                                                 if buf.get(s.pos) == Some(&b'\n') {
@@ -543,32 +516,20 @@ impl<R: Read> Splitter<R> {
                                 }
                             }
                             b'"' if s.in_tag => {
-                                s.plain_tags = false;
                                 s.inner = Inner::Quote;
                                 s.pos = p + 1;
                             }
                             b']' if s.in_tag => {
-                                s.plain_tags = false;
                                 s.in_tag = false;
                                 s.pos = p + 1;
                             }
                             _ if s.in_tag => {
-                                s.plain_tags = false;
                                 // Inside the brackets, up to the quote or the `]`.
                                 s.pos = p + find_any(&buf[p..], TAG_STOP);
                             }
-                            b';' => {
-                                s.plain_tags = false;
-                                s.inner = Inner::Line;
-                            }
-                            b'%' if at_line_start => {
-                                s.plain_tags = false;
-                                s.inner = Inner::Line;
-                            }
-                            _ => {
-                                s.plain_tags = false;
-                                s.section = Section::Movetext;
-                            }
+                            b';' => s.inner = Inner::Line,
+                            b'%' if at_line_start => s.inner = Inner::Line,
+                            _ => s.section = Section::Movetext,
                         },
                         Section::Movetext => {
                             // Stay in this loop for the stops that change no state (a one-line

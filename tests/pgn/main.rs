@@ -3,7 +3,6 @@
 
 mod corpora;
 mod input;
-mod noted_tags;
 mod reading;
 mod recovery;
 mod roundtrip;
