@@ -120,11 +120,16 @@ where
         drop(result_rx);
         drop(batch_rx);
         let producer = producer.join();
-        let workers_ok = workers.into_iter().all(|worker| worker.join().is_ok());
+        // Every worker is joined, even after a failed one (an unjoined panic would end the scope).
+        let failed_workers = workers
+            .into_iter()
+            .map(|worker| worker.join())
+            .filter(Result::is_err)
+            .count();
         let (produced, batches) =
             producer.map_err(|_| anyhow::anyhow!("internal error: the input thread panicked"))?;
         let emitted = emitted?;
-        if !workers_ok || emitted != batches {
+        if failed_workers > 0 || emitted != batches {
             anyhow::bail!("internal error: a worker thread stopped before finishing its batch");
         }
         Ok(produced)
@@ -344,6 +349,15 @@ mod tests {
                 );
                 assert!(result.is_err(), "jobs {jobs}, batch {bad}");
             }
+            // Every worker failing.
+            let result = run_ordered(
+                jobs + 2,
+                |send| (0..200u64).take_while(|&i| send(i)).count(),
+                || (),
+                |_, i| -> u64 { panic!("test panic in batch {i}") },
+                |_| Ok(()),
+            );
+            assert!(result.is_err(), "jobs {}, every batch panics", jobs + 2);
         }
     }
 }
