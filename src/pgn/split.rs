@@ -755,26 +755,20 @@ mod tests {
     }
 
     fn split(input: &[u8]) -> Vec<(u64, u64, String)> {
-        let games: Vec<_> = Splitter::new(input)
-            .map(|g| g.expect("in-memory read"))
-            .map(|g| {
-                (
-                    g.first_line,
-                    g.first_column,
-                    String::from_utf8_lossy(&g.bytes).into_owned(),
-                )
-            })
-            .collect();
-        let trickled: Vec<_> = Splitter::new(Trickle(input))
-            .map(|g| g.expect("in-memory read"))
-            .map(|g| {
-                (
-                    g.first_line,
-                    g.first_column,
-                    String::from_utf8_lossy(&g.bytes).into_owned(),
-                )
-            })
-            .collect();
+        fn cut(splitter: impl Iterator<Item = io::Result<RawGame>>) -> Vec<(u64, u64, String)> {
+            splitter
+                .map(|g| g.expect("in-memory read"))
+                .map(|g| {
+                    (
+                        g.first_line,
+                        g.first_column,
+                        String::from_utf8_lossy(&g.bytes).into_owned(),
+                    )
+                })
+                .collect()
+        }
+        let games = cut(Splitter::new(input));
+        let trickled = cut(Splitter::new(Trickle(input)));
         assert_eq!(games, trickled, "splitting must not depend on read sizes");
         games
     }

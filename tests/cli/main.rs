@@ -4,5 +4,7 @@ mod corpora;
 mod export;
 mod help;
 mod moves;
+#[path = "../common/shared_data.rs"]
+mod shared_data;
 mod util;
 mod validate;

@@ -1,8 +1,9 @@
 //! Helpers for running the binary and finding test data.
 
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
+
+pub use crate::shared_data::shared;
 
 /// Runs `arbiter` with `args` and returns its output.
 pub fn arbiter(args: &[&str]) -> Output {
@@ -46,30 +47,6 @@ pub fn stderr(output: &Output) -> String {
 /// A fixture of this repository's `testdata/`.
 pub fn fixture(path: &str) -> String {
     format!("{}/testdata/{path}", env!("CARGO_MANIFEST_DIR"))
-}
-
-/// The shared test data (`ARBITER_TESTDATA`, else `../shared/testdata`), or `None` when it is not
-/// there and the variable is unset. When the variable is set, missing data fails the test.
-pub fn shared(path: &str) -> Option<PathBuf> {
-    let (root, required) = match std::env::var_os("ARBITER_TESTDATA") {
-        Some(dir) => (PathBuf::from(dir), true),
-        None => (
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/testdata"),
-            false,
-        ),
-    };
-    let full = root.join(path);
-    if full.exists() {
-        Some(full)
-    } else if required {
-        panic!("ARBITER_TESTDATA is set but {} is missing", full.display());
-    } else {
-        eprintln!(
-            "skipped: {} not found (set ARBITER_TESTDATA)",
-            full.display()
-        );
-        None
-    }
 }
 
 /// Parses JSON Lines output.

@@ -16,4 +16,6 @@ mod last_defence;
 mod nothing_lost;
 mod output;
 mod regressions;
+#[path = "../common/shared_data.rs"]
+mod shared_data;
 mod streams;

@@ -4,31 +4,8 @@
 
 use std::path::PathBuf;
 
+use crate::shared_data::shared;
 use crate::util::check;
-
-/// The shared test data (`ARBITER_TESTDATA`, else `../shared/testdata`); `None` with a note when it
-/// is absent and the variable unset. When the variable is set, missing data fails the test.
-fn shared(path: &str) -> Option<PathBuf> {
-    let (root, required) = match std::env::var_os("ARBITER_TESTDATA") {
-        Some(dir) => (PathBuf::from(dir), true),
-        None => (
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/testdata"),
-            false,
-        ),
-    };
-    let full = root.join(path);
-    if full.exists() {
-        Some(full)
-    } else if required {
-        panic!("ARBITER_TESTDATA is set but {} is missing", full.display());
-    } else {
-        eprintln!(
-            "skipped: {} not found (set ARBITER_TESTDATA)",
-            full.display()
-        );
-        None
-    }
-}
 
 fn subdirectories(dir: &std::path::Path) -> Vec<PathBuf> {
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(dir)
