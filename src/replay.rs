@@ -869,6 +869,11 @@ impl Visitor for Replayer {
         false
     }
 
+    /// `begin_game` resets every per-game field.
+    fn restartable(&self) -> bool {
+        true
+    }
+
     fn begin_variation(&mut self, location: Location) -> Flow {
         if !self.options.variations {
             return Flow::Skip;

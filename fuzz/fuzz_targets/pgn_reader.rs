@@ -1,5 +1,6 @@
 //! The PGN reader on arbitrary bytes: no panic, no hang, and every token it reports lies inside
-//! the game it belongs to. A small game size limit keeps the over-limit path busy too.
+//! the game it belongs to; and the one-pass reading of plain games (a restartable visitor) sees
+//! exactly what the general way sees. A small game size limit keeps the over-limit path busy too.
 
 #![no_main]
 
@@ -12,11 +13,25 @@ struct Everything {
     depth: i64,
     locations: Vec<Location>,
     errors: u64,
+    restartable: bool,
 }
 
-impl Visitor for Everything {
-    type Output = (u64, u64);
+/// What a game looked like: its number, token and error counts, where its tokens are, and its
+/// raw bytes and end line.
+type Seen = (u64, u64, u64, Vec<(u64, u64)>, Vec<u8>, u64);
 
+impl Visitor for Everything {
+    type Output = Seen;
+
+    fn begin_game(&mut self, _: &GameInfo<'_>) {
+        self.tokens = 0;
+        self.depth = 0;
+        self.locations.clear();
+        self.errors = 0;
+    }
+    fn restartable(&self) -> bool {
+        self.restartable
+    }
     fn tag(&mut self, name: &str, value: &str, location: Location) {
         self.tokens += (name.len() + value.len()) as u64;
         self.locations.push(location);
@@ -49,14 +64,43 @@ impl Visitor for Everything {
     }
     fn end_game(&mut self, game: &GameInfo<'_>) -> Self::Output {
         assert_eq!(self.depth, 0, "every variation ends");
+        let mut located = Vec::new();
         for &location in &self.locations {
             let at = game.locate(location);
             assert!(at.line >= game.raw().first_line, "{at} before the game");
             assert!(at.column >= 1);
+            located.push((at.line, at.column));
         }
         self.locations.clear();
-        (game.index(), std::mem::take(&mut self.errors))
+        let raw = game.raw();
+        (
+            game.index(),
+            std::mem::take(&mut self.tokens),
+            std::mem::take(&mut self.errors),
+            located,
+            raw.bytes.clone(),
+            raw.end_line,
+        )
     }
+}
+
+/// Reads every game of `data` with a visitor that is restartable or not.
+fn read_all(data: &[u8], limit: usize, restartable: bool) -> Vec<Seen> {
+    let mut reader = Reader::new("fuzz.pgn", data).with_max_game_bytes(limit);
+    let mut visitor = Everything {
+        restartable,
+        ..Everything::default()
+    };
+    let mut games: Vec<Seen> = Vec::new();
+    while let Some(game) = reader
+        .read_game(&mut visitor)
+        .expect("in-memory reads never fail")
+    {
+        let last = games.last().map_or(0, |g| g.0);
+        assert_eq!(game.0, last + 1, "games are numbered in order");
+        games.push(game);
+    }
+    games
 }
 
 fuzz_target!(|data: &[u8]| {
@@ -65,14 +109,7 @@ fuzz_target!(|data: &[u8]| {
     } else {
         1 << 20
     };
-    let mut reader = Reader::new("fuzz.pgn", data).with_max_game_bytes(limit);
-    let mut visitor = Everything::default();
-    let mut last = 0;
-    while let Some((index, _)) = reader
-        .read_game(&mut visitor)
-        .expect("in-memory reads never fail")
-    {
-        assert_eq!(index, last + 1, "games are numbered in order");
-        last = index;
-    }
+    let general = read_all(data, limit, false);
+    let one_pass = read_all(data, limit, true);
+    assert!(general == one_pass, "the one-pass reading differs");
 });

@@ -1,6 +1,7 @@
 //! The game pipeline shared by `validate` and `export`: read every input, cut it into games,
 //! replay the games in batches on worker threads, and hand the formatted output back in input
-//! order.
+//! order. With one job there are no batches: the games are read, replayed and formatted on this
+//! thread, most of them in one pass over their bytes (see [`Reader`]).
 //!
 //! Input problems (an unreadable file, a corrupt compressed stream) are reported on stderr as they
 //! happen and the run goes on with the next input; they make the exit code 2 at the end. Every game
@@ -14,7 +15,7 @@ use crate::cli::progress::Progress;
 use crate::input;
 use crate::outcome;
 use crate::parallel::run_ordered;
-use crate::pgn::{LineCol, Location, RawGame, Splitter, parse_game};
+use crate::pgn::{LineCol, Location, RawGame, Reader, Splitter, parse_game};
 use crate::replay::{GameReport, Problem, ReplayOptions, Replayer};
 use crate::report::diagnostic::Severity;
 
@@ -53,6 +54,21 @@ pub struct BatchOutput {
 }
 
 impl BatchOutput {
+    /// Counts one game.
+    fn count(&mut self, report: &GameReport) {
+        self.games += 1;
+        if !report.main_line_valid {
+            self.invalid_main_lines += 1;
+        }
+        self.plies += u64::from(report.plies);
+        if report.errors == 0 {
+            self.valid += 1;
+        } else {
+            self.invalid += 1;
+        }
+        self.warnings += u64::from(report.warnings);
+    }
+
     fn add(&mut self, other: &BatchOutput) {
         self.games += other.games;
         self.plies += other.plies;
@@ -91,16 +107,21 @@ pub fn run<F: GameFormatter>(
 ) -> anyhow::Result<RunTotals> {
     let progress = Progress::new(total_size(paths), quiet);
     let mut counts = BatchOutput::default();
-    let input_errors = run_ordered(
-        jobs,
-        |send| produce(paths, &progress, send),
-        || (Replayer::new(options.clone()), make_formatter()),
-        |(replayer, formatter), batch: Batch| replay_batch(replayer, formatter, batch),
-        |output: BatchOutput| {
-            counts.add(&output);
-            emit(&output)
-        },
-    )?;
+    let mut emit_counted = |output: BatchOutput| {
+        counts.add(&output);
+        emit(&output)
+    };
+    let input_errors = if jobs <= 1 {
+        run_here(paths, &progress, options, make_formatter(), emit_counted)?
+    } else {
+        run_ordered(
+            jobs,
+            |send| produce(paths, &progress, send),
+            || (Replayer::new(options.clone()), make_formatter()),
+            |(replayer, formatter), batch: Batch| replay_batch(replayer, formatter, batch),
+            &mut emit_counted,
+        )?
+    };
     progress.finish();
     Ok(RunTotals {
         counts,
@@ -185,6 +206,76 @@ fn produce(paths: &[PathBuf], progress: &Progress, send: &mut dyn FnMut(Batch) -
     input_errors
 }
 
+/// Reads, replays and formats every game of `paths` on this thread, passing the output to `emit`
+/// a batch's worth at a time; returns how many inputs failed. The replayer is restartable, so the
+/// reader takes most games in one pass over their bytes.
+fn run_here<F: GameFormatter>(
+    paths: &[PathBuf],
+    progress: &Progress,
+    options: &ReplayOptions,
+    mut formatter: F,
+    mut emit: impl FnMut(BatchOutput) -> anyhow::Result<()>,
+) -> anyhow::Result<u64> {
+    let mut replayer = Replayer::new(options.clone());
+    let mut input_errors = 0;
+    let mut index = 0u64;
+    let mut bytes_before = 0u64;
+    let mut output = BatchOutput::default();
+    for source in input::sources(paths) {
+        let source = match source {
+            Ok(source) => source,
+            Err(err) => {
+                crate::cli::report_error(format_args!("{err}"));
+                input_errors += 1;
+                continue;
+            }
+        };
+        let name = source.name.clone();
+        let mut reader = Reader::new(source.name, source.reader);
+        loop {
+            let read = panic::catch_unwind(AssertUnwindSafe(|| reader.read_game(&mut replayer)));
+            let internal;
+            let report = match read {
+                Ok(Ok(Some(()))) => replayer.report(),
+                Ok(Ok(None)) => break,
+                Ok(Err(err)) => {
+                    crate::cli::report_error(format_args!("{err}"));
+                    input_errors += 1;
+                    break;
+                }
+                Err(payload) => {
+                    // A bug of ours: report it against this game, start afresh, and go on.
+                    replayer = Replayer::new(options.clone());
+                    let Some(game) = reader.recover() else {
+                        crate::cli::report_error(format_args!(
+                            "{name}: internal error while reading after byte {}; the rest of \
+                             this input is skipped; please report it",
+                            reader.bytes_read()
+                        ));
+                        input_errors += 1;
+                        break;
+                    };
+                    internal = internal_error_report(game, &*payload);
+                    &internal
+                }
+            };
+            index += 1;
+            output.count(report);
+            formatter.format(&name, index, report, &mut output.bytes);
+            if output.games as usize >= BATCH_GAMES || output.bytes.len() >= BATCH_BYTES {
+                progress.update(bytes_before + reader.bytes_read(), index);
+                emit(std::mem::take(&mut output))?;
+            }
+        }
+        bytes_before += reader.bytes_read();
+        progress.update(bytes_before, index);
+    }
+    if output.games > 0 {
+        emit(output)?;
+    }
+    Ok(input_errors)
+}
+
 /// Replays and formats one batch.
 fn replay_batch<F: GameFormatter>(
     replayer: &mut Replayer,
@@ -219,17 +310,7 @@ pub fn replay_batch_with<F: GameFormatter>(
                 &internal
             }
         };
-        output.games += 1;
-        if !report.main_line_valid {
-            output.invalid_main_lines += 1;
-        }
-        output.plies += u64::from(report.plies);
-        if report.errors == 0 {
-            output.valid += 1;
-        } else {
-            output.invalid += 1;
-        }
-        output.warnings += u64::from(report.warnings);
+        output.count(report);
         formatter.format(&batch.source, index, report, &mut output.bytes);
     }
     output

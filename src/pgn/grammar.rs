@@ -180,7 +180,7 @@ pub(crate) fn move_number(i: &[u8]) -> PResult<'_, (&[u8], u8)> {
 /// [`move_number`] gives. `None` for anything else (`12 ...`, `12. ...`, no dot, more digits),
 /// which goes to the general rule. (Index loops, not iterator chains: this runs for every move
 /// number, and nine digits cannot overflow a `u32`.)
-#[inline]
+#[inline(always)]
 pub(crate) fn plain_move_number(i: &[u8]) -> Option<(u32, usize, u8)> {
     let mut number = 0u32;
     let mut digits = 0;

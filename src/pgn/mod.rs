@@ -99,6 +99,7 @@ mod error;
 mod grammar;
 mod location;
 mod parse;
+mod plain;
 mod scan;
 mod split;
 mod visitor;
@@ -142,6 +143,18 @@ impl<R: Read> Reader<R> {
         &self.name
     }
 
+    /// How many (decompressed) bytes have been read from the source so far.
+    pub fn bytes_read(&self) -> u64 {
+        self.splitter.bytes_read()
+    }
+
+    /// After `read_game` panicked (in the visitor, say), moves past the game it was reading and
+    /// returns it, so that the caller can report it and go on with the next; `None` if the reader
+    /// itself failed, and the source is over.
+    pub fn recover(&mut self) -> Option<&RawGame> {
+        self.splitter.recover(&mut self.game).then_some(&self.game)
+    }
+
     /// Reads the next game through `visitor`; `Ok(None)` at the end of the input.
     ///
     /// A defect inside a game goes to [`Visitor::error`]; only a failure of the byte stream is an
@@ -150,14 +163,15 @@ impl<R: Read> Reader<R> {
         &mut self,
         visitor: &mut V,
     ) -> Result<Option<V::Output>, ReadError> {
-        match self.splitter.next_into(&mut self.game) {
-            Ok(true) => Ok(Some(parse_game(&self.game, visitor))),
-            Ok(false) => Ok(None),
-            Err(source) => Err(ReadError {
-                name: self.name.clone(),
-                offset: self.splitter.bytes_read(),
-                source,
-            }),
-        }
+        let read = if visitor.restartable() {
+            self.splitter.read_plain(&mut self.game, visitor)
+        } else {
+            self.splitter.read_cut(&mut self.game, visitor)
+        };
+        read.map_err(|source| ReadError {
+            name: self.name.clone(),
+            offset: self.splitter.bytes_read(),
+            source,
+        })
     }
 }

@@ -26,7 +26,10 @@
 use std::io::{self, Read};
 
 use super::grammar;
+use super::parse::parse_game;
+use super::plain::{self, Plain};
 use super::scan::find_any;
+use super::visitor::Visitor;
 
 /// The default limit on one game's size: 64 MiB. The most heavily annotated real games are a few
 /// MiB; a game larger than this is surely broken (say, a `(` never closed in a file without tags),
@@ -35,6 +38,12 @@ pub const DEFAULT_MAX_GAME_BYTES: usize = 64 << 20;
 
 /// How much the splitter asks of the reader at once.
 const CHUNK: usize = 128 << 10;
+
+/// How much of the current line a refill keeps before the current game, for its column.
+const LINE_KEPT: usize = 4096;
+
+/// [`Splitter::read_plain`] refills the buffer before a game when fewer bytes than this are left.
+const AHEAD: usize = 32 << 10;
 
 /// The UTF-8 byte order mark, skipped between games.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -164,6 +173,21 @@ pub struct Splitter<R> {
     max_game: usize,
     /// Hashes of the tag names seen in the current game's tag section.
     tag_names: TagNames,
+    /// Where [`Splitter::read_plain`] stands, for [`Splitter::recover`].
+    stage: Stage,
+}
+
+/// Where [`Splitter::read_plain`] stands in a game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Stage {
+    /// Between games.
+    Between,
+    /// Parsing a game in one pass, before the splitter has moved past it.
+    OnePass,
+    /// Cutting a game.
+    Cutting,
+    /// Parsing a game already cut.
+    Parsing,
 }
 
 impl<R: Read> Splitter<R> {
@@ -182,6 +206,7 @@ impl<R: Read> Splitter<R> {
             next_index: 1,
             max_game: DEFAULT_MAX_GAME_BYTES,
             tag_names: TagNames::default(),
+            stage: Stage::Between,
         }
     }
 
@@ -209,6 +234,101 @@ impl<R: Read> Splitter<R> {
             self.failed = true;
         }
         result
+    }
+
+    /// Reads the next game into `visitor` and returns what its `end_game` made of it, or `None` at
+    /// the end of the input. A plain game is parsed straight from the buffer, in one pass (see
+    /// [`super::plain`]); any other is cut into `game` and parsed the general way. The visitor must
+    /// be [`Visitor::restartable`]: a game may be begun more than once.
+    ///
+    /// After an I/O error every later call returns `Ok(None)`.
+    pub(super) fn read_plain<V: Visitor>(
+        &mut self,
+        game: &mut RawGame,
+        visitor: &mut V,
+    ) -> io::Result<Option<V::Output>> {
+        if self.failed {
+            return Ok(None);
+        }
+        match self.skip_between_games() {
+            Ok(true) => {}
+            Ok(false) => return Ok(None),
+            Err(error) => {
+                self.failed = true;
+                return Err(error);
+            }
+        }
+        game.index = self.next_index;
+        game.first_line = self.lines.line;
+        game.first_column = self.column_of(self.start);
+        // Room for a whole game, most of the time, so that few are begun twice.
+        if !self.eof && self.end - self.start < AHEAD {
+            self.fill();
+        }
+        self.stage = Stage::OnePass;
+        // A game the buffer cuts short is begun once more after a refill; then it goes the
+        // general way, whose cost is linear in any case.
+        for attempt in 0..2 {
+            if self.error.is_some() {
+                // The game may run into the read failure: the general way reports it.
+                break;
+            }
+            let rest = &self.buf[self.start..self.end];
+            match plain::parse(
+                rest,
+                self.eof,
+                self.max_game,
+                game,
+                &mut self.tag_names,
+                visitor,
+            ) {
+                Plain::Done(len, output) => {
+                    let text = &self.buf[self.start..self.start + len];
+                    if let Some(last) = memchr::memrchr(b'\n', text) {
+                        self.lines.line = game.end_line;
+                        self.lines.start = self.base + (self.start + last + 1) as u64;
+                    }
+                    self.start += len;
+                    self.next_index += 1;
+                    self.stage = Stage::Between;
+                    return Ok(Some(output));
+                }
+                Plain::NeedMore if attempt == 0 && !self.eof => {
+                    self.fill();
+                }
+                Plain::NeedMore | Plain::Bail => break,
+            }
+        }
+        self.read_cut(game, visitor)
+    }
+
+    /// Reads the next game into `visitor` the general way: cuts it into `game`, then parses it.
+    pub(super) fn read_cut<V: Visitor>(
+        &mut self,
+        game: &mut RawGame,
+        visitor: &mut V,
+    ) -> io::Result<Option<V::Output>> {
+        self.stage = Stage::Cutting;
+        let more = self.next_into(game);
+        self.stage = Stage::Parsing;
+        let output = more.map(|more| more.then(|| parse_game(game, visitor)));
+        self.stage = Stage::Between;
+        output
+    }
+
+    /// After a panic inside [`Splitter::read_plain`] (in the visitor, say): moves past the game it
+    /// was reading, which is then in `game` (as far as it was read), and returns `true`; `false`
+    /// if the splitter itself failed, and the input cannot go on.
+    pub(super) fn recover(&mut self, game: &mut RawGame) -> bool {
+        let stage = std::mem::replace(&mut self.stage, Stage::Between);
+        match stage {
+            Stage::OnePass => matches!(self.next_into(game), Ok(true)),
+            Stage::Parsing => true,
+            Stage::Cutting | Stage::Between => {
+                self.failed = true;
+                false
+            }
+        }
     }
 
     fn cut(&mut self, game: &mut RawGame) -> io::Result<bool> {
@@ -272,11 +392,20 @@ impl<R: Read> Splitter<R> {
     /// Moves the unconsumed bytes to the front of the buffer (growing it if need be) and reads more.
     /// Returns by how much buffer indices moved down. A read error ends the input and is kept.
     fn fill(&mut self) -> usize {
-        let shift = self.start;
+        // The current line's start stays (unless it is far back), so that columns on it are
+        // counted in characters whatever the read sizes: see `column_of`.
+        let shift = match self.lines.start.checked_sub(self.base) {
+            Some(line)
+                if (line as usize) <= self.start && self.start - line as usize <= LINE_KEPT =>
+            {
+                line as usize
+            }
+            _ => self.start,
+        };
         if shift > 0 {
             self.buf.copy_within(shift..self.end, 0);
             self.end -= shift;
-            self.start = 0;
+            self.start -= shift;
             self.base += shift as u64;
         }
         if self.buf.len() - self.end < CHUNK {
@@ -345,7 +474,8 @@ impl<R: Read> Splitter<R> {
         self.lines.start = self.base + next as u64;
     }
 
-    /// The column (from 1, in characters) of buffer index `i`.
+    /// The column (from 1, in characters) of buffer index `i`: counted in bytes only when the line
+    /// started more than [`LINE_KEPT`] bytes before a refill.
     fn column_of(&self, i: usize) -> u64 {
         let at = self.base + i as u64;
         if self.lines.start >= self.base {
@@ -690,7 +820,7 @@ fn result_around(buf: &[u8], game_start: usize, q: usize, eof: bool) -> Option<O
 /// bit per name (picked by its hash): a name whose bit is clear is certainly new, and most names
 /// are, so the list is searched only for the few whose bit is taken.
 #[derive(Debug, Default)]
-struct TagNames {
+pub(super) struct TagNames {
     summary: u64,
     few: Vec<u64>,
     many: std::collections::HashSet<u64>,
@@ -701,7 +831,7 @@ impl TagNames {
     const FEW: usize = 32;
 
     /// Adds a name; `false` if it was there already.
-    fn insert(&mut self, hash: u64) -> bool {
+    pub(super) fn insert(&mut self, hash: u64) -> bool {
         if self.few.len() < Self::FEW {
             let bit = 1 << (hash >> 58);
             if self.summary & bit != 0 && self.few.contains(&hash) {
@@ -717,7 +847,7 @@ impl TagNames {
         self.many.insert(hash)
     }
 
-    fn clear(&mut self) {
+    pub(super) fn clear(&mut self) {
         self.summary = 0;
         self.few.clear();
         if !self.many.is_empty() {
@@ -728,7 +858,7 @@ impl TagNames {
 }
 
 /// A 64-bit FNV-1a hash of a tag name.
-fn hash_name(name: &[u8]) -> u64 {
+pub(super) fn hash_name(name: &[u8]) -> u64 {
     name.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     })

@@ -114,6 +114,16 @@ pub trait Visitor {
         true
     }
 
+    /// Whether this visitor may be taken through a game more than once: `begin_game` forgets all
+    /// of any game before it, so that only the calls after the last `begin_game` count. Then
+    /// [`super::Reader`] parses most games straight from its read buffer, in one pass over their
+    /// bytes, and begins a game again in the rare case it cannot finish it there. In that pass the
+    /// [`GameInfo`] given to `begin_game` holds only the game's number and first line and column;
+    /// the one given to `end_game` is complete, as always.
+    fn restartable(&self) -> bool {
+        false
+    }
+
     /// A `(` opens a variation. Return [`Flow::Skip`] to skip it, up to its matching `)`,
     /// cheaply; `end_variation` is then not called for it.
     fn begin_variation(&mut self, location: Location) -> Flow {

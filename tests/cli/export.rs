@@ -245,3 +245,25 @@ fn jobs_do_not_change_the_output() {
     assert_eq!(stdout(&one).lines().count(), 13_163);
     assert_eq!(stdout(&three).lines().count(), 13_164);
 }
+
+#[test]
+fn jobs_do_not_change_the_output_of_annotated_crlf_and_damaged_files() {
+    // With one job most games are read in one pass, with more they are cut and parsed: these
+    // files hold CRLF lines, long comments, variations and every kind of damage.
+    let dirs = ["corpora/samples", "corpora/annotated", "edge"];
+    let Some(dirs) = dirs.iter().map(|d| shared(d)).collect::<Option<Vec<_>>>() else {
+        return;
+    };
+    let mut args = vec!["export", "--format", "jsonl", "--jobs"];
+    args.extend(dirs.iter().map(|d| d.to_str().unwrap()));
+    args.insert(4, "1");
+    let one = arbiter(&args);
+    args[4] = "2";
+    let two = arbiter(&args);
+    assert!(!one.stdout.is_empty(), "{}", stderr(&one));
+    assert!(
+        one.stdout == two.stdout,
+        "--jobs 2 output differs from --jobs 1"
+    );
+    assert_eq!(stderr(&one), stderr(&two));
+}

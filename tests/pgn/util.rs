@@ -25,6 +25,8 @@ pub struct Game {
     pub first_line: u64,
     pub tokens: Vec<(Token, String)>,
     pub errors: Vec<PgnError>,
+    /// The game's raw bytes, column, end line and end of input flag, and its encoding.
+    pub raw: (Vec<u8>, u64, u64, bool, bool),
 }
 
 impl Game {
@@ -69,6 +71,13 @@ pub struct Recorder {
     pending: Vec<(Token, arbiter::pgn::Location)>,
     errors: Vec<PgnError>,
     skip_variations: bool,
+    /// Says it is [`Visitor::restartable`] (and is: `begin_game` forgets the game before).
+    restartable: bool,
+    /// The current game was begun in the reader's one-pass way (its bytes not yet known).
+    began_plain: bool,
+    /// Games read the one-pass way, and how often a game was begun.
+    pub plain_games: u64,
+    pub begins: u64,
 }
 
 impl Recorder {
@@ -80,6 +89,14 @@ impl Recorder {
         }
     }
 
+    /// The same recorder, but restartable: the reader then takes plain games in one pass.
+    pub fn restartable(self) -> Recorder {
+        Recorder {
+            restartable: true,
+            ..self
+        }
+    }
+
     fn push(&mut self, token: Token, location: arbiter::pgn::Location) {
         self.pending.push((token, location));
     }
@@ -87,6 +104,18 @@ impl Recorder {
 
 impl Visitor for Recorder {
     type Output = Game;
+
+    fn begin_game(&mut self, game: &GameInfo<'_>) {
+        self.begins += 1;
+        self.began_plain = game.raw().bytes.is_empty();
+        if self.restartable {
+            self.pending.clear();
+            self.errors.clear();
+        }
+    }
+    fn restartable(&self) -> bool {
+        self.restartable
+    }
 
     fn tag(&mut self, name: &str, value: &str, location: arbiter::pgn::Location) {
         self.push(Token::Tag(name.into(), value.into()), location);
@@ -123,7 +152,18 @@ impl Visitor for Recorder {
         self.errors.push(error);
     }
     fn end_game(&mut self, game: &GameInfo<'_>) -> Game {
+        if self.began_plain {
+            self.plain_games += 1;
+        }
+        let raw = game.raw();
         Game {
+            raw: (
+                raw.bytes.clone(),
+                raw.first_column,
+                raw.end_line,
+                raw.at_eof,
+                game.encoding() == arbiter::pgn::Encoding::Utf8,
+            ),
             index: game.index(),
             first_line: game.raw().first_line,
             tokens: self
@@ -141,14 +181,40 @@ pub fn read_all(bytes: &[u8]) -> Vec<Game> {
     read_with(bytes, Recorder::default())
 }
 
-/// Reads every game of `bytes` with `recorder`.
-pub fn read_with(bytes: &[u8], mut recorder: Recorder) -> Vec<Game> {
-    let mut reader = Reader::new("test.pgn", bytes);
+/// Reads every game of `bytes` with `recorder`, both ways: cut then parsed, and in one pass where
+/// the game is plain (a restartable recorder). Both must see exactly the same games.
+pub fn read_with(bytes: &[u8], recorder: Recorder) -> Vec<Game> {
+    let one_pass = Recorder {
+        skip_variations: recorder.skip_variations,
+        ..Recorder::default()
+    }
+    .restartable();
+    let (games, _) = read_recording(bytes, recorder);
+    let (plain, _) = read_recording(bytes, one_pass);
+    assert_same_games(&games, &plain, "the one-pass reading");
+    games
+}
+
+/// Reads every game of `bytes` from `reader` with `recorder`; returns the games and the recorder.
+pub fn read_recording(reader: impl std::io::Read, mut recorder: Recorder) -> (Vec<Game>, Recorder) {
+    let mut reader = Reader::new("test.pgn", reader);
     let mut games = Vec::new();
     while let Some(game) = reader.read_game(&mut recorder).expect("in-memory read") {
         games.push(game);
     }
-    games
+    (games, recorder)
+}
+
+/// Asserts that `other` (read by `how`) saw the games of `games`, naming the first difference.
+pub fn assert_same_games(games: &[Game], other: &[Game], how: &str) {
+    for (a, b) in games.iter().zip(other) {
+        assert_eq!(a, b, "{how} differs at game {}", a.index);
+    }
+    assert_eq!(
+        games.len(),
+        other.len(),
+        "{how} found another number of games"
+    );
 }
 
 /// Reads one game and checks there is exactly one.

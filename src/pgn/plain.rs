@@ -1,0 +1,459 @@
+//! One pass over plain games: most games are parsed straight from the splitter's read buffer,
+//! finding their own end, so that their bytes are scanned once instead of twice (cut, then parse).
+//!
+//! A plain game is what real archives are made of: tag pairs one per line, then movetext of moves,
+//! move numbers, NAGs, `{ }` comments and `( )` variations, and a result at the end of its line
+//! followed by blank lines and the next game's `[`, or by the end of the input. For such a game
+//! [`parse`] makes exactly the visitor calls [`super::parse_game`] makes for the bytes the
+//! [`super::Splitter`] would cut, and says where the game ends, which is where the splitter would
+//! end it.
+//!
+//! Lines may end with LF or CRLF. Anything else gives up ([`Plain::Bail`]) before it could matter:
+//! a defect of any kind, a lone CR, a `[` in the movetext or at the start of a comment line (where the splitter
+//! may end a game), `;` comments and `%` lines, a repeated tag name, a result inside a variation,
+//! text after the result, a game that is not UTF-8, or a missing result at the end of the input.
+//! The caller then cuts the game with the splitter and parses it the general way; the visitor is
+//! begun again, which is why only a [`Visitor::restartable`] visitor is taken this way. A game that
+//! runs past the end of the buffer asks for more input ([`Plain::NeedMore`]) and is begun again
+//! after the refill.
+//!
+//! Tokens are read with the same rules of [`super::grammar`] as the general parser, on the rest of
+//! the buffer rather than on the game's bytes: the rules look at most one byte past a token, and a
+//! plain game's last token is its result, which ends its line. Near the end of an unfinished buffer
+//! (closer than [`GUARD`] bytes) no token is read: more input is asked for first.
+
+use super::grammar;
+use super::location::{Encoding, GameInfo, Location};
+use super::scan::find_any;
+use super::split::{RawGame, TagNames, hash_name};
+use super::visitor::{Flow, Visitor};
+
+/// How a plain parse ended.
+pub(super) enum Plain<T> {
+    /// The game is done and `end_game` has returned; it is this many bytes long.
+    Done(usize, T),
+    /// The buffer ends before the game does: refill and begin again.
+    NeedMore,
+    /// Not a plain game: cut it and parse it the general way.
+    Bail,
+}
+
+/// No token is read closer than this to the end of an unfinished buffer. (A token that the buffer
+/// cut short would be read wrongly, but it would also run to the end of the buffer, and the next
+/// step would ask for more input and so drop the attempt; the margin makes that rare.)
+const GUARD: usize = 256;
+
+/// The most tag pairs of a plain game (they are held until the tag section is known to be UTF-8).
+const MAX_TAGS: usize = 32;
+
+/// The longest tag line of a plain game: well within the splitter's look-ahead for a tag start.
+const MAX_TAG_LINE: usize = 2048;
+
+/// Where one tag pair's parts lie in the game.
+#[derive(Copy, Clone, Default)]
+struct TagSpan {
+    start: u32,
+    name: (u32, u32),
+    value: (u32, u32),
+    backslash: bool,
+}
+
+/// Bytes that stop the scan through a `{ }` comment.
+const COMMENT_STOP: [u8; 3] = *b"}\n\r";
+
+/// Bytes that stop the scan through a skipped variation: brackets and comments, and what makes a
+/// game not plain.
+const VARIATION_STOP: [u8; 7] = *b"(){[;%\r";
+
+/// Early exits of the parse.
+macro_rules! need_more_or_bail {
+    ($eof:expr) => {
+        return if $eof { Plain::Bail } else { Plain::NeedMore }
+    };
+}
+
+/// Parses the plain game at the start of `bytes` (the rest of the splitter's buffer; `eof` if the
+/// input ends there) into `visitor`. `game` comes with its number and first line and column; on
+/// [`Plain::Done`] it holds the game's bytes and ends as the splitter would have cut it.
+pub(super) fn parse<V: Visitor>(
+    bytes: &[u8],
+    eof: bool,
+    max_game: usize,
+    game: &mut RawGame,
+    names: &mut TagNames,
+    visitor: &mut V,
+) -> Plain<V::Output> {
+    game.bytes.clear();
+    game.too_large = None;
+    game.at_eof = false;
+    game.end_line = game.first_line;
+    visitor.begin_game(&GameInfo::new(game, Encoding::Utf8));
+
+    // The tag section: whole lines of one tag pair each, among blank lines.
+    let mut tags = [TagSpan::default(); MAX_TAGS];
+    let mut count = 0;
+    let mut pos = 0;
+    names.clear();
+    let movetext = loop {
+        pos = skip_blanks(bytes, pos);
+        match bytes.get(pos) {
+            Some(b'[') => {
+                // The rule stops at a line end: the pair is on this line, or it is no pair.
+                let Ok((after, ((name, value), backslash))) =
+                    grammar::tag_pair_and_backslash(&bytes[pos..])
+                else {
+                    // Perhaps the buffer cut it short.
+                    if memchr::memchr2(b'\n', b'\r', &bytes[pos..]).is_none() {
+                        need_more_or_bail!(eof);
+                    }
+                    return Plain::Bail;
+                };
+                let mut k = bytes.len() - after.len();
+                while let Some(b' ' | b'\t') = bytes.get(k) {
+                    k += 1;
+                }
+                let line_end = match line_end(bytes, k) {
+                    Ok(len) => len,
+                    Err(()) => need_more_or_bail!(eof),
+                };
+                if line_end == 0
+                    || k - pos > MAX_TAG_LINE
+                    || count == MAX_TAGS
+                    || !names.insert(hash_name(name))
+                {
+                    return Plain::Bail;
+                }
+                let span = |part: &[u8]| {
+                    let at = part.as_ptr() as usize - bytes.as_ptr() as usize;
+                    (at as u32, (at + part.len()) as u32)
+                };
+                tags[count] = TagSpan {
+                    start: pos as u32,
+                    name: span(name),
+                    value: span(value),
+                    backslash,
+                };
+                count += 1;
+                pos = k + line_end;
+            }
+            Some(b';' | b'%' | b'\r' | 0x0b | 0x0c) => return Plain::Bail,
+            Some(_) => break pos,
+            None => need_more_or_bail!(eof),
+        }
+    };
+    let Ok(section) = simdutf8::basic::from_utf8(&bytes[..movetext]) else {
+        return Plain::Bail;
+    };
+    for tag in &tags[..count] {
+        let name = &section[tag.name.0 as usize..tag.name.1 as usize];
+        let raw = &section[tag.value.0 as usize..tag.value.1 as usize];
+        let unescaped;
+        let value: &str = if tag.backslash {
+            unescaped = grammar::unescape(raw);
+            &unescaped
+        } else {
+            raw
+        };
+        visitor.tag(name, value, Location::at(tag.start as usize));
+    }
+    if visitor.end_tags() == Flow::Skip {
+        return Plain::Bail;
+    }
+
+    // The movetext, up to the result.
+    let wants_comments = visitor.wants_comments();
+    let mut depth = 0u32;
+    loop {
+        pos = skip_blanks(bytes, pos);
+        if !eof && bytes.len() - pos < GUARD {
+            return Plain::NeedMore;
+        }
+        let Some(&b) = bytes.get(pos) else {
+            // The input ends without a result.
+            return Plain::Bail;
+        };
+        let start = pos;
+        let loc = Location::at(start);
+        let rest = &bytes[start..];
+        match b {
+            b'a'..=b'z' | b'A'..=b'Y' => match san(rest, start, visitor) {
+                Some(len) => pos += len,
+                None => return Plain::Bail,
+            },
+            b'{' => {
+                let Some(len) = comment(&bytes[start + 1..], eof) else {
+                    need_more_or_bail!(eof);
+                };
+                if len == usize::MAX {
+                    return Plain::Bail;
+                }
+                if wants_comments {
+                    let Ok(text) = std::str::from_utf8(&bytes[start + 1..start + 1 + len]) else {
+                        return Plain::Bail;
+                    };
+                    visitor.comment(text, loc);
+                }
+                pos = start + len + 2;
+            }
+            b'(' => {
+                pos += 1;
+                match visitor.begin_variation(loc) {
+                    Flow::Continue => depth += 1,
+                    Flow::Skip => match skip_variation(bytes, pos, eof) {
+                        Ok(end) => pos = end,
+                        Err(plain) => return plain,
+                    },
+                }
+            }
+            b')' => {
+                if depth == 0 {
+                    return Plain::Bail;
+                }
+                depth -= 1;
+                pos += 1;
+                visitor.end_variation(loc);
+            }
+            b'$' => {
+                let Ok((after, digits)) = grammar::nag(rest) else {
+                    return Plain::Bail;
+                };
+                let Some(nag) = grammar::number::<u8>(digits) else {
+                    return Plain::Bail;
+                };
+                visitor.nag(nag, loc);
+                pos = bytes.len() - after.len();
+            }
+            b'!' | b'?' => {
+                let Ok((after, nag)) = grammar::glyph(rest) else {
+                    return Plain::Bail;
+                };
+                visitor.nag(nag, loc);
+                pos = bytes.len() - after.len();
+            }
+            b'.' => match grammar::dots(rest) {
+                Ok((after, _)) => pos = bytes.len() - after.len(),
+                Err(_) => return Plain::Bail,
+            },
+            b'1'..=b'9' if let Some((number, len, dots)) = grammar::plain_move_number(rest) => {
+                visitor.move_number(number, dots, loc);
+                pos += len;
+            }
+            b'0' | b'1' | b'*' if let Some((result, len)) = result_here(bytes, start) => {
+                if depth > 0 {
+                    return Plain::Bail;
+                }
+                visitor.result(result, loc);
+                pos += len;
+                break;
+            }
+            _ => match move_or_number(rest, start, visitor) {
+                Some(len) => pos += len,
+                None => return Plain::Bail,
+            },
+        }
+    }
+
+    // The rest of the result's line must be blank; then blank lines up to the next game's `[` or
+    // the end of the input.
+    while let Some(b' ' | b'\t') = bytes.get(pos) {
+        pos += 1;
+    }
+    match line_end(bytes, pos) {
+        Ok(0) => return Plain::Bail,
+        Ok(_) => {}
+        Err(()) if eof && pos == bytes.len() => {}
+        Err(()) => need_more_or_bail!(eof),
+    }
+    pos = skip_blanks(bytes, pos);
+    match bytes.get(pos) {
+        Some(b'[') => {}
+        Some(_) => return Plain::Bail,
+        None if eof => {}
+        None => return Plain::NeedMore,
+    }
+    let len = pos;
+    if len > max_game || simdutf8::basic::from_utf8(&bytes[movetext..len]).is_err() {
+        return Plain::Bail;
+    }
+
+    let text = &bytes[..len];
+    debug_assert!(memchr::memchr_iter(b'\r', text).all(|i| text.get(i + 1) == Some(&b'\n')));
+    game.bytes.extend_from_slice(text);
+    game.end_line = game.first_line + memchr::memchr_iter(b'\n', text).count() as u64;
+    game.at_eof = eof && len == bytes.len();
+    let output = visitor.end_game(&GameInfo::new(game, Encoding::Utf8));
+    Plain::Done(len, output)
+}
+
+/// The index of the first byte at or after `pos` that is not a space, a tab or a line end (LF or
+/// CRLF; a lone CR stops it, as does a CR at the end of the buffer).
+#[inline]
+fn skip_blanks(bytes: &[u8], mut pos: usize) -> usize {
+    loop {
+        match bytes.get(pos) {
+            Some(b' ' | b'\t' | b'\n') => pos += 1,
+            Some(b'\r') if bytes.get(pos + 1) == Some(&b'\n') => pos += 2,
+            _ => return pos,
+        }
+    }
+}
+
+/// The length of the line end at `bytes[at]`: 1 for LF, 2 for CRLF, 0 for anything else (a lone
+/// CR included); `Err` if the buffer ends first.
+#[inline]
+fn line_end(bytes: &[u8], at: usize) -> Result<usize, ()> {
+    match bytes.get(at) {
+        Some(b'\n') => Ok(1),
+        Some(b'\r') => match bytes.get(at + 1) {
+            Some(b'\n') => Ok(2),
+            Some(_) => Ok(0),
+            None => Err(()),
+        },
+        Some(_) => Ok(0),
+        None => Err(()),
+    }
+}
+
+/// The length of a `{ }` comment's text (`body` follows its `{`), if its `}` is in the buffer;
+/// `usize::MAX` if the game is not plain: a line of the comment starts with `[` (the splitter may
+/// end the game there, the comment never closed) or ends with a lone CR.
+#[inline(always)]
+fn comment(body: &[u8], eof: bool) -> Option<usize> {
+    // Most comments are one line, `{ [%clk 0:03:00] }`: one search.
+    let k = find_any(body, COMMENT_STOP);
+    if body.get(k) == Some(&b'}') {
+        return Some(k);
+    }
+    comment_lines(body, k, eof)
+}
+
+/// [`comment`] from `body[k]`, the first line end or the end of the buffer.
+#[cold]
+#[inline(never)]
+fn comment_lines(body: &[u8], mut k: usize, eof: bool) -> Option<usize> {
+    loop {
+        k += find_any(&body[k..], COMMENT_STOP);
+        match body.get(k) {
+            Some(b'}') => return Some(k),
+            Some(_) => match line_end(body, k) {
+                Ok(0) => return Some(usize::MAX),
+                Ok(len) => {
+                    k += len;
+                    match body.get(k) {
+                        Some(b'[') => return Some(usize::MAX),
+                        Some(_) => {}
+                        None if eof => return Some(usize::MAX),
+                        None => return None,
+                    }
+                }
+                Err(()) if eof => return Some(usize::MAX),
+                Err(()) => return None,
+            },
+            None => return None,
+        }
+    }
+}
+
+/// Skips a variation whose `(` is just before `pos`, up to its matching `)`; returns the index
+/// after it.
+fn skip_variation<T>(bytes: &[u8], mut pos: usize, eof: bool) -> Result<usize, Plain<T>> {
+    let mut depth = 1u32;
+    loop {
+        pos += find_any(&bytes[pos..], VARIATION_STOP);
+        let Some(&b) = bytes.get(pos) else {
+            return Err(if eof { Plain::Bail } else { Plain::NeedMore });
+        };
+        pos += 1;
+        match b {
+            b'(' => depth += 1,
+            b')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Ok(pos);
+                }
+            }
+            b'{' => match comment(&bytes[pos..], eof) {
+                Some(usize::MAX) => return Err(Plain::Bail),
+                Some(len) => pos += len + 1,
+                None => return Err(if eof { Plain::Bail } else { Plain::NeedMore }),
+            },
+            b'\r' => match line_end(bytes, pos - 1) {
+                Ok(2) => pos += 1,
+                Ok(_) => return Err(Plain::Bail),
+                Err(()) => return Err(if eof { Plain::Bail } else { Plain::NeedMore }),
+            },
+            _ => return Err(Plain::Bail),
+        }
+    }
+}
+
+/// The result token at `bytes[at]`, if there is one, with its length: the general parser's rule.
+#[inline]
+fn result_here(bytes: &[u8], at: usize) -> Option<(super::visitor::GameResult, usize)> {
+    let rest = &bytes[at..];
+    if rest.first() != Some(&b'*') && !matches!(rest.get(1), Some(b'-' | b'/')) {
+        return None;
+    }
+    if at > 0 && !grammar::is_delim_before(bytes[at - 1]) {
+        return None;
+    }
+    grammar::result(rest)
+        .ok()
+        .map(|(after, r)| (r, rest.len() - after.len()))
+}
+
+/// A move at the start of `rest` (at `start` in the game), with any suffix annotation: visits it
+/// and returns its length, or `None` if no plain move starts there.
+#[inline(always)]
+fn san<V: Visitor>(rest: &[u8], start: usize, visitor: &mut V) -> Option<usize> {
+    let (after, (text, suffix)) = grammar::san(rest).ok()?;
+    let len = rest.len() - after.len();
+    if text == b"e.p." {
+        // A separate `e.p.` after a capture: notation only.
+        return Some(len);
+    }
+    let san = ascii(text)?;
+    visitor.san(san, Location::at(start));
+    if let Some(nag) = suffix {
+        visitor.nag(nag, Location::at(start + text.len()));
+    }
+    Some(len)
+}
+
+/// A null move, a move or a move number at the start of `rest`: the general parser's rule for the
+/// tokens its quick cases leave. Returns the token's length, or `None` for anything else.
+fn move_or_number<V: Visitor>(rest: &[u8], start: usize, visitor: &mut V) -> Option<usize> {
+    let loc = Location::at(start);
+    let first = rest.first().copied().unwrap_or_default();
+    if matches!(first, b'-' | b'Z')
+        && let Ok((after, text)) = grammar::null_move(rest)
+    {
+        visitor.null_move(if text == b"--" { "--" } else { "Z0" }, loc);
+        return Some(rest.len() - after.len());
+    }
+    if first.is_ascii_alphabetic() || first == b'0' {
+        if let Some(len) = san(rest, start, visitor) {
+            return Some(len);
+        }
+        // Not a move, so a move number, if anything: it starts with a digit.
+        if first != b'0' {
+            return None;
+        }
+    }
+    let (after, (digits, dots)) = grammar::move_number(rest).ok()?;
+    let len = rest.len() - after.len();
+    let number = grammar::number::<u32>(digits)?;
+    visitor.move_number(number, dots, loc);
+    Some(len)
+}
+
+/// `bytes` as text, if they are ASCII: moves are, by the grammar. (Not `str::from_utf8`: this runs
+/// for every move, and the general check costs a call and its set-up.)
+#[inline(always)]
+fn ascii(bytes: &[u8]) -> Option<&str> {
+    if !bytes.is_ascii() {
+        return None;
+    }
+    // SAFETY: ASCII bytes are valid UTF-8.
+    Some(unsafe { std::str::from_utf8_unchecked(bytes) })
+}

@@ -1,0 +1,250 @@
+//! The one-pass reading of plain games against the general way (cut, then parse): the same games,
+//! tokens, locations, errors and raw bytes, on every real file, at any read size, and on damaged
+//! copies of real games. (Every test that reads through `util::read_with` compares both ways too.)
+
+use std::fs;
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+
+use crate::util::{Recorder, assert_same_games, read_recording, testdata};
+
+/// The `.pgn` files below `dir`, sorted.
+fn pgn_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in fs::read_dir(&dir).expect("read test data dir") {
+            let path = entry.expect("dir entry").path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "pgn") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// Reads `bytes` both ways (the one-pass way through `reader`) and asserts they agree; returns
+/// how many games there were and how many went the one-pass way.
+fn compare(bytes: &[u8], reader: impl Read, what: &str) -> (u64, u64) {
+    let (general, _) = read_recording(bytes, Recorder::default());
+    let (one_pass, recorder) = read_recording(reader, Recorder::default().restartable());
+    assert_same_games(&general, &one_pass, what);
+    (general.len() as u64, recorder.plain_games)
+}
+
+/// A small deterministic random generator (xorshift64*), so that failures reproduce.
+struct Random(u64);
+
+impl Random {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n.max(1)
+    }
+}
+
+/// A reader that hands out its bytes in pieces of random sizes, to cut games at every place.
+struct Pieces<'a> {
+    bytes: &'a [u8],
+    random: Random,
+    largest: usize,
+}
+
+impl Read for Pieces<'_> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let n = (1 + self.random.below(self.largest))
+            .min(out.len())
+            .min(self.bytes.len());
+        out[..n].copy_from_slice(&self.bytes[..n]);
+        self.bytes = &self.bytes[n..];
+        Ok(n)
+    }
+}
+
+#[test]
+fn real_files_read_the_same_in_one_pass_and_most_games_take_it() {
+    let Some(data) = testdata() else { return };
+    let mut files = pgn_files(&data.join("corpora"));
+    let corpora = files.len();
+    files.extend(pgn_files(&data.join("edge")));
+    files.extend(pgn_files(
+        &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testdata"),
+    ));
+    assert!(corpora >= 10 && files.len() > corpora + 50, "too few files");
+    let (mut games, mut plain) = (0, 0);
+    for (i, path) in files.iter().enumerate() {
+        let bytes = fs::read(path).expect("read test file");
+        let (n, p) = compare(&bytes, &bytes[..], &path.display().to_string());
+        if i < corpora && std::env::var_os("ONE_PASS_DEBUG").is_some() {
+            eprintln!("{n} {p} {}", path.display());
+        }
+        if i < corpora {
+            games += n;
+            plain += p;
+        }
+    }
+    // The corpora are real archives: nearly every game is plain.
+    assert!(games > 15_000, "only {games} corpus games");
+    assert!(
+        plain * 100 >= games * 95,
+        "only {plain} of {games} corpus games were read in one pass"
+    );
+}
+
+#[test]
+fn read_sizes_do_not_matter() {
+    let Some(data) = testdata() else { return };
+    let mut random = Random(0x9e37_79b9_7f4a_7c15);
+    let mut inputs = vec![
+        fs::read(data.join("corpora/samples/lichess_db_1000k.pgn")).expect("lichess sample"),
+        fs::read(data.join("corpora/pgnmentor-players/Carlsen.pgn")).expect("Carlsen"),
+    ];
+    inputs.extend(
+        pgn_files(&data.join("edge"))
+            .iter()
+            .map(|p| fs::read(p).expect("edge file")),
+    );
+    for (i, bytes) in inputs.iter().enumerate() {
+        for largest in [1, 7, 300, 5000, 200_000] {
+            let pieces = Pieces {
+                bytes,
+                random: Random(random.below(usize::MAX) as u64 | 1),
+                largest,
+            };
+            compare(
+                bytes,
+                pieces,
+                &format!("input {i} read in pieces of 1..={largest}"),
+            );
+        }
+    }
+}
+
+/// Snippets that damage a game in the ways the one-pass reading must notice.
+const DAMAGE: [&[u8]; 28] = [
+    b"[Event \"x\"]\n",
+    b"[Event \"x\"]",
+    b"\n[Site \"y\"]\n",
+    b"{",
+    b"}",
+    b"{ a\n[B \"c\"]\n",
+    b"{ a\n b }",
+    b"(",
+    b")",
+    b"( 1... e5 )",
+    b"\n",
+    b"\r",
+    b"\r\n",
+    b"1-0",
+    b" 1-0 ",
+    b" * ",
+    b"1/2-1/2",
+    b";",
+    b"\n%x\n",
+    b"\"",
+    b"]",
+    b"$1",
+    b" Z0 ",
+    b" -- ",
+    b"\xff",
+    b"\xef\xbb\xbf",
+    b" 0-0 ",
+    b"e.p.",
+];
+
+#[test]
+fn damaged_games_read_the_same_in_one_pass() {
+    let Some(data) = testdata() else { return };
+    let mut random = Random(0x2545_f491_4f6c_dd1d);
+    let mut sources: Vec<Vec<u8>> = ["lichess_db_1000k.pgn", "twic1599_1000k.pgn"]
+        .iter()
+        .map(|f| fs::read(data.join("corpora/samples").join(f)).expect("sample"))
+        .map(|b| b[..b.len().min(40_000)].to_vec())
+        .collect();
+    sources.extend(
+        pgn_files(&data.join("edge"))
+            .iter()
+            .map(|p| fs::read(p).expect("edge file"))
+            .filter(|b| b.len() < 40_000),
+    );
+    let mut mutants = 0;
+    for source in &sources {
+        for _ in 0..40 {
+            let mut bytes = source.clone();
+            for _ in 0..1 + random.below(4) {
+                let at = random.below(bytes.len() + 1);
+                match random.below(3) {
+                    0 if !bytes.is_empty() => {
+                        let end = (at + 1 + random.below(8)).min(bytes.len());
+                        bytes.drain(at.min(end)..end);
+                    }
+                    _ => {
+                        let snippet = DAMAGE[random.below(DAMAGE.len())];
+                        bytes.splice(at..at, snippet.iter().copied());
+                    }
+                }
+            }
+            let pieces = Pieces {
+                bytes: &bytes,
+                random: Random(random.below(usize::MAX) as u64 | 1),
+                largest: 1 + random.below(3000),
+            };
+            compare(&bytes, &bytes[..], &format!("mutant {mutants}"));
+            compare(&bytes, pieces, &format!("mutant {mutants} in pieces"));
+            mutants += 1;
+        }
+    }
+    assert!(mutants > 1000, "only {mutants} mutants");
+}
+
+/// A visitor that panics at one move, and otherwise returns each game's number.
+struct PanicAt {
+    san: &'static str,
+    restartable: bool,
+}
+
+impl arbiter::pgn::Visitor for PanicAt {
+    type Output = u64;
+
+    fn san(&mut self, san: &str, _: arbiter::pgn::Location) {
+        assert_ne!(san, self.san, "a bug in the visitor");
+    }
+    fn restartable(&self) -> bool {
+        self.restartable
+    }
+    fn end_game(&mut self, game: &arbiter::pgn::GameInfo<'_>) -> u64 {
+        game.index()
+    }
+}
+
+#[test]
+fn a_panic_in_the_visitor_loses_only_its_game() {
+    use std::panic::{AssertUnwindSafe, catch_unwind};
+    let pgn = "[A \"1\"]\n\n1. e4 1-0\n\n[A \"2\"]\n\n1. d4 Nf6 0-1\n\n[A \"3\"]\n\n1. c4 *\n";
+    for restartable in [true, false] {
+        let mut visitor = PanicAt {
+            san: "Nf6",
+            restartable,
+        };
+        let mut reader = arbiter::pgn::Reader::new("test.pgn", pgn.as_bytes());
+        let mut seen = Vec::new();
+        // Bounded: a reader that did not move past the game would panic on it forever.
+        for _ in 0..10 {
+            match catch_unwind(AssertUnwindSafe(|| reader.read_game(&mut visitor))) {
+                Ok(Ok(Some(index))) => seen.push(index),
+                Ok(Ok(None)) => break,
+                Ok(Err(err)) => panic!("{err}"),
+                Err(_) => {
+                    let game = reader.recover().expect("the reader itself is fine");
+                    assert_eq!((game.index, game.first_line), (2, 5));
+                    seen.push(100 + game.index);
+                }
+            }
+        }
+        assert_eq!(seen, [1, 102, 3], "restartable: {restartable}");
+    }
+}
