@@ -63,7 +63,7 @@ const COMMENT_STOP: [u8; 3] = *b"}\n\r";
 
 /// Bytes that stop the scan through a skipped variation: brackets and comments, and what makes a
 /// game not plain.
-const VARIATION_STOP: [u8; 7] = *b"(){[;%\r";
+const VARIATION_STOP: [u8; 8] = *b"(){[;%\n\r";
 
 /// Early exits of the parse.
 macro_rules! need_more_or_bail {
@@ -93,9 +93,11 @@ pub(super) fn parse<V: Visitor>(
     let mut tags = [TagSpan::default(); MAX_TAGS];
     let mut count = 0;
     let mut pos = 0;
+    // The line ends passed (the game's lines less one).
+    let mut lines = 0;
     names.clear();
     let movetext = loop {
-        pos = skip_blanks(bytes, pos);
+        pos = skip_blanks(bytes, pos, &mut lines);
         match bytes.get(pos) {
             Some(b'[') => {
                 // The rule stops at a line end: the pair is on this line, or it is no pair.
@@ -134,6 +136,7 @@ pub(super) fn parse<V: Visitor>(
                     backslash,
                 };
                 count += 1;
+                lines += 1;
                 pos = k + line_end;
             }
             Some(b';' | b'%' | b'\r' | 0x0b | 0x0c) => return Plain::Bail,
@@ -164,7 +167,7 @@ pub(super) fn parse<V: Visitor>(
     let wants_comments = visitor.wants_comments();
     let mut depth = 0u32;
     loop {
-        pos = skip_blanks(bytes, pos);
+        pos = skip_blanks(bytes, pos, &mut lines);
         if !eof && bytes.len() - pos < GUARD {
             return Plain::NeedMore;
         }
@@ -181,7 +184,7 @@ pub(super) fn parse<V: Visitor>(
                 None => return Plain::Bail,
             },
             b'{' => {
-                let Some(len) = comment(&bytes[start + 1..], eof) else {
+                let Some(len) = comment(&bytes[start + 1..], eof, &mut lines) else {
                     need_more_or_bail!(eof);
                 };
                 if len == usize::MAX {
@@ -199,7 +202,7 @@ pub(super) fn parse<V: Visitor>(
                 pos += 1;
                 match visitor.begin_variation(loc) {
                     Flow::Continue => depth += 1,
-                    Flow::Skip => match skip_variation(bytes, pos, eof) {
+                    Flow::Skip => match skip_variation(bytes, pos, eof, &mut lines) {
                         Ok(end) => pos = end,
                         Err(plain) => return plain,
                     },
@@ -264,7 +267,7 @@ pub(super) fn parse<V: Visitor>(
         Err(()) if eof && pos == bytes.len() => {}
         Err(()) => need_more_or_bail!(eof),
     }
-    pos = skip_blanks(bytes, pos);
+    pos = skip_blanks(bytes, pos, &mut lines);
     match bytes.get(pos) {
         Some(b'[') => {}
         Some(_) => return Plain::Bail,
@@ -278,21 +281,29 @@ pub(super) fn parse<V: Visitor>(
 
     let text = &bytes[..len];
     debug_assert!(memchr::memchr_iter(b'\r', text).all(|i| text.get(i + 1) == Some(&b'\n')));
+    debug_assert_eq!(lines, memchr::memchr_iter(b'\n', text).count() as u64);
     game.bytes.extend_from_slice(text);
-    game.end_line = game.first_line + memchr::memchr_iter(b'\n', text).count() as u64;
+    game.end_line = game.first_line + lines;
     game.at_eof = eof && len == bytes.len();
     let output = visitor.end_game(&GameInfo::new(game, Encoding::Utf8));
     Plain::Done(len, output)
 }
 
 /// The index of the first byte at or after `pos` that is not a space, a tab or a line end (LF or
-/// CRLF; a lone CR stops it, as does a CR at the end of the buffer).
-#[inline]
-fn skip_blanks(bytes: &[u8], mut pos: usize) -> usize {
+/// CRLF; a lone CR stops it, as does a CR at the end of the buffer). Counts the line ends.
+#[inline(always)]
+fn skip_blanks(bytes: &[u8], mut pos: usize, lines: &mut u64) -> usize {
     loop {
         match bytes.get(pos) {
-            Some(b' ' | b'\t' | b'\n') => pos += 1,
-            Some(b'\r') if bytes.get(pos + 1) == Some(&b'\n') => pos += 2,
+            Some(b' ' | b'\t') => pos += 1,
+            Some(b'\n') => {
+                pos += 1;
+                *lines += 1;
+            }
+            Some(b'\r') if bytes.get(pos + 1) == Some(&b'\n') => {
+                pos += 2;
+                *lines += 1;
+            }
             _ => return pos,
         }
     }
@@ -318,19 +329,19 @@ fn line_end(bytes: &[u8], at: usize) -> Result<usize, ()> {
 /// `usize::MAX` if the game is not plain: a line of the comment starts with `[` (the splitter may
 /// end the game there, the comment never closed) or ends with a lone CR.
 #[inline(always)]
-fn comment(body: &[u8], eof: bool) -> Option<usize> {
+fn comment(body: &[u8], eof: bool, lines: &mut u64) -> Option<usize> {
     // Most comments are one line, `{ [%clk 0:03:00] }`: one search.
     let k = find_any(body, COMMENT_STOP);
     if body.get(k) == Some(&b'}') {
         return Some(k);
     }
-    comment_lines(body, k, eof)
+    comment_lines(body, k, eof, lines)
 }
 
 /// [`comment`] from `body[k]`, the first line end or the end of the buffer.
 #[cold]
 #[inline(never)]
-fn comment_lines(body: &[u8], mut k: usize, eof: bool) -> Option<usize> {
+fn comment_lines(body: &[u8], mut k: usize, eof: bool, lines: &mut u64) -> Option<usize> {
     loop {
         k += find_any(&body[k..], COMMENT_STOP);
         match body.get(k) {
@@ -339,6 +350,7 @@ fn comment_lines(body: &[u8], mut k: usize, eof: bool) -> Option<usize> {
                 Ok(0) => return Some(usize::MAX),
                 Ok(len) => {
                     k += len;
+                    *lines += 1;
                     match body.get(k) {
                         Some(b'[') => return Some(usize::MAX),
                         Some(_) => {}
@@ -356,7 +368,12 @@ fn comment_lines(body: &[u8], mut k: usize, eof: bool) -> Option<usize> {
 
 /// Skips a variation whose `(` is just before `pos`, up to its matching `)`; returns the index
 /// after it.
-fn skip_variation<T>(bytes: &[u8], mut pos: usize, eof: bool) -> Result<usize, Plain<T>> {
+fn skip_variation<T>(
+    bytes: &[u8],
+    mut pos: usize,
+    eof: bool,
+    lines: &mut u64,
+) -> Result<usize, Plain<T>> {
     let mut depth = 1u32;
     loop {
         pos += find_any(&bytes[pos..], VARIATION_STOP);
@@ -372,13 +389,17 @@ fn skip_variation<T>(bytes: &[u8], mut pos: usize, eof: bool) -> Result<usize, P
                     return Ok(pos);
                 }
             }
-            b'{' => match comment(&bytes[pos..], eof) {
+            b'{' => match comment(&bytes[pos..], eof, lines) {
                 Some(usize::MAX) => return Err(Plain::Bail),
                 Some(len) => pos += len + 1,
                 None => return Err(if eof { Plain::Bail } else { Plain::NeedMore }),
             },
+            b'\n' => *lines += 1,
             b'\r' => match line_end(bytes, pos - 1) {
-                Ok(2) => pos += 1,
+                Ok(2) => {
+                    pos += 1;
+                    *lines += 1;
+                }
                 Ok(_) => return Err(Plain::Bail),
                 Err(()) => return Err(if eof { Plain::Bail } else { Plain::NeedMore }),
             },
