@@ -8,7 +8,10 @@
 //!    constant memory;
 //! 2. [`parse_game`] walks one game with the nom grammar and calls a [`Visitor`] per token.
 //!
-//! [`Reader`] does both in one loop. Read leniently, report precisely:
+//! [`Reader`] does both in one loop; for a [`Visitor::restartable`] visitor it goes further and
+//! parses each plain game (nearly every game of a real archive) straight from its read buffer, in
+//! one pass over the bytes that also finds where the game ends, exactly where the splitter would.
+//! Read leniently, report precisely:
 //!
 //! - the PGN import format: tag pairs with `\"` and `\\` escapes (several on a line, blank lines
 //!   among them), move numbers `12.` `12...` `12 ...`, moves with `+ # ! ? !! ?? !? ?!`, NAGs `$n`,
@@ -112,7 +115,8 @@ pub use parse::parse_game;
 pub use split::{DEFAULT_MAX_GAME_BYTES, RawGame, Splitter};
 pub use visitor::{Flow, GameResult, Visitor};
 
-/// Reads the games of one named source, one at a time: splits and parses in one loop.
+/// Reads the games of one named source, one at a time: splits and parses in one loop (in one pass
+/// over the bytes of plain games, for a restartable visitor).
 #[derive(Debug)]
 pub struct Reader<R> {
     name: String,
