@@ -62,7 +62,8 @@ static TAG_NAME_CHAR: [bool; 256] = {
 };
 
 /// A byte that may appear in a tag name.
-fn is_tag_name_char(b: u8) -> bool {
+#[inline]
+pub(crate) fn is_tag_name_char(b: u8) -> bool {
     TAG_NAME_CHAR[b as usize]
 }
 
@@ -77,7 +78,7 @@ fn blanks(i: &[u8]) -> PResult<'_, &[u8]> {
 }
 
 /// Bytes that stop the scan through a quoted tag value.
-const VALUE_STOP: [u8; 4] = *b"\"\\\n\r";
+pub(crate) const VALUE_STOP: [u8; 4] = *b"\"\\\n\r";
 
 /// The index of the quote that closes a tag value in `i` (the bytes after the opening quote),
 /// skipping `\"` and `\\` escapes; `None` if the line or the input ends first.

@@ -25,7 +25,7 @@
 use super::grammar;
 use super::location::{Encoding, GameInfo, Location};
 use super::scan::find_any;
-use super::split::{RawGame, TagNames, hash_name};
+use super::split::{NAME_HASH_START, RawGame, TagNames, hash_name, hash_name_byte};
 use super::visitor::{Flow, Visitor};
 
 /// How a plain parse ended.
@@ -100,17 +100,17 @@ pub(super) fn parse<V: Visitor>(
         pos = skip_blanks(bytes, pos, &mut lines);
         match bytes.get(pos) {
             Some(b'[') => {
-                // The rule stops at a line end: the pair is on this line, or it is no pair.
-                let Ok((after, ((name, value), backslash))) =
-                    grammar::tag_pair_and_backslash(&bytes[pos..])
-                else {
-                    // Perhaps the buffer cut it short.
-                    if memchr::memchr2(b'\n', b'\r', &bytes[pos..]).is_none() {
-                        need_more_or_bail!(eof);
-                    }
-                    return Plain::Bail;
+                let (name, value, backslash, mut k, hash) = match simple_tag(bytes, pos) {
+                    Some(tag) => tag,
+                    None => match general_tag(bytes, pos) {
+                        Ok(tag) => tag,
+                        // Perhaps the buffer cut it short.
+                        Err(()) if memchr::memchr2(b'\n', b'\r', &bytes[pos..]).is_none() => {
+                            need_more_or_bail!(eof)
+                        }
+                        Err(()) => return Plain::Bail,
+                    },
                 };
-                let mut k = bytes.len() - after.len();
                 while let Some(b' ' | b'\t') = bytes.get(k) {
                     k += 1;
                 }
@@ -121,18 +121,14 @@ pub(super) fn parse<V: Visitor>(
                 if line_end == 0
                     || k - pos > MAX_TAG_LINE
                     || count == MAX_TAGS
-                    || !names.insert(hash_name(name))
+                    || !names.insert(hash)
                 {
                     return Plain::Bail;
                 }
-                let span = |part: &[u8]| {
-                    let at = part.as_ptr() as usize - bytes.as_ptr() as usize;
-                    (at as u32, (at + part.len()) as u32)
-                };
                 tags[count] = TagSpan {
                     start: pos as u32,
-                    name: span(name),
-                    value: span(value),
+                    name: (name.0 as u32, name.1 as u32),
+                    value: (value.0 as u32, value.1 as u32),
                     backslash,
                 };
                 count += 1;
@@ -287,6 +283,52 @@ pub(super) fn parse<V: Visitor>(
     game.at_eof = eof && len == bytes.len();
     let output = visitor.end_game(&GameInfo::new(game, Encoding::Utf8));
     Plain::Done(len, output)
+}
+
+/// A tag pair at `bytes[pos]` (a `[`): the ranges of its name and raw value, whether the value
+/// holds a backslash, the index after its `]`, and the hash of its name.
+type TagParts = ((usize, usize), (usize, usize), bool, usize, u64);
+
+/// The common tag pair `[Name "value"]` (one space, no backslash), read without the general rule:
+/// what [`general_tag`] gives for it, or `None` for any other form.
+#[inline(always)]
+fn simple_tag(bytes: &[u8], pos: usize) -> Option<TagParts> {
+    let mut k = pos + 1;
+    let mut hash = NAME_HASH_START;
+    while let Some(&b) = bytes.get(k)
+        && grammar::is_tag_name_char(b)
+    {
+        hash = hash_name_byte(hash, b);
+        k += 1;
+    }
+    if k == pos + 1 || bytes.get(k) != Some(&b' ') || bytes.get(k + 1) != Some(&b'"') {
+        return None;
+    }
+    let value = k + 2;
+    let close = value + find_any(&bytes[value..], grammar::VALUE_STOP);
+    if bytes.get(close) != Some(&b'"') || bytes.get(close + 1) != Some(&b']') {
+        return None;
+    }
+    Some(((pos + 1, k), (value, close), false, close + 2, hash))
+}
+
+/// A tag pair at `bytes[pos]` by the general rule. (It stops at a line end: the pair is on this
+/// line, or it is no pair.)
+fn general_tag(bytes: &[u8], pos: usize) -> Result<TagParts, ()> {
+    let (after, ((name, value), backslash)) =
+        grammar::tag_pair_and_backslash(&bytes[pos..]).map_err(|_| ())?;
+    let at = |part: &[u8]| {
+        let at = part.as_ptr() as usize - bytes.as_ptr() as usize;
+        (at, at + part.len())
+    };
+    let hash = hash_name(name);
+    Ok((
+        at(name),
+        at(value),
+        backslash,
+        bytes.len() - after.len(),
+        hash,
+    ))
 }
 
 /// The index of the first byte at or after `pos` that is not a space, a tab or a line end (LF or

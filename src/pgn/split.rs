@@ -859,9 +859,17 @@ impl TagNames {
 
 /// A 64-bit FNV-1a hash of a tag name.
 pub(super) fn hash_name(name: &[u8]) -> u64 {
-    name.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
+    name.iter()
+        .fold(NAME_HASH_START, |h, &b| hash_name_byte(h, b))
+}
+
+/// The hash of an empty name (see [`hash_name`]).
+pub(super) const NAME_HASH_START: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// The hash of a name `h` is the hash of, with byte `b` added (see [`hash_name`]).
+#[inline(always)]
+pub(super) fn hash_name_byte(h: u64, b: u8) -> u64 {
+    (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
 }
 
 #[cfg(test)]
