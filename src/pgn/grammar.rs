@@ -465,6 +465,24 @@ mod tests {
     }
 
     #[test]
+    fn moves_are_ascii_whatever_surrounds_them() {
+        // The one-pass reader relies on it: it hands moves out without checking their text.
+        assert!(
+            (0..=255u8)
+                .filter(|&b| is_san_char(b))
+                .all(|b| b.is_ascii())
+        );
+        for first in 0..=255u8 {
+            for second in [b'4', 0xC3, 0xFF, b'-', b' '] {
+                let input = [first, second, 0xA9, b'3', 0x80];
+                if let Ok((_, (text, _))) = san(&input) {
+                    assert!(text.is_ascii(), "{input:?} gave {text:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn tag_pairs() {
         assert_eq!(
             tag_pair(b"[White \"Kasparov, G.\"] x"),

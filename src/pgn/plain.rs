@@ -161,10 +161,15 @@ pub(super) fn parse<V: Visitor>(
 
     // The movetext, up to the result.
     let wants_comments = visitor.wants_comments();
+    // No token starts closer than `GUARD` bytes to the end of an unfinished buffer.
+    let near_end = match eof {
+        true => usize::MAX,
+        false => (bytes.len() + 1).saturating_sub(GUARD),
+    };
     let mut depth = 0u32;
     loop {
         pos = skip_blanks(bytes, pos, &mut lines);
-        if !eof && bytes.len() - pos < GUARD {
+        if pos >= near_end {
             return Plain::NeedMore;
         }
         let Some(&b) = bytes.get(pos) else {
@@ -475,7 +480,7 @@ fn san<V: Visitor>(rest: &[u8], start: usize, visitor: &mut V) -> Option<usize> 
         // A separate `e.p.` after a capture: notation only.
         return Some(len);
     }
-    let san = ascii(text)?;
+    let san = move_text(text);
     visitor.san(san, Location::at(start));
     if let Some(nag) = suffix {
         visitor.nag(nag, Location::at(start + text.len()));
@@ -510,13 +515,13 @@ fn move_or_number<V: Visitor>(rest: &[u8], start: usize, visitor: &mut V) -> Opt
     Some(len)
 }
 
-/// `bytes` as text, if they are ASCII: moves are, by the grammar. (Not `str::from_utf8`: this runs
-/// for every move, and the general check costs a call and its set-up.)
+/// A move's text as the grammar reads it, as a string. (Not `str::from_utf8`, nor even a check
+/// for ASCII: this runs for every move.)
 #[inline(always)]
-fn ascii(bytes: &[u8]) -> Option<&str> {
-    if !bytes.is_ascii() {
-        return None;
-    }
-    // SAFETY: ASCII bytes are valid UTF-8.
-    Some(unsafe { std::str::from_utf8_unchecked(bytes) })
+fn move_text(text: &[u8]) -> &str {
+    debug_assert!(text.is_ascii());
+    // SAFETY: moves are ASCII by the grammar: their first byte is an ASCII letter or the `0` of
+    // castling, and every later byte an ASCII byte of its move class (a grammar test holds it to
+    // that); ASCII is valid UTF-8.
+    unsafe { std::str::from_utf8_unchecked(text) }
 }
