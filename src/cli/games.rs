@@ -14,8 +14,8 @@ use std::sync::Arc;
 use crate::cli::progress::Progress;
 use crate::input;
 use crate::outcome;
-use crate::parallel::run_ordered;
-use crate::pgn::{LineCol, Location, RawGame, Reader, Splitter, parse_game};
+use crate::parallel::{Sink, run_ordered};
+use crate::pgn::{LineCol, Location, RawGame, Reader, parse_game};
 use crate::replay::{GameReport, Problem, ReplayOptions, Replayer};
 use crate::report::diagnostic::Severity;
 
@@ -107,21 +107,16 @@ pub fn run<F: GameFormatter>(
 ) -> anyhow::Result<RunTotals> {
     let progress = Progress::new(total_size(paths), quiet);
     let mut counts = BatchOutput::default();
-    let mut emit_counted = |output: BatchOutput| {
-        counts.add(&output);
-        emit(&output)
-    };
-    let input_errors = if jobs <= 1 {
-        run_here(paths, &progress, options, make_formatter(), emit_counted)?
-    } else {
-        run_ordered(
-            jobs,
-            |send| produce(paths, &progress, send),
-            || (Replayer::new(options.clone()), make_formatter()),
-            |(replayer, formatter), batch: Batch| replay_batch(replayer, formatter, batch),
-            &mut emit_counted,
-        )?
-    };
+    let input_errors = run_ordered(
+        jobs,
+        |sink| produce(paths, &progress, sink),
+        || (Replayer::new(options.clone()), make_formatter()),
+        |(replayer, formatter), batch: Batch| replay_batch(replayer, formatter, batch),
+        |output: BatchOutput| {
+            counts.add(&output);
+            emit(&output)
+        },
+    )?;
     progress.finish();
     Ok(RunTotals {
         counts,
@@ -141,8 +136,14 @@ fn total_size(paths: &[PathBuf]) -> Option<u64> {
     })
 }
 
-/// Reads every input and sends its games in batches; returns how many inputs failed.
-fn produce(paths: &[PathBuf], progress: &Progress, send: &mut dyn FnMut(Batch) -> bool) -> u64 {
+/// Reads every input and puts its games into `sink` in batches; returns how many inputs failed.
+/// While a worker has room the games are cut and sent; otherwise this thread replays and formats a
+/// batch's worth itself, reading it in one pass (see [`Reader`]). With one job that is every game.
+fn produce<F: GameFormatter>(
+    paths: &[PathBuf],
+    progress: &Progress,
+    sink: &mut dyn Sink<Batch, BatchOutput, (Replayer, F)>,
+) -> u64 {
     let mut input_errors = 0;
     let mut next_index = 1u64;
     let mut bytes_before = 0u64;
@@ -156,124 +157,116 @@ fn produce(paths: &[PathBuf], progress: &Progress, send: &mut dyn FnMut(Batch) -
             }
         };
         let name: Arc<str> = Arc::from(source.name.as_str());
-        let mut splitter = Splitter::new(source.reader);
-        let mut batch = Batch {
-            source: Arc::clone(&name),
-            games: Vec::with_capacity(BATCH_GAMES),
-            first_index: next_index,
-        };
-        let mut batch_bytes = 0;
+        let mut reader = Reader::new(source.name, source.reader);
         loop {
-            let mut game = RawGame::default();
-            match splitter.next_into(&mut game) {
-                Ok(true) => {
-                    batch_bytes += game.bytes.len();
-                    batch.games.push(game);
-                    next_index += 1;
-                    if batch.games.len() >= BATCH_GAMES || batch_bytes >= BATCH_BYTES {
-                        progress.update(bytes_before + splitter.bytes_read(), next_index - 1);
-                        let full = std::mem::replace(
-                            &mut batch,
-                            Batch {
-                                source: Arc::clone(&name),
-                                games: Vec::with_capacity(BATCH_GAMES),
-                                first_index: next_index,
-                            },
-                        );
-                        batch_bytes = 0;
-                        if !send(full) {
-                            return input_errors;
-                        }
-                    }
-                }
-                Ok(false) => break,
-                Err(err) => {
-                    crate::cli::report_error(format_args!(
-                        "{name}: read error after byte {}: {err}",
-                        splitter.bytes_read()
-                    ));
-                    input_errors += 1;
-                    break;
-                }
+            let first_index = next_index;
+            let (more, ended) = if sink.has_room() {
+                let (games, ended) = cut_batch(&mut reader, &mut input_errors);
+                next_index += games.len() as u64;
+                let more = games.is_empty()
+                    || sink.send(Batch {
+                        source: Arc::clone(&name),
+                        games,
+                        first_index,
+                    });
+                (more, ended)
+            } else {
+                let (replayer, formatter) = sink.worker();
+                let mut output = BatchOutput::default();
+                let ended = read_batch_here(
+                    &mut reader,
+                    replayer,
+                    formatter,
+                    &name,
+                    &mut next_index,
+                    &mut output,
+                    &mut input_errors,
+                );
+                (output.games == 0 || sink.done(output), ended)
+            };
+            progress.update(bytes_before + reader.bytes_read(), next_index - 1);
+            if !more {
+                return input_errors;
+            }
+            if ended {
+                break;
             }
         }
-        bytes_before += splitter.bytes_read();
-        progress.update(bytes_before, next_index - 1);
-        if !batch.games.is_empty() && !send(batch) {
-            return input_errors;
-        }
+        bytes_before += reader.bytes_read();
     }
     input_errors
 }
 
-/// Reads, replays and formats every game of `paths` on this thread, passing the output to `emit`
-/// a batch's worth at a time; returns how many inputs failed. The replayer is restartable, so the
-/// reader takes most games in one pass over their bytes.
-fn run_here<F: GameFormatter>(
-    paths: &[PathBuf],
-    progress: &Progress,
-    options: &ReplayOptions,
-    mut formatter: F,
-    mut emit: impl FnMut(BatchOutput) -> anyhow::Result<()>,
-) -> anyhow::Result<u64> {
-    let mut replayer = Replayer::new(options.clone());
-    let mut input_errors = 0;
-    let mut index = 0u64;
-    let mut bytes_before = 0u64;
-    let mut output = BatchOutput::default();
-    for source in input::sources(paths) {
-        let source = match source {
-            Ok(source) => source,
+/// Cuts up to a batch of games for a worker; returns them, and whether the input has ended (a read
+/// error is reported and counted, and ends it).
+fn cut_batch<R: std::io::Read>(
+    reader: &mut Reader<R>,
+    input_errors: &mut u64,
+) -> (Vec<RawGame>, bool) {
+    let mut games = Vec::with_capacity(BATCH_GAMES);
+    let mut bytes = 0;
+    while games.len() < BATCH_GAMES && bytes < BATCH_BYTES {
+        let mut game = RawGame::default();
+        match reader.cut_game(&mut game) {
+            Ok(true) => {
+                bytes += game.bytes.len();
+                games.push(game);
+            }
+            Ok(false) => return (games, true),
             Err(err) => {
                 crate::cli::report_error(format_args!("{err}"));
-                input_errors += 1;
-                continue;
-            }
-        };
-        let name = source.name.clone();
-        let mut reader = Reader::new(source.name, source.reader);
-        loop {
-            let read = panic::catch_unwind(AssertUnwindSafe(|| reader.read_game(&mut replayer)));
-            let internal;
-            let report = match read {
-                Ok(Ok(Some(()))) => replayer.report(),
-                Ok(Ok(None)) => break,
-                Ok(Err(err)) => {
-                    crate::cli::report_error(format_args!("{err}"));
-                    input_errors += 1;
-                    break;
-                }
-                Err(payload) => {
-                    // A bug of ours: report it against this game, start afresh, and go on.
-                    replayer = Replayer::new(options.clone());
-                    let Some(game) = reader.recover() else {
-                        crate::cli::report_error(format_args!(
-                            "{name}: internal error while reading after byte {}; the rest of \
-                             this input is skipped; please report it",
-                            reader.bytes_read()
-                        ));
-                        input_errors += 1;
-                        break;
-                    };
-                    internal = internal_error_report(game, &*payload);
-                    &internal
-                }
-            };
-            index += 1;
-            output.count(report);
-            formatter.format(&name, index, report, &mut output.bytes);
-            if output.games as usize >= BATCH_GAMES || output.bytes.len() >= BATCH_BYTES {
-                progress.update(bytes_before + reader.bytes_read(), index);
-                emit(std::mem::take(&mut output))?;
+                *input_errors += 1;
+                return (games, true);
             }
         }
-        bytes_before += reader.bytes_read();
-        progress.update(bytes_before, index);
     }
-    if output.games > 0 {
-        emit(output)?;
+    (games, false)
+}
+
+/// Reads, replays and formats up to a batch of games here, into `output`; returns whether the
+/// input has ended. The replayer is restartable, so the reader takes most games in one pass over
+/// their bytes. A panic while replaying a game is caught as in [`replay_batch_with`].
+fn read_batch_here<R: std::io::Read, F: GameFormatter>(
+    reader: &mut Reader<R>,
+    replayer: &mut Replayer,
+    formatter: &mut F,
+    source: &str,
+    next_index: &mut u64,
+    output: &mut BatchOutput,
+    input_errors: &mut u64,
+) -> bool {
+    while (output.games as usize) < BATCH_GAMES && output.bytes.len() < BATCH_BYTES {
+        let read = panic::catch_unwind(AssertUnwindSafe(|| reader.read_game(replayer)));
+        let internal;
+        let report = match read {
+            Ok(Ok(Some(()))) => replayer.report(),
+            Ok(Ok(None)) => return true,
+            Ok(Err(err)) => {
+                crate::cli::report_error(format_args!("{err}"));
+                *input_errors += 1;
+                return true;
+            }
+            Err(payload) => {
+                // A bug of ours: report it against this game, start afresh, and go on.
+                *replayer = Replayer::new(replayer.options().clone());
+                let Some(game) = reader.recover() else {
+                    crate::cli::report_error(format_args!(
+                        "{source}: internal error while reading after byte {}; the rest of this \
+                         input is skipped; please report it",
+                        reader.bytes_read()
+                    ));
+                    *input_errors += 1;
+                    return true;
+                };
+                internal = internal_error_report(game, &*payload);
+                &internal
+            }
+        };
+        output.count(report);
+        formatter.format(source, *next_index, report, &mut output.bytes);
+        *next_index += 1;
     }
-    Ok(input_errors)
+    false
 }
 
 /// Replays and formats one batch.

@@ -152,6 +152,16 @@ impl<R: Read> Reader<R> {
         self.splitter.bytes_read()
     }
 
+    /// Cuts the next game into `game` without parsing it (to parse elsewhere, with
+    /// [`parse_game`]); `Ok(false)` at the end of the input.
+    pub fn cut_game(&mut self, game: &mut RawGame) -> Result<bool, ReadError> {
+        self.splitter.next_into(game).map_err(|source| ReadError {
+            name: self.name.clone(),
+            offset: self.splitter.bytes_read(),
+            source,
+        })
+    }
+
     /// After `read_game` panicked (in the visitor, say), moves past the game it was reading and
     /// returns it, so that the caller can report it and go on with the next; `None` if the reader
     /// itself failed, and the source is over.
