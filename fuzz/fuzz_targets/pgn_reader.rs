@@ -78,7 +78,7 @@ impl Visitor for Everything {
             std::mem::take(&mut self.tokens),
             std::mem::take(&mut self.errors),
             located,
-            raw.bytes.clone(),
+            game.bytes().to_vec(),
             raw.end_line,
         )
     }

@@ -1,7 +1,8 @@
 //! The game pipeline shared by `validate` and `export`: read every input, cut it into games,
 //! replay the games in batches on worker threads, and hand the formatted output back in input
-//! order. With one job there are no batches: the games are read, replayed and formatted on this
-//! thread, most of them in one pass over their bytes (see [`Reader`]).
+//! order. The reading thread computes too: when no worker has room it reads, replays and formats
+//! a batch itself, most games in one pass over their bytes (see [`Reader`]); with one job it does
+//! all the work that way.
 //!
 //! Input problems (an unreadable file, a corrupt compressed stream) are reported on stderr as they
 //! happen and the run goes on with the next input; they make the exit code 2 at the end. Every game

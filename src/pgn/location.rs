@@ -59,6 +59,8 @@ pub enum Encoding {
 #[derive(Debug)]
 pub struct GameInfo<'a> {
     raw: &'a RawGame,
+    /// The game's bytes: `raw.bytes`, or the reader's buffer for a game read in one pass.
+    bytes: &'a [u8],
     encoding: Encoding,
     line_starts: OnceCell<Vec<u32>>,
     /// The last lookup (line index, offset, column), so that lookups in source order along one
@@ -69,8 +71,19 @@ pub struct GameInfo<'a> {
 impl<'a> GameInfo<'a> {
     /// Describes `raw`, whose encoding has been found to be `encoding`.
     pub(crate) fn new(raw: &'a RawGame, encoding: Encoding) -> GameInfo<'a> {
+        GameInfo::with_bytes(raw, &raw.bytes, encoding)
+    }
+
+    /// Describes the game `raw` whose bytes are `bytes` (and not `raw.bytes`: a game read in one
+    /// pass is not copied out of the reader's buffer).
+    pub(crate) fn with_bytes(
+        raw: &'a RawGame,
+        bytes: &'a [u8],
+        encoding: Encoding,
+    ) -> GameInfo<'a> {
         GameInfo {
             raw,
+            bytes,
             encoding,
             line_starts: OnceCell::new(),
             last: Cell::new((usize::MAX, 0, 0)),
@@ -82,9 +95,15 @@ impl<'a> GameInfo<'a> {
         self.raw.index
     }
 
-    /// The raw game this describes.
+    /// Where the game stands in its input: number, first line and column, end line. (Its `bytes`
+    /// are empty for a game read in one pass; [`GameInfo::bytes`] always holds them.)
     pub fn raw(&self) -> &RawGame {
         self.raw
+    }
+
+    /// The game's bytes, from its first token to its end, as in the source.
+    pub fn bytes(&self) -> &'a [u8] {
+        self.bytes
     }
 
     /// How the game's bytes were decoded.
@@ -94,7 +113,7 @@ impl<'a> GameInfo<'a> {
 
     /// The line and column of `location` in the source file.
     pub fn locate(&self, location: Location) -> LineCol {
-        let bytes = &self.raw.bytes;
+        let bytes = self.bytes;
         let offset = location.offset().min(bytes.len());
         let starts = self.line_starts.get_or_init(|| line_starts(bytes));
         // `starts[0] == 0 <= offset`, so the partition point is at least 1.
@@ -119,7 +138,7 @@ impl<'a> GameInfo<'a> {
 
     /// The location just past the game's last byte.
     pub fn end(&self) -> Location {
-        Location::at(self.raw.bytes.len())
+        Location::at(self.bytes.len())
     }
 }
 

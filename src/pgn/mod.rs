@@ -155,11 +155,9 @@ impl<R: Read> Reader<R> {
     /// Cuts the next game into `game` without parsing it (to parse elsewhere, with
     /// [`parse_game`]); `Ok(false)` at the end of the input.
     pub fn cut_game(&mut self, game: &mut RawGame) -> Result<bool, ReadError> {
-        self.splitter.next_into(game).map_err(|source| ReadError {
-            name: self.name.clone(),
-            offset: self.splitter.bytes_read(),
-            source,
-        })
+        self.splitter
+            .next_into(game)
+            .map_err(|source| self.read_error(source))
     }
 
     /// After `read_game` panicked (in the visitor, say), moves past the game it was reading and
@@ -182,10 +180,15 @@ impl<R: Read> Reader<R> {
         } else {
             self.splitter.read_cut(&mut self.game, visitor)
         };
-        read.map_err(|source| ReadError {
+        read.map_err(|source| self.read_error(source))
+    }
+
+    /// A failure of the byte stream, with where it happened.
+    fn read_error(&self, source: std::io::Error) -> ReadError {
+        ReadError {
             name: self.name.clone(),
             offset: self.splitter.bytes_read(),
             source,
-        })
+        }
     }
 }

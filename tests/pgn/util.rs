@@ -158,7 +158,7 @@ impl Visitor for Recorder {
         let raw = game.raw();
         Game {
             raw: (
-                raw.bytes.clone(),
+                game.bytes().to_vec(),
                 raw.first_column,
                 raw.end_line,
                 raw.at_eof,
