@@ -8,19 +8,20 @@
 //! [`super::Splitter`] would cut, and says where the game ends, which is where the splitter would
 //! end it.
 //!
-//! Lines may end with LF or CRLF. Anything else gives up ([`Plain::Bail`]) before it could matter:
-//! a defect of any kind, a lone CR, a `[` in the movetext or at the start of a comment line (where the splitter
-//! may end a game), `;` comments and `%` lines, a repeated tag name, a result inside a variation,
-//! text after the result, a game that is not UTF-8, or a missing result at the end of the input.
-//! The caller then cuts the game with the splitter and parses it the general way; the visitor is
-//! begun again, which is why only a [`Visitor::restartable`] visitor is taken this way. A game that
-//! runs past the end of the buffer asks for more input ([`Plain::NeedMore`]) and is begun again
-//! after the refill.
+//! Lines may end with LF or CRLF. Anything else gives up ([`Plain::Bail`]) before it could
+//! matter: a defect of any kind, a lone CR, a `[` in the movetext or at the start of a comment line
+//! (where the splitter may end a game), `;` comments and `%` lines, a repeated tag name, a result
+//! inside a variation, text after the result, a game that is not UTF-8, or a missing result at the
+//! end of the input. The caller then cuts the game with the splitter and parses it the general
+//! way; the visitor is begun again, which is why only a [`Visitor::restartable`] visitor is taken
+//! this way. A game that runs past the end of the buffer asks for more input
+//! ([`Plain::NeedMore`]) and is begun again after the refill.
 //!
 //! Tokens are read with the same rules of [`super::grammar`] as the general parser, on the rest of
-//! the buffer rather than on the game's bytes: the rules look at most one byte past a token, and a
-//! plain game's last token is its result, which ends its line. Near the end of an unfinished buffer
-//! (closer than [`GUARD`] bytes) no token is read: more input is asked for first.
+//! the buffer rather than on the game's bytes. A rule may look past its token (a move number looks
+//! past blanks for more dots), but not past a plain game's last line, that of its result. Near the
+//! end of an unfinished buffer (closer than [`GUARD`] bytes) no token is read; a token the buffer
+//! cuts short runs to its end, and the next step asks for more input and drops the attempt.
 
 use super::grammar;
 use super::location::{Encoding, GameInfo, Location};
@@ -49,7 +50,7 @@ const MAX_TAGS: usize = 32;
 /// The longest tag line of a plain game: well within the splitter's look-ahead for a tag start.
 const MAX_TAG_LINE: usize = 2048;
 
-/// Where one tag pair's parts lie in the game.
+/// Where one tag pair's parts lie in the game (a plain game's tag section is well under 4 GiB).
 #[derive(Copy, Clone, Default)]
 struct TagSpan {
     start: u32,
@@ -122,6 +123,7 @@ pub(super) fn parse<V: Visitor>(
                 if line_end == 0
                     || k - pos > MAX_TAG_LINE
                     || count == MAX_TAGS
+                    || k > u32::MAX as usize
                     || !names.insert(hash)
                 {
                     return Plain::Bail;
