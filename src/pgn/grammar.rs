@@ -150,6 +150,34 @@ pub(crate) fn tag_pair_and_backslash(i: &[u8]) -> PResult<'_, (TagPair<'_>, bool
     }
 }
 
+/// The common tag pair `[Name "value"]` (one space, no backslash in the value) at the start of
+/// `i`, a `[`, read without the general rule: `Some((name_end, value_end))`, the name being
+/// `i[1..name_end]`, the raw value `i[name_end + 2..value_end]` and the pair ending at
+/// `value_end + 2`, as [`tag_pair_and_backslash`] gives it. `None` for any other form.
+/// `each_name_byte` sees the bytes of the name (the one-pass reader hashes them on the way).
+#[inline(always)]
+pub(crate) fn simple_tag_pair(
+    i: &[u8],
+    mut each_name_byte: impl FnMut(u8),
+) -> Option<(usize, usize)> {
+    let mut k = 1;
+    while let Some(&b) = i.get(k)
+        && is_tag_name_char(b)
+    {
+        each_name_byte(b);
+        k += 1;
+    }
+    if k == 1 || i.get(k) != Some(&b' ') || i.get(k + 1) != Some(&b'"') {
+        return None;
+    }
+    let value = k + 2;
+    let close = value + super::scan::find_any(&i[value..], VALUE_STOP);
+    if i.get(close) != Some(&b'"') || i.get(close + 1) != Some(&b']') {
+        return None;
+    }
+    Some((k, close))
+}
+
 /// A move number with its dots: `12.`, `12...`, `12 ...`, `12. ...` or a bare `12`.
 /// Returns the digits and the number of dots (saturating at 255).
 #[inline]
@@ -480,6 +508,42 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_simple_tag_rule_agrees_with_the_general_one() {
+        let cases: [&[u8]; 14] = [
+            b"[Event \"Rated Blitz game\"]\n",
+            b"[White \"Kasparov, G.\"]",
+            b"[A \"\"]",
+            b"[Result \"1-0\"] [B \"x\"]",
+            b"[Event  \"two spaces\"]",
+            b"[Event\t\"tab\"]",
+            b"[ Event \"blank first\"]",
+            b"[Event \"escaped \\\" quote\"]",
+            b"[Event \"back\\slash\"]",
+            b"[Event \"no close]\n",
+            b"[Event \"x\" ]",
+            b"[Event \"x\"",
+            b"[Ev\xc3\xa9nt \"x\"]",
+            b"[Site \"R\xc3\xa9ti\"]",
+        ];
+        let mut simple = 0;
+        for case in cases {
+            let mut name_bytes = Vec::new();
+            let Some((name_end, value_end)) = simple_tag_pair(case, |b| name_bytes.push(b)) else {
+                continue;
+            };
+            simple += 1;
+            let (rest, ((name, value), backslash)) =
+                tag_pair_and_backslash(case).expect("the general rule reads it too");
+            assert_eq!(name, &case[1..name_end], "{case:?}");
+            assert_eq!(name_bytes, name);
+            assert_eq!(value, &case[name_end + 2..value_end], "{case:?}");
+            assert!(!backslash);
+            assert_eq!(rest, &case[value_end + 2..], "{case:?}");
+        }
+        assert_eq!(simple, 5);
     }
 
     #[test]

@@ -142,6 +142,16 @@ impl<'a> Parser<'a, '_> {
             self.skip_spaces();
             let start = self.pos;
             match self.bytes.get(start) {
+                Some(b'[')
+                    if let Some((name_end, value_end)) =
+                        grammar::simple_tag_pair(self.rest(), |_| {}) =>
+                {
+                    // The common form, quickly; tag names are ASCII by the grammar.
+                    let name = self.text.ascii(start + 1..start + name_end);
+                    let value = self.text.get(start + name_end + 2..start + value_end);
+                    visitor.tag(name, &value, Location::at(start));
+                    self.pos = start + value_end + 2;
+                }
                 Some(b'[') => match grammar::tag_pair_and_backslash(self.rest()) {
                     Ok((rest, ((name, raw), backslash))) => {
                         let name_at = name.as_ptr() as usize - self.bytes.as_ptr() as usize;

@@ -296,27 +296,21 @@ pub(super) fn parse<V: Visitor>(
 /// holds a backslash, the index after its `]`, and the hash of its name.
 type TagParts = ((usize, usize), (usize, usize), bool, usize, u64);
 
-/// The common tag pair `[Name "value"]` (one space, no backslash), read without the general rule:
-/// what [`general_tag`] gives for it, or `None` for any other form.
+/// The common tag pair `[Name "value"]`, by [`grammar::simple_tag_pair`]: what [`general_tag`]
+/// gives for it, or `None` for any other form.
 #[inline(always)]
 fn simple_tag(bytes: &[u8], pos: usize) -> Option<TagParts> {
-    let mut k = pos + 1;
     let mut hash = NAME_HASH_START;
-    while let Some(&b) = bytes.get(k)
-        && grammar::is_tag_name_char(b)
-    {
-        hash = hash_name_byte(hash, b);
-        k += 1;
-    }
-    if k == pos + 1 || bytes.get(k) != Some(&b' ') || bytes.get(k + 1) != Some(&b'"') {
-        return None;
-    }
-    let value = k + 2;
-    let close = value + find_any(&bytes[value..], grammar::VALUE_STOP);
-    if bytes.get(close) != Some(&b'"') || bytes.get(close + 1) != Some(&b']') {
-        return None;
-    }
-    Some(((pos + 1, k), (value, close), false, close + 2, hash))
+    let (name_end, value_end) =
+        grammar::simple_tag_pair(&bytes[pos..], |b| hash = hash_name_byte(hash, b))?;
+    let (name_end, value_end) = (pos + name_end, pos + value_end);
+    Some((
+        (pos + 1, name_end),
+        (name_end + 2, value_end),
+        false,
+        value_end + 2,
+        hash,
+    ))
 }
 
 /// A tag pair at `bytes[pos]` by the general rule. (It stops at a line end: the pair is on this
