@@ -156,7 +156,10 @@ fn safe_origins(pos: &Position, froms: Bitboard, to: Square, in_check: Option<bo
 /// the king can attack the king once the piece has gone: lifting a piece off every line through
 /// the king uncovers nothing, so most candidates pass without a look, and the others need the one
 /// slider lookup along their line. In check, or when unknown, every attacker is asked about.
-#[inline]
+///
+/// Always inlined into [`safe_origins`]'s loop: `#[inline]` alone left it a call, about 10% of
+/// the samples of a replay of master games.
+#[inline(always)]
 fn is_safe(pos: &Position, king: Square, from: Square, to: Square, in_check: Option<bool>) -> bool {
     let occupied = pos.occupied().without(from).with(to);
     let theirs = pos.by_color(!pos.turn()).without(to);
