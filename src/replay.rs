@@ -497,9 +497,10 @@ impl Replayer {
     /// Always inlined: it runs once per ply, and as a call it cost about 2% of the replay.
     #[inline(always)]
     fn after_main_line_move(&mut self, zeroing: bool, capture: bool) {
-        if zeroing {
-            self.history.clear();
-        }
+        // The history restarts after a capture or pawn move. A length to keep, chosen without a
+        // branch: which moves zero the clock is a coin toss to the branch predictor.
+        let keep = std::hint::select_unpredictable(zeroing, 0, self.history.len());
+        self.history.truncate(keep);
         let pos = &self.lines[0].pos;
         self.history.push(pos.zobrist());
         // A position recurs at the earliest four plies later (each side must move away and
