@@ -352,7 +352,7 @@ impl Replayer {
         let in_check = line.pos.is_check();
         line.in_check = Some(in_check);
         if written.is_some() || in_check {
-            let actual = Suffix::of(&line.pos);
+            let actual = Suffix::knowing_check(&line.pos, in_check);
             if written != actual {
                 self.warn_check_mark(text, location, ply, written, actual);
             }
