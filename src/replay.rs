@@ -24,7 +24,7 @@ use std::fmt::Write as _;
 use crate::outcome::{self, BoardFacts, Classification, Outcome};
 use crate::pgn::{Flow, GameInfo, GameResult, LineCol, Location, PgnError, Visitor};
 use crate::report::diagnostic::Severity;
-use crate::rules::san::{self, ParseSanError, Resolved, San, SanError, Suffix};
+use crate::rules::san::{self, ParseSanError, Resolved, San, Suffix};
 use crate::rules::{Color, Position};
 
 /// What a replay walks and how strictly it judges.
@@ -333,9 +333,8 @@ impl Replayer {
             self.warn_after_end(text, location, ply);
         }
         let line = &self.lines[index];
-        let resolved = match parsed.resolve_knowing_check(&line.pos, line.in_check) {
-            Ok(resolved) => resolved,
-            Err(err) => return self.illegal_move(index, text, location, ply, err),
+        let Some(resolved) = parsed.try_resolve_knowing_check(&line.pos, line.in_check) else {
+            return self.illegal_move(index, text, location, ply, parsed);
         };
         let mv = resolved.mv;
         if !resolved.leniency.is_empty() {
@@ -353,7 +352,7 @@ impl Replayer {
         let in_check = line.pos.is_check();
         line.in_check = Some(in_check);
         if written.is_some() || in_check {
-            let actual = Suffix::of(&line.pos);
+            let actual = Suffix::knowing_check(&line.pos, in_check);
             if written != actual {
                 self.warn_check_mark(text, location, ply, written, actual);
             }
@@ -372,20 +371,19 @@ impl Replayer {
         self.line_error(location, ply, text, "bad_san", message);
     }
 
-    /// A move that is not legal on line `index`.
+    /// A move that is not legal on line `index` (the hot path resolved it without asking why).
     #[cold]
     #[inline(never)]
-    fn illegal_move(
-        &mut self,
-        index: usize,
-        text: &str,
-        location: Location,
-        ply: u32,
-        err: SanError,
-    ) {
-        let message = match game_over(&self.lines[index].pos) {
-            Some(over) => format!("{text}: the game is already over: {over}"),
-            None => err.to_string(),
+    fn illegal_move(&mut self, index: usize, text: &str, location: Location, ply: u32, san: San) {
+        let line = &self.lines[index];
+        let message = match (
+            game_over(&line.pos),
+            san.resolve_knowing_check(&line.pos, line.in_check),
+        ) {
+            (Some(over), _) => format!("{text}: the game is already over: {over}"),
+            (None, Err(err)) => err.to_string(),
+            // The same resolver, asked again for its explanation, cannot succeed this time.
+            (None, Ok(_)) => unreachable!("{text} resolved only the second time"),
         };
         self.line_error(location, ply, text, "illegal_move", message);
     }
@@ -499,9 +497,10 @@ impl Replayer {
     /// Always inlined: it runs once per ply, and as a call it cost about 2% of the replay.
     #[inline(always)]
     fn after_main_line_move(&mut self, zeroing: bool, capture: bool) {
-        if zeroing {
-            self.history.clear();
-        }
+        // The history restarts after a capture or pawn move. A length to keep, chosen without a
+        // branch: which moves zero the clock is a coin toss to the branch predictor.
+        let keep = std::hint::select_unpredictable(zeroing, 0, self.history.len());
+        self.history.truncate(keep);
         let pos = &self.lines[0].pos;
         self.history.push(pos.zobrist());
         // A position recurs at the earliest four plies later (each side must move away and

@@ -192,14 +192,15 @@ impl RecordFormatter {
         }
         out.extend_from_slice(b",\"plies\":");
         out.extend_from_slice(itoa_buf(u64::from(r.plies)).as_str().as_bytes());
+        // The outcome and winner names, and a FEN, hold nothing to escape.
         out.extend_from_slice(b",\"outcome\":");
-        json_str(r.outcome.map_or("", Outcome::as_str), out);
+        plain_str(r.outcome.map_or("", Outcome::as_str), out);
         out.extend_from_slice(b",\"winner\":");
-        json_str(r.winner.map_or("", Winner::as_str), out);
+        plain_str(r.winner.map_or("", Winner::as_str), out);
         out.extend_from_slice(b",\"result_consistent\":");
         out.extend_from_slice(bool_str(r.result_consistent).as_bytes());
         out.extend_from_slice(b",\"final_fen\":");
-        json_str(r.final_fen, out);
+        plain_str(r.final_fen, out);
         out.extend_from_slice(b",\"valid\":");
         out.extend_from_slice(bool_str(r.valid).as_bytes());
         out.extend_from_slice(b",\"error\":");
@@ -212,6 +213,20 @@ impl RecordFormatter {
         }
         out.push(b'}');
     }
+}
+
+/// Appends `s`, which holds nothing JSON escapes (letters, digits, `_`, `/`, `-` and spaces), as
+/// a JSON string.
+#[inline]
+fn plain_str(s: &str, out: &mut Vec<u8>) {
+    debug_assert!(
+        s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"_/- ".contains(&b)),
+        "{s:?}"
+    );
+    out.push(b'"');
+    out.extend_from_slice(s.as_bytes());
+    out.push(b'"');
 }
 
 /// Appends `s` as a JSON string, exactly as serde_json writes it.

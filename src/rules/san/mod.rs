@@ -79,7 +79,14 @@ impl Suffix {
 
     /// The suffix a move deserves that leads to `after`: `#` for mate, `+` for check, else none.
     pub fn of(after: &crate::rules::Position) -> Option<Suffix> {
-        if !after.is_check() {
+        Suffix::knowing_check(after, after.is_check())
+    }
+
+    /// Like [`Suffix::of`], for a caller that knows whether the side to move in `after` is in
+    /// check (`in_check` must be `after.is_check()`): the check test is not made again.
+    pub fn knowing_check(after: &crate::rules::Position, in_check: bool) -> Option<Suffix> {
+        debug_assert_eq!(in_check, after.is_check());
+        if !in_check {
             None
         } else if after.has_legal_moves() {
             Some(Suffix::Check)
