@@ -225,8 +225,10 @@ fn cut_batch<R: std::io::Read>(
 }
 
 /// Reads, replays and formats up to a batch of games here, into `output`; returns whether the
-/// input has ended. The replayer is restartable, so the reader takes most games in one pass over
-/// their bytes. A panic while replaying a game is caught as in [`replay_batch_with`].
+/// input has ended. A batch here spans as much input as one cut for a worker, so that this thread
+/// comes back to feed the workers before their queue runs dry. The replayer is restartable, so the
+/// reader takes most games in one pass over their bytes. A panic while replaying a game is caught
+/// as in [`replay_batch_with`].
 fn read_batch_here<R: std::io::Read, F: GameFormatter>(
     reader: &mut Reader<R>,
     replayer: &mut Replayer,
@@ -236,7 +238,11 @@ fn read_batch_here<R: std::io::Read, F: GameFormatter>(
     output: &mut BatchOutput,
     input_errors: &mut u64,
 ) -> bool {
-    while (output.games as usize) < BATCH_GAMES && output.bytes.len() < BATCH_BYTES {
+    let start = reader.bytes_done();
+    while (output.games as usize) < BATCH_GAMES
+        && reader.bytes_done() - start < BATCH_BYTES as u64
+        && output.bytes.len() < BATCH_BYTES
+    {
         let read = panic::catch_unwind(AssertUnwindSafe(|| reader.read_game(replayer)));
         let internal;
         let report = match read {

@@ -152,6 +152,11 @@ impl<R: Read> Reader<R> {
         self.splitter.bytes_read()
     }
 
+    /// How many bytes of the source the games read so far span.
+    pub fn bytes_done(&self) -> u64 {
+        self.splitter.bytes_done()
+    }
+
     /// Cuts the next game into `game` without parsing it (to parse elsewhere, with
     /// [`parse_game`]); `Ok(false)` at the end of the input.
     pub fn cut_game(&mut self, game: &mut RawGame) -> Result<bool, ReadError> {

@@ -222,6 +222,11 @@ impl<R: Read> Splitter<R> {
         self.base + self.end as u64
     }
 
+    /// How many bytes of the stream the games handed out so far span (with what lies between).
+    pub fn bytes_done(&self) -> u64 {
+        self.base + self.start as u64
+    }
+
     /// Cuts the next game into `game`, reusing its buffer. Returns `false` at the end of the input.
     ///
     /// After an I/O error every later call returns `Ok(false)`.
