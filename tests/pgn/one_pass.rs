@@ -79,18 +79,15 @@ fn real_files_read_the_same_in_one_pass_and_most_games_take_it() {
     for (i, path) in files.iter().enumerate() {
         let bytes = fs::read(path).expect("read test file");
         let (n, p) = compare(&bytes, &bytes[..], &path.display().to_string());
-        if i < corpora && std::env::var_os("ONE_PASS_DEBUG").is_some() {
-            eprintln!("{n} {p} {}", path.display());
-        }
         if i < corpora {
             games += n;
             plain += p;
         }
     }
-    // The corpora are real archives: nearly every game is plain.
+    // The corpora are real archives, LF and CRLF: nearly every game is plain.
     assert!(games > 15_000, "only {games} corpus games");
     assert!(
-        plain * 100 >= games * 95,
+        plain * 100 >= games * 99,
         "only {plain} of {games} corpus games were read in one pass"
     );
 }
