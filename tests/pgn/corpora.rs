@@ -4,12 +4,12 @@
 use std::collections::BTreeMap;
 use std::fs;
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use arbiter::input;
 use arbiter::pgn::{GameInfo, PgnError, Reader, Visitor};
 
-use crate::util::{read_all, testdata};
+use crate::util::{files_below, read_all, testdata};
 
 /// Counts games, moves and problems.
 #[derive(Default)]
@@ -43,24 +43,6 @@ impl Visitor for Counts {
         self.games += 1;
         assert_eq!(game.index(), self.games);
     }
-}
-
-/// Every regular file below `dir`, sorted.
-fn files_below(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in fs::read_dir(&d).expect("list test data") {
-            let path = entry.expect("list test data").path();
-            if path.is_dir() {
-                stack.push(path);
-            } else {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 /// Reads one file (decompressing it) and counts.

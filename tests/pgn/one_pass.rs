@@ -6,23 +6,12 @@ use std::fs;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
-use crate::util::{Recorder, assert_same_games, read_recording, testdata};
+use crate::util::{Recorder, assert_same_games, files_below, read_recording, testdata};
 
 /// The `.pgn` files below `dir`, sorted.
 fn pgn_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        for entry in fs::read_dir(&dir).expect("read test data dir") {
-            let path = entry.expect("dir entry").path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "pgn") {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
+    let mut files = files_below(dir);
+    files.retain(|path| path.extension().is_some_and(|e| e == "pgn"));
     files
 }
 

@@ -1,6 +1,6 @@
 //! Shared helpers: a visitor that records every token, and where the test data lives.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use arbiter::pgn::{Flow, GameInfo, GameResult, PgnError, PgnErrorKind, Reader, Visitor};
 
@@ -250,4 +250,22 @@ pub fn testdata() -> Option<PathBuf> {
         );
         None
     }
+}
+
+/// Every regular file below `dir`, sorted.
+pub fn files_below(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).expect("list test data") {
+            let path = entry.expect("list test data").path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
 }
