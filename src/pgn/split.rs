@@ -612,6 +612,20 @@ impl<R: Read> Splitter<R> {
                     match s.section {
                         Section::Tags => match b {
                             b' ' | b'\t' | 0x0b | 0x0c => s.pos = p + 1,
+                            b'[' if !s.in_tag
+                                && let Some(pair) = simple_tag_at(buf, p, &mut self.tag_names) =>
+                            {
+                                // The common `[Name "value"]`, taken as the steps below take it:
+                                // a repeated name ends the game; else the pair and its LF pass.
+                                let Some(after) = pair else {
+                                    return Step::End(p);
+                                };
+                                s.pos = after;
+                                if buf.get(s.pos) == Some(&b'\n') {
+                                    s.pos += 1;
+                                    newline(lines, s.pos);
+                                }
+                            }
                             b'[' if !s.in_tag => {
                                 let start = tag_start_at(buf, p, eof);
                                 if start == Some(None) {
@@ -784,6 +798,21 @@ fn tag_start_at(buf: &[u8], p: usize, eof: bool) -> Option<Option<(&[u8], usize)
         }
         Err(_) => None,
     }
+}
+
+/// The common tag pair `[Name "value"]` at `buf[p]` (a `[`), by [`grammar::simple_tag_pair`]:
+/// `Some(Some(after))`, the index after its `]`, with its name noted in `names`; `Some(None)` if
+/// the name is already there; `None` for any other form, or a name too long to be sure that
+/// [`tag_start_at`]'s look-ahead would see all of it.
+#[inline]
+fn simple_tag_at(buf: &[u8], p: usize, names: &mut TagNames) -> Option<Option<usize>> {
+    let mut hash = NAME_HASH_START;
+    let (name_end, value_end) =
+        grammar::simple_tag_pair(&buf[p..], |b| hash = hash_name_byte(hash, b))?;
+    if name_end > 256 {
+        return None;
+    }
+    Some(names.insert(hash).then_some(p + value_end + 2))
 }
 
 /// The line starting at `buf[p]` up to (not including) its end, if it is complete in the buffer
