@@ -411,3 +411,18 @@ impl fmt::Debug for San {
             .finish()
     }
 }
+
+/// For tests: plays a random legal move of `pos` (a xorshift step on `seed`); `false` if it has
+/// none.
+#[cfg(test)]
+fn play_random(pos: &mut crate::rules::Position, seed: &mut u64) -> bool {
+    let moves = pos.legal_moves();
+    if moves.is_empty() {
+        return false;
+    }
+    *seed ^= *seed << 13;
+    *seed ^= *seed >> 7;
+    *seed ^= *seed << 17;
+    pos.play_unchecked(moves[(*seed % moves.len() as u64) as usize]);
+    true
+}

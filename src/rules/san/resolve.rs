@@ -403,14 +403,9 @@ mod tests {
                         }
                     }
                 }
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
+                if !crate::rules::san::play_random(&mut pos, &mut seed) {
                     break;
                 }
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                pos.play_unchecked(moves[(seed % moves.len() as u64) as usize]);
             }
         }
         assert!(ok > 1_000 && err > 1_000, "{ok} {err}");
@@ -468,10 +463,7 @@ mod tests {
                         }
                     }
                 }
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                pos.play_unchecked(moves[(seed % moves.len() as u64) as usize]);
+                crate::rules::san::play_random(&mut pos, &mut seed);
             }
         }
         assert!(plain > 5_000, "{plain}");
