@@ -14,6 +14,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use arbiter::cli::export::export_record;
 use arbiter::pgn::{RawGame, Splitter, parse_game};
 use arbiter::replay::{ReplayOptions, Replayer};
+use arbiter::report::output::{GameNumber, Output};
 use arbiter::report::record::{ExportFormat, RecordFormatter};
 
 /// Games in the in-memory export slice.
@@ -91,7 +92,7 @@ fn bench_export_slice(c: &mut Criterion) {
     group.sample_size(20);
     let mut replayer = Replayer::new(export_options());
     let mut formatter = RecordFormatter::new(ExportFormat::Jsonl, Vec::new());
-    let mut out = Vec::with_capacity(1 << 20);
+    let mut out = Output::default();
     let mut game = RawGame::default();
     group.bench_function(
         format!("{SLICE_GAMES} games, jsonl ({slice_len} bytes)"),
@@ -103,10 +104,13 @@ fn bench_export_slice(c: &mut Criterion) {
                 while index < SLICE_GAMES && splitter.next_into(&mut game).expect("read") {
                     index += 1;
                     parse_game(&game, &mut replayer);
-                    let record = export_record(index as u64, replayer.report());
-                    formatter.record(&record, index == 1, &mut out);
+                    let number = GameNumber::Known {
+                        run: index as u64,
+                        input: index as u64,
+                    };
+                    formatter.record(&export_record(number, replayer.report()), &mut out);
                 }
-                assert_eq!(memchr_count(&out), SLICE_GAMES);
+                assert_eq!(memchr_count(out.bytes()), SLICE_GAMES);
             });
         },
     );

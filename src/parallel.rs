@@ -1,37 +1,36 @@
 //! An ordered parallel pipeline: one thread produces batches, `jobs` threads process them, and the
-//! calling thread receives the results in input order.
+//! results are consumed in input order.
 //!
 //! Output must be identical byte for byte whatever the number of jobs, so results carry their
-//! sequence number and wait in a reorder buffer until every earlier batch has been emitted.
+//! sequence number and wait in a reorder buffer until every earlier result has been consumed. The
+//! thread that finishes the result next in turn consumes it (and whatever waits behind it), so no
+//! thread is woken just to write, and on a machine with as many cores as jobs none competes for a
+//! core with the computing threads.
 //!
 //! With `jobs` ≥ 2 the producer is one of the `jobs` computing threads: it hands a batch to the
 //! `jobs - 1` workers while their queue has room and computes itself when the queue is full, either
-//! a batch it made or, better, work it does its own way ([`Sink::done`]: the game reader then reads
-//! in one pass what it would otherwise cut for a worker). So `jobs` threads compute on `jobs`
-//! cores, and the serial part (reading and cutting the input) neither leaves a core idle nor
-//! competes with a full set of workers for one.
+//! a batch it made or work it does its own way ([`Sink::done`]); once it has produced everything it
+//! helps empty the queue. So `jobs` threads compute on `jobs` cores, and the serial part (reading
+//! the input) neither leaves a core idle nor competes with a full set of workers for one.
 //!
 //! Memory stays flat: the producer may run at most a window of batches ahead of the last one
-//! emitted, so even a batch that takes very long (one huge game) holds back only that many
+//! consumed, so even a batch that takes very long (one huge game) holds back only that many
 //! results. With one job nothing is spawned and the work runs inline.
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
-use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError, TryLockError};
 use std::thread;
 
 /// Batches waiting for a worker, per job.
 const QUEUE_PER_JOB: usize = 2;
-/// Batches cut but not yet emitted, at most, per job: well over what the queue holds plus one in
-/// work per thread, so that the queue fills up and the producer computes.
+/// Batches produced but not yet consumed, at most, per job: well over what the queue holds plus
+/// one in work per thread, so that the queue fills up and the producer computes.
 const WINDOW_PER_JOB: u64 = 6;
 
 /// Where the producer puts its work: batches for the workers, or results it computed itself.
-/// Either way the results are emitted in the order they were put here.
+/// Either way the results are consumed in the order they were put here.
 pub trait Sink<B, R, W> {
-    /// Whether a worker would take a batch now. With one job, never: all work is done here.
-    fn has_room(&self) -> bool;
     /// Hands a batch to the workers, or works on it here if they have no room. False once the
     /// pipeline is shutting down (the consumer failed): the producer should then stop.
     fn send(&mut self, batch: B) -> bool;
@@ -44,16 +43,17 @@ pub trait Sink<B, R, W> {
 /// Runs the pipeline.
 ///
 /// * `produce` is called on a producer thread and puts its work into the [`Sink`] until it
-///   returns. Its own result is returned after the results are emitted.
+///   returns. Its own result is returned after the results are consumed.
 /// * `make_worker` builds each computing thread's reusable state; `work` turns a batch into a
 ///   result.
-/// * `emit` receives the results in input order on the calling thread; an error stops the run.
+/// * `consume` receives the results in input order, on whichever thread finished the next one;
+///   an error stops the run.
 pub fn run_ordered<B, R, W, P>(
     jobs: usize,
     produce: impl FnOnce(&mut dyn Sink<B, R, W>) -> P + Send,
     make_worker: impl Fn() -> W + Sync,
     work: impl Fn(&mut W, B) -> R + Sync,
-    mut emit: impl FnMut(R) -> anyhow::Result<()>,
+    mut consume: impl FnMut(R) -> anyhow::Result<()> + Send,
 ) -> anyhow::Result<P>
 where
     B: Send,
@@ -64,7 +64,7 @@ where
         let mut inline = Inline {
             worker: make_worker(),
             work: &work,
-            emit: &mut emit,
+            consume: &mut consume,
             failure: None,
         };
         let produced = produce(&mut inline);
@@ -75,16 +75,13 @@ where
     }
 
     let window = Window::new(jobs as u64 * WINDOW_PER_JOB);
-    let capacity = jobs * QUEUE_PER_JOB;
-    let queued = AtomicUsize::new(0);
+    let ordered = InOrder::new(consume);
     thread::scope(|scope| {
-        let (batch_tx, batch_rx) = sync_channel::<(u64, B)>(capacity);
-        let queued = &queued;
-        let (result_tx, result_rx) = sync_channel::<(u64, R)>(jobs * QUEUE_PER_JOB);
+        let (batch_tx, batch_rx) = sync_channel::<(u64, B)>(jobs * QUEUE_PER_JOB);
         let batch_rx = Arc::new(Mutex::new(batch_rx));
-        let (make_worker, work, window) = (&make_worker, &work, &window);
+        let (make_worker, work, window, ordered) = (&make_worker, &work, &window, &ordered);
 
-        let producer_results = result_tx.clone();
+        let producer_queue = Arc::clone(&batch_rx);
         let producer = scope.spawn(move || {
             let _closer = CloseOnPanic(window);
             let mut sink = Producer {
@@ -93,40 +90,27 @@ where
                 work,
                 window,
                 batch_tx,
-                queued,
-                capacity,
-                result_tx: producer_results,
+                ordered,
             };
             let produced = produce(&mut sink);
-            (produced, sink.sequence)
+            (produced, sink.finish(&producer_queue))
         });
 
         let mut workers = Vec::with_capacity(jobs - 1);
         for _ in 1..jobs {
             let batch_rx = Arc::clone(&batch_rx);
-            let result_tx = result_tx.clone();
             workers.push(scope.spawn(move || {
                 let _closer = CloseOnPanic(window);
                 let mut worker = make_worker();
                 while let Some((sequence, batch)) = next_batch(&batch_rx) {
-                    queued.fetch_sub(1, Ordering::AcqRel);
-                    if result_tx
-                        .send((sequence, work(&mut worker, batch)))
-                        .is_err()
-                    {
+                    if !ordered.deliver(sequence, work(&mut worker, batch), window) {
                         break;
                     }
                 }
             }));
         }
-        drop(result_tx);
-
-        let emitted = emit_in_order(&result_rx, window, &mut emit);
-        // Unblock everyone before joining: the producer sees the window closed, workers and
-        // producer see closed channels.
-        window.close();
-        drop(result_rx);
         drop(batch_rx);
+
         let producer = producer.join();
         // Every worker is joined, even after a failed one (an unjoined panic would end the scope).
         let failed_workers = workers
@@ -136,32 +120,28 @@ where
             .count();
         let (produced, batches) =
             producer.map_err(|_| anyhow::anyhow!("internal error: the input thread panicked"))?;
-        let emitted = emitted?;
-        if failed_workers > 0 || emitted != batches {
+        let consumed = ordered.finish()?;
+        if failed_workers > 0 || consumed != batches {
             anyhow::bail!("internal error: a worker thread stopped before finishing its batch");
         }
         Ok(produced)
     })
 }
 
-/// The sink of one job: everything is computed and emitted right here.
-struct Inline<'a, W, F, E> {
+/// The sink of one job: everything is computed and consumed right here.
+struct Inline<'a, W, F, C> {
     worker: W,
     work: &'a F,
-    emit: &'a mut E,
+    consume: &'a mut C,
     /// The consumer's error, which stops the run.
     failure: Option<anyhow::Error>,
 }
 
-impl<B, R, W, F, E> Sink<B, R, W> for Inline<'_, W, F, E>
+impl<B, R, W, F, C> Sink<B, R, W> for Inline<'_, W, F, C>
 where
     F: Fn(&mut W, B) -> R,
-    E: FnMut(R) -> anyhow::Result<()>,
+    C: FnMut(R) -> anyhow::Result<()>,
 {
-    fn has_room(&self) -> bool {
-        false
-    }
-
     fn send(&mut self, batch: B) -> bool {
         let result = (self.work)(&mut self.worker, batch);
         self.done(result)
@@ -175,7 +155,7 @@ where
         if self.failure.is_some() {
             return false;
         }
-        match (self.emit)(result) {
+        match (self.consume)(result) {
             Ok(()) => true,
             Err(err) => {
                 self.failure = Some(err);
@@ -187,47 +167,68 @@ where
 
 /// The producer's sink with workers: batches go to their queue, results to the reorder buffer,
 /// each under the next sequence number.
-struct Producer<'a, B, R, W, F> {
+struct Producer<'a, B, R, W, F, C> {
     /// The sequence number of the next batch or result.
     sequence: u64,
     worker: W,
     work: &'a F,
     window: &'a Window,
     batch_tx: SyncSender<(u64, B)>,
-    /// Batches in the queue, and how many it holds.
-    queued: &'a AtomicUsize,
-    capacity: usize,
-    result_tx: SyncSender<(u64, R)>,
+    ordered: &'a InOrder<R, C>,
 }
 
-impl<B, R, W, F> Sink<B, R, W> for Producer<'_, B, R, W, F>
+impl<B, R, W, F, C> Producer<'_, B, R, W, F, C>
 where
     F: Fn(&mut W, B) -> R,
+    C: FnMut(R) -> anyhow::Result<()>,
 {
-    fn has_room(&self) -> bool {
-        // Only this thread sends, so room seen here is still there when it sends.
-        self.queued.load(Ordering::Acquire) < self.capacity
+    /// Once everything is produced, works on the batches still queued alongside the workers, so
+    /// that the last ones are not left to fewer threads than there are jobs. Returns how many
+    /// batches and results were put into the sink.
+    fn finish(self, queue: &Mutex<Receiver<(u64, B)>>) -> u64 {
+        let Producer {
+            sequence,
+            mut worker,
+            work,
+            window,
+            batch_tx,
+            ordered,
+            ..
+        } = self;
+        // Closed first: a worker waits for the next batch holding the queue's lock, until there is
+        // one or there will be none.
+        drop(batch_tx);
+        loop {
+            let next = lock(queue).try_recv();
+            let Ok((sequence, batch)) = next else {
+                break;
+            };
+            if !ordered.deliver(sequence, work(&mut worker, batch), window) {
+                break;
+            }
+        }
+        sequence
     }
+}
 
+impl<B, R, W, F, C> Sink<B, R, W> for Producer<'_, B, R, W, F, C>
+where
+    F: Fn(&mut W, B) -> R,
+    C: FnMut(R) -> anyhow::Result<()>,
+{
     fn send(&mut self, batch: B) -> bool {
         if !self.window.wait_for_room(self.sequence) {
             return false;
         }
         let item = (self.sequence, batch);
         self.sequence += 1;
-        // Counted before it is sent, so that a worker's count of it taken cannot come first.
-        self.queued.fetch_add(1, Ordering::AcqRel);
         match self.batch_tx.try_send(item) {
             Ok(()) => true,
             Err(TrySendError::Full((sequence, batch))) => {
-                self.queued.fetch_sub(1, Ordering::AcqRel);
                 let result = (self.work)(&mut self.worker, batch);
-                self.result_tx.send((sequence, result)).is_ok()
+                self.ordered.deliver(sequence, result, self.window)
             }
-            Err(TrySendError::Disconnected(_)) => {
-                self.queued.fetch_sub(1, Ordering::AcqRel);
-                false
-            }
+            Err(TrySendError::Disconnected(_)) => false,
         }
     }
 
@@ -239,13 +240,93 @@ where
         if !self.window.wait_for_room(self.sequence) {
             return false;
         }
-        let item = (self.sequence, result);
+        let sequence = self.sequence;
         self.sequence += 1;
-        self.result_tx.send(item).is_ok()
+        self.ordered.deliver(sequence, result, self.window)
     }
 }
 
-/// How many batches have been emitted, and whether the run is over: the producer waits here
+/// The reorder buffer, and the consumer it feeds in order.
+struct InOrder<R, C> {
+    /// Results that arrived before their turn.
+    waiting: Mutex<BTreeMap<u64, R>>,
+    /// Held by the thread consuming.
+    consumer: Mutex<Consumer<C>>,
+}
+
+struct Consumer<C> {
+    consume: C,
+    /// The sequence number of the next result to consume.
+    next: u64,
+    /// The consumer's error, which stops the run.
+    failure: Option<anyhow::Error>,
+}
+
+impl<R, C: FnMut(R) -> anyhow::Result<()>> InOrder<R, C> {
+    fn new(consume: C) -> InOrder<R, C> {
+        InOrder {
+            waiting: Mutex::new(BTreeMap::new()),
+            consumer: Mutex::new(Consumer {
+                consume,
+                next: 0,
+                failure: None,
+            }),
+        }
+    }
+
+    /// Puts result `sequence` in its place, and consumes every result now in turn unless another
+    /// thread is at it (which then sees this one too). False once the run is over.
+    fn deliver(&self, sequence: u64, result: R, window: &Window) -> bool {
+        lock(&self.waiting).insert(sequence, result);
+        loop {
+            let mut consumer = match self.consumer.try_lock() {
+                Ok(consumer) => consumer,
+                Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
+                Err(TryLockError::WouldBlock) => return true,
+            };
+            if consumer.failure.is_some() {
+                return false;
+            }
+            loop {
+                let next = consumer.next;
+                let Some(result) = lock(&self.waiting).remove(&next) else {
+                    break;
+                };
+                if let Err(err) = (consumer.consume)(result) {
+                    consumer.failure = Some(err);
+                    window.close();
+                    return false;
+                }
+                consumer.next += 1;
+                window.advance();
+            }
+            let next = consumer.next;
+            drop(consumer);
+            // A result that arrived while this thread held the consumer, after it last looked,
+            // was left to it: look once more now that another thread could take the consumer.
+            if !lock(&self.waiting).contains_key(&next) {
+                return true;
+            }
+        }
+    }
+
+    /// After every thread is done: how many results were consumed, or the consumer's error.
+    fn finish(&self) -> anyhow::Result<u64> {
+        let mut consumer = lock(&self.consumer);
+        match consumer.failure.take() {
+            Some(err) => Err(err),
+            None => Ok(consumer.next),
+        }
+    }
+}
+
+/// Locks `mutex`. A poisoned lock means a thread panicked while holding it; what it guards is
+/// still sound (counts and queues are updated in single steps).
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// How many batches have been consumed, and whether the run is over: the producer waits here
 /// while it is a whole window ahead.
 struct Window {
     size: u64,
@@ -254,7 +335,7 @@ struct Window {
 }
 
 struct WindowState {
-    emitted: u64,
+    consumed: u64,
     closed: bool,
 }
 
@@ -263,18 +344,17 @@ impl Window {
         Window {
             size,
             state: Mutex::new(WindowState {
-                emitted: 0,
+                consumed: 0,
                 closed: false,
             }),
             moved: Condvar::new(),
         }
     }
 
-    /// Waits until batch `sequence` may be cut; false if the run is over.
+    /// Waits until batch `sequence` may be produced; false if the run is over.
     fn wait_for_room(&self, sequence: u64) -> bool {
-        // A poisoned lock means a thread panicked while holding it; the counts are still sound.
-        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        while !state.closed && sequence >= state.emitted + self.size {
+        let mut state = lock(&self.state);
+        while !state.closed && sequence >= state.consumed + self.size {
             state = self
                 .moved
                 .wait(state)
@@ -284,20 +364,20 @@ impl Window {
     }
 
     fn advance(&self) {
-        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        state.emitted += 1;
+        let mut state = lock(&self.state);
+        state.consumed += 1;
         self.moved.notify_all();
     }
 
     fn close(&self) {
-        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut state = lock(&self.state);
         state.closed = true;
         self.moved.notify_all();
     }
 }
 
 /// Closes the window if its thread panics, so that the producer does not wait for a batch that
-/// will never be emitted.
+/// will never be consumed.
 struct CloseOnPanic<'a>(&'a Window);
 
 impl Drop for CloseOnPanic<'_> {
@@ -309,28 +389,7 @@ impl Drop for CloseOnPanic<'_> {
 }
 
 fn next_batch<B>(batch_rx: &Mutex<Receiver<(u64, B)>>) -> Option<(u64, B)> {
-    // A poisoned lock means another worker panicked; the receiver itself is still sound.
-    let guard = batch_rx.lock().unwrap_or_else(PoisonError::into_inner);
-    guard.recv().ok()
-}
-
-/// Emits the results in sequence order as they arrive; returns how many were emitted.
-fn emit_in_order<R>(
-    result_rx: &Receiver<(u64, R)>,
-    window: &Window,
-    emit: &mut impl FnMut(R) -> anyhow::Result<()>,
-) -> anyhow::Result<u64> {
-    let mut waiting = BTreeMap::new();
-    let mut next = 0u64;
-    for (sequence, result) in result_rx.iter() {
-        waiting.insert(sequence, result);
-        while let Some(result) = waiting.remove(&next) {
-            emit(result)?;
-            next += 1;
-            window.advance();
-        }
-    }
-    Ok(next)
+    lock(batch_rx).recv().ok()
 }
 
 #[cfg(test)]
@@ -382,17 +441,15 @@ mod tests {
     #[test]
     fn results_computed_by_the_producer_keep_their_place() {
         for jobs in [1, 2, 3] {
-            let (mut sent, mut done) = (0, 0);
             let mut out = Vec::new();
             run_ordered(
                 jobs,
                 |sink| {
                     for i in 0..300u64 {
-                        let more = if sink.has_room() {
-                            sent += 1;
+                        // Two batches sent, then a result computed here, and so on.
+                        let more = if i % 3 != 0 {
                             sink.send(i)
                         } else {
-                            done += 1;
                             *sink.worker() += 1;
                             sink.done(i * i)
                         };
@@ -416,15 +473,6 @@ mod tests {
             .unwrap();
             let expected: Vec<u64> = (0..300).map(|i| i * i).collect();
             assert_eq!(out, expected, "jobs {jobs}");
-            assert_eq!(sent + done, 300);
-            if jobs == 1 {
-                assert_eq!(sent, 0, "one job has no workers to send to");
-            } else {
-                assert!(
-                    sent > 0 && done > 0,
-                    "jobs {jobs}: {sent} sent, {done} done here"
-                );
-            }
         }
     }
 

@@ -1,10 +1,12 @@
 //! The PGN reader on arbitrary bytes: no panic, no hang, and every token it reports lies inside
 //! the game it belongs to; and the one-pass reading of plain games (a restartable visitor) sees
-//! exactly what the general way sees. A small game size limit keeps the over-limit path busy too.
+//! exactly what the general way sees, and so does reading the input in parts cut where a game
+//! surely starts (as `--jobs N` reads one large input). A small game size limit keeps the
+//! over-limit path busy too.
 
 #![no_main]
 
-use arbiter::pgn::{GameInfo, Location, PgnError, Reader, Visitor};
+use arbiter::pgn::{GameInfo, Location, PartEnd, PgnError, Reader, Visitor, last_game_start};
 use libfuzzer_sys::fuzz_target;
 
 #[derive(Default)]
@@ -103,6 +105,50 @@ fn read_all(data: &[u8], limit: usize, restartable: bool) -> Vec<Seen> {
     games
 }
 
+/// Reads every game of `data` in parts of about `size` bytes, each cut where a game surely
+/// starts, with a restartable visitor; numbers the games across the parts.
+fn read_in_parts(data: &[u8], limit: usize, size: usize) -> Vec<Seen> {
+    let mut visitor = Everything {
+        restartable: true,
+        ..Everything::default()
+    };
+    let mut games: Vec<Seen> = Vec::new();
+    let (mut start, mut line) = (0, 1);
+    let mut end = start + size;
+    loop {
+        let (stop, how) = if end >= data.len() {
+            (data.len(), PartEnd::Last(None))
+        } else {
+            match last_game_start(&data[start..end], 0) {
+                Some(at) => (start + at, PartEnd::MoreFollows),
+                None => {
+                    end += size;
+                    continue;
+                }
+            }
+        };
+        let last = matches!(how, PartEnd::Last(_));
+        let part = &data[start..stop];
+        let mut reader = Reader::part("fuzz.pgn", part.to_vec(), start as u64, line, how)
+            .with_max_game_bytes(limit);
+        let before = games.len() as u64;
+        while let Some(mut game) = reader.read_game(&mut visitor).expect("in memory") {
+            game.0 += before;
+            games.push(game);
+        }
+        if last {
+            return games;
+        }
+        line += part
+            .iter()
+            .enumerate()
+            .filter(|&(i, &b)| b == b'\n' || (b == b'\r' && part.get(i + 1) != Some(&b'\n')))
+            .count() as u64;
+        start = stop;
+        end = start + size;
+    }
+}
+
 fuzz_target!(|data: &[u8]| {
     let limit = if data.first().is_some_and(|b| b & 1 == 1) {
         256
@@ -112,4 +158,7 @@ fuzz_target!(|data: &[u8]| {
     let general = read_all(data, limit, false);
     let one_pass = read_all(data, limit, true);
     assert!(general == one_pass, "the one-pass reading differs");
+    let size = 1 + usize::from(data.get(1).copied().unwrap_or(0));
+    let in_parts = read_in_parts(data, limit, size);
+    assert!(general == in_parts, "the reading in parts differs");
 });

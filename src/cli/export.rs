@@ -1,6 +1,7 @@
 //! `arbiter export [PATH...] --format csv|json|jsonl`: one record per game, in input order, with
 //! its outcome. Every game the reader finds gets a record; an invalid one says why.
 
+use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -9,6 +10,7 @@ use crate::cli::exit::Exit;
 use crate::cli::games::{self, GameFormatter};
 use crate::cli::validate::jobs;
 use crate::replay::{GameReport, ReplayOptions};
+use crate::report::output::{GameNumber, Output};
 use crate::report::record::{ExportFormat, ExportRecord, RecordFormatter};
 use crate::report::sink::Sink;
 
@@ -45,18 +47,17 @@ struct Exporter {
 }
 
 impl GameFormatter for Exporter {
-    fn format(&mut self, _source: &str, index: u64, report: &GameReport, out: &mut Vec<u8>) {
-        self.records
-            .record(&export_record(index, report), index == 1, out);
+    fn format(&mut self, _source: &str, number: GameNumber, report: &GameReport, out: &mut Output) {
+        self.records.record(&export_record(number, report), out);
     }
 }
 
-/// The export record of a replayed game, game number `index` across all inputs: every field
-/// borrowed from the report (public for the benchmarks).
-pub fn export_record(index: u64, report: &GameReport) -> ExportRecord<'_> {
+/// The export record of a replayed game, numbered `number`: every field borrowed from the report
+/// (public for the benchmarks).
+pub fn export_record(number: GameNumber, report: &GameReport) -> ExportRecord<'_> {
     let tags = &report.tags;
     ExportRecord {
-        index,
+        number,
         event: &tags.event,
         site: &tags.site,
         date: &tags.date,
@@ -98,7 +99,7 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Exit> {
         || Exporter {
             records: RecordFormatter::new(args.format, args.tags.clone()),
         },
-        |batch| Ok(sink.write_all(&batch.bytes)?),
+        &mut sink,
     )?;
     bytes.clear();
     frame.footer(totals.counts.games > 0, &mut bytes);

@@ -1,13 +1,18 @@
-//! The game pipeline shared by `validate` and `export`: read every input, cut it into games,
-//! replay the games in batches on worker threads, and hand the formatted output back in input
-//! order. The reading thread computes too: when no worker has room it reads, replays and formats
-//! a batch itself, most games in one pass over their bytes (see [`Reader`]); with one job it does
-//! all the work that way.
+//! The game pipeline shared by `validate` and `export`: read every input, replay its games, and
+//! write the formatted output in input order.
 //!
-//! Input problems (an unreadable file, a corrupt compressed stream) are reported on stderr as they
-//! happen and the run goes on with the next input; they make the exit code 2 at the end. Every game
-//! the reader finds reaches the formatter, so none is lost.
+//! With one job, this thread reads, replays and formats every game, most in one pass over their
+//! bytes (see [`Reader`]). With more, it reads each input in parts of about [`PART_BYTES`], cut
+//! where a game surely starts ([`last_game_start`]), and the parts are read, replayed and
+//! formatted on every core, this thread's included ([`crate::parallel`]): nothing is cut into
+//! games serially. A part does not know how many games came before it, so its records leave their
+//! game numbers as holes, filled in as the output is written in order ([`Output`]).
+//!
+//! Input problems (an unreadable file, a corrupt compressed stream) are reported on stderr and the
+//! run goes on with the next input; they make the exit code 2 at the end. Every game the reader
+//! finds reaches the formatter, so none is lost.
 
+use std::io::{self, Read, Write};
 use std::panic::{self, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -16,30 +21,45 @@ use crate::cli::progress::Progress;
 use crate::input;
 use crate::outcome;
 use crate::parallel::{Sink, run_ordered};
-use crate::pgn::{LineCol, Location, RawGame, Reader, parse_game};
+use crate::pgn::{LineCol, Location, PartEnd, RawGame, Reader, Visitor, last_game_start};
 use crate::replay::{GameReport, Problem, ReplayOptions, Replayer};
 use crate::report::diagnostic::Severity;
+use crate::report::output::{GameNumber, Output};
 
-/// Games per batch handed to a worker.
+/// Games per batch read here with one job.
 const BATCH_GAMES: usize = 1024;
-/// Bytes per batch handed to a worker.
-const BATCH_BYTES: usize = 256 << 10;
+/// Input bytes per batch read here with one job.
+const BATCH_BYTES: u64 = 256 << 10;
+/// Input bytes per part handed to a worker.
+pub const PART_BYTES: usize = 256 << 10;
+/// A part grows up to this size while no place is found where a game surely starts (a huge game,
+/// or a file laid out in a way [`last_game_start`] cannot vouch for); then the rest of its input
+/// is read here, in order, as with one job.
+const MAX_PART_BYTES: usize = 4 << 20;
 
-/// Games cut from one input, on their way to a worker.
-pub struct Batch {
+/// A part of one input, to be read on a worker.
+pub struct Part {
     /// The input's name, for diagnostics.
     pub source: Arc<str>,
-    /// The games, in order.
-    pub games: Vec<RawGame>,
-    /// The number of the first game across all inputs, from 1.
-    pub first_index: u64,
+    /// Which input it is, counted from 0 (game numbers restart with each input).
+    pub input: u64,
+    /// The part's bytes.
+    pub bytes: Vec<u8>,
+    /// Where they start in the input: at a game's start, at the start of this line.
+    pub offset: u64,
+    /// The line they start on, from 1.
+    pub line: u64,
+    /// How the input goes on after them.
+    pub end: PartEnd,
 }
 
-/// What one batch produced: output bytes and counts.
+/// What one batch of games produced: output and counts.
 #[derive(Default)]
 pub struct BatchOutput {
-    /// Formatted output, written as is.
-    pub bytes: Vec<u8>,
+    /// Formatted output, game numbers perhaps left to fill in.
+    pub output: Output,
+    /// Which input the games come from, counted from 0.
+    pub input: u64,
     /// Games in the batch.
     pub games: u64,
     /// Main-line plies replayed.
@@ -52,6 +72,8 @@ pub struct BatchOutput {
     pub invalid_main_lines: u64,
     /// Warnings.
     pub warnings: u64,
+    /// Inputs that failed while the batch was read (a corrupt compressed stream, say).
+    pub input_errors: u64,
 }
 
 impl BatchOutput {
@@ -77,6 +99,7 @@ impl BatchOutput {
         self.invalid += other.invalid;
         self.invalid_main_lines += other.invalid_main_lines;
         self.warnings += other.warnings;
+        self.input_errors += other.input_errors;
     }
 }
 
@@ -91,37 +114,63 @@ pub struct RunTotals {
 
 /// Formats one replayed game into the batch's output.
 pub trait GameFormatter {
-    /// Appends the output for `report`, the game number `index` across all inputs, read from
-    /// `source`.
-    fn format(&mut self, source: &str, index: u64, report: &GameReport, out: &mut Vec<u8>);
+    /// Appends the output for `report`, read from `source`, whose numbers are `number`.
+    fn format(&mut self, source: &str, number: GameNumber, report: &GameReport, out: &mut Output);
+}
+
+/// What replays the games: the replayer, or in tests a stand-in that fails on purpose.
+pub trait GameReplay: Visitor<Output = ()> {
+    /// The report of the game just read.
+    fn report(&self) -> &GameReport;
+    /// Starts afresh, after a panic left the state half-way through a game.
+    fn reset(&mut self);
+}
+
+impl GameReplay for Replayer {
+    fn report(&self) -> &GameReport {
+        Replayer::report(self)
+    }
+
+    fn reset(&mut self) {
+        *self = Replayer::new(self.options().clone());
+    }
 }
 
 /// Runs every game of `paths` through a replayer built with `options`, formats each with a
-/// formatter from `make_formatter`, and passes each batch's output to `emit` in input order.
+/// formatter from `make_formatter`, and writes the output to `out` in input order (from whichever
+/// thread finished the next batch).
 pub fn run<F: GameFormatter>(
     paths: &[PathBuf],
     jobs: usize,
     quiet: bool,
     options: &ReplayOptions,
     make_formatter: impl Fn() -> F + Sync,
-    mut emit: impl FnMut(&BatchOutput) -> anyhow::Result<()>,
+    out: &mut (impl Write + Send),
 ) -> anyhow::Result<RunTotals> {
     let progress = Progress::new(total_size(paths), quiet);
     let mut counts = BatchOutput::default();
+    // The input of the last batch written, and how many of its games came before.
+    let (mut input, mut input_before) = (0, 0);
     let input_errors = run_ordered(
         jobs,
-        |sink| produce(paths, &progress, sink),
+        |sink| produce(paths, jobs, &progress, sink),
         || (Replayer::new(options.clone()), make_formatter()),
-        |(replayer, formatter), batch: Batch| replay_batch(replayer, formatter, batch),
-        |output: BatchOutput| {
-            counts.add(&output);
-            emit(&output)
+        |(replayer, formatter), part: Part| read_part(replayer, formatter, part),
+        |batch: BatchOutput| {
+            if batch.input != input {
+                (input, input_before) = (batch.input, 0);
+            }
+            batch.output.write_to(counts.games, input_before, out)?;
+            input_before += batch.games;
+            counts.add(&batch);
+            progress.games(counts.games);
+            Ok(())
         },
     )?;
     progress.finish();
     Ok(RunTotals {
+        input_errors: input_errors + counts.input_errors,
         counts,
-        input_errors,
     })
 }
 
@@ -137,18 +186,18 @@ fn total_size(paths: &[PathBuf]) -> Option<u64> {
     })
 }
 
-/// Reads every input and puts its games into `sink` in batches; returns how many inputs failed.
-/// While a worker has room the games are cut and sent; otherwise this thread replays and formats a
-/// batch's worth itself, reading it in one pass (see [`Reader`]). With one job that is every game.
+/// Reads every input into `sink`: with one job as batches read here, else in parts. Returns how
+/// many inputs could not be opened.
 fn produce<F: GameFormatter>(
     paths: &[PathBuf],
+    jobs: usize,
     progress: &Progress,
-    sink: &mut dyn Sink<Batch, BatchOutput, (Replayer, F)>,
+    sink: &mut dyn Sink<Part, BatchOutput, (Replayer, F)>,
 ) -> u64 {
     let mut input_errors = 0;
     let mut next_index = 1u64;
     let mut bytes_before = 0u64;
-    for source in input::sources(paths) {
+    for (input, source) in (0u64..).zip(input::sources(paths)) {
         let source = match source {
             Ok(source) => source,
             Err(err) => {
@@ -158,162 +207,232 @@ fn produce<F: GameFormatter>(
             }
         };
         let name: Arc<str> = Arc::from(source.name.as_str());
-        let mut reader = Reader::new(source.name, source.reader);
-        loop {
-            let first_index = next_index;
-            let (more, ended) = if sink.has_room() {
-                let (games, ended) = cut_batch(&mut reader, &mut input_errors);
-                next_index += games.len() as u64;
-                let more = games.is_empty()
-                    || sink.send(Batch {
-                        source: Arc::clone(&name),
-                        games,
-                        first_index,
-                    });
-                (more, ended)
-            } else {
-                let (replayer, formatter) = sink.worker();
-                let mut output = BatchOutput::default();
-                let ended = read_batch_here(
-                    &mut reader,
-                    replayer,
-                    formatter,
-                    &name,
-                    &mut next_index,
-                    &mut output,
-                    &mut input_errors,
-                );
-                (output.games == 0 || sink.done(output), ended)
-            };
-            progress.update(bytes_before + reader.bytes_read(), next_index - 1);
-            if !more {
-                return input_errors;
-            }
-            if ended {
-                break;
-            }
-        }
-        bytes_before += reader.bytes_read();
+        let read = if jobs <= 1 {
+            let reader = Reader::new(source.name, source.reader);
+            read_here(
+                reader,
+                &name,
+                input,
+                Some(&mut next_index),
+                progress,
+                bytes_before,
+                sink,
+            )
+        } else {
+            read_in_parts(source.reader, &name, input, progress, bytes_before, sink)
+        };
+        let Some(read) = read else {
+            return input_errors;
+        };
+        bytes_before += read;
     }
     input_errors
 }
 
-/// Cuts up to a batch of games for a worker; returns them, and whether the input has ended (a read
-/// error is reported and counted, and ends it).
-fn cut_batch<R: std::io::Read>(
-    reader: &mut Reader<R>,
-    input_errors: &mut u64,
-) -> (Vec<RawGame>, bool) {
-    let mut games = Vec::with_capacity(BATCH_GAMES);
-    let mut bytes = 0;
-    while games.len() < BATCH_GAMES && bytes < BATCH_BYTES {
-        let mut game = RawGame::default();
-        match reader.cut_game(&mut game) {
-            Ok(true) => {
-                bytes += game.bytes.len();
-                games.push(game);
-            }
-            Ok(false) => return (games, true),
-            Err(err) => {
-                crate::cli::report_error(format_args!("{err}"));
-                *input_errors += 1;
-                return (games, true);
-            }
+/// Reads the games of `reader` here, in batches, into `sink`; their numbers are known when
+/// `next_index` (the next game's number across all inputs) is given. Returns how many bytes were
+/// read, or `None` if the pipeline is shutting down.
+fn read_here<R: Read, F: GameFormatter>(
+    mut reader: Reader<R>,
+    source: &str,
+    input: u64,
+    mut next_index: Option<&mut u64>,
+    progress: &Progress,
+    bytes_before: u64,
+    sink: &mut dyn Sink<Part, BatchOutput, (Replayer, F)>,
+) -> Option<u64> {
+    loop {
+        let (replayer, formatter) = sink.worker();
+        let mut output = BatchOutput {
+            input,
+            ..BatchOutput::default()
+        };
+        let start = reader.bytes_done();
+        let ended = read_games(
+            &mut reader,
+            replayer,
+            formatter,
+            source,
+            next_index.as_deref_mut(),
+            &mut output,
+            |reader, output| {
+                (output.games as usize) < BATCH_GAMES
+                    && reader.bytes_done() - start < BATCH_BYTES
+                    && output.output.len() < BATCH_BYTES as usize
+            },
+        );
+        progress.input(bytes_before + reader.bytes_read());
+        if output.games + output.input_errors > 0 && !sink.done(output) {
+            return None;
+        }
+        if ended {
+            return Some(reader.bytes_read());
         }
     }
-    (games, false)
 }
 
-/// Reads, replays and formats up to a batch of games here, into `output`; returns whether the
-/// input has ended. A batch here spans as much input as one cut for a worker, so that this thread
-/// comes back to feed the workers before their queue runs dry. The replayer is restartable, so the
-/// reader takes most games in one pass over their bytes. A panic while replaying a game is caught
-/// as in [`replay_batch_with`].
-fn read_batch_here<R: std::io::Read, F: GameFormatter>(
+/// Reads `source` in parts, each handed to `sink` (a worker, or this thread when the workers are
+/// busy). Returns how many bytes were read, or `None` if the pipeline is shutting down.
+fn read_in_parts<F: GameFormatter>(
+    mut source: impl Read,
+    name: &Arc<str>,
+    input: u64,
+    progress: &Progress,
+    bytes_before: u64,
+    sink: &mut dyn Sink<Part, BatchOutput, (Replayer, F)>,
+) -> Option<u64> {
+    // The bytes of the next part so far, from a game's start at `offset`, on line `line`.
+    let mut pending = Vec::with_capacity(PART_BYTES);
+    let (mut offset, mut line) = (0u64, 1u64);
+    // Where in `pending` to look for the next game's start: bytes before were looked at.
+    let mut from = 0;
+    loop {
+        let (ended, error) = match (&mut source)
+            .take(PART_BYTES as u64)
+            .read_to_end(&mut pending)
+        {
+            Ok(n) => (n < PART_BYTES, None),
+            Err(error) => (true, Some(error)),
+        };
+        progress.input(bytes_before + offset + pending.len() as u64);
+        let part = |bytes, end| Part {
+            source: Arc::clone(name),
+            input,
+            bytes,
+            offset,
+            line,
+            end,
+        };
+        if ended {
+            let read = offset + pending.len() as u64;
+            if pending.is_empty() && error.is_none() {
+                return Some(read);
+            }
+            return sink
+                .send(part(pending, PartEnd::Last(error)))
+                .then_some(read);
+        }
+        match last_game_start(&pending, from) {
+            Some(start) => {
+                let mut rest = Vec::with_capacity(pending.len() - start + PART_BYTES);
+                rest.extend_from_slice(&pending[start..]);
+                pending.truncate(start);
+                let lines = lines_in(&pending);
+                let bytes = std::mem::replace(&mut pending, rest);
+                if !sink.send(part(bytes, PartEnd::MoreFollows)) {
+                    return None;
+                }
+                offset += start as u64;
+                line += lines;
+                from = 0;
+            }
+            None if pending.len() >= MAX_PART_BYTES => {
+                let rest = io::Cursor::new(pending).chain(source);
+                let reader = Reader::new(name.to_string(), rest).starting_at(offset, line);
+                return read_here(reader, name, input, None, progress, bytes_before, sink);
+            }
+            // A tag line cut short at the end is looked at again.
+            None => from = pending.len().saturating_sub(MAX_TAG_LINE),
+        }
+    }
+}
+
+/// How far back a look for a game's start goes again: past a tag line cut short by the last read.
+const MAX_TAG_LINE: usize = 4096 + 2;
+
+/// The lines that `bytes` ends, as the reader counts them: LF, CRLF and a lone CR.
+fn lines_in(bytes: &[u8]) -> u64 {
+    let lf = memchr::memchr_iter(b'\n', bytes).count();
+    let lone_cr = match memchr::memchr(b'\r', bytes) {
+        Some(first) => memchr::memchr_iter(b'\r', &bytes[first..])
+            .filter(|&i| bytes.get(first + i + 1) != Some(&b'\n'))
+            .count(),
+        None => 0,
+    };
+    (lf + lone_cr) as u64
+}
+
+/// Reads, replays and formats every game of `part`.
+pub fn read_part<V: GameReplay, F: GameFormatter>(
+    replay: &mut V,
+    formatter: &mut F,
+    part: Part,
+) -> BatchOutput {
+    let mut reader = Reader::part(&*part.source, part.bytes, part.offset, part.line, part.end);
+    let mut output = BatchOutput {
+        input: part.input,
+        ..BatchOutput::default()
+    };
+    read_games(
+        &mut reader,
+        replay,
+        formatter,
+        &part.source,
+        None,
+        &mut output,
+        |_, _| true,
+    );
+    output
+}
+
+/// Reads, replays and formats games into `output` while `more` says so; returns whether the input
+/// has ended (a read error is reported and counted, and ends it). Game numbers are known when
+/// `next_index` (the next game's number across all inputs) is given, else left for later.
+///
+/// The replay is restartable, so the reader takes most games in one pass over their bytes. The
+/// last line of defence lives here: a panic while reading one game (a bug of ours) is caught,
+/// reported as that game's internal error, and reading goes on with a fresh replay.
+fn read_games<R: Read, V: GameReplay, F: GameFormatter>(
     reader: &mut Reader<R>,
-    replayer: &mut Replayer,
+    replay: &mut V,
     formatter: &mut F,
     source: &str,
-    next_index: &mut u64,
+    mut next_index: Option<&mut u64>,
     output: &mut BatchOutput,
-    input_errors: &mut u64,
+    more: impl Fn(&Reader<R>, &BatchOutput) -> bool,
 ) -> bool {
-    let start = reader.bytes_done();
-    while (output.games as usize) < BATCH_GAMES
-        && reader.bytes_done() - start < BATCH_BYTES as u64
-        && output.bytes.len() < BATCH_BYTES
-    {
-        let read = panic::catch_unwind(AssertUnwindSafe(|| reader.read_game(replayer)));
+    while more(reader, output) {
+        let read = panic::catch_unwind(AssertUnwindSafe(|| reader.read_game(replay)));
         let internal;
         let report = match read {
-            Ok(Ok(Some(()))) => replayer.report(),
+            Ok(Ok(Some(()))) => replay.report(),
             Ok(Ok(None)) => return true,
             Ok(Err(err)) => {
                 crate::cli::report_error(format_args!("{err}"));
-                *input_errors += 1;
+                output.input_errors += 1;
                 return true;
             }
             Err(payload) => {
-                // A bug of ours: report it against this game, start afresh, and go on.
-                *replayer = Replayer::new(replayer.options().clone());
+                replay.reset();
                 let Some(game) = reader.recover() else {
                     crate::cli::report_error(format_args!(
                         "{source}: internal error while reading after byte {}; the rest of this \
                          input is skipped; please report it",
                         reader.bytes_read()
                     ));
-                    *input_errors += 1;
+                    output.input_errors += 1;
                     return true;
                 };
                 internal = internal_error_report(game, &*payload);
                 &internal
             }
         };
-        output.count(report);
-        formatter.format(source, *next_index, report, &mut output.bytes);
-        *next_index += 1;
-    }
-    false
-}
-
-/// Replays and formats one batch.
-fn replay_batch<F: GameFormatter>(
-    replayer: &mut Replayer,
-    formatter: &mut F,
-    batch: Batch,
-) -> BatchOutput {
-    replay_batch_with(replayer, formatter, batch, |replayer, game| {
-        parse_game(game, replayer)
-    })
-}
-
-/// Replays (with `replay`) and formats one batch. The last line of defence lives here: a panic
-/// while replaying one game is caught, reported as that game's internal error, and the batch goes
-/// on with a fresh replayer. Public so that tests can drive it with a replay that panics.
-pub fn replay_batch_with<F: GameFormatter>(
-    replayer: &mut Replayer,
-    formatter: &mut F,
-    batch: Batch,
-    replay: impl Fn(&mut Replayer, &RawGame),
-) -> BatchOutput {
-    let mut output = BatchOutput::default();
-    for (offset, game) in batch.games.iter().enumerate() {
-        let index = batch.first_index + offset as u64;
-        let caught = panic::catch_unwind(AssertUnwindSafe(|| replay(replayer, game)));
-        let internal;
-        let report = match caught {
-            Ok(()) => replayer.report(),
-            Err(payload) => {
-                // A bug of ours: report it against this game, start afresh, and go on.
-                *replayer = Replayer::new(replayer.options().clone());
-                internal = internal_error_report(game, &*payload);
-                &internal
+        let number = match next_index.as_deref_mut() {
+            Some(next) => {
+                *next += 1;
+                GameNumber::Known {
+                    run: *next - 1,
+                    input: report.index,
+                }
             }
+            None => GameNumber::Later {
+                in_batch: output.games,
+            },
         };
         output.count(report);
-        formatter.format(&batch.source, index, report, &mut output.bytes);
+        formatter.format(source, number, report, &mut output.output);
     }
-    output
+    false
 }
 
 /// The report of a game whose replay panicked: invalid, with an internal error at its start.

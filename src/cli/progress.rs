@@ -44,10 +44,16 @@ impl Progress {
         Progress { bar: Some(bar) }
     }
 
-    /// Records that the input advanced to `bytes` and `games` games were read.
-    pub fn update(&self, bytes: u64, games: u64) {
+    /// Records that the input was read up to `bytes`.
+    pub fn input(&self, bytes: u64) {
         if let Some(bar) = &self.bar {
             bar.set_position(bytes);
+        }
+    }
+
+    /// Records that `games` games were done.
+    pub fn games(&self, games: u64) {
+        if let Some(bar) = &self.bar {
             bar.set_message(format!("{games} games"));
         }
     }

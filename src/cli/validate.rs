@@ -11,6 +11,7 @@ use crate::cli::exit::Exit;
 use crate::cli::games::{self, GameFormatter};
 use crate::replay::{GameReport, ReplayOptions};
 use crate::report::diagnostic::Diagnostic;
+use crate::report::output::{GameNumber, Output};
 
 /// Arguments of `arbiter validate`.
 #[derive(Args, Debug)]
@@ -52,13 +53,13 @@ struct DiagnosticFormatter {
 }
 
 impl GameFormatter for DiagnosticFormatter {
-    fn format(&mut self, source: &str, _index: u64, report: &GameReport, out: &mut Vec<u8>) {
+    fn format(&mut self, source: &str, number: GameNumber, report: &GameReport, out: &mut Output) {
         for problem in &report.problems {
             let diagnostic = Diagnostic {
                 path: source.to_owned(),
                 line: clamp(problem.at.line),
                 column: clamp(problem.at.column),
-                game: report.index,
+                game: number,
                 ply: problem.ply,
                 san: problem.san.clone(),
                 severity: problem.severity,
@@ -66,11 +67,7 @@ impl GameFormatter for DiagnosticFormatter {
                 message: problem.message.clone(),
             };
             match self.format {
-                ValidateFormat::Text => {
-                    self.text.clear();
-                    diagnostic.write_text(&mut self.text);
-                    out.extend_from_slice(self.text.as_bytes());
-                }
+                ValidateFormat::Text => diagnostic.write_text(&mut self.text, out),
                 ValidateFormat::Jsonl => diagnostic.write_jsonl(out),
             }
         }
@@ -96,8 +93,9 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Exit> {
         strict: args.strict,
         extra_tags: Vec::new(),
     };
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    // Not locked: batches are written from whichever thread finished them (each write through the
+    // buffer takes the lock once).
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout());
     let totals = games::run(
         &args.paths,
         jobs(args.jobs),
@@ -107,7 +105,7 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Exit> {
             format: args.format,
             text: String::new(),
         },
-        |batch| Ok(out.write_all(&batch.bytes)?),
+        &mut out,
     )?;
     let counts = &totals.counts;
     let elapsed = started.elapsed().as_secs_f64();

@@ -11,6 +11,9 @@
 //! [`Reader`] does both in one loop; for a [`Visitor::restartable`] visitor it goes further and
 //! parses each plain game (nearly every game of a real archive) straight from its read buffer, in
 //! one pass over the bytes that also finds where the game ends, exactly where the splitter would.
+//! To read one large source on several threads, cut it into parts where [`last_game_start`] says
+//! a game surely starts, and read each part with [`Reader::part`]: no thread has to cut the games
+//! first.
 //! Read leniently, report precisely:
 //!
 //! - the PGN import format: tag pairs with `\"` and `\\` escapes (several on a line, blank lines
@@ -97,6 +100,7 @@
 //! # Ok::<(), std::io::Error>(())
 //! ```
 
+mod boundary;
 mod encoding;
 mod error;
 mod grammar;
@@ -109,10 +113,11 @@ mod visitor;
 
 use std::io::Read;
 
+pub use boundary::last_game_start;
 pub use error::{PgnError, PgnErrorKind, ReadError};
 pub use location::{Encoding, GameInfo, LineCol, Location};
 pub use parse::parse_game;
-pub use split::{DEFAULT_MAX_GAME_BYTES, RawGame, Splitter};
+pub use split::{DEFAULT_MAX_GAME_BYTES, PartEnd, RawGame, Splitter};
 pub use visitor::{Flow, GameResult, Visitor};
 
 /// Reads the games of one named source, one at a time: splits and parses in one loop (in one pass
@@ -124,6 +129,26 @@ pub struct Reader<R> {
     game: RawGame,
 }
 
+impl Reader<std::io::Empty> {
+    /// A reader of one part of the source `name`, all in `bytes`, as [`Splitter::part`] takes it:
+    /// the part starts at stream offset `offset`, at the start of line `line` and of a game, and
+    /// its games are exactly those that reading the whole source finds there, with the same lines
+    /// and columns and the same errors (their numbers count from 1 in the part, though).
+    pub fn part(
+        name: impl Into<String>,
+        bytes: Vec<u8>,
+        offset: u64,
+        line: u64,
+        end: PartEnd,
+    ) -> Reader<std::io::Empty> {
+        Reader {
+            name: name.into(),
+            splitter: Splitter::part(bytes, offset, line, end),
+            game: RawGame::default(),
+        }
+    }
+}
+
 impl<R: Read> Reader<R> {
     /// A reader of the games in `reader`, whose name (the path as given, or `<stdin>`) goes into
     /// read errors.
@@ -133,6 +158,14 @@ impl<R: Read> Reader<R> {
             splitter: Splitter::new(reader),
             game: RawGame::default(),
         }
+    }
+
+    /// Takes the source as starting at offset `offset`, at the start of line `line` and of a game:
+    /// for the rest of a source of which the first part was read elsewhere. (Game numbers still
+    /// count from 1.)
+    pub fn starting_at(mut self, offset: u64, line: u64) -> Reader<R> {
+        self.splitter = self.splitter.starting_at(offset, line);
+        self
     }
 
     /// Sets the largest game read, in bytes (default [`DEFAULT_MAX_GAME_BYTES`]); a larger game is
@@ -155,14 +188,6 @@ impl<R: Read> Reader<R> {
     /// How many bytes of the source the games read so far span.
     pub fn bytes_done(&self) -> u64 {
         self.splitter.bytes_done()
-    }
-
-    /// Cuts the next game into `game` without parsing it (to parse elsewhere, with
-    /// [`parse_game`]); `Ok(false)` at the end of the input.
-    pub fn cut_game(&mut self, game: &mut RawGame) -> Result<bool, ReadError> {
-        self.splitter
-            .next_into(game)
-            .map_err(|source| self.read_error(source))
     }
 
     /// After `read_game` panicked (in the visitor, say), moves past the game it was reading and

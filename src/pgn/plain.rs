@@ -74,12 +74,13 @@ macro_rules! need_more_or_bail {
 }
 
 /// Parses the plain game at the start of `bytes` (the rest of the splitter's buffer; `eof` if the
-/// input ends there) into `visitor`. `game` comes with its number and first line and column; on
+/// input ends there, unless `more_follows`: see [`super::Splitter::part`]) into `visitor`. `game` comes with its number and first line and column; on
 /// [`Plain::Done`] it ends as the splitter would have cut it (its bytes stay in the buffer: the
 /// visitor sees them through [`GameInfo::bytes`]).
 pub(super) fn parse<V: Visitor>(
     bytes: &[u8],
     eof: bool,
+    more_follows: bool,
     max_game: usize,
     game: &mut RawGame,
     names: &mut TagNames,
@@ -287,7 +288,7 @@ pub(super) fn parse<V: Visitor>(
     debug_assert!(memchr::memchr_iter(b'\r', text).all(|i| text.get(i + 1) == Some(&b'\n')));
     debug_assert_eq!(lines, memchr::memchr_iter(b'\n', text).count() as u64);
     game.end_line = game.first_line + lines;
-    game.at_eof = eof && len == bytes.len();
+    game.at_eof = eof && !more_follows && len == bytes.len();
     let output = visitor.end_game(&GameInfo::with_bytes(game, text, Encoding::Utf8));
     Plain::Done(len, output)
 }

@@ -175,6 +175,9 @@ pub struct Splitter<R> {
     tag_names: TagNames,
     /// Where [`Splitter::read_plain`] stands, for [`Splitter::recover`].
     stage: Stage,
+    /// Whether the input goes on after these bytes (they are a part of it that ends where a game
+    /// starts: see [`Splitter::part`]), so that the last game does not end at the end of the input.
+    more_follows: bool,
 }
 
 /// Where [`Splitter::read_plain`] stands in a game.
@@ -190,12 +193,44 @@ enum Stage {
     Parsing,
 }
 
+impl Splitter<io::Empty> {
+    /// A splitter over one part of a longer input, all in `bytes`: they start at stream offset
+    /// `offset`, at the start of line `line` and of a game. After them the input either goes on
+    /// with a game that starts there (`end` is [`PartEnd::MoreFollows`]: see
+    /// [`super::last_game_start`]) or ends, perhaps with a read failure.
+    pub fn part(bytes: Vec<u8>, offset: u64, line: u64, end: PartEnd) -> Splitter<io::Empty> {
+        let len = bytes.len();
+        let mut splitter = Splitter::with_buffer(io::empty(), bytes).starting_at(offset, line);
+        splitter.end = len;
+        splitter.eof = true;
+        match end {
+            PartEnd::MoreFollows => splitter.more_follows = true,
+            PartEnd::Last(error) => splitter.error = error,
+        }
+        splitter
+    }
+}
+
+/// How the input goes on after a part of it: see [`Splitter::part`].
+#[derive(Debug)]
+pub enum PartEnd {
+    /// With a game that starts right there.
+    MoreFollows,
+    /// It does not: the part ends the input, with this read failure if it failed there.
+    Last(Option<io::Error>),
+}
+
 impl<R: Read> Splitter<R> {
     /// A splitter over `reader`, with the default game size limit.
     pub fn new(reader: R) -> Splitter<R> {
+        Splitter::with_buffer(reader, vec![0; 2 * CHUNK])
+    }
+
+    /// A splitter over `reader` whose buffer is `buf`.
+    fn with_buffer(reader: R, buf: Vec<u8>) -> Splitter<R> {
         Splitter {
             reader,
-            buf: vec![0; 2 * CHUNK],
+            buf,
             start: 0,
             end: 0,
             base: 0,
@@ -207,7 +242,19 @@ impl<R: Read> Splitter<R> {
             max_game: DEFAULT_MAX_GAME_BYTES,
             tag_names: TagNames::default(),
             stage: Stage::Between,
+            more_follows: false,
         }
+    }
+
+    /// Takes the stream as starting at offset `offset` of a longer one, at the start of line
+    /// `line` and of a game: for the rest of an input of which the first part was read elsewhere.
+    pub fn starting_at(mut self, offset: u64, line: u64) -> Splitter<R> {
+        self.base = offset;
+        self.lines = Lines {
+            line,
+            start: offset,
+        };
+        self
     }
 
     /// Sets the largest game kept, in bytes (at least 64; at most 4 GiB). A larger game is handed
@@ -282,6 +329,7 @@ impl<R: Read> Splitter<R> {
             match plain::parse(
                 rest,
                 self.eof,
+                self.more_follows,
                 self.max_game,
                 game,
                 &mut self.tag_names,
@@ -377,7 +425,7 @@ impl<R: Read> Splitter<R> {
         game.first_line = first_line;
         game.first_column = first_column;
         game.end_line = self.lines.line;
-        game.at_eof = self.eof && end == self.end;
+        game.at_eof = self.eof && end == self.end && !self.more_follows;
         game.bytes.clear();
         if skipped == 0 && end - self.start > self.max_game {
             skipped = (end - self.start) as u64;

@@ -7,6 +7,8 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
+use crate::report::output::{GameNumber, Output};
+
 /// How bad a problem is.
 #[derive(Copy, Clone, Debug, Eq, PartialEq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -28,7 +30,7 @@ impl Severity {
 }
 
 /// One located problem.
-#[derive(Clone, Debug, Eq, PartialEq, Serialize)]
+#[derive(Clone, Debug, Eq, PartialEq)]
 pub struct Diagnostic {
     /// The input's name: the path as given, or `<stdin>`.
     pub path: String,
@@ -36,8 +38,8 @@ pub struct Diagnostic {
     pub line: u32,
     /// 1-based column, counted in characters.
     pub column: u32,
-    /// 1-based game number in the input.
-    pub game: u64,
+    /// The game's number: `game N` is its number in the input.
+    pub game: GameNumber,
     /// 1-based ply of the move concerned, when the problem belongs to a move.
     pub ply: Option<u32>,
     /// The move text as written, when the problem belongs to a move.
@@ -51,39 +53,66 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    /// Appends the text form and a newline to `out`.
-    pub fn write_text(&self, out: &mut String) {
-        let _ = write!(
-            out,
-            "{}:{}:{}: game {}",
-            self.path, self.line, self.column, self.game
-        );
+    /// Appends the text form and a newline to `out`; `text` is scratch space.
+    pub fn write_text(&self, text: &mut String, out: &mut Output) {
+        text.clear();
+        let _ = write!(text, "{}:{}:{}: game ", self.path, self.line, self.column);
+        out.extend(text.as_bytes());
+        out.input_number(self.game);
+        text.clear();
         if let Some(ply) = self.ply {
-            let _ = write!(out, ", ply {ply}");
+            let _ = write!(text, ", ply {ply}");
         }
         if let Some(san) = &self.san {
-            let _ = write!(out, " \"{san}\"");
+            let _ = write!(text, " \"{san}\"");
         }
-        let _ = writeln!(out, ": {}: {}", self.severity.as_str(), self.message);
+        let _ = writeln!(text, ": {}: {}", self.severity.as_str(), self.message);
+        out.extend(text.as_bytes());
     }
 
     /// Appends the JSON Lines form (`{"type":"diagnostic",...}`) and a newline to `out`.
-    pub fn write_jsonl(&self, out: &mut Vec<u8>) {
+    pub fn write_jsonl(&self, out: &mut Output) {
+        // In two halves around the game number, which may be filled in later.
         #[derive(Serialize)]
-        struct Line<'a> {
+        struct Before<'a> {
             r#type: &'static str,
-            #[serde(flatten)]
-            diagnostic: &'a Diagnostic,
+            path: &'a str,
+            line: u32,
+            column: u32,
         }
-        // Serialising plain strings and numbers into a Vec cannot fail.
-        let _ = serde_json::to_writer(
-            &mut *out,
-            &Line {
-                r#type: "diagnostic",
-                diagnostic: self,
-            },
-        );
-        out.push(b'\n');
+        #[derive(Serialize)]
+        struct After<'a> {
+            ply: Option<u32>,
+            san: Option<&'a str>,
+            severity: Severity,
+            code: &'static str,
+            message: &'a str,
+        }
+        let before = Before {
+            r#type: "diagnostic",
+            path: &self.path,
+            line: self.line,
+            column: self.column,
+        };
+        let after = After {
+            ply: self.ply,
+            san: self.san.as_deref(),
+            severity: self.severity,
+            code: self.code,
+            message: &self.message,
+        };
+        // Serialising plain strings and numbers into a Vec cannot fail; each half is an object,
+        // `{...}`, of which the braces between the halves are dropped.
+        let bytes = out.bytes_mut();
+        let _ = serde_json::to_writer(&mut *bytes, &before);
+        bytes.pop();
+        bytes.extend_from_slice(b",\"game\":");
+        out.input_number(self.game);
+        let bytes = out.bytes_mut();
+        let mark = bytes.len();
+        let _ = serde_json::to_writer(&mut *bytes, &after);
+        bytes[mark] = b',';
+        bytes.push(b'\n');
     }
 }
 
@@ -91,12 +120,29 @@ impl Diagnostic {
 mod tests {
     use super::*;
 
+    /// The text `write` gives, the game number known and filled in later alike.
+    fn written(diagnostic: &Diagnostic, write: impl Fn(&Diagnostic, &mut Output)) -> String {
+        let mut known = Output::default();
+        write(diagnostic, &mut known);
+        let mut later = Output::default();
+        let second = Diagnostic {
+            game: GameNumber::Later { in_batch: 1 },
+            ..diagnostic.clone()
+        };
+        write(&second, &mut later);
+        let [mut a, mut b] = [Vec::new(), Vec::new()];
+        known.write_to(0, 0, &mut a).unwrap();
+        later.write_to(28, 1, &mut b).unwrap();
+        assert_eq!(a, b);
+        String::from_utf8(a).unwrap()
+    }
+
     fn sample() -> Diagnostic {
         Diagnostic {
             path: "games.pgn".into(),
             line: 12,
             column: 5,
-            game: 3,
+            game: GameNumber::Known { run: 30, input: 3 },
             ply: Some(17),
             san: Some("Nbd2".into()),
             severity: Severity::Error,
@@ -107,32 +153,27 @@ mod tests {
 
     #[test]
     fn text_puts_the_location_first() {
-        let mut out = String::new();
-        sample().write_text(&mut out);
+        let text = |d: &Diagnostic, out: &mut Output| d.write_text(&mut String::new(), out);
         assert_eq!(
-            out,
+            written(&sample(), text),
             "games.pgn:12:5: game 3, ply 17 \"Nbd2\": error: no knight on the b-file can reach d2\n"
         );
-        let mut out = String::new();
-        Diagnostic {
+        let warning = Diagnostic {
             ply: None,
             san: None,
             severity: Severity::Warning,
             ..sample()
-        }
-        .write_text(&mut out);
+        };
         assert_eq!(
-            out,
+            written(&warning, text),
             "games.pgn:12:5: game 3: warning: no knight on the b-file can reach d2\n"
         );
     }
 
     #[test]
     fn jsonl_has_every_field_in_order() {
-        let mut out = Vec::new();
-        sample().write_jsonl(&mut out);
         assert_eq!(
-            String::from_utf8(out).unwrap(),
+            written(&sample(), Diagnostic::write_jsonl),
             "{\"type\":\"diagnostic\",\"path\":\"games.pgn\",\"line\":12,\"column\":5,\"game\":3,\
              \"ply\":17,\"san\":\"Nbd2\",\"severity\":\"error\",\"code\":\"illegal_move\",\
              \"message\":\"no knight on the b-file can reach d2\"}\n"

@@ -8,6 +8,7 @@ use std::cell::RefCell;
 use std::io;
 
 use crate::outcome::{Outcome, Winner};
+use crate::report::output::{GameNumber, Output, itoa_buf};
 
 /// The fixed export fields, in order.
 pub const FIELDS: [&str; 15] = [
@@ -32,8 +33,8 @@ pub const FIELDS: [&str; 15] = [
 /// report): formatting copies each field once, straight into the output.
 #[derive(Copy, Clone, Debug, Default, Eq, PartialEq)]
 pub struct ExportRecord<'a> {
-    /// 1-based game number across all inputs.
-    pub index: u64,
+    /// The game's number: its `index` is the number across all inputs.
+    pub number: GameNumber,
     /// The `Event` tag.
     pub event: &'a str,
     /// The `Site` tag.
@@ -124,16 +125,16 @@ impl RecordFormatter {
         }
     }
 
-    /// Appends one record. `first` tells JSON whether a separating comma is needed.
-    pub fn record(&mut self, record: &ExportRecord<'_>, first: bool, out: &mut Vec<u8>) {
+    /// Appends one record.
+    pub fn record(&mut self, record: &ExportRecord<'_>, out: &mut Output) {
         match self.format {
             ExportFormat::Csv => {
-                let index = itoa_buf(record.index);
+                // The index leads the row: a number, never quoted, so it can be filled in later.
+                out.run_number(record.number);
                 let plies = itoa_buf(u64::from(record.plies));
-                let index = index.as_str();
                 let plies = plies.as_str();
                 let fields = [
-                    index,
+                    "",
                     record.event,
                     record.site,
                     record.date,
@@ -150,15 +151,20 @@ impl RecordFormatter {
                     record.error,
                 ];
                 let extra = record.extra.iter().map(String::as_str);
-                write_csv(&mut self.csv, fields.into_iter().chain(extra), out);
+                write_csv(
+                    &mut self.csv,
+                    fields.into_iter().chain(extra),
+                    out.bytes_mut(),
+                );
             }
             ExportFormat::Json => {
-                out.extend_from_slice(if first { b"\n" } else { b",\n" });
+                out.comma_unless_first(record.number);
+                out.extend(b"\n");
                 self.write_json(record, out);
             }
             ExportFormat::Jsonl => {
                 self.write_json(record, out);
-                out.push(b'\n');
+                out.extend(b"\n");
             }
         }
     }
@@ -170,14 +176,15 @@ impl RecordFormatter {
         }
     }
 
-    fn write_json(&self, record: &ExportRecord<'_>, out: &mut Vec<u8>) {
+    fn write_json(&self, record: &ExportRecord<'_>, out: &mut Output) {
         // Written by hand, field by field in export order: serde_json's generic map path cost more
         // than the rest of the export formatting. Strings go through `json_str`, which copies the
         // common case (nothing to escape) and leaves the rest to serde_json, so the bytes are the
         // same as `serde_json::to_writer` gives.
         let r = record;
-        out.extend_from_slice(b"{\"index\":");
-        out.extend_from_slice(itoa_buf(r.index).as_str().as_bytes());
+        out.extend(b"{\"index\":");
+        out.run_number(r.number);
+        let out = out.bytes_mut();
         for (key, value) in [
             (&b",\"event\":"[..], r.event),
             (b",\"site\":", r.site),
@@ -260,34 +267,6 @@ fn bool_str(value: bool) -> &'static str {
     if value { "true" } else { "false" }
 }
 
-/// A decimal number formatted on the stack.
-struct NumBuf {
-    bytes: [u8; 20],
-    start: usize,
-}
-
-impl NumBuf {
-    fn as_str(&self) -> &str {
-        // Only ASCII digits are ever written.
-        std::str::from_utf8(&self.bytes[self.start..]).unwrap_or("")
-    }
-}
-
-fn itoa_buf(mut n: u64) -> NumBuf {
-    let mut buf = NumBuf {
-        bytes: [0; 20],
-        start: 20,
-    };
-    loop {
-        buf.start -= 1;
-        buf.bytes[buf.start] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break buf;
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -310,7 +289,7 @@ mod tests {
 
     fn record(extra: &[String]) -> ExportRecord<'_> {
         ExportRecord {
-            index: 7,
+            number: GameNumber::Known { run: 7, input: 7 },
             event: "Rated \"Blitz\", game",
             white: "Ann",
             black: "Bob",
@@ -330,9 +309,19 @@ mod tests {
         let mut f = RecordFormatter::new(format, vec!["WhiteElo".into()]);
         let mut out = Vec::new();
         f.header(&mut out);
+        let mut body = Output::default();
         for (i, r) in records.iter().enumerate() {
-            f.record(r, i == 0, &mut out);
+            // Numbered from 1, or left for later: the same text either way.
+            let number = match i % 2 {
+                0 => GameNumber::Known {
+                    run: i as u64 + 1,
+                    input: i as u64 + 1,
+                },
+                _ => GameNumber::Later { in_batch: i as u64 },
+            };
+            f.record(&ExportRecord { number, ..*r }, &mut body);
         }
+        body.write_to(0, 0, &mut out).unwrap();
         f.footer(!records.is_empty(), &mut out);
         String::from_utf8(out).unwrap()
     }
@@ -343,7 +332,7 @@ mod tests {
             format(ExportFormat::Csv, &[record(&["2400".to_string()])]),
             "index,event,site,date,round,white,black,result,plies,outcome,winner,\
              result_consistent,final_fen,valid,error,WhiteElo\n\
-             7,\"Rated \"\"Blitz\"\", game\",,,,Ann,Bob,1-0,41,checkmate,white,true,\
+             1,\"Rated \"\"Blitz\"\", game\",,,,Ann,Bob,1-0,41,checkmate,white,true,\
              7k/6Q1/6K1/8/8/8/8/8 b - - 1 21,true,,2400\n"
         );
     }
@@ -384,17 +373,14 @@ mod tests {
         assert_eq!(value.as_array().map(Vec::len), Some(2));
         assert_eq!(value[1]["event"], "Rated \"Blitz\", game");
         assert_eq!(
+            (&value[0]["index"], &value[1]["index"]),
+            (&1.into(), &2.into())
+        );
+        assert_eq!(
             format(ExportFormat::Json, &[])
                 .parse::<serde_json::Value>()
                 .unwrap(),
             serde_json::json!([])
         );
-    }
-
-    #[test]
-    fn numbers_format_in_decimal() {
-        for n in [0, 7, 10, 99, 1234567890, u64::MAX] {
-            assert_eq!(itoa_buf(n).as_str(), n.to_string());
-        }
     }
 }

@@ -11,7 +11,7 @@ use anyhow::Context;
 /// An output destination. Call [`Sink::finish`] to commit it; dropping it unfinished removes the
 /// temporary file.
 pub struct Sink {
-    writer: BufWriter<Box<dyn Write>>,
+    writer: BufWriter<Box<dyn Write + Send>>,
     commit: Option<(PathBuf, PathBuf)>,
 }
 
@@ -19,7 +19,7 @@ impl Sink {
     /// Standard output.
     pub fn stdout() -> Sink {
         Sink {
-            writer: BufWriter::with_capacity(1 << 16, Box::new(io::stdout().lock())),
+            writer: BufWriter::with_capacity(1 << 16, Box::new(io::stdout())),
             commit: None,
         }
     }
@@ -46,11 +46,6 @@ impl Sink {
         })
     }
 
-    /// Writes bytes.
-    pub fn write_all(&mut self, bytes: &[u8]) -> io::Result<()> {
-        self.writer.write_all(bytes)
-    }
-
     /// Flushes, and renames the temporary file into place.
     pub fn finish(mut self) -> anyhow::Result<()> {
         self.writer.flush().context("cannot write the output")?;
@@ -60,6 +55,21 @@ impl Sink {
             })?;
         }
         Ok(())
+    }
+}
+
+/// Writes go through the buffer; `finish` commits them.
+impl Write for Sink {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.writer.write(bytes)
+    }
+
+    fn write_all(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.writer.write_all(bytes)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.writer.flush()
     }
 }
 

@@ -248,7 +248,7 @@ fn jobs_do_not_change_the_output() {
 
 #[test]
 fn jobs_do_not_change_the_output_of_annotated_crlf_and_damaged_files() {
-    // With one job most games are read in one pass, with more they are cut and parsed: these
+    // With one job every input is read in order, with more in parts (one per small file): these
     // files hold CRLF lines, long comments, variations and every kind of damage.
     let dirs = ["corpora/samples", "corpora/annotated", "edge"];
     let Some(dirs) = dirs.iter().map(|d| shared(d)).collect::<Option<Vec<_>>>() else {

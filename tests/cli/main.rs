@@ -4,6 +4,7 @@ mod corpora;
 mod export;
 mod help;
 mod moves;
+mod parts;
 #[path = "../common/shared_data.rs"]
 mod shared_data;
 mod util;

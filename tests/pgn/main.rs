@@ -5,6 +5,7 @@
 mod corpora;
 mod input;
 mod one_pass;
+mod parts;
 mod reading;
 mod recovery;
 mod roundtrip;

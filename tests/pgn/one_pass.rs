@@ -4,16 +4,11 @@
 
 use std::fs;
 use std::io::{self, Read};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use crate::util::{Recorder, assert_same_games, files_below, read_recording, testdata};
-
-/// The `.pgn` files below `dir`, sorted.
-fn pgn_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files = files_below(dir);
-    files.retain(|path| path.extension().is_some_and(|e| e == "pgn"));
-    files
-}
+use crate::util::{
+    Random, Recorder, assert_same_games, damage, pgn_files, read_recording, testdata,
+};
 
 /// Reads `bytes` both ways (the one-pass way through `reader`) and asserts they agree; returns
 /// how many games there were and how many went the one-pass way.
@@ -22,18 +17,6 @@ fn compare(bytes: &[u8], reader: impl Read, what: &str) -> (u64, u64) {
     let (one_pass, recorder) = read_recording(reader, Recorder::default().restartable());
     assert_same_games(&general, &one_pass, what);
     (general.len() as u64, recorder.plain_games)
-}
-
-/// A small deterministic random generator (xorshift64*), so that failures reproduce.
-struct Random(u64);
-
-impl Random {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n.max(1)
-    }
 }
 
 /// A reader that hands out its bytes in pieces of random sizes, to cut games at every place.
@@ -110,38 +93,6 @@ fn read_sizes_do_not_matter() {
     }
 }
 
-/// Snippets that damage a game in the ways the one-pass reading must notice.
-const DAMAGE: [&[u8]; 28] = [
-    b"[Event \"x\"]\n",
-    b"[Event \"x\"]",
-    b"\n[Site \"y\"]\n",
-    b"{",
-    b"}",
-    b"{ a\n[B \"c\"]\n",
-    b"{ a\n b }",
-    b"(",
-    b")",
-    b"( 1... e5 )",
-    b"\n",
-    b"\r",
-    b"\r\n",
-    b"1-0",
-    b" 1-0 ",
-    b" * ",
-    b"1/2-1/2",
-    b";",
-    b"\n%x\n",
-    b"\"",
-    b"]",
-    b"$1",
-    b" Z0 ",
-    b" -- ",
-    b"\xff",
-    b"\xef\xbb\xbf",
-    b" 0-0 ",
-    b"e.p.",
-];
-
 #[test]
 fn damaged_games_read_the_same_in_one_pass() {
     let Some(data) = testdata() else { return };
@@ -160,20 +111,7 @@ fn damaged_games_read_the_same_in_one_pass() {
     let mut mutants = 0;
     for source in &sources {
         for _ in 0..40 {
-            let mut bytes = source.clone();
-            for _ in 0..1 + random.below(4) {
-                let at = random.below(bytes.len() + 1);
-                match random.below(3) {
-                    0 if !bytes.is_empty() => {
-                        let end = (at + 1 + random.below(8)).min(bytes.len());
-                        bytes.drain(at.min(end)..end);
-                    }
-                    _ => {
-                        let snippet = DAMAGE[random.below(DAMAGE.len())];
-                        bytes.splice(at..at, snippet.iter().copied());
-                    }
-                }
-            }
+            let bytes = damage(source, &mut random);
             let pieces = Pieces {
                 bytes: &bytes,
                 random: Random(random.below(usize::MAX) as u64 | 1),

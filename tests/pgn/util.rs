@@ -269,3 +269,77 @@ pub fn files_below(dir: &Path) -> Vec<PathBuf> {
     out.sort();
     out
 }
+
+/// The `.pgn` files below `dir`, sorted.
+pub fn pgn_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files = files_below(dir);
+    files.retain(|path| path.extension().is_some_and(|e| e == "pgn"));
+    files
+}
+
+/// A small deterministic random generator (xorshift64*), so that failures reproduce.
+pub struct Random(pub u64);
+
+impl Random {
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n.max(1)
+    }
+}
+
+/// Snippets that damage a game in the ways the one-pass reading must notice.
+const DAMAGE: [&[u8]; 32] = [
+    b"[Event \"x\"]\n",
+    b"[Event \"x\"]",
+    b"\n[Site \"y\"]\n",
+    b"{",
+    b"}",
+    b"{ a\n[B \"c\"]\n",
+    b"{ a\n b }",
+    b"(",
+    b")",
+    b"( 1... e5 )",
+    b"\n",
+    b"\r",
+    b"\r\n",
+    b"1-0",
+    b" 1-0 ",
+    b" * ",
+    b"1/2-1/2",
+    b";",
+    b"\n%x\n",
+    b"\"",
+    b"]",
+    b"$1",
+    b" Z0 ",
+    b" -- ",
+    b"\xff",
+    b"\xef\xbb\xbf",
+    b" 0-0 ",
+    b"e.p.",
+    b"\n\n",
+    b" [%clk 0:01:00] ",
+    b"\n1-0\n\n",
+    b"\n[Event \"x\"]\n\n",
+];
+
+/// A copy of `source` damaged in one to four places: bytes cut out, or snippets of [`DAMAGE`] put in.
+pub fn damage(source: &[u8], random: &mut Random) -> Vec<u8> {
+    let mut bytes = source.to_vec();
+    for _ in 0..1 + random.below(4) {
+        let at = random.below(bytes.len() + 1);
+        match random.below(3) {
+            0 if !bytes.is_empty() => {
+                let end = (at + 1 + random.below(8)).min(bytes.len());
+                bytes.drain(at.min(end)..end);
+            }
+            _ => {
+                let snippet = DAMAGE[random.below(DAMAGE.len())];
+                bytes.splice(at..at, snippet.iter().copied());
+            }
+        }
+    }
+    bytes
+}

@@ -1,0 +1,161 @@
+//! Where a new game surely starts, told from the few lines around a place alone: this lets one
+//! huge input be cut into parts that are read in parallel, each part's games exactly those the
+//! whole input's reading finds there (see [`super::Reader::part`]).
+//!
+//! The splitter's state at a line start depends on everything before it, but only one of its
+//! states keeps a tag line from starting a game: the tag section of a game (a tag line there is
+//! one more tag pair, unless its name repeats). In the movetext, in a `{` comment (as a line that
+//! is nothing but a tag pair) and after the result, a tag line starts the next game. So a line `B`
+//! starts a game if it is one whole tag pair and the last non-blank line `L` before it cannot
+//! leave a tag section open. `L` cannot when
+//!
+//! - it holds no `"` (so no tag pair, nor a quoted value, starts or runs in it), no `;` (no
+//!   comment hides its end) and no carriage return but the one before its line feed (so it is one
+//!   line, and its start is the only line start in it);
+//! - it starts with neither `[`, `;` nor `%` (so that a tag section open before it ends at its
+//!   first byte);
+//! - after its last `[`, if any, comes a `]` and then some byte that is not blank: a game that
+//!   starts at that `[` (after a result, say) holds it as a broken tag (`[%clk 0:03:00]`), and the
+//!   byte after ends its tag section.
+//!
+//! Blank lines between `L` and `B` change nothing. A game that `B` starts is then the same whether
+//! the input goes on before `B` or begins at it, and the game before ends at `B` whether `B` or
+//! the end of the input follows.
+
+use super::grammar;
+
+/// How far a tag line may run: the splitter's look-ahead, within which it checks tag lines.
+const MAX_TAG_LINE: usize = 4096;
+
+/// How many blank lines may stand between `L` and `B`.
+const MAX_BLANK_LINES: usize = 16;
+
+/// The last line start in `bytes` at or after `from` where a game surely starts, whatever comes
+/// before `bytes` (see the module documentation). `bytes[0]` must be a line start; `B`'s whole
+/// line must be in `bytes`. `None` if there is no such place, or only at 0.
+pub fn last_game_start(bytes: &[u8], from: usize) -> Option<usize> {
+    let mut end = bytes.len();
+    while let Some(newline) = memchr::memrchr(b'\n', &bytes[..end]) {
+        let start = newline + 1;
+        if start < from {
+            return None;
+        }
+        if bytes.get(start) == Some(&b'[') && starts_game(bytes, start) {
+            return Some(start);
+        }
+        end = newline;
+    }
+    None
+}
+
+/// Whether the line at `bytes[start]` (just after a line feed) surely starts a game.
+fn starts_game(bytes: &[u8], start: usize) -> bool {
+    let window = &bytes[start..bytes.len().min(start + MAX_TAG_LINE)];
+    let Some(len) = memchr::memchr2(b'\n', b'\r', window) else {
+        return false;
+    };
+    let tag_line = &window[..len];
+    if grammar::tag_line(tag_line).is_err() || grammar::tag_start(tag_line).is_err() {
+        return false;
+    }
+    match last_non_blank_line(bytes, start - 1) {
+        Some(line) => cannot_leave_tags_open(line),
+        None => false,
+    }
+}
+
+/// The last line before the line feed at `bytes[newline]` with something other than blanks on
+/// it, without its line end; `None` if it is too far back or not in `bytes`.
+fn last_non_blank_line(bytes: &[u8], mut newline: usize) -> Option<&[u8]> {
+    for _ in 0..=MAX_BLANK_LINES {
+        let start = memchr::memrchr(b'\n', &bytes[..newline]).map_or(0, |i| i + 1);
+        let line = &bytes[start..newline];
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if !line.iter().all(|&b| is_blank(b)) {
+            return Some(line);
+        }
+        newline = start.checked_sub(1)?;
+    }
+    None
+}
+
+/// Whether the splitter, reading `line` in any state it can be in at its start, ends it out of a
+/// tag section; see the module documentation.
+fn cannot_leave_tags_open(line: &[u8]) -> bool {
+    if memchr::memchr3(b'"', b';', b'\r', line).is_some() {
+        return false;
+    }
+    match line.iter().find(|&&b| !is_blank(b)) {
+        Some(b'[' | b'%') | None => return false,
+        Some(_) => {}
+    }
+    match memchr::memrchr(b'[', line) {
+        None => true,
+        Some(open) => match memchr::memchr(b']', &line[open..]) {
+            Some(close) => line[open + close + 1..].iter().any(|&b| !is_blank(b)),
+            None => false,
+        },
+    }
+}
+
+/// The blanks of a line, as the splitter skips them between tags and after a result.
+fn is_blank(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | 0x0b | 0x0c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn start(text: &str) -> Option<usize> {
+        last_game_start(text.as_bytes(), 0)
+    }
+
+    #[test]
+    fn finds_the_next_game_after_a_result_line() {
+        let text = "[Event \"a\"]\n\n1. e4 e5 1-0\n\n[Event \"b\"]\n\n1. d4 *\n";
+        assert_eq!(start(text), text.find("[Event \"b\"]"));
+        let lichess = "1. e4 { [%clk 0:03:00] } 1-0\r\n\r\n[Event \"b\"]\r\n";
+        assert_eq!(
+            start(lichess),
+            lichess.find('['.to_string().as_str()).map(|_| 32)
+        );
+        assert_eq!(&lichess[32..33], "[");
+    }
+
+    #[test]
+    fn refuses_a_line_that_may_leave_a_tag_section_open() {
+        for before in [
+            "[Event \"a\"]",         // a tag pair: the section may go on
+            "; a comment 1-0",       // a tag section's comment line
+            "% an escape line",      // ditto
+            "1. e4 \"a\" 1-0",       // a quote
+            "1. e4 ; 1-0",           // a comment hides the end
+            "1-0\r[Site \"x\"",      // a lone CR: two lines
+            "{ c } [%clk 0:03:00]",  // a game may start at `[` and stay in its tags
+            "1. e4 { [%clk 0:03:00", // a `[` not closed
+            "[%clk 0:03:00] 1-0",    // starts with `[`
+            "   ",                   // blank all the way up
+        ] {
+            let text = format!("{before}\n\n[Site \"b\"]\n");
+            assert_eq!(start(&text), None, "{before:?}");
+        }
+    }
+
+    #[test]
+    fn needs_a_whole_tag_pair_line() {
+        for after in ["[Site \"b\"] 1. e4", "[Site b]", "[Site \"b\"]"] {
+            // The last has no line end yet: it may go on.
+            let text = format!("1. e4 1-0\n\n{after}");
+            assert_eq!(start(&text), None, "{after:?}");
+        }
+        assert_eq!(start("1. e4 1-0\n\n[Site \"b\"]   \n"), Some(11));
+    }
+
+    #[test]
+    fn looks_only_from_the_given_place() {
+        let text = "1. e4 1-0\n\n[Event \"b\"]\n\n1. d4\n";
+        assert_eq!(last_game_start(text.as_bytes(), 11), Some(11));
+        assert_eq!(last_game_start(text.as_bytes(), 12), None);
+    }
+}
