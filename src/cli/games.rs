@@ -15,7 +15,7 @@
 use std::io::{self, Read, Write};
 use std::panic::{self, AssertUnwindSafe};
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::cli::progress::Progress;
 use crate::input;
@@ -31,7 +31,7 @@ const BATCH_GAMES: usize = 1024;
 /// Input bytes per batch read here with one job.
 const BATCH_BYTES: u64 = 256 << 10;
 /// Input bytes per part handed to a worker.
-pub const PART_BYTES: usize = 256 << 10;
+pub const PART_BYTES: usize = 128 << 10;
 /// A part grows up to this size while no place is found where a game surely starts (a huge game,
 /// or a file laid out in a way [`last_game_start`] cannot vouch for); then the rest of its input
 /// is read here, in order, as with one job.
@@ -74,6 +74,8 @@ pub struct BatchOutput {
     pub warnings: u64,
     /// Inputs that failed while the batch was read (a corrupt compressed stream, say).
     pub input_errors: u64,
+    /// The buffer of the part read, to be used again.
+    spare: Vec<u8>,
 }
 
 impl BatchOutput {
@@ -148,15 +150,17 @@ pub fn run<F: GameFormatter>(
     out: &mut (impl Write + Send),
 ) -> anyhow::Result<RunTotals> {
     let progress = Progress::new(total_size(paths), quiet);
+    let buffers = Buffers::default();
     let mut counts = BatchOutput::default();
     // The input of the last batch written, and how many of its games came before.
     let (mut input, mut input_before) = (0, 0);
     let input_errors = run_ordered(
         jobs,
-        |sink| produce(paths, jobs, &progress, sink),
+        |sink| produce(paths, jobs, &progress, &buffers, sink),
         || (Replayer::new(options.clone()), make_formatter()),
         |(replayer, formatter), part: Part| read_part(replayer, formatter, part),
-        |batch: BatchOutput| {
+        |mut batch: BatchOutput| {
+            buffers.put(std::mem::take(&mut batch.spare));
             if batch.input != input {
                 (input, input_before) = (batch.input, 0);
             }
@@ -192,6 +196,7 @@ fn produce<F: GameFormatter>(
     paths: &[PathBuf],
     jobs: usize,
     progress: &Progress,
+    buffers: &Buffers,
     sink: &mut dyn Sink<Part, BatchOutput, (Replayer, F)>,
 ) -> u64 {
     let mut input_errors = 0;
@@ -219,7 +224,15 @@ fn produce<F: GameFormatter>(
                 sink,
             )
         } else {
-            read_in_parts(source.reader, &name, input, progress, bytes_before, sink)
+            read_in_parts(
+                source.reader,
+                &name,
+                input,
+                progress,
+                bytes_before,
+                buffers,
+                sink,
+            )
         };
         let Some(read) = read else {
             return input_errors;
@@ -279,10 +292,11 @@ fn read_in_parts<F: GameFormatter>(
     input: u64,
     progress: &Progress,
     bytes_before: u64,
+    buffers: &Buffers,
     sink: &mut dyn Sink<Part, BatchOutput, (Replayer, F)>,
 ) -> Option<u64> {
     // The bytes of the next part so far, from a game's start at `offset`, on line `line`.
-    let mut pending = Vec::with_capacity(PART_BYTES);
+    let mut pending = buffers.get(PART_BYTES);
     let (mut offset, mut line) = (0u64, 1u64);
     // Where in `pending` to look for the next game's start: bytes before were looked at.
     let mut from = 0;
@@ -314,7 +328,7 @@ fn read_in_parts<F: GameFormatter>(
         }
         match last_game_start(&pending, from) {
             Some(start) => {
-                let mut rest = Vec::with_capacity(pending.len() - start + PART_BYTES);
+                let mut rest = buffers.get(pending.len() - start + PART_BYTES);
                 rest.extend_from_slice(&pending[start..]);
                 pending.truncate(start);
                 let lines = lines_in(&pending);
@@ -352,6 +366,30 @@ fn lines_in(bytes: &[u8]) -> u64 {
     (lf + lone_cr) as u64
 }
 
+/// Buffers of parts done with, for the next parts: the same few go round, so that memory does not
+/// creep up with the size of the input (as fresh buffers, freed on other threads, make it do).
+#[derive(Default)]
+struct Buffers(Mutex<Vec<Vec<u8>>>);
+
+impl Buffers {
+    /// An empty buffer with room for `room` bytes.
+    fn get(&self, room: usize) -> Vec<u8> {
+        let spare = self.0.lock().unwrap_or_else(PoisonError::into_inner).pop();
+        let mut buffer = spare.unwrap_or_default();
+        buffer.clear();
+        buffer.reserve(room);
+        buffer
+    }
+
+    /// Keeps `buffer` for later, unless enough are kept (those of a window of parts).
+    fn put(&self, buffer: Vec<u8>) {
+        let mut spare = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if buffer.capacity() > 0 && spare.len() < 16 {
+            spare.push(buffer);
+        }
+    }
+}
+
 /// Reads, replays and formats every game of `part`.
 pub fn read_part<V: GameReplay, F: GameFormatter>(
     replay: &mut V,
@@ -372,6 +410,7 @@ pub fn read_part<V: GameReplay, F: GameFormatter>(
         &mut output,
         |_, _| true,
     );
+    output.spare = reader.into_buffer();
     output
 }
 

@@ -190,6 +190,11 @@ impl<R: Read> Reader<R> {
         self.splitter.bytes_done()
     }
 
+    /// The reader's buffer, to be used again (for the next part, say).
+    pub fn into_buffer(self) -> Vec<u8> {
+        self.splitter.into_buffer()
+    }
+
     /// After `read_game` panicked (in the visitor, say), moves past the game it was reading and
     /// returns it, so that the caller can report it and go on with the next; `None` if the reader
     /// itself failed, and the source is over.

@@ -264,6 +264,11 @@ impl<R: Read> Splitter<R> {
         self
     }
 
+    /// The buffer, to be used again.
+    pub fn into_buffer(self) -> Vec<u8> {
+        self.buf
+    }
+
     /// How many bytes have been read from the stream so far.
     pub fn bytes_read(&self) -> u64 {
         self.base + self.end as u64

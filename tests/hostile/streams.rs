@@ -375,3 +375,38 @@ fn a_game_with_a_million_problems_lists_ten_thousand() {
         assert!(peak < 128 << 10, "peak RSS {peak} KiB");
     }
 }
+
+#[test]
+fn memory_stays_flat_as_the_input_grows() {
+    // Short games, whose JSON records are three times their size: 16 MB of them and ten times as
+    // many. A run may keep no more of a larger input (parts, results waiting their turn, buffers
+    // freed on other threads), within issue 5's bounds: 8 MB with one job, 16 MB with two.
+    let dir = scratch();
+    let small = good_games(0, 1000).repeat(160);
+    let large = small.repeat(10);
+    let small = write(dir.path(), "small.pgn", small.as_bytes());
+    let large = write(dir.path(), "large.pgn", large.as_bytes());
+    for (jobs, bound) in [("1", 8 << 10), ("2", 16 << 10)] {
+        let peak = |path: &std::path::Path| {
+            let path = path.to_str().expect("UTF-8 path");
+            let args = [
+                "export",
+                path,
+                "--format",
+                "jsonl",
+                "--jobs",
+                jobs,
+                "-o",
+                "/dev/null",
+            ];
+            let run = run(&args, Input::Null);
+            run.assert_code(0, "flat memory");
+            run.peak_kib.unwrap_or(0)
+        };
+        let (small, large) = (peak(&small), peak(&large));
+        assert!(
+            large < small + (2 << 10) && large < bound,
+            "--jobs {jobs}: peak RSS {small} KiB on 16 MB, {large} KiB on 160 MB"
+        );
+    }
+}
