@@ -254,40 +254,65 @@ fn read_here<R: Read, F: GameFormatter>(
     bytes_before: u64,
     sink: &mut dyn Sink<Part, BatchOutput, (Replayer, F)>,
 ) -> Option<u64> {
+    let at = Place {
+        input,
+        bytes_before,
+    };
     loop {
-        let (replayer, formatter) = sink.worker();
-        let mut output = BatchOutput {
-            input,
-            ..BatchOutput::default()
-        };
-        let start = reader.bytes_done();
-        let ended = read_games(
-            &mut reader,
-            replayer,
-            formatter,
-            source,
-            next_index.as_deref_mut(),
-            &mut output,
-            |reader, output| {
-                (output.games as usize) < BATCH_GAMES
-                    && reader.bytes_done() - start < BATCH_BYTES
-                    && output.output.len() < BATCH_BYTES as usize
-            },
-        );
-        progress.input(bytes_before + reader.bytes_read());
-        if output.games + output.input_errors > 0 && !sink.done(output) {
-            return None;
-        }
-        if ended {
+        let index = next_index.as_deref_mut();
+        if read_batch_here(&mut reader, source, at, index, progress, sink)? {
             return Some(reader.bytes_read());
         }
     }
 }
 
+/// Which input is read, and how many bytes the inputs before it held.
+#[derive(Copy, Clone)]
+struct Place {
+    input: u64,
+    bytes_before: u64,
+}
+
+/// Reads a batch of games of `reader` here into `sink`, as [`read_here`] does; returns whether the
+/// input has ended, or `None` if the pipeline is shutting down.
+fn read_batch_here<R: Read, F: GameFormatter>(
+    reader: &mut Reader<R>,
+    source: &str,
+    at: Place,
+    next_index: Option<&mut u64>,
+    progress: &Progress,
+    sink: &mut dyn Sink<Part, BatchOutput, (Replayer, F)>,
+) -> Option<bool> {
+    let (replayer, formatter) = sink.worker();
+    let mut output = BatchOutput {
+        input: at.input,
+        ..BatchOutput::default()
+    };
+    let start = reader.bytes_done();
+    let ended = read_games(
+        reader,
+        replayer,
+        formatter,
+        source,
+        next_index,
+        &mut output,
+        |reader, output| {
+            (output.games as usize) < BATCH_GAMES
+                && reader.bytes_done() - start < BATCH_BYTES
+                && output.output.len() < BATCH_BYTES as usize
+        },
+    );
+    progress.input(at.bytes_before + reader.bytes_read());
+    if output.games + output.input_errors > 0 && !sink.done(output) {
+        return None;
+    }
+    Some(ended)
+}
+
 /// Reads `source` in parts, each handed to `sink` (a worker, or this thread when the workers are
 /// busy). Returns how many bytes were read, or `None` if the pipeline is shutting down.
-fn read_in_parts<F: GameFormatter>(
-    mut source: impl Read,
+fn read_in_parts<R: Read, F: GameFormatter>(
+    mut source: R,
     name: &Arc<str>,
     input: u64,
     progress: &Progress,
@@ -341,9 +366,34 @@ fn read_in_parts<F: GameFormatter>(
                 from = 0;
             }
             None if pending.len() >= MAX_PART_BYTES => {
+                // Read here, in order, past these bytes; then on in parts from the first game
+                // that starts a line.
+                let past = offset + pending.len() as u64;
                 let rest = io::Cursor::new(pending).chain(source);
-                let reader = Reader::new(name.to_string(), rest).starting_at(offset, line);
-                return read_here(reader, name, input, None, progress, bytes_before, sink);
+                let mut reader = Reader::new(name.to_string(), rest).starting_at(offset, line);
+                let at = Place {
+                    input,
+                    bytes_before,
+                };
+                let rest = loop {
+                    if read_batch_here(&mut reader, name, at, None, progress, sink)? {
+                        return Some(reader.bytes_read());
+                    }
+                    if reader.bytes_done() < past {
+                        continue;
+                    }
+                    match reader.into_rest() {
+                        Ok(rest) => break rest,
+                        Err(still) => reader = *still,
+                    }
+                };
+                let (unread, rest_of_source) = rest.source.into_inner();
+                let unread = &unread.get_ref()[unread.position() as usize..];
+                pending = buffers.get(rest.bytes.len() + unread.len() + PART_BYTES);
+                pending.extend_from_slice(&rest.bytes);
+                pending.extend_from_slice(unread);
+                source = rest_of_source;
+                (offset, line, from) = (rest.offset, rest.line, 0);
             }
             // A tag line cut short at the end is looked at again.
             None => from = pending.len().saturating_sub(MAX_TAG_LINE),
@@ -502,5 +552,107 @@ fn internal_error_report(game: &RawGame, payload: &(dyn std::any::Any + Send)) -
         }],
         errors: 1,
         ..GameReport::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Formats nothing.
+    struct Nothing;
+
+    impl GameFormatter for Nothing {
+        fn format(&mut self, _: &str, _: GameNumber, _: &GameReport, _: &mut Output) {}
+    }
+
+    /// A sink that keeps the parts sent, and counts the games read here.
+    struct Recording {
+        parts: Vec<(u64, u64, bool)>,
+        games_here: u64,
+        worker: (Replayer, Nothing),
+    }
+
+    impl Sink<Part, BatchOutput, (Replayer, Nothing)> for Recording {
+        fn send(&mut self, part: Part) -> bool {
+            let last = matches!(part.end, PartEnd::Last(_));
+            self.parts.push((part.offset, part.line, last));
+            true
+        }
+        fn worker(&mut self) -> &mut (Replayer, Nothing) {
+            &mut self.worker
+        }
+        fn done(&mut self, result: BatchOutput) -> bool {
+            self.games_here += result.games;
+            true
+        }
+    }
+
+    fn games(event: &str, comment: &str, bytes: usize) -> String {
+        let mut text = String::new();
+        while text.len() < bytes {
+            text.push_str(&format!(
+                "[Event \"{event}\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 {comment} \
+                 4. Qxf7# 1-0\n\n"
+            ));
+        }
+        text
+    }
+
+    #[test]
+    fn parts_start_where_games_start_and_come_back_after_a_stretch_read_in_order() {
+        // Plain games, then 6 MB in which no game surely starts (each ends on a line with a
+        // quote), then plain games again.
+        let text = [
+            games("a", "{ok}", 1 << 20),
+            games("b", "{\"quoted\"}", 6 << 20),
+            games("c", "{ok}", 2 << 20),
+        ]
+        .concat();
+        let mut sink = Recording {
+            parts: Vec::new(),
+            games_here: 0,
+            worker: (Replayer::new(ReplayOptions::default()), Nothing),
+        };
+        let progress = Progress::new(None, true);
+        let read = read_in_parts(
+            text.as_bytes(),
+            &Arc::from("test.pgn"),
+            0,
+            &progress,
+            0,
+            &Buffers::default(),
+            &mut sink,
+        );
+        assert_eq!(read, Some(text.len() as u64));
+        let bytes = text.as_bytes();
+        for &(offset, line, _) in &sink.parts {
+            let offset = offset as usize;
+            assert_eq!(bytes[offset], b'[', "a part at {offset}");
+            assert!(offset == 0 || bytes[offset - 1] == b'\n');
+            let lines = memchr::memchr_iter(b'\n', &bytes[..offset]).count() as u64;
+            assert_eq!(line, 1 + lines, "the line of the part at {offset}");
+        }
+        let in_order = 1 << 20..(1 << 20) + (6 << 20);
+        let before = sink.parts.iter().filter(|p| p.0 < in_order.start as u64);
+        let after = sink.parts.iter().filter(|p| p.0 >= in_order.end as u64);
+        assert!(before.count() >= 4, "{:?}", sink.parts);
+        assert!(after.count() >= 8, "{:?}", sink.parts);
+        assert!(
+            sink.parts.last().is_some_and(|p| p.2),
+            "the last part ends the input"
+        );
+        // Read here: at least the 4 MiB after which parts gave up, and at most the stretch.
+        let game = games("b", "{\"quoted\"}", 1).len() as u64;
+        assert!(
+            sink.games_here * game >= 4 << 20,
+            "{} games here",
+            sink.games_here
+        );
+        assert!(
+            sink.games_here * game <= 6 << 20,
+            "{} games here",
+            sink.games_here
+        );
     }
 }

@@ -117,7 +117,7 @@ pub use boundary::last_game_start;
 pub use error::{PgnError, PgnErrorKind, ReadError};
 pub use location::{Encoding, GameInfo, LineCol, Location};
 pub use parse::parse_game;
-pub use split::{DEFAULT_MAX_GAME_BYTES, PartEnd, RawGame, Splitter};
+pub use split::{DEFAULT_MAX_GAME_BYTES, PartEnd, RawGame, Rest, Splitter};
 pub use visitor::{Flow, GameResult, Visitor};
 
 /// Reads the games of one named source, one at a time: splits and parses in one loop (in one pass
@@ -193,6 +193,24 @@ impl<R: Read> Reader<R> {
     /// The reader's buffer, to be used again (for the next part, say).
     pub fn into_buffer(self) -> Vec<u8> {
         self.splitter.into_buffer()
+    }
+
+    /// The rest of the source after the games read so far, to read it some other way (in parts,
+    /// say), if the next game starts at the start of a line and nothing went wrong; else the
+    /// reader back.
+    pub fn into_rest(self) -> Result<Rest<R>, Box<Reader<R>>> {
+        let Reader {
+            name,
+            splitter,
+            game,
+        } = self;
+        splitter.into_rest().map_err(|splitter| {
+            Box::new(Reader {
+                name,
+                splitter: *splitter,
+                game,
+            })
+        })
     }
 
     /// After `read_game` panicked (in the visitor, say), moves past the game it was reading and

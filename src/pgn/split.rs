@@ -211,6 +211,20 @@ impl Splitter<io::Empty> {
     }
 }
 
+/// The rest of a stream after some of its games: see [`Splitter::into_rest`].
+#[derive(Debug)]
+pub struct Rest<R> {
+    /// Bytes read from the stream but not used yet: they come first.
+    pub bytes: Vec<u8>,
+    /// The stream, to read on from after them.
+    pub source: R,
+    /// The stream offset of the first of `bytes`, where the next game starts at the start of a
+    /// line.
+    pub offset: u64,
+    /// That line, from 1.
+    pub line: u64,
+}
+
 /// How the input goes on after a part of it: see [`Splitter::part`].
 #[derive(Debug)]
 pub enum PartEnd {
@@ -267,6 +281,25 @@ impl<R: Read> Splitter<R> {
     /// The buffer, to be used again.
     pub fn into_buffer(self) -> Vec<u8> {
         self.buf
+    }
+
+    /// The rest of the stream after the games handed out so far, if the next one starts at the
+    /// start of a line and no read failed; else the splitter back.
+    pub fn into_rest(self) -> Result<Rest<R>, Box<Splitter<R>>> {
+        let at = self.base + self.start as u64;
+        if self.failed
+            || self.error.is_some()
+            || self.stage != Stage::Between
+            || self.lines.start != at
+        {
+            return Err(Box::new(self));
+        }
+        Ok(Rest {
+            bytes: self.buf[self.start..self.end].to_vec(),
+            source: self.reader,
+            offset: at,
+            line: self.lines.line,
+        })
     }
 
     /// How many bytes have been read from the stream so far.
