@@ -74,9 +74,10 @@ macro_rules! need_more_or_bail {
 }
 
 /// Parses the plain game at the start of `bytes` (the rest of the splitter's buffer; `eof` if the
-/// input ends there, unless `more_follows`: see [`super::Splitter::part`]) into `visitor`. `game` comes with its number and first line and column; on
-/// [`Plain::Done`] it ends as the splitter would have cut it (its bytes stay in the buffer: the
-/// visitor sees them through [`GameInfo::bytes`]).
+/// input ends there, unless `more_follows`: see [`super::Splitter::part`]) into `visitor`. `game`
+/// comes with its number and first line and column; on [`Plain::Done`] it ends as the splitter
+/// would have cut it (its bytes stay in the buffer: the visitor sees them through
+/// [`GameInfo::bytes`]).
 pub(super) fn parse<V: Visitor>(
     bytes: &[u8],
     eof: bool,
