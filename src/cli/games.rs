@@ -432,10 +432,11 @@ impl Buffers {
         buffer
     }
 
-    /// Keeps `buffer` for later, unless enough are kept (those of a window of parts).
+    /// Keeps `buffer` for later, unless enough are kept (those of a window of parts) or it grew
+    /// large (for a part in which a game started only after many reads).
     fn put(&self, buffer: Vec<u8>) {
         let mut spare = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        if buffer.capacity() > 0 && spare.len() < 16 {
+        if (1..=4 * PART_BYTES).contains(&buffer.capacity()) && spare.len() < 16 {
             spare.push(buffer);
         }
     }
