@@ -7,7 +7,8 @@ use std::io::{self, Read};
 use std::path::PathBuf;
 
 use crate::util::{
-    Random, Recorder, assert_same_games, damage, pgn_files, read_recording, testdata,
+    Random, Recorder, assert_same_games, damage, games_to_damage, pgn_files, read_recording,
+    testdata,
 };
 
 /// Reads `bytes` both ways (the one-pass way through `reader`) and asserts they agree; returns
@@ -97,17 +98,7 @@ fn read_sizes_do_not_matter() {
 fn damaged_games_read_the_same_in_one_pass() {
     let Some(data) = testdata() else { return };
     let mut random = Random(0x2545_f491_4f6c_dd1d);
-    let mut sources: Vec<Vec<u8>> = ["lichess_db_1000k.pgn", "twic1599_1000k.pgn"]
-        .iter()
-        .map(|f| fs::read(data.join("corpora/samples").join(f)).expect("sample"))
-        .map(|b| b[..b.len().min(40_000)].to_vec())
-        .collect();
-    sources.extend(
-        pgn_files(&data.join("edge"))
-            .iter()
-            .map(|p| fs::read(p).expect("edge file"))
-            .filter(|b| b.len() < 40_000),
-    );
+    let sources = games_to_damage(&data);
     let mut mutants = 0;
     for source in &sources {
         for _ in 0..40 {

@@ -8,7 +8,8 @@ use std::fs;
 use arbiter::pgn::{PartEnd, Reader, last_game_start};
 
 use crate::util::{
-    Game, Random, Recorder, assert_same_games, damage, pgn_files, read_recording, testdata,
+    Game, Random, Recorder, assert_same_games, damage, games_to_damage, pgn_files, read_recording,
+    testdata,
 };
 
 /// Reads `bytes` in parts of about `size` bytes (more where no game surely starts), as the game
@@ -112,17 +113,7 @@ fn the_lichess_sample_is_cut_near_every_part_size() {
 fn damaged_games_read_the_same_in_parts() {
     let Some(data) = testdata() else { return };
     let mut random = Random(0x51_7cc1_b727_220a);
-    let mut sources: Vec<Vec<u8>> = ["lichess_db_1000k.pgn", "twic1599_1000k.pgn"]
-        .iter()
-        .map(|f| fs::read(data.join("corpora/samples").join(f)).expect("sample"))
-        .map(|b| b[..b.len().min(40_000)].to_vec())
-        .collect();
-    sources.extend(
-        pgn_files(&data.join("edge"))
-            .iter()
-            .map(|p| fs::read(p).expect("edge file"))
-            .filter(|b| b.len() < 40_000),
-    );
+    let sources = games_to_damage(&data);
     let (mut mutants, mut parts) = (0, 0);
     for source in &sources {
         for _ in 0..40 {

@@ -343,3 +343,20 @@ pub fn damage(source: &[u8], random: &mut Random) -> Vec<u8> {
     }
     bytes
 }
+
+/// Real games to damage: the first 40 KB of the lichess and TWIC samples, and every edge file
+/// under 40 KB.
+pub fn games_to_damage(data: &Path) -> Vec<Vec<u8>> {
+    let mut sources: Vec<Vec<u8>> = ["lichess_db_1000k.pgn", "twic1599_1000k.pgn"]
+        .iter()
+        .map(|f| std::fs::read(data.join("corpora/samples").join(f)).expect("sample"))
+        .map(|b| b[..b.len().min(40_000)].to_vec())
+        .collect();
+    sources.extend(
+        pgn_files(&data.join("edge"))
+            .iter()
+            .map(|p| std::fs::read(p).expect("edge file"))
+            .filter(|b| b.len() < 40_000),
+    );
+    sources
+}
