@@ -6,7 +6,9 @@
 
 #![no_main]
 
-use arbiter::pgn::{GameInfo, Location, PartEnd, PgnError, Reader, Visitor, last_game_start};
+use arbiter::pgn::{
+    GameInfo, Location, PartEnd, PgnError, Reader, Visitor, last_game_start, line_ends,
+};
 use libfuzzer_sys::fuzz_target;
 
 #[derive(Default)]
@@ -139,11 +141,7 @@ fn read_in_parts(data: &[u8], limit: usize, size: usize) -> Vec<Seen> {
         if last {
             return games;
         }
-        line += part
-            .iter()
-            .enumerate()
-            .filter(|&(i, &b)| b == b'\n' || (b == b'\r' && part.get(i + 1) != Some(&b'\n')))
-            .count() as u64;
+        line += line_ends(part);
         start = stop;
         end = start + size;
     }

@@ -21,7 +21,9 @@ use crate::cli::progress::Progress;
 use crate::input;
 use crate::outcome;
 use crate::parallel::{Sink, run_ordered};
-use crate::pgn::{LineCol, Location, PartEnd, RawGame, Reader, Visitor, last_game_start};
+use crate::pgn::{
+    LineCol, Location, PartEnd, RawGame, Reader, Visitor, last_game_start, line_ends,
+};
 use crate::replay::{GameReport, Problem, ReplayOptions, Replayer};
 use crate::report::diagnostic::Severity;
 use crate::report::output::{GameNumber, Output};
@@ -213,27 +215,15 @@ fn produce<F: GameFormatter>(
             }
         };
         let name: Arc<str> = Arc::from(source.name.as_str());
+        let at = Place {
+            input,
+            bytes_before,
+        };
         let read = if jobs <= 1 {
             let reader = Reader::new(source.name, source.reader);
-            read_here(
-                reader,
-                &name,
-                input,
-                Some(&mut next_index),
-                progress,
-                bytes_before,
-                sink,
-            )
+            read_here(reader, &name, at, Some(&mut next_index), progress, sink)
         } else {
-            read_in_parts(
-                source.reader,
-                &name,
-                input,
-                progress,
-                bytes_before,
-                buffers,
-                sink,
-            )
+            read_in_parts(source.reader, &name, at, progress, buffers, sink)
         };
         let Some(read) = read else {
             return input_errors;
@@ -249,16 +239,11 @@ fn produce<F: GameFormatter>(
 fn read_here<R: Read, F: GameFormatter>(
     mut reader: Reader<R>,
     source: &str,
-    input: u64,
+    at: Place,
     mut next_index: Option<&mut u64>,
     progress: &Progress,
-    bytes_before: u64,
     sink: &mut dyn Sink<Part, BatchOutput, (Replayer, F)>,
 ) -> Option<u64> {
-    let at = Place {
-        input,
-        bytes_before,
-    };
     loop {
         let index = next_index.as_deref_mut();
         if read_batch_here(&mut reader, source, at, index, progress, sink)? {
@@ -315,9 +300,8 @@ fn read_batch_here<R: Read, F: GameFormatter>(
 fn read_in_parts<R: Read, F: GameFormatter>(
     mut source: R,
     name: &Arc<str>,
-    input: u64,
+    at: Place,
     progress: &Progress,
-    bytes_before: u64,
     buffers: &Buffers,
     sink: &mut dyn Sink<Part, BatchOutput, (Replayer, F)>,
 ) -> Option<u64> {
@@ -334,10 +318,10 @@ fn read_in_parts<R: Read, F: GameFormatter>(
             Ok(n) => (n < PART_BYTES, None),
             Err(error) => (true, Some(error)),
         };
-        progress.input(bytes_before + offset + pending.len() as u64);
+        progress.input(at.bytes_before + offset + pending.len() as u64);
         let part = |bytes, end| Part {
             source: Arc::clone(name),
-            input,
+            input: at.input,
             bytes,
             offset,
             line,
@@ -357,7 +341,7 @@ fn read_in_parts<R: Read, F: GameFormatter>(
                 let mut rest = buffers.get(pending.len() - start + PART_BYTES);
                 rest.extend_from_slice(&pending[start..]);
                 pending.truncate(start);
-                let lines = lines_in(&pending);
+                let lines = line_ends(&pending);
                 let bytes = std::mem::replace(&mut pending, rest);
                 if !sink.send(part(bytes, PartEnd::MoreFollows)) {
                     return None;
@@ -372,10 +356,6 @@ fn read_in_parts<R: Read, F: GameFormatter>(
                 let past = offset + pending.len() as u64;
                 let rest = io::Cursor::new(pending).chain(source);
                 let mut reader = Reader::new(name.to_string(), rest).starting_at(offset, line);
-                let at = Place {
-                    input,
-                    bytes_before,
-                };
                 let rest = loop {
                     if read_batch_here(&mut reader, name, at, None, progress, sink)? {
                         return Some(reader.bytes_read());
@@ -404,18 +384,6 @@ fn read_in_parts<R: Read, F: GameFormatter>(
 
 /// How far back a look for a game's start goes again: past a tag line cut short by the last read.
 const MAX_TAG_LINE: usize = 4096 + 2;
-
-/// The lines that `bytes` ends, as the reader counts them: LF, CRLF and a lone CR.
-fn lines_in(bytes: &[u8]) -> u64 {
-    let lf = memchr::memchr_iter(b'\n', bytes).count();
-    let lone_cr = match memchr::memchr(b'\r', bytes) {
-        Some(first) => memchr::memchr_iter(b'\r', &bytes[first..])
-            .filter(|&i| bytes.get(first + i + 1) != Some(&b'\n'))
-            .count(),
-        None => 0,
-    };
-    (lf + lone_cr) as u64
-}
 
 /// Buffers of parts done with, for the next parts: the same few go round, so that memory does not
 /// creep up with the size of the input (as fresh buffers, freed on other threads, make it do).
@@ -620,9 +588,11 @@ mod tests {
         let read = read_in_parts(
             text.as_bytes(),
             &Arc::from("test.pgn"),
-            0,
+            Place {
+                input: 0,
+                bytes_before: 0,
+            },
             &progress,
-            0,
             &Buffers::default(),
             &mut sink,
         );

@@ -48,6 +48,19 @@ pub fn last_game_start(bytes: &[u8], from: usize) -> Option<usize> {
     None
 }
 
+/// The line ends in `bytes` as the reader counts lines: LF, CRLF and a lone CR (for the line on
+/// which the part after `bytes` starts).
+pub fn line_ends(bytes: &[u8]) -> u64 {
+    let lf = memchr::memchr_iter(b'\n', bytes).count();
+    let lone_cr = match memchr::memchr(b'\r', bytes) {
+        Some(first) => memchr::memchr_iter(b'\r', &bytes[first..])
+            .filter(|&i| bytes.get(first + i + 1) != Some(&b'\n'))
+            .count(),
+        None => 0,
+    };
+    (lf + lone_cr) as u64
+}
+
 /// Whether the line at `bytes[start]` (just after a line feed) surely starts a game.
 fn starts_game(bytes: &[u8], start: usize) -> bool {
     let window = &bytes[start..bytes.len().min(start + MAX_TAG_LINE)];
@@ -146,6 +159,13 @@ mod tests {
             assert_eq!(start(&text), None, "{after:?}");
         }
         assert_eq!(start("1. e4 1-0\n\n[Site \"b\"]   \n"), Some(11));
+    }
+
+    #[test]
+    fn line_ends_count_lf_crlf_and_a_lone_cr_once_each() {
+        assert_eq!(line_ends(b""), 0);
+        assert_eq!(line_ends(b"a\nb\r\nc\rd\r"), 4);
+        assert_eq!(line_ends(b"\r\r\n\n"), 3);
     }
 
     #[test]

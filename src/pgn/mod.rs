@@ -113,7 +113,7 @@ mod visitor;
 
 use std::io::Read;
 
-pub use boundary::last_game_start;
+pub use boundary::{last_game_start, line_ends};
 pub use error::{PgnError, PgnErrorKind, ReadError};
 pub use location::{Encoding, GameInfo, LineCol, Location};
 pub use parse::parse_game;

@@ -5,7 +5,7 @@
 
 use std::fs;
 
-use arbiter::pgn::{PartEnd, Reader, last_game_start};
+use arbiter::pgn::{PartEnd, Reader, last_game_start, line_ends};
 
 use crate::util::{
     Game, Random, Recorder, assert_same_games, damage, games_to_damage, pgn_files, read_recording,
@@ -46,19 +46,10 @@ fn read_in_parts(bytes: &[u8], size: usize, recorder: &mut Recorder) -> (Vec<Gam
         if last {
             return (games, parts);
         }
-        line += lines_in(part);
+        line += line_ends(part);
         start = part_end;
         end = start + size;
     }
-}
-
-/// The lines that `bytes` ends, as the reader counts them: LF, CRLF and a lone CR.
-fn lines_in(bytes: &[u8]) -> u64 {
-    let lf = memchr::memchr_iter(b'\n', bytes).count();
-    let lone_cr = memchr::memchr_iter(b'\r', bytes)
-        .filter(|&i| bytes.get(i + 1) != Some(&b'\n'))
-        .count();
-    (lf + lone_cr) as u64
 }
 
 /// Reads `bytes` whole and in parts of `size`, both ways (cut then parsed, and one pass), and
