@@ -33,7 +33,7 @@ const BATCH_GAMES: usize = 1024;
 /// Input bytes per batch read here with one job.
 const BATCH_BYTES: u64 = 256 << 10;
 /// Input bytes per part handed to a worker (a part and its output stay within a core's cache).
-const PART_BYTES: usize = 128 << 10;
+const PART_BYTES: usize = 64 << 10;
 /// A part grows up to this size while no place is found where a game surely starts (a huge game,
 /// or a file laid out in a way [`last_game_start`] cannot vouch for); then that stretch is read
 /// here, in order, as with one job, and parts resume at the first game after it that starts a
