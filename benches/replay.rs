@@ -42,7 +42,6 @@ fn raw_games(bytes: &[u8], n: usize) -> Vec<RawGame> {
 
 fn export_options() -> ReplayOptions {
     ReplayOptions {
-        variations: false,
         strict: false,
         extra_tags: Vec::new(),
     }
@@ -67,10 +66,7 @@ fn bench_one_game(c: &mut Criterion) {
             assert_eq!(replayer.report().plies, plies);
         });
     });
-    let mut validating = Replayer::new(ReplayOptions {
-        variations: true,
-        ..export_options()
-    });
+    let mut validating = Replayer::new(ReplayOptions { ..export_options() });
     group.bench_function(format!("with variations, {plies} plies"), |b| {
         b.iter(|| {
             parse_game(black_box(&game), &mut validating);
@@ -108,7 +104,10 @@ fn bench_export_slice(c: &mut Criterion) {
                         run: index as u64,
                         input: index as u64,
                     };
-                    formatter.record(&export_record(number, replayer.report()), &mut out);
+                    formatter.record(
+                        &export_record("bench.pgn", number, replayer.report()),
+                        &mut out,
+                    );
                 }
                 assert_eq!(memchr_count(out.bytes()), SLICE_GAMES);
             });

@@ -47,17 +47,23 @@ struct Exporter {
 }
 
 impl GameFormatter for Exporter {
-    fn format(&mut self, _source: &str, number: GameNumber, report: &GameReport, out: &mut Output) {
-        self.records.record(&export_record(number, report), out);
+    fn format(&mut self, source: &str, number: GameNumber, report: &GameReport, out: &mut Output) {
+        self.records
+            .record(&export_record(source, number, report), out);
     }
 }
 
-/// The export record of a replayed game, numbered `number`: every field borrowed from the report
-/// (public for the benchmarks).
-pub fn export_record(number: GameNumber, report: &GameReport) -> ExportRecord<'_> {
+/// The export record of a replayed game of input `file`, numbered `number`: every field borrowed
+/// from the report (public for the benchmarks).
+pub fn export_record<'a>(
+    file: &'a str,
+    number: GameNumber,
+    report: &'a GameReport,
+) -> ExportRecord<'a> {
     let tags = &report.tags;
     ExportRecord {
         number,
+        file,
         event: &tags.event,
         site: &tags.site,
         date: &tags.date,
@@ -70,8 +76,9 @@ pub fn export_record(number: GameNumber, report: &GameReport) -> ExportRecord<'_
         winner: report.classification.map(|c| c.winner),
         result_consistent: report.classification.is_none_or(|c| c.result_consistent),
         final_fen: &report.final_fen,
-        valid: report.main_line_valid,
+        valid: report.errors == 0,
         error: &report.first_error,
+        end_ply: report.end_ply,
         extra: &tags.extra,
     }
 }
@@ -79,7 +86,6 @@ pub fn export_record(number: GameNumber, report: &GameReport) -> ExportRecord<'_
 /// Runs `arbiter export`.
 pub fn run(args: &ExportArgs) -> anyhow::Result<Exit> {
     let options = ReplayOptions {
-        variations: false,
         strict: false,
         extra_tags: args.tags.clone(),
     };
@@ -107,7 +113,7 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Exit> {
     sink.finish()?;
     Ok(if totals.input_errors > 0 {
         Exit::Usage
-    } else if totals.counts.invalid_main_lines > 0 {
+    } else if totals.counts.invalid > 0 {
         Exit::Invalid
     } else {
         Exit::Ok

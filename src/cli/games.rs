@@ -25,6 +25,7 @@ use crate::pgn::{
     LineCol, Location, PartEnd, RawGame, Reader, Visitor, last_game_start, line_ends,
 };
 use crate::replay::{GameReport, Problem, ReplayOptions, Replayer};
+use crate::report::code::Code;
 use crate::report::diagnostic::Severity;
 use crate::report::output::{GameNumber, Output};
 
@@ -71,8 +72,6 @@ pub struct BatchOutput {
     pub valid: u64,
     /// Games with an error.
     pub invalid: u64,
-    /// Games whose main line has an error (export's `valid=false`).
-    pub invalid_main_lines: u64,
     /// Warnings.
     pub warnings: u64,
     /// Inputs that failed while the batch was read (a corrupt compressed stream, say).
@@ -85,9 +84,6 @@ impl BatchOutput {
     /// Counts one game.
     fn count(&mut self, report: &GameReport) {
         self.games += 1;
-        if !report.main_line_valid {
-            self.invalid_main_lines += 1;
-        }
         self.plies += u64::from(report.plies);
         if report.errors == 0 {
             self.valid += 1;
@@ -102,7 +98,6 @@ impl BatchOutput {
         self.plies += other.plies;
         self.valid += other.valid;
         self.invalid += other.invalid;
-        self.invalid_main_lines += other.invalid_main_lines;
         self.warnings += other.warnings;
         self.input_errors += other.input_errors;
     }
@@ -517,7 +512,7 @@ fn internal_error_report(game: &RawGame, payload: &(dyn std::any::Any + Send)) -
             ply: None,
             san: None,
             severity: Severity::Error,
-            code: "internal_error",
+            code: Code::InternalError,
             message,
         }],
         errors: 1,

@@ -89,7 +89,6 @@ pub fn jobs(requested: Option<usize>) -> usize {
 pub fn run(args: &ValidateArgs) -> anyhow::Result<Exit> {
     let started = Instant::now();
     let options = ReplayOptions {
-        variations: true,
         strict: args.strict,
         extra_tags: Vec::new(),
     };

@@ -495,7 +495,8 @@ impl<'a> Parser<'a, '_> {
         };
         self.advance_to(rest);
         if text == b"e.p." {
-            // A separate `e.p.` after a capture, as in `exd6 e.p.`: notation only.
+            // A separate `e.p.` after a capture, as in `exd6 e.p.`.
+            visitor.en_passant_mark(Location::at(start));
             return true;
         }
         // Moves are ASCII by the grammar, so their text is a plain view.

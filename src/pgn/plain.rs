@@ -475,7 +475,8 @@ fn san<V: Visitor>(rest: &[u8], start: usize, visitor: &mut V) -> Option<usize> 
     let (after, (text, suffix)) = grammar::san(rest).ok()?;
     let len = rest.len() - after.len();
     if text == b"e.p." {
-        // A separate `e.p.` after a capture: notation only.
+        // A separate `e.p.` after a capture.
+        visitor.en_passant_mark(Location::at(start));
         return Some(len);
     }
     let san = move_text(text);

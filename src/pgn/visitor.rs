@@ -91,6 +91,11 @@ pub trait Visitor {
         let _ = (san, location);
     }
 
+    /// An `e.p.` written as a token of its own after a move (`exd6 e.p.`).
+    fn en_passant_mark(&mut self, location: Location) {
+        let _ = location;
+    }
+
     /// A null move, `--` or `Z0` (the text as written).
     fn null_move(&mut self, text: &str, location: Location) {
         let _ = (text, location);

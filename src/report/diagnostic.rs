@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
+use crate::report::code::Code;
 use crate::report::output::{GameNumber, Output};
 
 /// How bad a problem is.
@@ -47,7 +48,7 @@ pub struct Diagnostic {
     /// Error or warning.
     pub severity: Severity,
     /// A stable machine-readable code, e.g. `illegal_move`.
-    pub code: &'static str,
+    pub code: Code,
     /// What is wrong, in plain words.
     pub message: String,
 }
@@ -85,7 +86,7 @@ impl Diagnostic {
             ply: Option<u32>,
             san: Option<&'a str>,
             severity: Severity,
-            code: &'static str,
+            code: Code,
             message: &'a str,
         }
         let before = Before {
@@ -146,7 +147,7 @@ mod tests {
             ply: Some(17),
             san: Some("Nbd2".into()),
             severity: Severity::Error,
-            code: "illegal_move",
+            code: Code::IllegalMove,
             message: "no knight on the b-file can reach d2".into(),
         }
     }

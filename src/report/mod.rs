@@ -5,6 +5,7 @@
 //! worker threads and written to the output in input order by one thread, game numbers filled in
 //! then where they were not known.
 
+pub mod code;
 pub mod diagnostic;
 pub mod output;
 pub mod record;

@@ -1,8 +1,12 @@
 //! One export record per game, written as CSV, JSON (one streamed array) or JSON Lines.
 //!
-//! The fields, in DESIGN.md's order: `index, event, site, date, round, white, black, result,
-//! plies, outcome, winner, result_consistent, final_fen, valid, error`, then one column per tag
-//! asked for with `--tags`.
+//! The fields, in this order (`docs/export-fields.md` says what each means): `index, file, game,
+//! event, site, date, round, white, black, result, plies, outcome, winner, result_consistent,
+//! final_fen, valid, error, end_ply`, then one column per tag asked for with `--tags`.
+//!
+//! CSV rows are written here rather than by the csv crate: the game numbers may be holes filled
+//! in later, in the middle of a row. Fields are quoted exactly when the csv crate would quote
+//! them (a comma, a quote or a line end inside), so the crate reads them back unchanged.
 
 use std::cell::RefCell;
 use std::io;
@@ -11,8 +15,10 @@ use crate::outcome::{Outcome, Winner};
 use crate::report::output::{GameNumber, Output, itoa_buf};
 
 /// The fixed export fields, in order.
-pub const FIELDS: [&str; 15] = [
+pub const FIELDS: [&str; 18] = [
     "index",
+    "file",
+    "game",
     "event",
     "site",
     "date",
@@ -27,14 +33,17 @@ pub const FIELDS: [&str; 15] = [
     "final_fen",
     "valid",
     "error",
+    "end_ply",
 ];
 
 /// The record of one game, borrowed from wherever its fields live (for export, the replayer's
 /// report): formatting copies each field once, straight into the output.
 #[derive(Copy, Clone, Debug, Default, Eq, PartialEq)]
 pub struct ExportRecord<'a> {
-    /// The game's number: its `index` is the number across all inputs.
+    /// The game's numbers: `index` across all inputs, `game` within its input.
     pub number: GameNumber,
+    /// The input: the path as given, or `<stdin>`.
+    pub file: &'a str,
     /// The `Event` tag.
     pub event: &'a str,
     /// The `Site` tag.
@@ -59,10 +68,12 @@ pub struct ExportRecord<'a> {
     pub result_consistent: bool,
     /// FEN of the last position reached on the main line.
     pub final_fen: &'a str,
-    /// The main line replays without error.
+    /// `validate` reports no error for the game (main line, variations and tags).
     pub valid: bool,
-    /// The first main-line error, with its location, for an invalid game.
+    /// The game's first error, with its location, for an invalid game.
     pub error: &'a str,
+    /// The ply at which an automatic end ended the game, when moves follow it.
+    pub end_ply: Option<u32>,
     /// Values of the tags asked for with `--tags`, in that order (empty when absent).
     pub extra: &'a [String],
 }
@@ -129,12 +140,14 @@ impl RecordFormatter {
     pub fn record(&mut self, record: &ExportRecord<'_>, out: &mut Output) {
         match self.format {
             ExportFormat::Csv => {
-                // The index leads the row: a number, never quoted, so it can be filled in later.
                 out.run_number(record.number);
+                out.extend(b",");
+                csv_field(record.file, out.bytes_mut());
+                out.extend(b",");
+                out.input_number(record.number);
                 let plies = itoa_buf(u64::from(record.plies));
-                let plies = plies.as_str();
+                let end_ply = record.end_ply.map(|ply| itoa_buf(u64::from(ply)));
                 let fields = [
-                    "",
                     record.event,
                     record.site,
                     record.date,
@@ -142,20 +155,22 @@ impl RecordFormatter {
                     record.white,
                     record.black,
                     record.result,
-                    plies,
+                    plies.as_str(),
                     record.outcome.map_or("", Outcome::as_str),
                     record.winner.map_or("", Winner::as_str),
                     bool_str(record.result_consistent),
                     record.final_fen,
                     bool_str(record.valid),
                     record.error,
+                    end_ply.as_ref().map_or("", |n| n.as_str()),
                 ];
                 let extra = record.extra.iter().map(String::as_str);
-                write_csv(
-                    &mut self.csv,
-                    fields.into_iter().chain(extra),
-                    out.bytes_mut(),
-                );
+                let bytes = out.bytes_mut();
+                for field in fields.into_iter().chain(extra) {
+                    bytes.push(b',');
+                    csv_field(field, bytes);
+                }
+                bytes.push(b'\n');
             }
             ExportFormat::Json => {
                 out.comma_unless_first(record.number);
@@ -184,6 +199,10 @@ impl RecordFormatter {
         let r = record;
         out.extend(b"{\"index\":");
         out.run_number(r.number);
+        out.extend(b",\"file\":");
+        json_str(r.file, out.bytes_mut());
+        out.extend(b",\"game\":");
+        out.input_number(r.number);
         let out = out.bytes_mut();
         for (key, value) in [
             (&b",\"event\":"[..], r.event),
@@ -212,6 +231,11 @@ impl RecordFormatter {
         out.extend_from_slice(bool_str(r.valid).as_bytes());
         out.extend_from_slice(b",\"error\":");
         json_str(r.error, out);
+        out.extend_from_slice(b",\"end_ply\":");
+        match r.end_ply {
+            Some(ply) => out.extend_from_slice(itoa_buf(u64::from(ply)).as_str().as_bytes()),
+            None => out.extend_from_slice(b"null"),
+        }
         for (name, value) in self.extra_tags.iter().zip(r.extra) {
             out.push(b',');
             json_str(name, out);
@@ -252,6 +276,26 @@ fn json_str(s: &str, out: &mut Vec<u8>) {
     }
 }
 
+/// Appends `field` as a CSV field, quoted (with quotes doubled) when it holds a comma, a quote or
+/// a line end, as the csv crate writes it.
+fn csv_field(field: &str, out: &mut Vec<u8>) {
+    let quote = field.bytes().fold(false, |any, b| {
+        any | matches!(b, b',' | b'"' | b'\n' | b'\r')
+    });
+    if !quote {
+        out.extend_from_slice(field.as_bytes());
+        return;
+    }
+    out.push(b'"');
+    for b in field.bytes() {
+        if b == b'"' {
+            out.push(b'"');
+        }
+        out.push(b);
+    }
+    out.push(b'"');
+}
+
 fn write_csv<'a>(
     csv: &mut csv::Writer<Pending>,
     fields: impl Iterator<Item = &'a str>,
@@ -290,6 +334,7 @@ mod tests {
     fn record(extra: &[String]) -> ExportRecord<'_> {
         ExportRecord {
             number: GameNumber::Known { run: 7, input: 7 },
+            file: "a, b.pgn",
             event: "Rated \"Blitz\", game",
             white: "Ann",
             black: "Bob",
@@ -330,10 +375,10 @@ mod tests {
     fn csv_has_a_header_and_quotes_where_needed() {
         assert_eq!(
             format(ExportFormat::Csv, &[record(&["2400".to_string()])]),
-            "index,event,site,date,round,white,black,result,plies,outcome,winner,\
-             result_consistent,final_fen,valid,error,WhiteElo\n\
-             1,\"Rated \"\"Blitz\"\", game\",,,,Ann,Bob,1-0,41,checkmate,white,true,\
-             7k/6Q1/6K1/8/8/8/8/8 b - - 1 21,true,,2400\n"
+            "index,file,game,event,site,date,round,white,black,result,plies,outcome,winner,\
+             result_consistent,final_fen,valid,error,end_ply,WhiteElo\n\
+             1,\"a, b.pgn\",1,\"Rated \"\"Blitz\"\", game\",,,,Ann,Bob,1-0,41,checkmate,white,true,\
+             7k/6Q1/6K1/8/8/8/8/8 b - - 1 21,true,,,2400\n"
         );
     }
 

@@ -102,13 +102,16 @@ fn fields_come_in_design_order() {
     let text = stdout(&output);
     assert_eq!(
         text.lines().next().unwrap(),
-        "index,event,site,date,round,white,black,result,plies,outcome,winner,\
-         result_consistent,final_fen,valid,error"
+        "index,file,game,event,site,date,round,white,black,result,plies,outcome,winner,\
+         result_consistent,final_fen,valid,error,end_ply"
     );
     assert_eq!(
         text.lines().nth(1).unwrap(),
-        "1,fools mate,arbiter fixtures,2026.11.29,1,White,Black,0-1,4,checkmate,black,true,\
-         rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3,true,"
+        format!(
+            "1,{},1,fools mate,arbiter fixtures,2026.11.29,1,White,Black,0-1,4,checkmate,black,\
+             true,rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3,true,,",
+            fixture("outcomes/outcomes.pgn")
+        )
     );
 }
 
@@ -133,6 +136,7 @@ fn csv_json_and_jsonl_agree() {
         for (name, value) in headers.iter().zip(row.iter()) {
             let expected = match &record[name] {
                 Value::String(s) => s.clone(),
+                Value::Null => String::new(),
                 other => other.to_string(),
             };
             assert_eq!(value, expected, "field {name} of game {}", record["index"]);

@@ -109,7 +109,7 @@ fn where_no_place_to_cut_is_sure_the_input_is_read_in_order_for_a_stretch() {
     let out = assert_jobs_agree(&["export", &input, "--format", "csv"]);
     assert!(out.lines().count() > n, "{} records", out.lines().count());
     assert!(
-        out.contains(&format!("\n{n},q{n},")),
+        out.contains(&format!("\n{n},{input},{n},q{n},")),
         "the last quoted game has its number"
     );
 }

@@ -112,9 +112,18 @@ fn warnings_are_given_where_they_belong() {
         got.sort();
         assert_eq!(got, want, "game {game}");
     }
-    // Neither error touches the main line, so export keeps every game valid.
+    // A game is valid in export exactly when validate reports no error for it; neither error
+    // touches the main line, so both games keep their outcome.
     let export = json_lines(&stdout(&arbiter(&["export", &path, "--format", "jsonl"])));
-    assert!(export.iter().all(|r| r["valid"] == true));
+    for record in &export {
+        let errors = diagnostics
+            .iter()
+            .filter(|d| d["game"] == record["game"] && d["severity"] == "error")
+            .count();
+        assert_eq!(record["valid"], errors == 0, "game {}", record["game"]);
+        assert_ne!(record["outcome"], "invalid", "game {}", record["game"]);
+    }
+    assert_eq!(export.iter().filter(|r| r["valid"] == false).count(), 2);
 }
 
 #[test]
@@ -141,13 +150,46 @@ fn valid_archives_exit_zero_with_a_summary() {
     let output = arbiter(&["validate", &fixture("outcomes")]);
     assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
     let text = stdout(&output);
-    assert_eq!(text.lines().count(), 1, "{text}");
+    // The only warnings are the Results the board (or the Termination tag) contradicts.
+    let warnings = text.lines().filter(|l| l.contains(": warning: ")).count();
+    assert_eq!(text.lines().count(), warnings + 1, "{text}");
     assert!(
         // 169 plies, as python-chess counts them.
-        text.starts_with("53 games, 169 plies: 53 valid, 0 invalid, 0 warnings in "),
+        text.lines()
+            .last()
+            .unwrap_or_default()
+            .starts_with(&format!(
+                "53 games, 169 plies: 53 valid, 0 invalid, {warnings} warnings in "
+            )),
         "{text}"
     );
     assert!(stderr(&output).is_empty());
+}
+
+#[test]
+fn validate_warns_exactly_where_export_finds_the_result_inconsistent() {
+    let path = fixture("outcomes");
+    let (diagnostics, _, _) = validate_jsonl(&["validate", &path, "--format", "jsonl"]);
+    let export = json_lines(&stdout(&arbiter(&["export", &path, "--format", "jsonl"])));
+    for record in &export {
+        let warned = diagnostics
+            .iter()
+            .any(|d| d["game"] == record["game"] && d["code"] == "result_contradicts_board");
+        assert_eq!(
+            warned,
+            record["result_consistent"] == false,
+            "{}",
+            record["event"]
+        );
+    }
+    assert!(export.iter().any(|r| r["result_consistent"] == false));
+    let (strict, _, code) = validate_jsonl(&["validate", &path, "--format", "jsonl", "--strict"]);
+    assert_eq!(code, Some(1), "an error under --strict");
+    assert!(
+        strict
+            .iter()
+            .any(|d| d["code"] == "result_contradicts_board")
+    );
 }
 
 #[test]

@@ -57,9 +57,9 @@ fn expand(pgn: &str) -> String {
 fn regression_inputs_stay_fixed() {
     for &(name, pgn) in CASES {
         let text = format!("{}{}{}", good_games(0, 1), expand(pgn), good_games(1, 1));
-        for variations in [true, false] {
+        for strict in [true, false] {
             let mut replayer = Replayer::new(ReplayOptions {
-                variations,
+                strict,
                 ..ReplayOptions::default()
             });
             let mut reader = Reader::new("regression.pgn", text.as_bytes());

@@ -17,8 +17,9 @@ fn a_50_mb_line_without_a_newline() {
     let c = check(&path, None, "50 MB line");
     c.assert_good_games(4, "50 MB line");
     assert_eq!(c.records.len(), 5);
-    // Stray text costs no move: validate reports it, export keeps the game's (empty) main line.
-    assert_eq!(c.records[2]["valid"], true);
+    // Junk in the main line: the game is invalid in export as in validate, and has no outcome.
+    assert_eq!(c.records[2]["valid"], false);
+    assert_eq!(c.records[2]["outcome"], "invalid");
     let errors = c.errors();
     // Clipped: the 50 MB "move" must not come back as a 50 MB diagnostic.
     let clipped: Vec<String> = errors
@@ -172,7 +173,6 @@ fn damaged(at: usize, byte: u8) -> Vec<u8> {
 fn invalid_utf8_at_every_position_of_a_game() {
     let len = good_game(1).len();
     let mut replayer = Replayer::new(ReplayOptions {
-        variations: true,
         ..ReplayOptions::default()
     });
     for byte in [0xff, 0xc3, 0x80, 0xe2, 0x00] {
@@ -300,9 +300,9 @@ fn a_game_of_100000_plies() {
     let shuffle = &c.records[1];
     assert_eq!(shuffle["plies"], 100_000, "{shuffle}");
     assert_eq!(shuffle["valid"], true, "{shuffle}");
-    // The final position is judged, and its clock (100000) passed the 75-move rule, which DESIGN.md
-    // checks before fivefold repetition.
-    assert_eq!(shuffle["outcome"], "seventyfive_moves", "{shuffle}");
+    // The first automatic end decides: the start position occurs the fifth time at ply 16.
+    assert_eq!(shuffle["outcome"], "fivefold_repetition", "{shuffle}");
+    assert_eq!(shuffle["end_ply"], 16, "{shuffle}");
     // One warning for the moves after the automatic end, not one per move.
     assert!(c.diagnostics.len() <= 2, "{:?}", c.diagnostics);
 }

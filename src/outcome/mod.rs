@@ -1,14 +1,19 @@
-//! How a game ended: the outcome categories of DESIGN.md, the winner, and whether the declared
-//! Result agrees with the board.
+//! How a game ended: the outcome categories, the winner, and whether the declared Result agrees
+//! with the board (`docs/outcomes.md` states the rules).
 //!
-//! The classification is judged on the final position of the main line, first match wins:
-//! checkmate, stalemate, insufficient material, the 75-move rule, fivefold repetition, then the two
-//! draws a player may claim (50-move rule, threefold repetition), which count only when the Result
-//! is a draw. Otherwise the tags decide: the `Termination` tag (time forfeit, abandoned,
-//! adjudication, rules infraction), then the Result (resignation, agreement, unterminated).
+//! The first automatic end the main line reaches decides (checkmate, stalemate, insufficient
+//! material, the 75-move rule, fivefold repetition), whatever moves follow it (Laws 5.2.2 and
+//! 9.6): [`classify_ended`]. Otherwise the final position is judged, first match wins: the
+//! automatic ends, then the two draws a player may claim (50-move rule, threefold repetition, also
+//! when the claim is made with the move that would complete them), which count only when the
+//! Result is a draw. Otherwise the tags decide: the `Termination` tag (time forfeit, abandoned,
+//! adjudication, rules infraction; see [`termination`]), then the Result (resignation, agreement,
+//! unterminated).
 //!
 //! This module knows nothing about boards: [`BoardFacts`] carries what `replay` learned from the
 //! final position, so every rule here can be tested on its own.
+
+pub mod termination;
 
 use serde::Serialize;
 
@@ -131,12 +136,18 @@ pub struct BoardFacts {
     pub checkmate: bool,
     /// The side to move is stalemated.
     pub stalemate: bool,
-    /// Neither side has mating material (DESIGN.md's dead position by material).
+    /// Neither side has mating material (a dead position by material).
     pub insufficient_material: bool,
     /// The halfmove clock of the final position.
     pub halfmove_clock: u32,
     /// How many times the final position occurred (1 when it is new).
     pub repetitions: u32,
+    /// A draw by the 50-move rule may be claimed: 100 half-moves without a capture or pawn move,
+    /// or one legal move completes them (Law 9.3).
+    pub fifty_claimable: bool,
+    /// A draw by threefold repetition may be claimed: the position occurred three times, or one
+    /// legal move makes some position occur the third time (Law 9.2).
+    pub threefold_claimable: bool,
     /// White is to move in the final position.
     pub white_to_move: bool,
     /// White could not mate by any series of legal moves.
@@ -145,7 +156,7 @@ pub struct BoardFacts {
     pub black_cannot_mate: bool,
 }
 
-/// The automatic end the board shows, if any, in DESIGN.md's order.
+/// The automatic end the board shows, if any, in the order of precedence.
 pub fn automatic_end(board: &BoardFacts) -> Option<Outcome> {
     if board.checkmate {
         Some(Outcome::Checkmate)
@@ -162,29 +173,6 @@ pub fn automatic_end(board: &BoardFacts) -> Option<Outcome> {
     }
 }
 
-/// The category a `Termination` tag names, if it names one of the four that DESIGN.md takes from
-/// the tags. Reads the PGN standard's values and the phrasings lichess and chess.com write:
-/// "time forfeit", "Time forfeit", "Black won on time", "Game drawn by timeout vs insufficient
-/// material", "abandoned", "White won - game abandoned", "adjudication", "rules infraction".
-pub fn termination_category(termination: &str) -> Option<Outcome> {
-    let lower = termination.to_ascii_lowercase();
-    if lower.contains("time forfeit")
-        || lower.contains("on time")
-        || lower.contains("timeout")
-        || lower.contains("time-forfeit")
-    {
-        Some(Outcome::TimeForfeit)
-    } else if lower.contains("abandon") {
-        Some(Outcome::Abandoned)
-    } else if lower.contains("adjudicat") {
-        Some(Outcome::Adjudication)
-    } else if lower.contains("infraction") {
-        Some(Outcome::RulesInfraction)
-    } else {
-        None
-    }
-}
-
 /// The classification of one game: the export's `outcome`, `winner` and `result_consistent`.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
 pub struct Classification {
@@ -196,11 +184,11 @@ pub struct Classification {
     pub result_consistent: bool,
 }
 
-/// Classifies a game whose main line was replayed to its end.
+/// Classifies a game whose main line was replayed to its end, judged on its final position.
 pub fn classify(
     board: &BoardFacts,
     result: GameResult,
-    termination: Option<&str>,
+    termination: Option<&termination::Termination>,
 ) -> Classification {
     if let Some(outcome) = automatic_end(board) {
         let winner = if outcome == Outcome::Checkmate {
@@ -224,15 +212,15 @@ pub fn classify(
     }
 
     if result == GameResult::Draw {
-        if board.halfmove_clock >= 100 {
+        if board.fifty_claimable {
             return drawn(Outcome::FiftyMoves);
         }
-        if board.repetitions >= 3 {
+        if board.threefold_claimable {
             return drawn(Outcome::ThreefoldRepetition);
         }
     }
 
-    let outcome = match termination.and_then(termination_category) {
+    let outcome = match termination.and_then(|t| t.category) {
         Some(category) => category,
         None => match result {
             GameResult::WhiteWins | GameResult::BlackWins => Outcome::Resignation,
@@ -241,7 +229,9 @@ pub fn classify(
         },
     };
     let winner = declared_winner(result);
-    let loses_by_law = matches!(outcome, Outcome::TimeForfeit | Outcome::Resignation)
+    // Law 6.9: a flag fall against a side that cannot mate is a draw. (A resignation stands,
+    // 5.1.2, whatever material the winner has.)
+    let loses_by_law = outcome == Outcome::TimeForfeit
         && match winner {
             Winner::White => board.white_cannot_mate,
             Winner::Black => board.black_cannot_mate,
@@ -254,6 +244,16 @@ pub fn classify(
     }
 }
 
+/// Classifies a game that ended automatically by `outcome` (a draw: insufficient material, the
+/// 75-move rule or fivefold repetition) before its last move: that end decides.
+pub fn classify_ended(outcome: Outcome, result: GameResult) -> Classification {
+    Classification {
+        outcome,
+        winner: Winner::Draw,
+        result_consistent: matches!(result, GameResult::Draw | GameResult::Unknown),
+    }
+}
+
 /// The classification of a game whose main line could not be replayed: the Result tag stands.
 pub fn classify_invalid(result: GameResult) -> Classification {
     Classification {
@@ -261,6 +261,49 @@ pub fn classify_invalid(result: GameResult) -> Classification {
         winner: declared_winner(result),
         result_consistent: true,
     }
+}
+
+/// What the board says against the declared `result`, in words, when the classification finds
+/// them inconsistent: "the final position is checkmate: Black won, the Result says 1-0". `ended`
+/// is the ply of an automatic end that moves followed.
+pub fn contradiction(c: &Classification, result: GameResult, ended: Option<u32>) -> Option<String> {
+    if c.result_consistent {
+        return None;
+    }
+    let says = result.as_str();
+    let when = match ended {
+        Some(ply) => format!("the game ended at ply {ply} by"),
+        None => "the final position is a draw by".to_owned(),
+    };
+    Some(match c.outcome {
+        Outcome::Checkmate => {
+            let winner = match c.winner {
+                Winner::White => "White",
+                _ => "Black",
+            };
+            format!("the final position is checkmate: {winner} won, the Result says {says}")
+        }
+        Outcome::Stalemate => {
+            format!("the final position is stalemate, a draw; the Result says {says}")
+        }
+        Outcome::InsufficientMaterial => {
+            format!("{when} insufficient material (no mate is possible); the Result says {says}")
+        }
+        Outcome::SeventyfiveMoves => format!("{when} the 75-move rule; the Result says {says}"),
+        Outcome::FivefoldRepetition => {
+            format!("{when} fivefold repetition; the Result says {says}")
+        }
+        _ => {
+            let winner = match c.winner {
+                Winner::White => "White",
+                _ => "Black",
+            };
+            format!(
+                "{winner} won on time but cannot mate by any series of legal moves, so the game \
+                 is drawn (Law 6.9); the Result says {says}"
+            )
+        }
+    })
 }
 
 fn drawn(outcome: Outcome) -> Classification {
@@ -274,6 +317,11 @@ fn drawn(outcome: Outcome) -> Classification {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A `Termination` tag's reading.
+    fn t(text: &str) -> Option<termination::Termination> {
+        Some(termination::read(text, "", ""))
+    }
 
     fn board() -> BoardFacts {
         BoardFacts {
@@ -338,7 +386,7 @@ mod tests {
             ),
         ];
         for (facts, expected) in cases {
-            let c = classify(&facts, GameResult::Draw, Some("time forfeit"));
+            let c = classify(&facts, GameResult::Draw, t("time forfeit").as_ref());
             assert_eq!((c.outcome, c.winner), (expected, Winner::Draw));
             assert!(c.result_consistent);
             let c = classify(&facts, GameResult::WhiteWins, None);
@@ -350,7 +398,8 @@ mod tests {
     #[test]
     fn claims_count_only_with_a_drawn_result() {
         let fifty = BoardFacts {
-            halfmove_clock: 100,
+            halfmove_clock: 99,
+            fifty_claimable: true,
             ..board()
         };
         assert_eq!(
@@ -367,6 +416,7 @@ mod tests {
         );
         let ninety_nine = BoardFacts {
             halfmove_clock: 99,
+            fifty_claimable: false,
             ..board()
         };
         assert_eq!(
@@ -374,7 +424,8 @@ mod tests {
             Outcome::Agreement
         );
         let three = BoardFacts {
-            repetitions: 3,
+            repetitions: 2,
+            threefold_claimable: true,
             ..board()
         };
         assert_eq!(
@@ -382,7 +433,7 @@ mod tests {
             Outcome::ThreefoldRepetition
         );
         assert_eq!(
-            classify(&three, GameResult::BlackWins, Some("Time forfeit")).outcome,
+            classify(&three, GameResult::BlackWins, t("Time forfeit").as_ref()).outcome,
             Outcome::TimeForfeit
         );
         let two = BoardFacts {
@@ -393,31 +444,6 @@ mod tests {
             classify(&two, GameResult::Draw, None).outcome,
             Outcome::Agreement
         );
-    }
-
-    #[test]
-    fn termination_phrasings() {
-        let cases = [
-            ("time forfeit", Some(Outcome::TimeForfeit)),
-            ("Time forfeit", Some(Outcome::TimeForfeit)),
-            ("Magnus Carlsen won on time", Some(Outcome::TimeForfeit)),
-            (
-                "Game drawn by timeout vs insufficient material",
-                Some(Outcome::TimeForfeit),
-            ),
-            ("Abandoned", Some(Outcome::Abandoned)),
-            ("White won - game abandoned", Some(Outcome::Abandoned)),
-            ("adjudication", Some(Outcome::Adjudication)),
-            ("Rules infraction", Some(Outcome::RulesInfraction)),
-            ("Normal", None),
-            ("normal", None),
-            ("Black won by resignation", None),
-            ("Game drawn by repetition", None),
-            ("unterminated", None),
-        ];
-        for (text, expected) in cases {
-            assert_eq!(termination_category(text), expected, "{text}");
-        }
     }
 
     #[test]
@@ -445,25 +471,25 @@ mod tests {
             ),
             (
                 GameResult::Unknown,
-                Some("abandoned"),
+                t("abandoned"),
                 Outcome::Abandoned,
                 Winner::Unknown,
             ),
             (
                 GameResult::WhiteWins,
-                Some("adjudication"),
+                t("adjudication"),
                 Outcome::Adjudication,
                 Winner::White,
             ),
             (
                 GameResult::BlackWins,
-                Some("rules infraction"),
+                t("rules infraction"),
                 Outcome::RulesInfraction,
                 Winner::Black,
             ),
         ];
         for (result, termination, outcome, winner) in expect {
-            let c = classify(&b, result, termination);
+            let c = classify(&b, result, termination.as_ref());
             assert_eq!((c.outcome, c.winner), (outcome, winner), "{result:?}");
             assert!(c.result_consistent);
         }
@@ -475,17 +501,76 @@ mod tests {
             white_cannot_mate: true,
             ..board()
         };
-        let c = classify(&bare_white, GameResult::WhiteWins, Some("time forfeit"));
+        let c = classify(
+            &bare_white,
+            GameResult::WhiteWins,
+            t("time forfeit").as_ref(),
+        );
         assert_eq!(c.outcome, Outcome::TimeForfeit);
         assert!(!c.result_consistent);
-        assert!(!classify(&bare_white, GameResult::WhiteWins, None).result_consistent);
+        let said = contradiction(&c, GameResult::WhiteWins, None).unwrap_or_default();
+        assert!(said.contains("White won on time but cannot mate"), "{said}");
+        // A resignation stands (Law 5.1.2), whatever material the winner has.
+        assert!(classify(&bare_white, GameResult::WhiteWins, None).result_consistent);
         // Black may still win on time against a bare king.
         assert!(
-            classify(&bare_white, GameResult::BlackWins, Some("time forfeit")).result_consistent
+            classify(
+                &bare_white,
+                GameResult::BlackWins,
+                t("time forfeit").as_ref()
+            )
+            .result_consistent
         );
         // Adjudication is not covered by Laws 6.9 and 5.1.2.
         assert!(
-            classify(&bare_white, GameResult::WhiteWins, Some("adjudication")).result_consistent
+            classify(
+                &bare_white,
+                GameResult::WhiteWins,
+                t("adjudication").as_ref()
+            )
+            .result_consistent
+        );
+    }
+
+    #[test]
+    fn an_automatic_end_with_moves_after_it_decides() {
+        for outcome in [
+            Outcome::InsufficientMaterial,
+            Outcome::SeventyfiveMoves,
+            Outcome::FivefoldRepetition,
+        ] {
+            let c = classify_ended(outcome, GameResult::WhiteWins);
+            assert_eq!((c.outcome, c.winner), (outcome, Winner::Draw));
+            assert!(!c.result_consistent);
+            let said = contradiction(&c, GameResult::WhiteWins, Some(57)).unwrap_or_default();
+            assert!(said.starts_with("the game ended at ply 57 by"), "{said}");
+            assert!(said.ends_with("the Result says 1-0"), "{said}");
+            assert!(classify_ended(outcome, GameResult::Draw).result_consistent);
+            assert!(classify_ended(outcome, GameResult::Unknown).result_consistent);
+        }
+    }
+
+    #[test]
+    fn contradictions_say_what_the_board_says() {
+        let mated = BoardFacts {
+            checkmate: true,
+            ..board()
+        };
+        let c = classify(&mated, GameResult::WhiteWins, None);
+        assert_eq!(
+            contradiction(&c, GameResult::WhiteWins, None).as_deref(),
+            Some("the final position is checkmate: Black won, the Result says 1-0")
+        );
+        let ok = classify(&mated, GameResult::BlackWins, None);
+        assert_eq!(contradiction(&ok, GameResult::BlackWins, None), None);
+        let stalemate = BoardFacts {
+            stalemate: true,
+            ..board()
+        };
+        let c = classify(&stalemate, GameResult::BlackWins, None);
+        assert_eq!(
+            contradiction(&c, GameResult::BlackWins, None).as_deref(),
+            Some("the final position is stalemate, a draw; the Result says 0-1")
         );
     }
 

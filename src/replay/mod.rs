@@ -19,19 +19,21 @@
 //! (fewer than 75 while the 75-move rule has not struck), so the work stays linear in the length of
 //! the game however long it is.
 
+mod claims;
+
 use std::fmt::Write as _;
 
-use crate::outcome::{self, BoardFacts, Classification, Outcome};
+use crate::outcome::{self, BoardFacts, Classification, Outcome, termination};
 use crate::pgn::{Flow, GameInfo, GameResult, LineCol, Location, PgnError, Visitor};
+use crate::report::code::Code;
 use crate::report::diagnostic::Severity;
-use crate::rules::san::{self, ParseSanError, Resolved, San, Suffix};
+use crate::rules::san::{self, Leniency, ParseSanError, Resolved, San, Suffix};
 use crate::rules::{Color, Position};
 
-/// What a replay walks and how strictly it judges.
+/// How strictly a replay judges, and what it keeps. Variations are always replayed: `validate`
+/// and `export` judge a game alike.
 #[derive(Clone, Debug, Default)]
 pub struct ReplayOptions {
-    /// Replay variations too (`validate`); `export` judges the main line only.
-    pub variations: bool,
     /// Turn every warning into an error (`validate --strict`).
     pub strict: bool,
     /// Tags whose values the report keeps, in this order (`export --tags`).
@@ -52,7 +54,7 @@ pub struct Problem {
     /// Error or warning.
     pub severity: Severity,
     /// A stable code, e.g. `illegal_move`.
-    pub code: &'static str,
+    pub code: Code,
     /// What is wrong, in plain words.
     pub message: String,
 }
@@ -89,13 +91,18 @@ pub struct GameReport {
     pub plies: u32,
     /// FEN of the last main-line position reached (empty if the game never got a position).
     pub final_fen: String,
-    /// The main line replayed without error.
+    /// The main line replayed to its end: no illegal move, no junk, no lost moves (else the
+    /// outcome is `invalid`).
     pub main_line_valid: bool,
-    /// The first main-line error, as `LINE:COL: ply P "SAN": message`.
+    /// The first error of the game (main line, variation or tag), as
+    /// `LINE:COL: ply P "SAN": message`; empty for a valid game.
     pub first_error: String,
+    /// The ply at which an automatic end (insufficient material, 75-move rule, fivefold
+    /// repetition) ended the game while moves followed it.
+    pub end_ply: Option<u32>,
     /// The outcome, winner and result consistency.
     pub classification: Option<Classification>,
-    /// Every problem, in source order.
+    /// Every problem, in source order (the game's own verdicts, found at its end, last).
     pub problems: Vec<Problem>,
     /// How many of `problems` are errors.
     pub errors: u32,
@@ -108,9 +115,10 @@ pub struct GameReport {
 struct Line {
     /// The position now.
     pos: Position,
-    /// The position before the last move played (where a variation starts); kept up to date only
-    /// when variations are replayed.
+    /// The position before the last move played (where a variation starts).
     before: Position,
+    /// The last move played on this line (by SAN), if any.
+    last_move: Option<crate::rules::Move>,
     /// Plies from the game's start to `pos`.
     ply: u32,
     /// Whether the side to move in `pos` is in check, when known: found after every move played
@@ -136,8 +144,14 @@ pub struct Replayer {
     automatic_end: Option<(u32, Outcome)>,
     /// The warning about moves after the automatic end was given.
     warned_after_end: bool,
-    /// The problem that made the main line invalid, if any.
+    /// The index in `problems` of the game's first error, if any.
     first_error: Option<usize>,
+    /// The main line hit an error: the outcome is `invalid`.
+    main_line_broken: bool,
+    /// Where the Result tag stands.
+    result_tag_at: Location,
+    /// Where the Termination tag stands.
+    termination_at: Location,
     fen_tag: Option<String>,
     variant_tag: Option<String>,
     termination: Option<String>,
@@ -161,6 +175,9 @@ impl Replayer {
             automatic_end: None,
             warned_after_end: false,
             first_error: None,
+            main_line_broken: false,
+            result_tag_at: Location(0),
+            termination_at: Location(0),
             fen_tag: None,
             variant_tag: None,
             termination: None,
@@ -181,27 +198,29 @@ impl Replayer {
         &self.options
     }
 
-    /// Records a problem (as an error under `--strict`).
+    /// Records a problem with its code's severity (an error under `--strict`).
     fn problem(
         &mut self,
         location: Location,
         ply: Option<u32>,
         san: Option<&str>,
-        severity: Severity,
-        code: &'static str,
+        code: Code,
         message: String,
     ) {
         let severity = if self.options.strict {
             Severity::Error
         } else {
-            severity
+            code.severity()
         };
         match severity {
             Severity::Error => self.report.errors += 1,
             Severity::Warning => self.report.warnings += 1,
         }
-        // The main line's first error is always listed: the report quotes it.
-        let first_error = self.first_error == Some(self.report.problems.len());
+        // The first error is always listed: the report quotes it.
+        let first_error = severity == Severity::Error && self.first_error.is_none();
+        if first_error {
+            self.first_error = Some(self.report.problems.len());
+        }
         if self.report.problems.len() >= MAX_PROBLEMS && !first_error {
             let unlisted = self.unlisted.get_or_insert((0, location));
             unlisted.0 += 1;
@@ -218,47 +237,32 @@ impl Replayer {
         });
     }
 
-    /// Records an error of the main line: the game is invalid, and the main line stops here.
+    /// Records an error of the main line: the main line stops here, and the game's outcome is
+    /// `invalid`.
     fn main_line_error(
         &mut self,
         location: Location,
         ply: Option<u32>,
         san: Option<&str>,
-        code: &'static str,
+        code: Code,
         message: String,
     ) {
         if let Some(line) = self.lines.first_mut() {
             line.dead = true;
         }
-        if self.first_error.is_none() {
-            self.first_error = Some(self.report.problems.len());
-        }
-        self.problem(location, ply, san, Severity::Error, code, message);
+        self.main_line_broken = true;
+        self.problem(location, ply, san, code, message);
     }
 
     /// Records an error on the current line, and skips the rest of that line.
-    fn line_error(
-        &mut self,
-        location: Location,
-        ply: u32,
-        san: &str,
-        code: &'static str,
-        message: String,
-    ) {
+    fn line_error(&mut self, location: Location, ply: u32, san: &str, code: Code, message: String) {
         if self.lines.len() <= 1 {
             self.main_line_error(location, Some(ply), Some(san), code, message);
         } else {
             if let Some(line) = self.lines.last_mut() {
                 line.dead = true;
             }
-            self.problem(
-                location,
-                Some(ply),
-                Some(san),
-                Severity::Error,
-                code,
-                message,
-            );
+            self.problem(location, Some(ply), Some(san), code, message);
         }
     }
 
@@ -273,7 +277,7 @@ impl Replayer {
                 let message = format!(
                     "unsupported variant {variant}: only standard chess and Chess960 are played"
                 );
-                self.main_line_error(at, None, None, "unsupported_variant", message);
+                self.main_line_error(at, None, None, Code::UnsupportedVariant, message);
                 return;
             }
         };
@@ -283,7 +287,7 @@ impl Replayer {
                 Ok(pos) => pos,
                 Err(err) => {
                     let message = format!("bad FEN tag \"{fen}\": {err}");
-                    self.main_line_error(at, None, None, "bad_fen", message);
+                    self.main_line_error(at, None, None, Code::BadFen, message);
                     return;
                 }
             },
@@ -297,6 +301,7 @@ impl Replayer {
             before: pos.clone(),
             pos,
             ply: 0,
+            last_move: None,
             in_check: None,
             dead: false,
             moved: false,
@@ -341,11 +346,10 @@ impl Replayer {
             self.warn_leniency(index, text, location, ply, resolved);
         }
         let line = &mut self.lines[index];
-        if self.options.variations {
-            // Only a variation starts from the position before the last move.
-            line.before.clone_from(&line.pos);
-        }
+        // A variation starts from the position before the last move.
+        line.before.clone_from(&line.pos);
         line.pos.play_unchecked(mv);
+        line.last_move = Some(mv);
         line.ply = ply;
         line.moved = true;
         let written = parsed.suffix();
@@ -354,12 +358,13 @@ impl Replayer {
         if written.is_some() || in_check {
             let actual = Suffix::knowing_check(&line.pos, in_check);
             if written != actual {
-                self.warn_check_mark(text, location, ply, written, actual);
+                self.warn_check_mark(index, text, location, ply, written, actual);
             }
         }
         if main {
             self.report.plies = ply;
-            self.after_main_line_move(mv.is_zeroing(), mv.is_capture());
+            let material_changed = mv.is_capture() || mv.promotion().is_some();
+            self.after_main_line_move(mv.is_zeroing(), material_changed);
         }
     }
 
@@ -368,7 +373,7 @@ impl Replayer {
     #[inline(never)]
     fn bad_san(&mut self, text: &str, location: Location, ply: u32, err: ParseSanError) {
         let message = format!("{text}: {err}");
-        self.line_error(location, ply, text, "bad_san", message);
+        self.line_error(location, ply, text, Code::BadSan, message);
     }
 
     /// A move that is not legal on line `index` (the hot path resolved it without asking why).
@@ -385,10 +390,12 @@ impl Replayer {
             // The same resolver, asked again for its explanation, cannot succeed this time.
             (None, Ok(_)) => unreachable!("{text} resolved only the second time"),
         };
-        self.line_error(location, ply, text, "illegal_move", message);
+        self.line_error(location, ply, text, Code::IllegalMove, message);
     }
 
-    /// One warning per non-standard form of a legal move, before it is played on line `index`.
+    /// One warning per non-standard form of a legal move, before it is played on line `index`;
+    /// an `e.p.` mark on a move that is no en passant capture is an error (the move still
+    /// stands).
     #[cold]
     #[inline(never)]
     fn warn_leniency(
@@ -401,38 +408,102 @@ impl Replayer {
     ) {
         let canonical = san::write(&self.lines[index].pos, resolved.mv);
         for form in resolved.leniency.iter() {
+            if form == Leniency::EN_PASSANT_MARK && !resolved.mv.is_en_passant() {
+                let message = format!(
+                    "{text}: the e.p. mark follows a move that is not an en passant capture; \
+                     the move is {canonical}"
+                );
+                self.problem(
+                    location,
+                    Some(ply),
+                    Some(text),
+                    Code::WrongEnPassantMark,
+                    message,
+                );
+                continue;
+            }
             let message = form.warning(text, canonical.as_str()).to_string();
             self.problem(
                 location,
                 Some(ply),
                 Some(text),
-                Severity::Warning,
-                "non_standard_san",
+                Code::NonStandardSan,
                 message,
             );
         }
     }
 
-    /// A check mark that does not match the position after the move.
+    /// A check mark that does not match the position after the move just played on line
+    /// `index`: the message names the move's standard form, the same as its other warnings do.
     #[cold]
     #[inline(never)]
     fn warn_check_mark(
         &mut self,
+        index: usize,
         text: &str,
         location: Location,
         ply: u32,
         written: Option<Suffix>,
         actual: Option<Suffix>,
     ) {
-        let message = suffix_message(text, written, actual);
+        let line = &self.lines[index];
+        let Some(mv) = line.last_move else {
+            return;
+        };
+        let canonical = san::write(&line.before, mv);
+        let message = suffix_message(text, written, actual, canonical.as_str());
         self.problem(
             location,
             Some(ply),
             Some(text),
-            Severity::Warning,
-            "wrong_check_mark",
+            Code::WrongCheckMark,
             message,
         );
+    }
+
+    /// An `e.p.` written as a token of its own after a move: a warning after an en passant
+    /// capture (the mark is not standard), an error after anything else.
+    fn en_passant_mark(&mut self, location: Location) {
+        let Some(index) = self.live_line() else {
+            return;
+        };
+        let line = &self.lines[index];
+        let ply = line.ply;
+        let Some(mv) = line.last_move.filter(|_| line.moved) else {
+            let message = "e.p.: an e.p. mark with no move before it".to_owned();
+            self.problem(
+                location,
+                None,
+                Some("e.p."),
+                Code::WrongEnPassantMark,
+                message,
+            );
+            return;
+        };
+        let canonical = san::write(&line.before, mv);
+        if mv.is_en_passant() {
+            let message = Leniency::EN_PASSANT_MARK
+                .warning(&format!("{canonical} e.p."), canonical.as_str())
+                .to_string();
+            self.problem(
+                location,
+                Some(ply),
+                Some("e.p."),
+                Code::NonStandardSan,
+                message,
+            );
+        } else {
+            let message = format!(
+                "e.p.: the e.p. mark follows {canonical}, which is not an en passant capture"
+            );
+            self.problem(
+                location,
+                Some(ply),
+                Some("e.p."),
+                Code::WrongEnPassantMark,
+                message,
+            );
+        }
     }
 
     fn play_null_move(&mut self, text: &str, location: Location) {
@@ -443,6 +514,7 @@ impl Replayer {
         let ply = line.ply + 1;
         line.before.clone_from(&line.pos);
         line.pos.play_null();
+        line.last_move = None;
         line.in_check = None;
         line.ply = ply;
         line.moved = true;
@@ -452,8 +524,7 @@ impl Replayer {
                 location,
                 Some(ply),
                 Some(text),
-                Severity::Warning,
-                "null_move",
+                Code::NullMove,
                 format!(
                     "{text}: a null move in the main line passes the turn; it is not a legal move"
                 ),
@@ -486,8 +557,7 @@ impl Replayer {
                 location,
                 Some(ply),
                 Some(text),
-                Severity::Warning,
-                "move_after_end",
+                Code::MoveAfterEnd,
                 format!("{text}: the game already ended {when} by {how}; later moves do not count"),
             );
         }
@@ -496,7 +566,7 @@ impl Replayer {
     /// After a main-line move: the key joins the history, and an automatic end is noted.
     /// Always inlined: it runs once per ply, and as a call it cost about 2% of the replay.
     #[inline(always)]
-    fn after_main_line_move(&mut self, zeroing: bool, capture: bool) {
+    fn after_main_line_move(&mut self, zeroing: bool, material_changed: bool) {
         // The history restarts after a capture or pawn move. A length to keep, chosen without a
         // branch: which moves zero the clock is a coin toss to the branch predictor.
         let keep = std::hint::select_unpredictable(zeroing, 0, self.history.len());
@@ -506,21 +576,21 @@ impl Replayer {
         // A position recurs at the earliest four plies later (each side must move away and
         // back), so a fifth occurrence needs sixteen plies without a capture or pawn move.
         if self.automatic_end.is_none()
-            && (capture && pos.is_insufficient_material()
+            && (material_changed && pos.is_insufficient_material()
                 || pos.halfmoves() >= 150
                 || pos.halfmoves() >= 16 && repetitions(&self.history) >= 5)
         {
-            self.note_automatic_end(capture);
+            self.note_automatic_end(material_changed);
         }
     }
 
     /// Records which automatic end the last main-line move brought, the first that applies.
     #[cold]
     #[inline(never)]
-    fn note_automatic_end(&mut self, capture: bool) {
+    fn note_automatic_end(&mut self, material_changed: bool) {
         let line = &self.lines[0];
         let pos = &line.pos;
-        let outcome = if capture && pos.is_insufficient_material() {
+        let outcome = if material_changed && pos.is_insufficient_material() {
             Outcome::InsufficientMaterial
         } else if pos.halfmoves() >= 150 {
             Outcome::SeventyfiveMoves
@@ -548,8 +618,7 @@ impl Replayer {
             location,
             Some(ply),
             None,
-            Severity::Warning,
-            "wrong_move_number",
+            Code::WrongMoveNumber,
             format!("move number {number} should be {expected}"),
         );
     }
@@ -567,14 +636,7 @@ impl Replayer {
                         "the movetext ends with {} but the Result tag says {tag}",
                         marker.as_str()
                     );
-                    self.problem(
-                        location,
-                        None,
-                        None,
-                        Severity::Warning,
-                        "result_mismatch",
-                        message,
-                    );
+                    self.problem(location, None, None, Code::ResultMismatch, message);
                 }
                 Some(_) => {}
                 None => {
@@ -584,6 +646,8 @@ impl Replayer {
                 }
             }
         }
+        let declared = GameResult::from_tag(&self.report.tags.result);
+        self.judge(declared);
         if let Some((count, location)) = self.unlisted.take() {
             // A note, not a problem of its own: the counts already hold the unlisted ones.
             self.report.problems.push(Problem {
@@ -592,7 +656,7 @@ impl Replayer {
                 ply: None,
                 san: None,
                 severity: Severity::Warning,
-                code: "problems_not_listed",
+                code: Code::ProblemsNotListed,
                 message: format!(
                     "{count} more problems from here on are counted but not listed (at most \
                      {MAX_PROBLEMS} are listed per game)"
@@ -602,51 +666,106 @@ impl Replayer {
         for problem in &mut self.report.problems {
             problem.at = game.locate(problem.location);
         }
-        let declared = GameResult::from_tag(&self.report.tags.result);
         let report = &mut self.report;
-        match self.first_error {
-            Some(index) => {
-                report.main_line_valid = false;
-                let problem = &report.problems[index];
-                let error = &mut report.first_error;
-                let _ = write!(error, "{}: ", problem.at);
-                if let Some(ply) = problem.ply {
-                    let _ = write!(error, "ply {ply} ");
-                }
-                if let Some(san) = &problem.san {
-                    let _ = write!(error, "\"{san}\": ");
-                }
-                error.push_str(&problem.message);
-                report.classification = Some(outcome::classify_invalid(declared));
+        report.main_line_valid = !self.main_line_broken;
+        if let Some(index) = self.first_error {
+            let problem = &report.problems[index];
+            let error = &mut report.first_error;
+            let _ = write!(error, "{}: ", problem.at);
+            if let Some(ply) = problem.ply {
+                let _ = write!(error, "ply {ply} ");
             }
-            None => {
-                report.main_line_valid = true;
-                if let Some(line) = self.lines.first() {
-                    let pos = &line.pos;
-                    let stuck = !pos.has_legal_moves();
-                    let check = pos.is_check();
-                    let facts = BoardFacts {
-                        checkmate: stuck && check,
-                        stalemate: stuck && !check,
-                        insufficient_material: pos.is_insufficient_material(),
-                        halfmove_clock: pos.halfmoves(),
-                        repetitions: repetitions(&self.history),
-                        white_to_move: pos.turn() == Color::White,
-                        white_cannot_mate: pos.has_insufficient_material(Color::White),
-                        black_cannot_mate: pos.has_insufficient_material(Color::Black),
-                    };
-                    report.classification = Some(outcome::classify(
-                        &facts,
-                        declared,
-                        self.termination.as_deref(),
-                    ));
-                }
+            if let Some(san) = &problem.san {
+                let _ = write!(error, "\"{san}\": ");
             }
+            error.push_str(&problem.message);
         }
         if let Some(line) = self.lines.first() {
             report.final_fen.clear();
             line.pos.write_fen(&mut report.final_fen);
         }
+    }
+
+    /// Classifies the game and reports what the tags say against the board: the first automatic
+    /// end of the main line decides, else its final position, else the tags.
+    fn judge(&mut self, declared: GameResult) {
+        let termination = self.termination.as_deref().map(|text| {
+            let tags = &self.report.tags;
+            termination::read(text, &tags.white, &tags.black)
+        });
+        let line = match self.lines.first() {
+            Some(line) if !self.main_line_broken => line,
+            _ => {
+                self.report.classification = Some(outcome::classify_invalid(declared));
+                return;
+            }
+        };
+        let ended = self.automatic_end.filter(|&(ply, _)| ply < line.ply);
+        let classification = match ended {
+            Some((ply, outcome)) => {
+                self.report.end_ply = Some(ply);
+                outcome::classify_ended(outcome, declared)
+            }
+            None => {
+                let facts = self.final_facts(&line.pos, declared);
+                outcome::classify(&facts, declared, termination.as_ref())
+            }
+        };
+        self.report.classification = Some(classification);
+        let at = self.marker.map_or(self.result_tag_at, |(_, at)| at);
+        let end_ply = ended.map(|(ply, _)| ply);
+        if let Some(message) = outcome::contradiction(&classification, declared, end_ply) {
+            self.problem(at, None, None, Code::ResultContradictsBoard, message);
+        }
+        let implied = termination.and_then(|t| t.implies);
+        if let (Some(implied), Some(text)) = (implied, self.termination.as_deref())
+            && declared != GameResult::Unknown
+            && outcome::declared_winner(declared) != implied
+        {
+            let message = format!(
+                "the Termination tag \"{text}\" says {}, but the Result is {}",
+                winner_words(implied),
+                declared.as_str()
+            );
+            self.problem(
+                self.termination_at,
+                None,
+                None,
+                Code::TerminationContradictsResult,
+                message,
+            );
+        }
+    }
+
+    /// What the final position `pos` of the main line tells. The claims are looked at only for
+    /// a drawn result, where they count.
+    fn final_facts(&self, pos: &Position, declared: GameResult) -> BoardFacts {
+        let stuck = !pos.has_legal_moves();
+        let check = pos.is_check();
+        let repetitions = repetitions(&self.history);
+        let drawn = declared == GameResult::Draw;
+        BoardFacts {
+            checkmate: stuck && check,
+            stalemate: stuck && !check,
+            insufficient_material: pos.is_insufficient_material(),
+            halfmove_clock: pos.halfmoves(),
+            repetitions,
+            fifty_claimable: drawn && !stuck && claims::fifty(pos),
+            threefold_claimable: drawn && !stuck && claims::threefold(pos, &self.history),
+            white_to_move: pos.turn() == Color::White,
+            white_cannot_mate: pos.has_insufficient_material(Color::White),
+            black_cannot_mate: pos.has_insufficient_material(Color::Black),
+        }
+    }
+}
+
+/// `White won`, `Black won`, `the game was drawn`.
+fn winner_words(winner: outcome::Winner) -> &'static str {
+    match winner {
+        outcome::Winner::White => "White won",
+        outcome::Winner::Black => "Black won",
+        outcome::Winner::Draw => "the game was drawn",
+        outcome::Winner::Unknown => "nothing about the result",
     }
 }
 
@@ -668,10 +787,14 @@ fn color_name(color: Color) -> &'static str {
     }
 }
 
-/// The warning for a check mark that does not match the position after the move.
-fn suffix_message(text: &str, written: Option<Suffix>, actual: Option<Suffix>) -> String {
-    let bare = text.trim_end_matches(['+', '#']);
-    let standard = format!("{bare}{}", actual.map_or("", Suffix::as_str));
+/// The warning for a check mark that does not match the position after the move, whose
+/// standard form (with the right mark) is `standard`.
+fn suffix_message(
+    text: &str,
+    written: Option<Suffix>,
+    actual: Option<Suffix>,
+    standard: &str,
+) -> String {
     match actual {
         None => format!("{text}: the move gives no check; the standard form is {standard}"),
         Some(Suffix::Check) if written.is_none() => {
@@ -789,6 +912,7 @@ impl Visitor for Replayer {
         report.final_fen.clear();
         report.main_line_valid = true;
         report.first_error.clear();
+        report.end_ply = None;
         report.classification = None;
         report.problems.clear();
         report.errors = 0;
@@ -799,6 +923,9 @@ impl Visitor for Replayer {
         self.automatic_end = None;
         self.warned_after_end = false;
         self.first_error = None;
+        self.main_line_broken = false;
+        self.result_tag_at = Location(0);
+        self.termination_at = Location(0);
         self.unlisted = None;
         self.warned_too_deep = false;
         self.fen_tag = None;
@@ -808,7 +935,7 @@ impl Visitor for Replayer {
         self.marker = None;
     }
 
-    fn tag(&mut self, name: &str, value: &str, _location: Location) {
+    fn tag(&mut self, name: &str, value: &str, location: Location) {
         let tags = &mut self.report.tags;
         let field = match name {
             "Event" => Some(&mut tags.event),
@@ -819,6 +946,7 @@ impl Visitor for Replayer {
             "Black" => Some(&mut tags.black),
             "Result" => {
                 self.result_tag = Some(value.to_owned());
+                self.result_tag_at = location;
                 Some(&mut tags.result)
             }
             "FEN" => {
@@ -831,6 +959,7 @@ impl Visitor for Replayer {
             }
             "Termination" => {
                 self.termination = Some(value.to_owned());
+                self.termination_at = location;
                 None
             }
             _ => None,
@@ -864,6 +993,10 @@ impl Visitor for Replayer {
         self.play_null_move(text, location);
     }
 
+    fn en_passant_mark(&mut self, location: Location) {
+        Replayer::en_passant_mark(self, location);
+    }
+
     fn wants_comments(&self) -> bool {
         false
     }
@@ -874,9 +1007,6 @@ impl Visitor for Replayer {
     }
 
     fn begin_variation(&mut self, location: Location) -> Flow {
-        if !self.options.variations {
-            return Flow::Skip;
-        }
         let too_deep = self.lines.len() > MAX_VARIATION_DEPTH;
         let walk = self
             .live_line()
@@ -890,14 +1020,7 @@ impl Visitor for Replayer {
                     let message = format!(
                         "variations nested deeper than {MAX_VARIATION_DEPTH} levels are not replayed"
                     );
-                    self.problem(
-                        location,
-                        None,
-                        None,
-                        Severity::Warning,
-                        "deep_variation",
-                        message,
-                    );
+                    self.problem(location, None, None, Code::DeepVariation, message);
                 }
             }
             Some(parent) => {
@@ -905,6 +1028,7 @@ impl Visitor for Replayer {
                     pos: parent.before.clone(),
                     before: parent.before.clone(),
                     ply: parent.ply - 1,
+                    last_move: None,
                     in_check: None,
                     dead: false,
                     moved: false,
@@ -931,14 +1055,10 @@ impl Visitor for Replayer {
     fn error(&mut self, error: PgnError) {
         let ply = self.lines.last().map(|line| line.ply + 1);
         let code = pgn_code(&error);
-        if error.is_warning() {
-            let severity = Severity::Warning;
-            self.problem(error.location, ply, None, severity, code, error.message);
-        } else if loses_moves(&error) {
+        if breaks_main_line(&error, self.lines.len() <= 1 && self.skipped_depth == 0) {
             self.main_line_error(error.location, ply, None, code, error.message);
         } else {
-            let severity = Severity::Error;
-            self.problem(error.location, ply, None, severity, code, error.message);
+            self.problem(error.location, ply, None, code, error.message);
         }
     }
 
@@ -947,32 +1067,34 @@ impl Visitor for Replayer {
     }
 }
 
-/// Whether a reader defect cost the main line some of its moves (so the final position is not the
-/// game's): then the game is invalid for export too. Other defects (a broken tag, stray text) are
-/// errors for `validate`, but the moves around them replay as written.
-fn loses_moves(error: &PgnError) -> bool {
+/// Whether a reader defect breaks the main line, so that its outcome is `invalid`: it cost the
+/// main line some of its moves, or (`in_main_line`) it is junk among the main line's moves. Other
+/// defects (a broken tag, a bad NAG, junk in a variation or after the result) make the game
+/// invalid, but the main line replays as written and keeps its outcome.
+fn breaks_main_line(error: &PgnError, in_main_line: bool) -> bool {
     use crate::pgn::PgnErrorKind as K;
-    matches!(
-        error.kind,
-        K::UnterminatedComment | K::UnclosedVariation | K::GameTooLarge
-    )
+    match error.kind {
+        K::UnterminatedComment | K::UnclosedVariation | K::GameTooLarge => true,
+        K::UnexpectedText => in_main_line,
+        _ => false,
+    }
 }
 
 /// A stable code for each kind of reader defect.
-fn pgn_code(error: &PgnError) -> &'static str {
+fn pgn_code(error: &PgnError) -> Code {
     use crate::pgn::PgnErrorKind as K;
     match error.kind {
-        K::NotUtf8 => "not_utf8",
-        K::NoResult => "no_result",
-        K::BrokenTag => "broken_tag",
-        K::UnterminatedComment => "unterminated_comment",
-        K::UnclosedVariation => "unclosed_variation",
-        K::UnopenedVariation => "unopened_variation",
-        K::ResultInVariation => "result_in_variation",
-        K::TextAfterResult => "text_after_result",
-        K::BadNag => "bad_nag",
-        K::BadMoveNumber => "bad_move_number",
-        K::UnexpectedText => "unexpected_text",
-        K::GameTooLarge => "game_too_large",
+        K::NotUtf8 => Code::NotUtf8,
+        K::NoResult => Code::NoResult,
+        K::BrokenTag => Code::BrokenTag,
+        K::UnterminatedComment => Code::UnterminatedComment,
+        K::UnclosedVariation => Code::UnclosedVariation,
+        K::UnopenedVariation => Code::UnopenedVariation,
+        K::ResultInVariation => Code::ResultInVariation,
+        K::TextAfterResult => Code::TextAfterResult,
+        K::BadNag => Code::BadNag,
+        K::BadMoveNumber => Code::BadMoveNumber,
+        K::UnexpectedText => Code::UnexpectedText,
+        K::GameTooLarge => Code::GameTooLarge,
     }
 }

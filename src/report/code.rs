@@ -1,0 +1,136 @@
+//! The diagnostic codes: one [`Code`] per kind of problem `validate` reports, each with its stable
+//! name (`illegal_move`), its default severity and one line saying what it means. `docs/diagnostics.md`
+//! lists the same codes (a test keeps the two equal).
+
+use serde::Serialize;
+
+use crate::report::diagnostic::Severity;
+
+/// Declares [`Code`] with its name, default severity and meaning, from one table.
+macro_rules! codes {
+    ($($(#[$doc:meta])* $variant:ident = $name:literal, $severity:ident, $meaning:literal;)*) => {
+        /// A kind of problem, with a stable machine-readable name.
+        #[derive(Copy, Clone, Debug, Eq, PartialEq, Hash, PartialOrd, Ord, Serialize)]
+        pub enum Code {
+            $($(#[$doc])* #[serde(rename = $name)] $variant,)*
+        }
+
+        impl Code {
+            /// Every code, in the order of the table.
+            pub const ALL: &[Code] = &[$(Code::$variant),*];
+
+            /// The stable name, e.g. `illegal_move`.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(Code::$variant => $name,)*
+                }
+            }
+
+            /// Error or warning, before `--strict` turns every warning into an error.
+            pub fn severity(self) -> Severity {
+                match self {
+                    $(Code::$variant => Severity::$severity,)*
+                }
+            }
+
+            /// What the code means, in one line.
+            pub fn meaning(self) -> &'static str {
+                match self {
+                    $(Code::$variant => $meaning,)*
+                }
+            }
+        }
+    };
+}
+
+codes! {
+    /// Text in the place of a move that is no move at all.
+    BadSan = "bad_san", Error, "a token in the movetext is not a move in any notation";
+    /// A move that is not legal in its position.
+    IllegalMove = "illegal_move", Error, "the move is not legal in its position (the rest of its line is skipped)";
+    /// An `e.p.` mark after a capture that is not en passant.
+    WrongEnPassantMark = "wrong_en_passant_mark", Error, "an e.p. mark follows a move that is not an en passant capture";
+    /// A legal move written in a non-standard form.
+    NonStandardSan = "non_standard_san", Warning, "a legal move written in a non-standard form (0-0, e2e4, Ngf3, e8Q, e.p. ...)";
+    /// A `+` or `#` that does not match the position.
+    WrongCheckMark = "wrong_check_mark", Warning, "the check or mate mark does not match the position after the move";
+    /// A null move in the main line.
+    NullMove = "null_move", Warning, "a null move (-- or Z0) in the main line passes the turn";
+    /// A move played after the game had ended by itself.
+    MoveAfterEnd = "move_after_end", Warning, "a move played after an automatic end (insufficient material, 75-move rule, fivefold repetition)";
+    /// A move number that does not match the position.
+    WrongMoveNumber = "wrong_move_number", Warning, "a move number that does not match the position";
+    /// The termination marker and the Result tag differ.
+    ResultMismatch = "result_mismatch", Warning, "the movetext's termination marker differs from the Result tag";
+    /// The Result tag contradicts what the board shows.
+    ResultContradictsBoard = "result_contradicts_board", Warning, "the Result contradicts the board (a mate, a draw by rule, a win on time without mating material)";
+    /// The Termination tag names another result than the Result tag.
+    TerminationContradictsResult = "termination_contradicts_result", Warning, "the Termination tag says another side won (or a draw) than the Result tag";
+    /// More problems than are listed for one game.
+    ProblemsNotListed = "problems_not_listed", Warning, "more problems in this game than are listed; they are counted";
+    /// Variations nested too deep to replay.
+    DeepVariation = "deep_variation", Warning, "variations nested too deep are read but not replayed";
+    /// A `Variant` tag naming a game other than chess or Chess960.
+    UnsupportedVariant = "unsupported_variant", Error, "the Variant tag names a game other than standard chess or Chess960";
+    /// A `FEN` tag that is not a valid position.
+    BadFen = "bad_fen", Error, "the FEN tag is not a valid position";
+    /// The game is not UTF-8 and was read as Windows-1252.
+    NotUtf8 = "not_utf8", Warning, "the game is not valid UTF-8 and was read as Windows-1252";
+    /// The movetext ends without a result.
+    NoResult = "no_result", Warning, "the movetext ends without 1-0, 0-1, 1/2-1/2 or *";
+    /// A tag pair that is not `[Name "value"]`.
+    BrokenTag = "broken_tag", Error, "a tag pair not of the form [Name \"value\"]";
+    /// A `{` comment never closed.
+    UnterminatedComment = "unterminated_comment", Error, "a { comment is never closed";
+    /// A `(` never closed.
+    UnclosedVariation = "unclosed_variation", Error, "a ( variation is never closed";
+    /// A `)` without its `(`.
+    UnopenedVariation = "unopened_variation", Error, "a ) closes no variation";
+    /// A result inside a variation.
+    ResultInVariation = "result_in_variation", Error, "a result inside a variation";
+    /// Text after the game's result.
+    TextAfterResult = "text_after_result", Error, "text after the game's result";
+    /// A `$` NAG that is no number from 0 to 255.
+    BadNag = "bad_nag", Error, "a $ annotation that is not a number from 0 to 255";
+    /// A move number too large to be real.
+    BadMoveNumber = "bad_move_number", Error, "a move number too large to be real";
+    /// Bytes that are no PGN token.
+    UnexpectedText = "unexpected_text", Error, "text that is no PGN token (junk such as resigns or Q-)";
+    /// A game over the reader's size limit.
+    GameTooLarge = "game_too_large", Error, "a game larger than the reader's limit, skipped unread";
+    /// A bug of ours, caught while reading one game.
+    InternalError = "internal_error", Error, "an internal error while reading this game (please report it)";
+}
+
+impl std::fmt::Display for Code {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_snake_case_and_serialise_as_themselves() {
+        let mut names: Vec<&str> = Code::ALL.iter().map(|c| c.as_str()).collect();
+        for name in &names {
+            assert!(
+                name.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'),
+                "{name}"
+            );
+        }
+        for code in Code::ALL {
+            assert_eq!(
+                serde_json::to_string(code).unwrap_or_default(),
+                format!("\"{code}\"")
+            );
+            assert!(!code.meaning().is_empty());
+        }
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), Code::ALL.len());
+    }
+}
