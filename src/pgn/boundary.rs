@@ -21,6 +21,14 @@
 //! Blank lines between `L` and `B` change nothing. A game that `B` starts is then the same whether
 //! the input goes on before `B` or begins at it, and the game before ends at `B` whether `B` or
 //! the end of the input follows.
+//!
+//! One more state hides a tag line: a `{` comment, which runs to its `}` whatever tag lines it
+//! quotes (unless it was never closed: see [`super::Splitter`]). `B` is not in an open comment if
+//! the last brace before it in the bytes is a `}` (it closes any comment open before it), or if
+//! there is none (the bytes start where a game starts, out of any comment). After a `{`, `B` may be
+//! inside that comment; it still starts a game if a `{` comes after it before any `}`: a comment
+//! that holds a tag line and then a `{` was never closed, and its game ends at its first tag line,
+//! so that `B` is read out of any comment.
 
 use super::grammar;
 
@@ -71,9 +79,22 @@ fn starts_game(bytes: &[u8], start: usize) -> bool {
     if grammar::tag_line(tag_line).is_err() || grammar::tag_start(tag_line).is_err() {
         return false;
     }
-    match last_non_blank_line(bytes, start - 1) {
+    let after_tags = match last_non_blank_line(bytes, start - 1) {
         Some(line) => cannot_leave_tags_open(line),
         None => false,
+    };
+    after_tags && out_of_comments(bytes, start)
+}
+
+/// Whether the line at `bytes[start]` is read out of any `{` comment (see the module
+/// documentation).
+fn out_of_comments(bytes: &[u8], start: usize) -> bool {
+    match memchr::memrchr2(b'{', b'}', &bytes[..start]) {
+        None => true,
+        Some(i) if bytes[i] == b'}' => true,
+        Some(_) => {
+            memchr::memchr2(b'{', b'}', &bytes[start..]).is_some_and(|i| bytes[start + i] == b'{')
+        }
     }
 }
 
@@ -159,6 +180,17 @@ mod tests {
             assert_eq!(start(&text), None, "{after:?}");
         }
         assert_eq!(start("1. e4 1-0\n\n[Site \"b\"]   \n"), Some(11));
+    }
+
+    #[test]
+    fn a_tag_line_that_may_be_quoted_in_a_comment_starts_no_game() {
+        let quoted = "1. e4 { the game went:\nas follows\n\n[Site \"b\"]\n} e5 1-0\n";
+        assert_eq!(start(quoted), None);
+        let closed = "1. e4 { quoted } e5 1-0\n\n[Site \"b\"]\n";
+        assert_eq!(start(closed), closed.find("[Site"));
+        // Never closed: the next game's own comment comes first.
+        let open = "1. e4 { open\nmore\n\n[Site \"b\"]\n\n1. d4 { [%clk 0:03:00] } *\n";
+        assert_eq!(start(open), open.find("[Site"));
     }
 
     #[test]

@@ -12,8 +12,12 @@
 //!   the comments, `%` lines and blank lines that follow it, up to the next game's first token;
 //! - where the next tag section starts: a `[Name "` outside comments once the movetext has begun,
 //!   or a tag whose name already appeared in this game's tag section (header-only games in a row);
-//! - inside a `{` comment, at a line that is nothing but a tag pair: the comment was never closed,
-//!   and the next game must not be swallowed by it;
+//! - inside a `{` comment, before its first line that is nothing but a tag pair, when the comment
+//!   was never closed: no `}` follows before the end of the input or within the size limit, a `{`
+//!   comes before the `}` (comments do not nest, so that `{` opens a comment of the next game), a
+//!   second tag section starts after other text (the game after next), or what follows the `}` on
+//!   its line cannot be movetext (control bytes, or no token's first byte). Otherwise the comment
+//!   runs to its `}`, tag lines and all: annotators quote games in comments;
 //! - at the end of the input.
 //!
 //! Blank lines separate nothing by themselves: a blank line inside the tag section, or two after
@@ -119,6 +123,11 @@ struct Scan {
     in_tag: bool,
     /// At the start of a line inside a comment, to be checked for a tag pair.
     check_line: bool,
+    /// The buffer index and line number of the first line of the current `{` comment that is a
+    /// whole tag pair: the comment may quote a game, or never be closed (see [`Splitter::scan`]).
+    suspect: Option<(usize, u64)>,
+    /// A line other than a tag pair came after the suspect line in the comment.
+    suspect_movetext: bool,
     depth: u64,
     /// The buffer index of the next byte to look at.
     pos: usize,
@@ -146,6 +155,9 @@ const MOVETEXT_STOP: [u8; 10] = *b"\n\r{;%()[-*";
 
 /// Bytes that stop the scan through a `{ }` comment.
 const BRACE_STOP: [u8; 3] = *b"}\n\r";
+
+/// Bytes that stop the scan through a `{ }` comment that holds a tag line.
+const SUSPECT_STOP: [u8; 4] = *b"}{\n\r";
 
 /// Bytes that stop the scan through a tag's quoted value.
 const QUOTE_STOP: [u8; 4] = *b"\"\\\n\r";
@@ -434,6 +446,8 @@ impl<R: Read> Splitter<R> {
             inner: Inner::Normal,
             in_tag: false,
             check_line: false,
+            suspect: None,
+            suspect_movetext: false,
             depth: 0,
             pos: self.start,
         };
@@ -450,6 +464,9 @@ impl<R: Read> Splitter<R> {
                     }
                     let shift = self.fill();
                     scan.pos -= shift;
+                    if let Some((suspect, _)) = &mut scan.suspect {
+                        *suspect -= shift;
+                    }
                 }
             }
         };
@@ -589,6 +606,7 @@ impl<R: Read> Splitter<R> {
         let eof = self.eof;
         let base = self.base;
         let game_start = self.start;
+        let max_game = self.max_game;
         let lines = &mut self.lines;
         // The byte after `q`, if known; `Err` means more input is needed to tell.
         let next = |q: usize| -> Result<Option<u8>, ()> {
@@ -605,32 +623,75 @@ impl<R: Read> Splitter<R> {
         loop {
             let p = s.pos;
             if p >= len {
+                // A comment that holds a tag line and is not closed by the end or within the
+                // size limit was never closed: the game ends before that line.
+                if s.inner == Inner::Brace
+                    && let Some(suspect) = s.suspect
+                    && (eof || len - game_start > max_game)
+                {
+                    return Step::End(rewind(lines, base, suspect));
+                }
                 return if eof { Step::End(len) } else { Step::NeedMore };
             }
             match s.inner {
                 Inner::Brace => {
-                    if s.check_line {
-                        if buf[p] == b'[' {
-                            match complete_line(buf, p, eof) {
-                                None => return Step::NeedMore,
-                                Some(line) if grammar::tag_line(line).is_ok() => {
-                                    return Step::End(p);
-                                }
-                                Some(_) => {}
+                    if s.check_line && (s.suspect.is_some() || buf[p] == b'[') {
+                        let Some(line) = complete_line(buf, p, eof) else {
+                            return Step::NeedMore;
+                        };
+                        let tag_line =
+                            line.first() == Some(&b'[') && grammar::tag_line(line).is_ok();
+                        match s.suspect {
+                            None if tag_line => s.suspect = Some((p, lines.line)),
+                            // A second tag section after text: the next game's, not a quote.
+                            Some(suspect) if tag_line && s.suspect_movetext => {
+                                return Step::End(rewind(lines, base, suspect));
                             }
+                            Some(_) if !tag_line && !line.iter().all(|&b| is_blank(b)) => {
+                                s.suspect_movetext = true;
+                            }
+                            _ => {}
                         }
-                        s.check_line = false;
                     }
-                    let k = find_any(&buf[p..], BRACE_STOP);
+                    s.check_line = false;
+                    // A comment runs to the first `}`. One that holds a tag line is taken as
+                    // never closed, and the game ends before that line, only where this reading
+                    // fails: a `{` comes first (comments do not nest: that is the next game's
+                    // comment), or no `}` comes within the size limit or before the end.
+                    let k = match s.suspect {
+                        None => find_any(&buf[p..], BRACE_STOP),
+                        Some(_) => find_any(&buf[p..], SUSPECT_STOP),
+                    };
                     match (p + k < len).then_some(k) {
                         None => s.pos = len,
                         Some(k) => {
                             let q = p + k;
                             match buf[q] {
                                 b'}' => {
+                                    if let Some(suspect) = s.suspect {
+                                        // What follows the `}` must read as movetext.
+                                        match complete_line(buf, q + 1, eof) {
+                                            None => {
+                                                s.pos = q;
+                                                return Step::NeedMore;
+                                            }
+                                            Some(rest) if !could_be_movetext(rest) => {
+                                                return Step::End(rewind(lines, base, suspect));
+                                            }
+                                            Some(_) => {}
+                                        }
+                                    }
                                     s.pos = q + 1;
                                     s.inner = Inner::Normal;
+                                    s.suspect = None;
+                                    s.suspect_movetext = false;
                                 }
+                                b'{' => match s.suspect {
+                                    Some(suspect) => {
+                                        return Step::End(rewind(lines, base, suspect));
+                                    }
+                                    None => s.pos = q + 1,
+                                },
                                 b'\n' => {
                                     newline(lines, q + 1);
                                     s.pos = q + 1;
@@ -864,6 +925,31 @@ impl<R: Read> Iterator for Splitter<R> {
     }
 }
 
+/// Whether `rest`, the rest of a line after a `}`, could go on as movetext: no control bytes,
+/// and blank or starting like a movetext token.
+fn could_be_movetext(rest: &[u8]) -> bool {
+    if rest.iter().any(|&b| (b < 0x20 && b != b'\t') || b == 0x7f) {
+        return false;
+    }
+    match rest.iter().find(|&&b| !is_blank(b)) {
+        None => true,
+        Some(&b) => b.is_ascii_alphanumeric() || b"(){};$*!?.-%[".contains(&b),
+    }
+}
+
+/// Blanks within a line.
+fn is_blank(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | 0x0b | 0x0c)
+}
+
+/// Takes the line count back to `(at, line)`, the start of a line the scan looked past, where
+/// the game ends after all; returns `at`.
+fn rewind(lines: &mut Lines, base: u64, (at, line): (usize, u64)) -> usize {
+    lines.line = line;
+    lines.start = base + at as u64;
+    at
+}
+
 /// The longest look-ahead the scan takes for a tag start or a tag line.
 const LOOKAHEAD: usize = 4096;
 
@@ -1092,6 +1178,46 @@ mod tests {
     fn unterminated_comment_stops_at_a_tag_line() {
         let g = texts("1. e4 { open\n[not a tag] ...\n[Event \"b\"]\n*\n");
         assert_eq!(g, ["1. e4 { open\n[not a tag] ...\n", "[Event \"b\"]\n*\n"]);
+    }
+
+    #[test]
+    fn a_comment_runs_to_its_brace_whatever_tag_lines_it_quotes() {
+        let quoted = "[Event \"a\"]\n\n1. e4 { the game went:\n\n[Event \"x\"]\n[Site \"y\"]\n\n1. d4 \
+                      d5 } e5 1-0\n\n[Event \"b\"]\n\n1. d4 *\n";
+        let g = texts(quoted);
+        assert_eq!(g.len(), 2, "{g:?}");
+        assert!(g[0].ends_with("e5 1-0\n\n"), "{g:?}");
+        // The same comment never closed: the next game's own comment gives it away, or the end.
+        let unclosed = "[Event \"a\"]\n\n1. e4 { open\n\n[Event \"b\"]\n[Site \"y\"]\n\n1. d4 \
+                        { [%clk 0:03:00] } d5 *\n";
+        let g = texts(unclosed);
+        assert_eq!(g.len(), 2, "{g:?}");
+        assert_eq!(g[0], "[Event \"a\"]\n\n1. e4 { open\n\n");
+        let g = texts("1. e4 { open\n[Event \"b\"]\n\n1. d4 d5 *\n");
+        assert_eq!(g, ["1. e4 { open\n", "[Event \"b\"]\n\n1. d4 d5 *\n"]);
+        // A second tag section after movetext: two games were swallowed, whatever `}` follows.
+        let g =
+            texts("1. e4 { open\n[Event \"b\"]\n\n1. d4 *\n\n[Event \"c\"]\n\n1. c4 \x00}\x01 *\n");
+        assert_eq!(g.len(), 3, "{g:?}");
+        assert_eq!(g[0], "1. e4 { open\n");
+        // A `}` that no movetext can follow closes nothing.
+        let g = texts("1. e4 { open\n[Event \"b\"]\n\n1. d4 *\n\x01}\x02\x03\n");
+        assert_eq!(g[0], "1. e4 { open\n", "{g:?}");
+        let g = texts("1. e4 { quoted\n[Event \"b\"]\n} e5 *\n");
+        assert_eq!(g.len(), 1, "{g:?}");
+    }
+
+    #[test]
+    fn an_unclosed_comment_with_a_tag_line_ends_within_the_size_limit() {
+        let text = format!(
+            "1. e4 {{ open\n[Event \"b\"]\n\n1. d4 {} *\n",
+            "d5 Nf3 Nf6 ".repeat(100)
+        );
+        let mut splitter = Splitter::new(Trickle(text.as_bytes())).with_max_game_bytes(200);
+        let first = splitter.next().and_then(Result::ok).unwrap_or_default();
+        assert_eq!(first.bytes, b"1. e4 { open\n");
+        let second = splitter.next().and_then(Result::ok).unwrap_or_default();
+        assert_eq!(second.first_line, 2);
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Integration tests that run the `arbiter` binary.
 
 mod corpora;
+mod endings;
 mod export;
 mod help;
 mod moves;
