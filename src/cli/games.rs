@@ -25,7 +25,7 @@ use crate::pgn::{
     LineCol, Location, PartEnd, RawGame, Reader, Visitor, last_game_start, line_ends,
 };
 use crate::replay::{GameReport, Problem, ReplayOptions, Replayer};
-use crate::report::code::Code;
+use crate::report::code::{Code, CodeCounts};
 use crate::report::diagnostic::Severity;
 use crate::report::output::{GameNumber, Output};
 
@@ -76,6 +76,8 @@ pub struct BatchOutput {
     pub warnings: u64,
     /// Inputs that failed while the batch was read (a corrupt compressed stream, say).
     pub input_errors: u64,
+    /// The problems listed, per code.
+    pub codes: CodeCounts,
     /// The buffer of the part read, to be used again.
     spare: Vec<u8>,
 }
@@ -91,6 +93,9 @@ impl BatchOutput {
             self.invalid += 1;
         }
         self.warnings += u64::from(report.warnings);
+        for problem in &report.problems {
+            self.codes.add(problem.code);
+        }
     }
 
     fn add(&mut self, other: &BatchOutput) {
@@ -100,6 +105,7 @@ impl BatchOutput {
         self.invalid += other.invalid;
         self.warnings += other.warnings;
         self.input_errors += other.input_errors;
+        self.codes.add_all(&other.codes);
     }
 }
 
@@ -152,7 +158,8 @@ pub fn run<F: GameFormatter>(
     let mut counts = BatchOutput::default();
     // The input of the last batch written, and how many of its games came before.
     let (mut input, mut input_before) = (0, 0);
-    let input_errors = run_ordered(
+    let mut games_per_input: Vec<u64> = Vec::new();
+    let (input_errors, opened) = run_ordered(
         jobs,
         |sink| produce(paths, jobs, &progress, &buffers, sink),
         || (Replayer::new(options.clone()), make_formatter()),
@@ -163,13 +170,28 @@ pub fn run<F: GameFormatter>(
                 (input, input_before) = (batch.input, 0);
             }
             batch.output.write_to(counts.games, input_before, out)?;
+            // Problems show as their games finish, not when a buffer fills.
+            out.flush()?;
             input_before += batch.games;
+            let slot = batch.input as usize;
+            if games_per_input.len() <= slot {
+                games_per_input.resize(slot + 1, 0);
+            }
+            games_per_input[slot] += batch.games;
             counts.add(&batch);
-            progress.games(counts.games);
+            progress.games(counts.games, counts.invalid, counts.warnings);
             Ok(())
         },
     )?;
     progress.finish();
+    for (input, name) in opened {
+        if games_per_input.get(input as usize).is_none_or(|&n| n == 0) {
+            let _ = writeln!(
+                io::stderr().lock(),
+                "arbiter: warning: {name}: no games found"
+            );
+        }
+    }
     Ok(RunTotals {
         input_errors: input_errors + counts.input_errors,
         counts,
@@ -189,15 +211,16 @@ fn total_size(paths: &[PathBuf]) -> Option<u64> {
 }
 
 /// Reads every input into `sink`: with one job as batches read here, else in parts. Returns how
-/// many inputs could not be opened.
+/// many inputs could not be opened, and the number and name of each input that was.
 fn produce<F: GameFormatter>(
     paths: &[PathBuf],
     jobs: usize,
     progress: &Progress,
     buffers: &Buffers,
     sink: &mut dyn Sink<Part, BatchOutput, (Replayer, F)>,
-) -> u64 {
+) -> (u64, Vec<(u64, Arc<str>)>) {
     let mut input_errors = 0;
+    let mut opened = Vec::new();
     let mut next_index = 1u64;
     let mut bytes_before = 0u64;
     for (input, source) in (0u64..).zip(input::sources(paths)) {
@@ -210,6 +233,7 @@ fn produce<F: GameFormatter>(
             }
         };
         let name: Arc<str> = Arc::from(source.name.as_str());
+        opened.push((input, Arc::clone(&name)));
         let at = Place {
             input,
             bytes_before,
@@ -221,11 +245,11 @@ fn produce<F: GameFormatter>(
             read_in_parts(source.reader, &name, at, progress, buffers, sink)
         };
         let Some(read) = read else {
-            return input_errors;
+            return (input_errors, opened);
         };
         bytes_before += read;
     }
-    input_errors
+    (input_errors, opened)
 }
 
 /// Reads the games of `reader` here, in batches, into `sink`; their numbers are known when

@@ -51,10 +51,12 @@ impl Progress {
         }
     }
 
-    /// Records that `games` games were done.
-    pub fn games(&self, games: u64) {
+    /// Records that `games` games were done, `invalid` of them invalid, with `warnings` warnings.
+    pub fn games(&self, games: u64, invalid: u64, warnings: u64) {
         if let Some(bar) = &self.bar {
-            bar.set_message(format!("{games} games"));
+            bar.set_message(format!(
+                "{games} games, {invalid} invalid, {warnings} warnings"
+            ));
         }
     }
 

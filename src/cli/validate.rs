@@ -114,21 +114,36 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Exit> {
         0.0
     };
     match args.format {
-        ValidateFormat::Text => writeln!(
-            out,
-            "{} games, {} plies: {} valid, {} invalid, {} warnings{} in {elapsed:.3} s ({rate:.0} games/s)",
-            counts.games,
-            counts.plies,
-            counts.valid,
-            counts.invalid,
-            counts.warnings,
-            if totals.input_errors > 0 {
-                format!(", {} input errors", totals.input_errors)
-            } else {
-                String::new()
-            },
-        )?,
+        ValidateFormat::Text => {
+            writeln!(
+                out,
+                "{} games, {} plies: {} valid, {} invalid, {} warnings{} in {elapsed:.3} s ({rate:.0} games/s)",
+                counts.games,
+                counts.plies,
+                counts.valid,
+                counts.invalid,
+                counts.warnings,
+                if totals.input_errors > 0 {
+                    format!(", {} input errors", totals.input_errors)
+                } else {
+                    String::new()
+                },
+            )?;
+            let by_code: Vec<String> = counts
+                .codes
+                .seen()
+                .map(|(code, n)| format!("{code} {n}"))
+                .collect();
+            if !by_code.is_empty() {
+                writeln!(out, "by code: {}", by_code.join(", "))?;
+            }
+        }
         ValidateFormat::Jsonl => {
+            let by_code: serde_json::Map<String, serde_json::Value> = counts
+                .codes
+                .seen()
+                .map(|(code, n)| (code.as_str().to_owned(), n.into()))
+                .collect();
             let summary = serde_json::json!({
                 "type": "summary",
                 "games": counts.games,
@@ -137,6 +152,7 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Exit> {
                 "invalid": counts.invalid,
                 "warnings": counts.warnings,
                 "input_errors": totals.input_errors,
+                "codes": by_code,
                 "elapsed_seconds": elapsed,
                 "games_per_second": rate,
             });

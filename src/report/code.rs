@@ -19,6 +19,11 @@ macro_rules! codes {
             /// Every code, in the order of the table.
             pub const ALL: &[Code] = &[$(Code::$variant),*];
 
+            /// The code's place in [`Code::ALL`] (for tables of counts).
+            pub fn index(self) -> usize {
+                self as usize
+            }
+
             /// The stable name, e.g. `illegal_move`.
             pub fn as_str(self) -> &'static str {
                 match self {
@@ -102,6 +107,39 @@ codes! {
     InternalError = "internal_error", Error, "an internal error while reading this game (please report it)";
 }
 
+/// How many problems of each code, indexed by [`Code::index`].
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct CodeCounts([u64; Code::ALL.len()]);
+
+impl Default for CodeCounts {
+    fn default() -> CodeCounts {
+        CodeCounts([0; Code::ALL.len()])
+    }
+}
+
+impl CodeCounts {
+    /// Counts one problem of `code`.
+    pub fn add(&mut self, code: Code) {
+        self.0[code.index()] += 1;
+    }
+
+    /// Adds every count of `other`.
+    pub fn add_all(&mut self, other: &CodeCounts) {
+        for (mine, theirs) in self.0.iter_mut().zip(other.0) {
+            *mine += theirs;
+        }
+    }
+
+    /// The codes seen, with their counts, in the order of [`Code::ALL`].
+    pub fn seen(&self) -> impl Iterator<Item = (Code, u64)> + '_ {
+        Code::ALL
+            .iter()
+            .zip(self.0)
+            .filter(|&(_, n)| n > 0)
+            .map(|(&code, n)| (code, n))
+    }
+}
+
 impl std::fmt::Display for Code {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
@@ -132,5 +170,8 @@ mod tests {
         names.sort_unstable();
         names.dedup();
         assert_eq!(names.len(), Code::ALL.len());
+        for (i, code) in Code::ALL.iter().enumerate() {
+            assert_eq!(code.index(), i);
+        }
     }
 }

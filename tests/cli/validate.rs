@@ -152,17 +152,23 @@ fn valid_archives_exit_zero_with_a_summary() {
     let text = stdout(&output);
     // The only warnings are the Results the board (or the Termination tag) contradicts.
     let warnings = text.lines().filter(|l| l.contains(": warning: ")).count();
-    assert_eq!(text.lines().count(), warnings + 1, "{text}");
+    assert_eq!(text.lines().count(), warnings + 2, "{text}");
+    let summary: Vec<&str> = text.lines().skip(warnings).collect();
     assert!(
         // 169 plies, as python-chess counts them.
-        text.lines()
-            .last()
-            .unwrap_or_default()
-            .starts_with(&format!(
-                "53 games, 169 plies: 53 valid, 0 invalid, {warnings} warnings in "
-            )),
+        summary[0].starts_with(&format!(
+            "53 games, 169 plies: 53 valid, 0 invalid, {warnings} warnings in "
+        )),
         "{text}"
     );
+    // The summary counts the problems per code.
+    let by_code = summary[1].strip_prefix("by code: ").unwrap_or_default();
+    let counted: usize = by_code
+        .split(", ")
+        .filter_map(|item| item.rsplit_once(' ')?.1.parse::<usize>().ok())
+        .sum();
+    assert_eq!(counted, warnings, "{text}");
+    assert!(by_code.contains("result_contradicts_board "), "{text}");
     assert!(stderr(&output).is_empty());
 }
 
@@ -183,6 +189,12 @@ fn validate_warns_exactly_where_export_finds_the_result_inconsistent() {
         );
     }
     assert!(export.iter().any(|r| r["result_consistent"] == false));
+    let (_, summary, _) = validate_jsonl(&["validate", &path, "--format", "jsonl"]);
+    let contradictions = export
+        .iter()
+        .filter(|r| r["result_consistent"] == false)
+        .count() as u64;
+    assert_eq!(summary["codes"]["result_contradicts_board"], contradictions);
     let (strict, _, code) = validate_jsonl(&["validate", &path, "--format", "jsonl", "--strict"]);
     assert_eq!(code, Some(1), "an error under --strict");
     assert!(
@@ -274,4 +286,18 @@ fn jobs_do_not_change_validate_diagnostics() {
     let (one, two) = (diagnostics(&stdout(&one)), diagnostics(&stdout(&two)));
     assert!(one.len() > 100);
     assert!(one == two, "validate --jobs 2 output differs from --jobs 1");
+}
+
+#[test]
+fn an_input_without_games_says_so() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let empty = dir.path().join("empty.pgn");
+    std::fs::write(&empty, "\n\n").expect("write");
+    let empty = empty.to_str().expect("UTF-8 path");
+    let output = arbiter(&["validate", empty, &fixture("outcomes/outcomes.pgn")]);
+    assert_eq!(
+        stderr(&output).trim(),
+        format!("arbiter: warning: {empty}: no games found")
+    );
+    assert!(stdout(&output).contains("53 games"));
 }
