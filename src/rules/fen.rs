@@ -5,8 +5,25 @@
 //! * surrounding whitespace and runs of spaces between fields are fine;
 //! * the two clock fields may be left out (halfmove clock 0, fullmove number 1), or only the
 //!   fullmove number; a fullmove number of 0 reads as 1, and huge clocks saturate;
-//! * castling rights may be standard (`KQkq`), X-FEN (`K`/`Q` name the outermost rook on that
-//!   side of the king) or Shredder-FEN (the rook's file letter, `HAha`), in any order.
+//! * castling rights may be given in any order.
+//!
+//! # Standard chess and Chess960
+//!
+//! Each reader comes in two kinds:
+//!
+//! | | standard chess (or Shredder letters) | Chess960 |
+//! | --- | --- | --- |
+//! | strict | [`Position::from_fen`] | [`Position::from_fen_chess960`] |
+//! | lenient (perft) | [`Position::from_fen_lenient`] | [`Position::from_fen_lenient_chess960`] |
+//!
+//! In standard chess a castling right `K`/`Q`/`k`/`q` needs the king on e1 (e8) and the rook in
+//! its corner: `K` the h-file rook, `Q` the a-file rook. A right that only makes sense in
+//! Chess960 (the king on g1, the `Q` rook on c1, a letter naming an inner rook) is an invalid FEN
+//! whose defect names the castling field and the square. The Chess960 readers take X-FEN (`K`/`Q`
+//! name the outermost rook on that side of the king) and mark the position Chess960 (UCI castling
+//! is king-to-rook). A castling field written with file letters (Shredder-FEN, `HAha`) is read
+//! the Chess960 way by every reader, as such letters name the rooks exactly; the position is then
+//! marked Chess960 only when some right is not a standard one.
 //!
 //! Everything else is an error, and the error lists **every** defect found (one per problem,
 //! each naming its field), not just the first: wrong field count, wrong rank count or rank
@@ -17,9 +34,11 @@
 //! share a line through the king, at most one pawn/knight checker, and after a double pawn
 //! step only that pawn or a single slider it uncovered may check).
 //!
-//! Writing gives the standard `KQkq` letters when the castling rooks are the outermost ones,
-//! else Shredder file letters (as shakmaty does), and writes the en passant square **only when
-//! an en passant capture is legal** (shakmaty's `EnPassantMode::Legal`).
+//! Writing gives the `KQkq` letters when the castling rooks are the outermost ones, else
+//! Shredder file letters (X-FEN, as shakmaty and python-chess write it): the FEN of a standard
+//! position reads back with [`Position::from_fen`], that of a Chess960 position
+//! ([`Position::is_chess960`]) with [`Position::from_fen_chess960`]. It writes the en passant
+//! square **only when an en passant capture is legal** (shakmaty's `EnPassantMode::Legal`).
 
 use std::fmt;
 
@@ -134,6 +153,22 @@ pub enum FenDefect {
         /// The letter.
         letter: char,
     },
+    /// Standard chess: a `K`/`Q`/`k`/`q` right, but the king is not on e1 (e8).
+    CastlingKingNotOnE {
+        /// The letter.
+        letter: char,
+        /// Where the king stands.
+        king: Square,
+    },
+    /// Standard chess: a `K`/`Q`/`k`/`q` right, but no rook of the king's colour in that corner.
+    CastlingRookNotInCorner {
+        /// The letter.
+        letter: char,
+        /// The corner (h1, a1, h8 or a8).
+        corner: Square,
+        /// The rook X-FEN would take for the letter (the outermost on that side), if any.
+        rook: Option<Square>,
+    },
     /// The en passant field is not `-` or a square name.
     EnPassantSyntax {
         /// The field as given.
@@ -186,7 +221,9 @@ impl FenDefect {
             FenDefect::CastlingSyntax { .. }
             | FenDefect::CastlingDuplicate { .. }
             | FenDefect::CastlingWithoutKing { .. }
-            | FenDefect::CastlingWithoutRook { .. } => FenField::Castling,
+            | FenDefect::CastlingWithoutRook { .. }
+            | FenDefect::CastlingKingNotOnE { .. }
+            | FenDefect::CastlingRookNotInCorner { .. } => FenField::Castling,
             FenDefect::EnPassantSyntax { .. }
             | FenDefect::EnPassantRank { .. }
             | FenDefect::EnPassantWithoutPawn { .. } => FenField::EnPassant,
@@ -271,6 +308,31 @@ impl fmt::Display for FenDefect {
                         file.to_ascii_lowercase(),
                         color.back_rank() + 1
                     ),
+                }
+            }
+            FenDefect::CastlingKingNotOnE { letter, king } => {
+                let color = color_of_letter(*letter);
+                write!(
+                    f,
+                    "'{letter}' needs the {color} king on e{} in standard chess, but it stands on \
+                     {king} (a Chess960 right: use Shredder letters such as HAha, or --chess960)",
+                    color.back_rank() + 1
+                )
+            }
+            FenDefect::CastlingRookNotInCorner {
+                letter,
+                corner,
+                rook,
+            } => {
+                let color = color_of_letter(*letter);
+                match rook {
+                    Some(rook) => write!(
+                        f,
+                        "'{letter}' needs a {color} rook on {corner} in standard chess, but the \
+                         rook on that side stands on {rook} (a Chess960 right: use Shredder \
+                         letters such as HAha, or --chess960)"
+                    ),
+                    None => write!(f, "'{letter}' but no {color} rook on {corner}"),
                 }
             }
             FenDefect::EnPassantSyntax { found } => {
@@ -441,8 +503,21 @@ fn read_placement(field: &str, defects: &mut Vec<FenDefect>) -> Option<Position>
     (defects.len() == before).then_some(pos)
 }
 
-/// Resolves the castling letters against the placement into rook squares.
-fn read_castling(pos: &Position, letters: &[char], defects: &mut Vec<FenDefect>) -> Bitboard {
+/// Whether a castling field uses file letters (Shredder-FEN), which name the rooks exactly.
+fn has_file_letters(letters: &[char]) -> bool {
+    letters
+        .iter()
+        .any(|l| !matches!(l.to_ascii_uppercase(), 'K' | 'Q'))
+}
+
+/// Resolves the castling letters against the placement into rook squares. With `chess960` false,
+/// `K`/`Q`/`k`/`q` need the king on the e-file and the rook in its corner.
+fn read_castling(
+    pos: &Position,
+    letters: &[char],
+    chess960: bool,
+    defects: &mut Vec<FenDefect>,
+) -> Bitboard {
     let mut rights = Bitboard::EMPTY;
     for &letter in letters {
         let color = color_of_letter(letter);
@@ -459,9 +534,32 @@ fn read_castling(pos: &Position, letters: &[char], defects: &mut Vec<FenDefect>)
             color,
             role: Role::Rook,
         }) & back;
-        let rook = match letter.to_ascii_uppercase() {
+        let outermost = match letter.to_ascii_uppercase() {
             'K' => rooks.iter().rfind(|r| r.file() > king.file()),
-            'Q' => rooks.iter().find(|r| r.file() < king.file()),
+            _ => rooks.iter().find(|r| r.file() < king.file()),
+        };
+        if !chess960 {
+            if king.file() != 4 {
+                defects.push(FenDefect::CastlingKingNotOnE { letter, king });
+                continue;
+            }
+            let corner_file = if letter.eq_ignore_ascii_case(&'K') {
+                7
+            } else {
+                0
+            };
+            let corner = Square::from_index(color.back_rank() * 8 + corner_file);
+            if !rooks.contains(corner) {
+                defects.push(FenDefect::CastlingRookNotInCorner {
+                    letter,
+                    corner,
+                    rook: outermost,
+                });
+                continue;
+            }
+        }
+        let rook = match letter.to_ascii_uppercase() {
+            'K' | 'Q' => outermost,
             file => Square::from_coords(file as u8 - b'A', color.back_rank())
                 .filter(|sq| rooks.contains(*sq) && sq.file() != king.file()),
         };
@@ -533,14 +631,47 @@ fn is_impossible_check(pos: &Position, ep: Option<Square>) -> bool {
     }
 }
 
+/// How a FEN is read: strict or lenient (perft), standard chess or Chess960.
+#[derive(Copy, Clone, Debug)]
+struct Mode {
+    /// Reject impossible checks (and impossible material).
+    strict: bool,
+    /// Read castling rights as X-FEN and mark the position Chess960.
+    chess960: bool,
+}
+
+impl Mode {
+    const STANDARD: Mode = Mode {
+        strict: true,
+        chess960: false,
+    };
+}
+
 impl Position {
-    /// Parses a FEN (see the module documentation for what is accepted).
+    /// Parses a FEN of standard chess, or of Chess960 when the castling field uses Shredder file
+    /// letters (see the module documentation for what is accepted).
     ///
     /// # Errors
     ///
     /// A [`FenError`] listing every defect found.
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
-        Position::parse_fen(fen, true)
+        Position::parse_fen(fen, Mode::STANDARD)
+    }
+
+    /// Parses a Chess960 FEN: castling rights may be X-FEN (`K`/`Q` name the outermost rook on
+    /// that side of the king) or Shredder-FEN (`HAha`), and the position is marked Chess960.
+    ///
+    /// # Errors
+    ///
+    /// A [`FenError`] listing every defect found.
+    pub fn from_fen_chess960(fen: &str) -> Result<Position, FenError> {
+        Position::parse_fen(
+            fen,
+            Mode {
+                chess960: true,
+                ..Mode::STANDARD
+            },
+        )
     }
 
     /// Like [`Position::from_fen`], but accepts impossible checks ([`FenDefect::ImpossibleCheck`]):
@@ -552,10 +683,33 @@ impl Position {
     ///
     /// A [`FenError`] listing every other defect found.
     pub fn from_fen_lenient(fen: &str) -> Result<Position, FenError> {
-        Position::parse_fen(fen, false)
+        Position::parse_fen(
+            fen,
+            Mode {
+                strict: false,
+                ..Mode::STANDARD
+            },
+        )
     }
 
-    fn parse_fen(fen: &str, strict: bool) -> Result<Position, FenError> {
+    /// [`Position::from_fen_lenient`] for Chess960 (castling read as
+    /// [`Position::from_fen_chess960`] reads it).
+    ///
+    /// # Errors
+    ///
+    /// A [`FenError`] listing every other defect found.
+    pub fn from_fen_lenient_chess960(fen: &str) -> Result<Position, FenError> {
+        Position::parse_fen(
+            fen,
+            Mode {
+                strict: false,
+                chess960: true,
+            },
+        )
+    }
+
+    fn parse_fen(fen: &str, mode: Mode) -> Result<Position, FenError> {
+        let strict = mode.strict;
         let mut defects = Vec::new();
         let fields: Vec<&str> = fen.split_ascii_whitespace().collect();
         if !(4..=6).contains(&fields.len()) {
@@ -633,7 +787,8 @@ impl Position {
                 });
             }
             if let Some(letters) = &castling_letters {
-                let rights = read_castling(pos, letters, &mut defects);
+                let chess960 = mode.chess960 || has_file_letters(letters);
+                let rights = read_castling(pos, letters, chess960, &mut defects);
                 pos.set_castling(rights);
             }
             if let Some(turn) = turn {
@@ -661,7 +816,7 @@ impl Position {
                 pos.ep = ep;
                 pos.halfmoves = halfmoves;
                 pos.fullmoves = fullmoves;
-                pos.chess960 = is_chess960_setup(&pos);
+                pos.chess960 = mode.chess960 || is_chess960_setup(&pos);
                 Ok(pos)
             }
             _ => {

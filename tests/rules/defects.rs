@@ -126,10 +126,30 @@ fn castling_without_king() {
 
 #[test]
 fn castling_without_rook() {
+    // Chess960 (X-FEN): no rook at all on the king side.
+    let err =
+        Position::from_fen_chess960(&format!("{EMPTY_KINGS} w K - 0 1")).expect_err("no rook");
+    assert!(
+        matches!(
+            err.defects(),
+            [FenDefect::CastlingWithoutRook { letter: 'K' }]
+        ),
+        "{err}"
+    );
+    // Standard chess: no rook on h1.
     rejects(
         &format!("{EMPTY_KINGS} w K - 0 1"),
         FenField::Castling,
-        |d| matches!(d, FenDefect::CastlingWithoutRook { letter: 'K' }),
+        |d| {
+            matches!(
+                d,
+                FenDefect::CastlingRookNotInCorner {
+                    letter: 'K',
+                    rook: None,
+                    ..
+                }
+            )
+        },
     );
     // Shredder letter naming a file without a rook.
     rejects("4k3/8/8/8/8/8/8/R3K3 w B - 0 1", FenField::Castling, |d| {
@@ -137,8 +157,87 @@ fn castling_without_rook() {
     });
     // A black rook does not make a white right.
     rejects("4k3/8/8/8/8/8/8/4K2r w K - 0 1", FenField::Castling, |d| {
-        matches!(d, FenDefect::CastlingWithoutRook { letter: 'K' })
+        matches!(d, FenDefect::CastlingRookNotInCorner { letter: 'K', .. })
     });
+}
+
+/// Rejects `fen` as standard chess with one castling defect whose message names `square`, and
+/// checks that the Chess960 reader accepts it as a Chess960 position.
+fn chess960_only(fen: &str, square: &str, matches: impl Fn(&FenDefect) -> bool) {
+    rejects(fen, FenField::Castling, &matches);
+    let err = Position::from_fen(fen).expect_err(fen);
+    assert_eq!(err.defects().len(), 1, "{err}");
+    let message = err.to_string();
+    assert!(
+        message.contains(&format!(" {square} ")) || message.ends_with(square),
+        "{message}"
+    );
+    assert!(message.contains("castling: "), "{message}");
+    assert!(Position::from_fen_lenient(fen).is_err(), "{fen}: lenient");
+    for parse in [
+        Position::from_fen_chess960,
+        Position::from_fen_lenient_chess960,
+    ] {
+        let pos = parse(fen).unwrap_or_else(|err| panic!("{fen}: {err}"));
+        assert!(pos.is_chess960(), "{fen}");
+        assert_eq!(Position::from_fen_chess960(&pos.to_fen()), Ok(pos));
+    }
+}
+
+// See: issue 12, FEN castling rights in standard chess.
+#[test]
+fn standard_castling_needs_king_on_e_file() {
+    chess960_only(
+        "4k3/8/8/8/8/8/8/6KR w K - 0 1",
+        "g1",
+        |d| matches!(d, FenDefect::CastlingKingNotOnE { letter: 'K', king } if king.to_string() == "g1"),
+    );
+    chess960_only("1r4kr/8/8/8/8/8/8/4K3 b q - 0 1", "g8", |d| {
+        matches!(d, FenDefect::CastlingKingNotOnE { letter: 'q', .. })
+    });
+}
+
+#[test]
+fn standard_castling_needs_rook_in_corner() {
+    // `Q` whose rook stands on c1.
+    chess960_only("4k3/8/8/8/8/8/8/2R1K3 w Q - 0 1", "c1", |d| {
+        matches!(d, FenDefect::CastlingRookNotInCorner { letter: 'Q', corner, rook: Some(rook) }
+            if corner.to_string() == "a1" && rook.to_string() == "c1")
+    });
+    // X-FEN `k` naming the inner rook on g8 (none on h8).
+    chess960_only("4k1r1/8/8/8/8/8/8/4K3 w k - 0 1", "g8", |d| {
+        matches!(d, FenDefect::CastlingRookNotInCorner { letter: 'k', .. })
+    });
+    // A Chess960 starting position in X-FEN.
+    let start960 = "nrbqkbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBQKBRN w KQkq - 0 1";
+    let err = Position::from_fen(start960).expect_err("960 start");
+    assert_eq!(err.defects().len(), 4, "{err}");
+}
+
+#[test]
+fn shredder_letters_mean_chess960() {
+    // File letters name the rooks exactly: every reader takes them.
+    let fen = "nrbqkbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBQKBRN w GBgb - 0 1";
+    for parse in [
+        Position::from_fen,
+        Position::from_fen_lenient,
+        Position::from_fen_chess960,
+    ] {
+        let pos = parse(fen).unwrap_or_else(|err| panic!("{fen}: {err}"));
+        assert!(pos.is_chess960());
+    }
+    // A letter mixed with K/Q makes the whole field Shredder/X-FEN.
+    assert!(Position::from_fen("1r4kr/8/8/8/8/8/8/1R4KR w HBh - 0 1").is_ok());
+    // Standard positions read as Chess960 when the caller says so (UCI castling king-to-rook).
+    let pos =
+        Position::from_fen_chess960("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+            .expect("start");
+    assert!(pos.is_chess960());
+    assert!(
+        !Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+            .expect("start")
+            .is_chess960()
+    );
 }
 
 #[test]
@@ -302,8 +401,9 @@ fn writer_castling_letters() {
     let pos = Position::from_fen("1r2k1r1/8/8/8/8/8/8/RR2K2R w BHbg - 0 1").expect("960");
     assert!(pos.is_chess960());
     assert_eq!(pos.to_fen(), "1r2k1r1/8/8/8/8/8/8/RR2K2R w KBkq - 0 1");
-    let pos = Position::from_fen("nrbqkbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBQKBRN w GBgb - 0 1")
-        .expect("960 start");
+    let pos =
+        Position::from_fen_chess960("nrbqkbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBQKBRN w KQkq - 0 1")
+            .expect("960 start");
     assert_eq!(
         pos.to_fen(),
         "nrbqkbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBQKBRN w KQkq - 0 1"
@@ -355,7 +455,11 @@ mod fuzz {
             for parse in [Position::from_fen, Position::from_fen_lenient] {
                 if let Ok(pos) = parse(&fen) {
                     let written = pos.to_fen();
-                    let again = Position::from_fen_lenient(&written);
+                    let again = if pos.is_chess960() {
+                        Position::from_fen_lenient_chess960(&written)
+                    } else {
+                        Position::from_fen_lenient(&written)
+                    };
                     prop_assert!(again.is_ok(), "{} -> {}", fen, written);
                     prop_assert_eq!(again.map(|p| p.to_fen()).ok(), Some(written));
                     prop_assert_eq!(perft(&pos, 2), pos.legal_moves().iter().map(|&m| {

@@ -44,7 +44,7 @@ fn scalachess_move_lists() {
             }
             let moves = lines.next().map_or("", |(_, l)| l);
             let expected: BTreeSet<String> = moves.split_whitespace().map(String::from).collect();
-            let pos = Position::from_fen_lenient(line)
+            let pos = Position::from_fen_lenient_chess960(line)
                 .unwrap_or_else(|err| panic!("{path}:{}: {line:?} rejected: {err}", i + 1));
             let (moves, aliases) = uci_sets(&pos);
             let ours: BTreeSet<String> = expected
