@@ -4,8 +4,25 @@
 //!
 //! * surrounding whitespace and runs of spaces between fields are fine;
 //! * the two clock fields may be left out (halfmove clock 0, fullmove number 1), or only the
-//!   fullmove number; a fullmove number of 0 reads as 1, and huge clocks saturate;
+//!   fullmove number; a fullmove number of 0 reads as 1;
 //! * castling rights may be given in any order.
+//!
+//! Everything else is an error, and the error lists **every** defect found (one per problem,
+//! each naming its field), not just the first: wrong field count, wrong rank count or rank
+//! length, bad piece letters, bad side to move, castling syntax, castling rights without their
+//! king and rook, duplicate rights, a bad or impossible en passant square, bad clocks, a king
+//! count other than one per side, pawns on the first or last rank, impossible material (more
+//! than 8 pawns or 16 pieces of a colour, or more promoted pieces than missing pawns allow:
+//! queens beyond 1, rooks, bishops and knights beyond 2 each, counted against 8 minus the
+//! pawns), clocks too large to store (beyond 4,294,967,295), the side not to move in
+//! check, and impossible checks (shakmaty's rules: at most two checkers, two checkers may not
+//! share a line through the king, at most one pawn/knight checker, and after a double pawn
+//! step only that pawn or a single slider it uncovered may check).
+//!
+//! The lenient readers (for perft, whose suites hold unreachable positions on purpose) accept
+//! impossible checks and impossible material; every other defect is still an error, so that the
+//! move generator's invariants (one king each, the side not to move not in check, no pawn on a
+//! back rank) hold.
 //!
 //! # Standard chess and Chess960
 //!
@@ -24,15 +41,6 @@
 //! is king-to-rook). A castling field written with file letters (Shredder-FEN, `HAha`) is read
 //! the Chess960 way by every reader, as such letters name the rooks exactly; the position is then
 //! marked Chess960 only when some right is not a standard one.
-//!
-//! Everything else is an error, and the error lists **every** defect found (one per problem,
-//! each naming its field), not just the first: wrong field count, wrong rank count or rank
-//! length, bad piece letters, bad side to move, castling syntax, castling rights without their
-//! king and rook, duplicate rights, a bad or impossible en passant square, bad clocks, a king
-//! count other than one per side, pawns on the first or last rank, the side not to move in
-//! check, and impossible checks (shakmaty's rules: at most two checkers, two checkers may not
-//! share a line through the king, at most one pawn/knight checker, and after a double pawn
-//! step only that pawn or a single slider it uncovered may check).
 //!
 //! Writing gives the `KQkq` letters when the castling rooks are the outermost ones, else
 //! Shredder file letters (X-FEN, as shakmaty and python-chess write it): the FEN of a standard
@@ -194,6 +202,39 @@ pub enum FenDefect {
         /// The field as given.
         found: String,
     },
+    /// The halfmove clock is larger than can be stored (a `u32`).
+    HalfmovesTooLarge {
+        /// The field as given.
+        found: String,
+    },
+    /// The fullmove number is larger than can be stored (a `u32`).
+    FullmovesTooLarge {
+        /// The field as given.
+        found: String,
+    },
+    /// A side has more than 8 pawns.
+    TooManyPawns {
+        /// Whose pawns.
+        color: Color,
+        /// How many.
+        count: u32,
+    },
+    /// A side has more than 16 pieces (king and pawns included).
+    TooManyPieces {
+        /// Whose pieces.
+        color: Color,
+        /// How many.
+        count: u32,
+    },
+    /// A side has more pieces beyond the initial set than its missing pawns could have become.
+    TooManyPromoted {
+        /// Whose pieces.
+        color: Color,
+        /// Pieces beyond the initial set (queens beyond 1, rooks, bishops, knights beyond 2).
+        promoted: u32,
+        /// The side's pawns.
+        pawns: u32,
+    },
     /// The side that is not to move is in check.
     OppositeCheck {
         /// The side to move.
@@ -216,6 +257,9 @@ impl FenDefect {
             | FenDefect::BadPiece { .. }
             | FenDefect::KingCount { .. }
             | FenDefect::PawnsOnBackRank { .. }
+            | FenDefect::TooManyPawns { .. }
+            | FenDefect::TooManyPieces { .. }
+            | FenDefect::TooManyPromoted { .. }
             | FenDefect::ImpossibleCheck { .. } => FenField::Board,
             FenDefect::BadTurn { .. } | FenDefect::OppositeCheck { .. } => FenField::Turn,
             FenDefect::CastlingSyntax { .. }
@@ -227,8 +271,12 @@ impl FenDefect {
             FenDefect::EnPassantSyntax { .. }
             | FenDefect::EnPassantRank { .. }
             | FenDefect::EnPassantWithoutPawn { .. } => FenField::EnPassant,
-            FenDefect::Halfmoves { .. } => FenField::Halfmoves,
-            FenDefect::Fullmoves { .. } => FenField::Fullmoves,
+            FenDefect::Halfmoves { .. } | FenDefect::HalfmovesTooLarge { .. } => {
+                FenField::Halfmoves
+            }
+            FenDefect::Fullmoves { .. } | FenDefect::FullmovesTooLarge { .. } => {
+                FenField::Fullmoves
+            }
         }
     }
 }
@@ -349,6 +397,26 @@ impl fmt::Display for FenDefect {
             ),
             FenDefect::Halfmoves { found } => write!(f, "expected a number, found {found:?}"),
             FenDefect::Fullmoves { found } => write!(f, "expected a number, found {found:?}"),
+            FenDefect::HalfmovesTooLarge { found } | FenDefect::FullmovesTooLarge { found } => {
+                write!(f, "{found} is too large (at most {})", u32::MAX)
+            }
+            FenDefect::TooManyPawns { color, count } => {
+                write!(f, "{color} has {count} pawns, at most 8 are possible")
+            }
+            FenDefect::TooManyPieces { color, count } => write!(
+                f,
+                "{color} has {count} pieces (king and pawns included), at most 16 are possible"
+            ),
+            FenDefect::TooManyPromoted {
+                color,
+                promoted,
+                pawns,
+            } => write!(
+                f,
+                "{color} has {promoted} pieces beyond the initial set but only {} missing pawns \
+                 could have been promoted ({pawns} pawns left)",
+                8u32.saturating_sub(*pawns)
+            ),
             FenDefect::OppositeCheck { turn } => write!(
                 f,
                 "{turn} to move but the {} king is in check",
@@ -447,14 +515,44 @@ fn en_passant(input: &str) -> IResult<&str, Option<Square>> {
     .parse(input)
 }
 
-/// A decimal number; values beyond `u32` saturate.
-fn clock(input: &str) -> IResult<&str, u32> {
+/// A decimal number; `None` for a value beyond `u32`.
+fn clock(input: &str) -> IResult<&str, Option<u32>> {
     map(all_consuming(digit1), |digits: &str| {
-        digits.bytes().fold(0u32, |n, d| {
-            n.saturating_mul(10).saturating_add(u32::from(d - b'0'))
+        digits.bytes().try_fold(0u32, |n, d| {
+            n.checked_mul(10)?.checked_add(u32::from(d - b'0'))
         })
     })
     .parse(input)
+}
+
+/// The material defects of one side (see the module documentation).
+fn check_material(pos: &Position, color: Color, defects: &mut Vec<FenDefect>) {
+    let count = |role| pos.by_piece(Piece { color, role }).count();
+    let pawns = count(Role::Pawn);
+    let pieces = pos.by_color(color).count();
+    if pawns > 8 {
+        defects.push(FenDefect::TooManyPawns {
+            color,
+            count: pawns,
+        });
+    }
+    if pieces > 16 {
+        defects.push(FenDefect::TooManyPieces {
+            color,
+            count: pieces,
+        });
+    }
+    let promoted = count(Role::Queen).saturating_sub(1)
+        + count(Role::Rook).saturating_sub(2)
+        + count(Role::Bishop).saturating_sub(2)
+        + count(Role::Knight).saturating_sub(2);
+    if pawns <= 8 && promoted > 8 - pawns {
+        defects.push(FenDefect::TooManyPromoted {
+            color,
+            promoted,
+            pawns,
+        });
+    }
 }
 
 /// Reads the placement field into an otherwise empty position, or records its defects.
@@ -634,7 +732,7 @@ fn is_impossible_check(pos: &Position, ep: Option<Square>) -> bool {
 /// How a FEN is read: strict or lenient (perft), standard chess or Chess960.
 #[derive(Copy, Clone, Debug)]
 struct Mode {
-    /// Reject impossible checks (and impossible material).
+    /// Reject impossible checks and impossible material.
     strict: bool,
     /// Read castling rights as X-FEN and mark the position Chess960.
     chess960: bool,
@@ -674,10 +772,11 @@ impl Position {
         )
     }
 
-    /// Like [`Position::from_fen`], but accepts impossible checks ([`FenDefect::ImpossibleCheck`]):
-    /// positions no legal game reaches, yet found in perft suites. Every other defect is still
-    /// an error, so the move generator's invariants (one king each, side not to move not in
-    /// check) hold.
+    /// Like [`Position::from_fen`], but accepts impossible checks ([`FenDefect::ImpossibleCheck`])
+    /// and impossible material ([`FenDefect::TooManyPawns`], [`FenDefect::TooManyPieces`],
+    /// [`FenDefect::TooManyPromoted`]): positions no legal game reaches, yet found in perft
+    /// suites. Every other defect is still an error, so the move generator's invariants (one
+    /// king each, side not to move not in check) hold.
     ///
     /// # Errors
     ///
@@ -748,7 +847,13 @@ impl Position {
             }
         });
         let halfmoves = field(4).map_or(Some(0), |f| match clock(f) {
-            Ok((_, n)) => Some(n),
+            Ok((_, Some(n))) => Some(n),
+            Ok((_, None)) => {
+                defects.push(FenDefect::HalfmovesTooLarge {
+                    found: f.to_string(),
+                });
+                None
+            }
             Err(_) => {
                 defects.push(FenDefect::Halfmoves {
                     found: f.to_string(),
@@ -757,7 +862,13 @@ impl Position {
             }
         });
         let fullmoves = field(5).map_or(Some(1), |f| match clock(f) {
-            Ok((_, n)) => Some(n.max(1)),
+            Ok((_, Some(n))) => Some(n.max(1)),
+            Ok((_, None)) => {
+                defects.push(FenDefect::FullmovesTooLarge {
+                    found: f.to_string(),
+                });
+                None
+            }
             Err(_) => {
                 defects.push(FenDefect::Fullmoves {
                     found: f.to_string(),
@@ -778,6 +889,11 @@ impl Position {
                 if count != 1 {
                     kings_ok = false;
                     defects.push(FenDefect::KingCount { color, count });
+                }
+            }
+            if strict {
+                for color in Color::ALL {
+                    check_material(pos, color, &mut defects);
                 }
             }
             let backrank_pawns = pos.by_role(Role::Pawn) & Bitboard::BACK_RANKS;
@@ -978,6 +1094,7 @@ mod tests {
         assert_eq!(castling("KQkq").map(|(_, l)| l.len()), Ok(4));
         assert!(castling("KX").is_err());
         assert!(en_passant("e3x").is_err());
-        assert_eq!(clock("99999999999"), Ok(("", u32::MAX)));
+        assert_eq!(clock("4294967295"), Ok(("", Some(u32::MAX))));
+        assert_eq!(clock("4294967296"), Ok(("", None)));
     }
 }

@@ -379,6 +379,90 @@ fn every_defect_is_reported() {
     assert_eq!(err.defects().len(), 3, "{err}");
 }
 
+// See: issue 16, FEN with impossible material.
+#[test]
+fn too_many_pawns() {
+    let fen = "4k3/8/8/8/8/P7/PPPPPPPP/4K3 w - - 0 1";
+    rejects(fen, FenField::Board, |d| {
+        matches!(
+            d,
+            FenDefect::TooManyPawns {
+                color: arbiter::rules::Color::White,
+                count: 9
+            }
+        )
+    });
+    // The lenient (perft) reader takes impossible material.
+    assert!(Position::from_fen_lenient(fen).is_ok());
+    assert!(Position::from_fen_lenient_chess960(fen).is_ok());
+}
+
+#[test]
+fn too_many_pieces() {
+    // 8 pawns, 9 pieces (one queen more than the initial set): 17 in all.
+    let fen = "rnbqkbnr/pppppppp/8/8/8/Q7/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    rejects(fen, FenField::Board, |d| {
+        matches!(d, FenDefect::TooManyPieces { count: 17, .. })
+    });
+    let err = Position::from_fen(fen).expect_err(fen);
+    assert!(err.to_string().contains("17 pieces"), "{err}");
+    assert!(Position::from_fen_lenient(fen).is_ok());
+}
+
+#[test]
+fn too_many_promoted_pieces() {
+    // 7 pawns leave 1 promotion; two extra queens need 2.
+    let fen = "4k3/8/8/8/8/QQ6/PPPPPPP1/Q3K3 w - - 0 1";
+    rejects(fen, FenField::Board, |d| {
+        matches!(
+            d,
+            FenDefect::TooManyPromoted {
+                promoted: 2,
+                pawns: 7,
+                ..
+            }
+        )
+    });
+    // Three knights, three bishops and 6 pawns: 2 promotions, 2 pawns missing.
+    assert!(Position::from_fen("4k3/8/8/8/8/NNNBBB2/PPPPPP2/4K3 w - - 0 1").is_ok());
+    // A third rook: 3 promotions.
+    rejects(
+        "4k3/8/8/8/8/NNNBBBRR/PPPPPP2/R3K3 w Q - 0 1",
+        FenField::Board,
+        |d| matches!(d, FenDefect::TooManyPromoted { promoted: 3, .. }),
+    );
+    // Nine queens and no pawns is possible.
+    assert!(Position::from_fen("4k3/8/8/8/8/8/QQQQQQQQ/Q3K3 b - - 0 1").is_ok());
+    assert!(Position::from_fen_lenient("4k3/8/8/8/8/QQ6/PPPPPPP1/Q3K3 w - - 0 1").is_ok());
+}
+
+#[test]
+fn clocks_too_large() {
+    let max = u32::MAX;
+    let pos = Position::from_fen(&format!("{EMPTY_KINGS} w - - {max} {max}")).expect("max");
+    assert_eq!((pos.halfmoves(), pos.fullmoves()), (max, max));
+    let big = u64::from(max) + 1;
+    for parse in [Position::from_fen, Position::from_fen_lenient] {
+        let err = parse(&format!("{EMPTY_KINGS} w - - {big} 1")).expect_err("halfmoves");
+        assert!(
+            matches!(err.defects(), [FenDefect::HalfmovesTooLarge { .. }]),
+            "{err}"
+        );
+        assert!(
+            err.to_string()
+                .contains("halfmove clock: 4294967296 is too large"),
+            "{err}"
+        );
+        let err =
+            parse(&format!("{EMPTY_KINGS} w - - 0 99999999999999999999")).expect_err("fullmoves");
+        assert!(
+            matches!(err.defects(), [FenDefect::FullmovesTooLarge { .. }]),
+            "{err}"
+        );
+        assert_eq!(err.defects()[0].field(), FenField::Fullmoves);
+    }
+}
+
 #[test]
 fn leniency() {
     let pos = Position::from_fen("  4k3/8/8/8/8/8/8/4K3   w  -  -  ").expect("no clocks");
