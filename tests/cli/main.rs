@@ -5,6 +5,7 @@ mod export;
 mod help;
 mod moves;
 mod parts;
+mod perft;
 #[path = "../common/shared_data.rs"]
 mod shared_data;
 mod util;
