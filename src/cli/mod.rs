@@ -83,19 +83,28 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// Writes `bytes` to stdout. The script and the page are made in memory first: clap_complete
+/// panics when its writer fails, and a closed pipe or a full disk must end the run cleanly.
+fn write_stdout(bytes: &[u8]) -> anyhow::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_all(bytes)?;
+    out.flush()?;
+    Ok(())
+}
+
 fn completions(shell: clap_complete::Shell) -> anyhow::Result<Exit> {
     let mut command = Cli::command();
-    clap_complete::generate(
-        shell,
-        &mut command,
-        "arbiter",
-        &mut std::io::stdout().lock(),
-    );
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut command, "arbiter", &mut script);
+    write_stdout(&script)?;
     Ok(Exit::Ok)
 }
 
 fn manpage() -> anyhow::Result<Exit> {
-    clap_mangen::Man::new(Cli::command()).render(&mut std::io::stdout().lock())?;
+    let mut page = Vec::new();
+    clap_mangen::Man::new(Cli::command()).render(&mut page)?;
+    write_stdout(&page)?;
     Ok(Exit::Ok)
 }
 
