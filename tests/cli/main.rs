@@ -3,6 +3,7 @@
 mod corpora;
 mod export;
 mod help;
+mod inputs;
 mod moves;
 mod parts;
 mod perft;
