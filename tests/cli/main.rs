@@ -2,6 +2,7 @@
 
 mod corpora;
 mod export;
+mod grammar;
 mod help;
 mod inputs;
 mod moves;

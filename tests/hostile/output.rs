@@ -131,7 +131,7 @@ fn every_subcommand(pgn: &str) -> Vec<Vec<&str>> {
     vec![
         vec!["validate", pgn],
         vec!["validate", pgn, "--format", "jsonl"],
-        vec!["export", pgn, "--format", "csv"],
+        vec!["export", pgn],
         vec!["export", pgn, "--format", "json"],
         vec!["moves", "startpos"],
         vec!["moves", "startpos", "--format", "json"],
