@@ -1,6 +1,7 @@
 //! Integration tests that run the `arbiter` binary.
 
 mod corpora;
+mod docs;
 mod export;
 mod grammar;
 mod help;
