@@ -66,7 +66,14 @@ pub fn main() -> ExitCode {
             } else {
                 Exit::Ok
             };
-            let _ = err.print();
+            // `--help` or `--version` into a closed pipe is fine; onto a full disk it is an error.
+            if let Err(io) = err.print()
+                && !err.use_stderr()
+                && io.kind() != std::io::ErrorKind::BrokenPipe
+            {
+                report_error(format_args!("cannot write the help: {io}"));
+                return Exit::Usage.into();
+            }
             return code.into();
         }
     };

@@ -140,6 +140,9 @@ fn every_subcommand(pgn: &str) -> Vec<Vec<&str>> {
         vec!["completions", "bash"],
         vec!["completions", "zsh"],
         vec!["manpage"],
+        vec!["--help"],
+        vec!["export", "--help"],
+        vec!["--version"],
     ]
 }
 
