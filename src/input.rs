@@ -1,12 +1,21 @@
-//! Where games come from: files, directories (searched recursively) and standard input, with
-//! gzip, zstd and bzip2 decompressed in process.
+//! Where games come from: files, directories (searched recursively), path patterns and standard
+//! input, with gzip, zstd, bzip2 and xz decompressed in process.
 //!
 //! - A path that names a file is read whatever its name (a FIFO or a device too); a directory
-//!   contributes every regular file named `*.pgn`, `*.pgn.gz`, `*.pgn.zst` and `*.pgn.bz2` below
-//!   it (names compared without regard to case), in sorted order so that runs are repeatable.
-//! - `-`, or no path at all, means standard input.
+//!   contributes every regular file named `*.pgn`, `*.pgn.gz`, `*.pgn.zst`, `*.pgn.bz2` and
+//!   `*.pgn.xz` below it (names compared without regard to case), in sorted order so that runs are
+//!   repeatable. A directory with no such file is an error naming it.
+//! - A path that does not exist but holds `*`, `?` or `[` is a pattern (`games/*.pgn`, for shells
+//!   that leave it unexpanded): its matches are read in sorted order, and a pattern that matches
+//!   nothing is an error naming it.
+//! - `-`, or no path at all, means standard input; with no path and a terminal on standard input,
+//!   one line on stderr says that arbiter is reading it.
 //! - The compression is recognised by its magic bytes, not by the name: gzip (several members),
-//!   zstd (several frames, skippable frames) and bzip2 (several streams) are decoded as one stream.
+//!   zstd (several frames, skippable frames), bzip2 (several streams) and xz (several streams) are
+//!   decoded as one stream.
+//! - A file that is evidently not PGN (NUL bytes in its first bytes, an executable such as an
+//!   ELF, Mach-O or PE file, an archive such as zip, tar, 7z or rar, a PDF or an image) is one
+//!   [`InputError::NotPgn`] naming what it looks like, instead of thousands of syntax errors.
 //! - Nothing here is fatal: an unreadable file or directory, or a symlink loop, is an
 //!   [`InputError`] in the sequence, and the sources after it follow. A corrupt or truncated
 //!   compressed file shows up as a read error (naming the compressed and decompressed offsets) when
@@ -14,7 +23,7 @@
 
 use std::collections::HashSet;
 use std::fs::{self, File};
-use std::io::{self, Read};
+use std::io::{self, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -56,7 +65,35 @@ pub enum InputError {
         /// Where it leads.
         target: String,
     },
+    /// A directory given on the command line holds no PGN file.
+    #[error(
+        "{path}: no PGN files in this directory (looked for *.pgn, *.pgn.gz, *.pgn.zst, \
+         *.pgn.bz2, *.pgn.xz)"
+    )]
+    NoPgnFiles {
+        /// The directory as given.
+        path: String,
+    },
+    /// A path pattern matched no file.
+    #[error("{pattern}: no file matches this pattern")]
+    NoMatch {
+        /// The pattern as given.
+        pattern: String,
+    },
+    /// A file that is evidently not PGN.
+    #[error("{path}: not a PGN file: {what}; skipped")]
+    NotPgn {
+        /// The path as given or found.
+        path: String,
+        /// What it looks like.
+        what: &'static str,
+    },
 }
+
+/// The reason a stream was refused as not PGN, carried inside an [`io::Error`].
+#[derive(Debug, thiserror::Error)]
+#[error("not a PGN file: {0}")]
+pub struct NotPgn(pub &'static str);
 
 /// The sources named by `paths`, in order (directories expanded lazily, one level at a time). No
 /// path, or `-`, means standard input.
@@ -67,13 +104,21 @@ pub fn sources<P: AsRef<Path>>(paths: &[P]) -> Sources {
         .map(|p| Pending::Given(p.as_ref().to_path_buf()))
         .collect();
     if pending.is_empty() {
+        if io::stdin().is_terminal() {
+            let _ = writeln!(io::stderr().lock(), "{STDIN_NOTICE}");
+        }
         pending.push(Pending::Given(PathBuf::from("-")));
     }
     Sources {
         pending,
         visited: HashSet::new(),
+        found: 0,
     }
 }
+
+/// What arbiter says on stderr when it waits for games typed on a terminal.
+pub const STDIN_NOTICE: &str =
+    "arbiter: reading PGN from standard input (no path given); end with Ctrl-D, or see --help";
 
 /// What is left to visit.
 #[derive(Debug)]
@@ -84,6 +129,9 @@ enum Pending {
     Found(PathBuf),
     /// A directory entry that could not be read, reported in its turn.
     Failed(InputError),
+    /// The end of a directory given on the command line, and how many sources were found before
+    /// it was entered.
+    DirEnd(PathBuf, u64),
 }
 
 /// The iterator returned by [`sources`].
@@ -93,6 +141,8 @@ pub struct Sources {
     pending: Vec<Pending>,
     /// Canonical paths of the directories entered, so none is read twice.
     visited: HashSet<PathBuf>,
+    /// How many sources were found so far.
+    found: u64,
 }
 
 impl Iterator for Sources {
@@ -104,25 +154,56 @@ impl Iterator for Sources {
                 Pending::Given(path) => (path, true),
                 Pending::Found(path) => (path, false),
                 Pending::Failed(error) => return Some(Err(error)),
+                Pending::DirEnd(path, found) => {
+                    if self.found == found {
+                        return Some(Err(InputError::NoPgnFiles {
+                            path: path.display().to_string(),
+                        }));
+                    }
+                    continue;
+                }
             };
             if given && path.as_os_str() == "-" {
+                self.found += 1;
                 return Some(Ok(open_stream("<stdin>".into(), io::stdin())));
             }
             let name = path.display().to_string();
             let meta = match fs::metadata(&path) {
                 Ok(meta) => meta,
+                Err(source) if given && source.kind() == io::ErrorKind::NotFound => {
+                    match self.expand(&name) {
+                        Some(Ok(())) => continue,
+                        Some(Err(e)) => return Some(Err(e)),
+                        None => return Some(Err(InputError::Io { path: name, source })),
+                    }
+                }
                 Err(source) => return Some(Err(InputError::Io { path: name, source })),
             };
             if meta.is_dir() {
+                if given {
+                    self.pending.push(Pending::DirEnd(path.clone(), self.found));
+                }
                 if let Err(e) = self.enter(&path) {
                     return Some(Err(e));
                 }
             } else if given || (meta.is_file() && is_pgn_name(&path)) {
                 // Found in a directory, only regular files are read: a FIFO would block for a
                 // writer that never comes, and a device (a link to /dev/zero) never ends.
-                return Some(match File::open(&path) {
-                    Ok(file) => Ok(open_stream(name, file)),
-                    Err(source) => Err(InputError::Io { path: name, source }),
+                self.found += 1;
+                let file = match File::open(&path) {
+                    Ok(file) => file,
+                    Err(source) => return Some(Err(InputError::Io { path: name, source })),
+                };
+                if !meta.is_file() {
+                    return Some(Ok(open_stream(name, file)));
+                }
+                // A regular file is looked at now, so that one that is not PGN is one input error.
+                return Some(match decompressed(file) {
+                    Ok(reader) => Ok(Source { name, reader }),
+                    Err(source) => Err(match source.get_ref().and_then(|e| e.downcast_ref()) {
+                        Some(NotPgn(what)) => InputError::NotPgn { path: name, what },
+                        None => InputError::Io { path: name, source },
+                    }),
                 });
             }
         }
@@ -131,6 +212,28 @@ impl Iterator for Sources {
 }
 
 impl Sources {
+    /// Queues the matches of `pattern`, a path that does not exist; `None` if it holds no
+    /// pattern characters.
+    fn expand(&mut self, pattern: &str) -> Option<Result<(), InputError>> {
+        if !pattern.contains(['*', '?', '[']) {
+            return None;
+        }
+        let no_match = || InputError::NoMatch {
+            pattern: pattern.to_owned(),
+        };
+        let Ok(paths) = glob::glob(pattern) else {
+            return Some(Err(no_match()));
+        };
+        let mut matches: Vec<PathBuf> = paths.filter_map(Result::ok).collect();
+        if matches.is_empty() {
+            return Some(Err(no_match()));
+        }
+        matches.sort();
+        self.pending
+            .extend(matches.into_iter().rev().map(Pending::Given));
+        Some(Ok(()))
+    }
+
     /// Lists a directory and queues its entries in sorted order.
     fn enter(&mut self, dir: &Path) -> Result<(), InputError> {
         let io_err = |source| InputError::Io {
@@ -174,13 +277,14 @@ fn is_symlink(path: &Path) -> bool {
     fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
 }
 
-/// Whether a file found in a directory is one to read: `*.pgn`, `*.pgn.gz`, `*.pgn.zst`, `*.pgn.bz2`.
+/// Whether a file found in a directory is one to read: `*.pgn`, `*.pgn.gz`, `*.pgn.zst`,
+/// `*.pgn.bz2`, `*.pgn.xz`.
 fn is_pgn_name(path: &Path) -> bool {
     let Some(name) = path.file_name() else {
         return false;
     };
     let name = name.to_string_lossy().to_ascii_lowercase();
-    [".pgn", ".pgn.gz", ".pgn.zst", ".pgn.bz2"]
+    [".pgn", ".pgn.gz", ".pgn.zst", ".pgn.bz2", ".pgn.xz"]
         .iter()
         .any(|ext| name.ends_with(ext))
 }
@@ -191,6 +295,7 @@ enum Compression {
     Gzip,
     Zstd,
     Bzip2,
+    Xz,
 }
 
 impl Compression {
@@ -202,6 +307,7 @@ impl Compression {
             // A zstd skippable frame: magic 0x184D2A50..=0x184D2A5F, little-endian.
             [0x50..=0x5f, 0x2a, 0x4d, 0x18, ..] => Some(Compression::Zstd),
             [b'B', b'Z', b'h', b'1'..=b'9', ..] => Some(Compression::Bzip2),
+            [0xfd, b'7', b'z', b'X', b'Z', 0x00, ..] => Some(Compression::Xz),
             _ => None,
         }
     }
@@ -211,6 +317,7 @@ impl Compression {
             Compression::Gzip => "gzip",
             Compression::Zstd => "zstd",
             Compression::Bzip2 => "bzip2",
+            Compression::Xz => "xz",
         }
     }
 }
@@ -247,9 +354,13 @@ impl<R: Read + Send + 'static> Read for Sniffing<R> {
     }
 }
 
-/// Reads the first bytes of `raw` and wraps it in the decompressor they call for.
-fn decompressed<R: Read + Send + 'static>(mut raw: R) -> io::Result<Box<dyn Read + Send>> {
-    let mut head = [0u8; 4];
+/// How many first bytes are looked at to recognise a compression or a file that is not PGN (a tar
+/// header's `ustar` stands at byte 257).
+const HEAD: usize = 512;
+
+/// Reads up to [`HEAD`] bytes of `raw`.
+fn read_head(raw: &mut impl Read) -> io::Result<Vec<u8>> {
+    let mut head = vec![0u8; HEAD];
     let mut got = 0;
     while got < head.len() {
         match raw.read(&mut head[got..]) {
@@ -259,27 +370,99 @@ fn decompressed<R: Read + Send + 'static>(mut raw: R) -> io::Result<Box<dyn Read
             Err(e) => return Err(e),
         }
     }
+    head.truncate(got);
+    Ok(head)
+}
+
+/// What the first bytes of a (decompressed) stream say it is, when it is evidently not PGN.
+fn not_pgn(head: &[u8]) -> Option<&'static str> {
+    let what = match head {
+        [0x7f, b'E', b'L', b'F', ..] => "an executable (ELF)",
+        [0xfe, 0xed, 0xfa, 0xce | 0xcf, ..]
+        | [0xce | 0xcf, 0xfa, 0xed, 0xfe, ..]
+        | [0xca, 0xfe, 0xba, 0xbe, ..] => "an executable (Mach-O)",
+        [b'M', b'Z', ..] if head.contains(&0) => "an executable (PE, Windows)",
+        [b'P', b'K', 3, 4, ..] | [b'P', b'K', 5, 6, ..] => "a zip archive (unzip it first)",
+        [b'7', b'z', 0xbc, 0xaf, 0x27, 0x1c, ..] => "a 7z archive (extract it first)",
+        [b'R', b'a', b'r', b'!', 0x1a, 0x07, ..] => "a rar archive (extract it first)",
+        [0x04, 0x22, 0x4d, 0x18, ..] => "lz4 data (not read; decompress it first)",
+        [b'%', b'P', b'D', b'F', b'-', ..] => "a PDF document",
+        [0x89, b'P', b'N', b'G', ..] | [0xff, 0xd8, 0xff, ..] | [b'G', b'I', b'F', b'8', ..] => {
+            "an image"
+        }
+        [0xff, 0xfe, ..] | [0xfe, 0xff, ..] => "UTF-16 text (convert it to UTF-8 first)",
+        [
+            b'S',
+            b'Q',
+            b'L',
+            b'i',
+            b't',
+            b'e',
+            b' ',
+            b'f',
+            b'o',
+            b'r',
+            b'm',
+            b'a',
+            b't',
+            b' ',
+            b'3',
+            0,
+            ..,
+        ] => "an SQLite database",
+        _ if head.get(257..262) == Some(b"ustar") => "a tar archive (extract it first)",
+        _ if head.contains(&0) && !starts_like_text(head) => {
+            "binary data (NUL bytes in its first bytes)"
+        }
+        _ => return None,
+    };
+    Some(what)
+}
+
+/// Whether the first byte after a UTF-8 byte order mark and white space is one PGN text can
+/// start with: a tag, a comment, an escape line, a variation, a move number or a move, a result.
+/// Such a file is read even with NUL bytes early on (they are reported where they stand).
+fn starts_like_text(head: &[u8]) -> bool {
+    let head = head.strip_prefix(b"\xef\xbb\xbf").unwrap_or(head);
+    head.iter()
+        .find(|b| !b.is_ascii_whitespace())
+        .is_none_or(|&b| b.is_ascii_alphanumeric() || b"[{;%(*".contains(&b))
+}
+
+/// `head` then the rest of `rest`, or the [`NotPgn`] error `head` calls for.
+fn checked(head: Vec<u8>, rest: impl Read + Send + 'static) -> io::Result<impl Read + Send> {
+    if let Some(what) = not_pgn(&head) {
+        return Err(io::Error::new(io::ErrorKind::InvalidData, NotPgn(what)));
+    }
+    Ok(io::Cursor::new(head).chain(rest))
+}
+
+/// Reads the first bytes of `raw` and wraps it in the decompressor they call for; refuses a
+/// stream whose first (decompressed) bytes are evidently not PGN.
+fn decompressed<R: Read + Send + 'static>(mut raw: R) -> io::Result<Box<dyn Read + Send>> {
+    let head = read_head(&mut raw)?;
+    let Some(format) = Compression::sniff(&head) else {
+        return Ok(Box::new(checked(head, raw)?));
+    };
     let compressed_read = Arc::new(AtomicU64::new(0));
     let counted = Counting {
-        inner: io::Cursor::new(head).take(got as u64).chain(raw),
+        inner: io::Cursor::new(head).chain(raw),
         count: Arc::clone(&compressed_read),
     };
-    Ok(match Compression::sniff(&head[..got]) {
-        None => Box::new(counted),
-        Some(format) => {
-            let decoder: Box<dyn Read + Send> = match format {
-                Compression::Gzip => Box::new(flate2::read::MultiGzDecoder::new(counted)),
-                Compression::Zstd => Box::new(zstd::stream::read::Decoder::new(counted)?),
-                Compression::Bzip2 => Box::new(bzip2::read::MultiBzDecoder::new(counted)),
-            };
-            Box::new(Decompressed {
-                inner: decoder,
-                format,
-                compressed_read,
-                decompressed: 0,
-            })
-        }
-    })
+    let decoder: Box<dyn Read + Send> = match format {
+        Compression::Gzip => Box::new(flate2::read::MultiGzDecoder::new(counted)),
+        Compression::Zstd => Box::new(zstd::stream::read::Decoder::new(counted)?),
+        Compression::Bzip2 => Box::new(bzip2::read::MultiBzDecoder::new(counted)),
+        Compression::Xz => Box::new(liblzma::read::XzDecoder::new_multi_decoder(counted)),
+    };
+    let mut decompressed = Decompressed {
+        inner: decoder,
+        format,
+        compressed_read,
+        decompressed: 0,
+    };
+    let head = read_head(&mut decompressed)?;
+    Ok(Box::new(checked(head, decompressed)?))
 }
 
 /// Counts the bytes read through it.

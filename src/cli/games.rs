@@ -158,7 +158,8 @@ pub fn run<F: GameFormatter>(
     let mut counts = BatchOutput::default();
     // The input of the last batch written, and how many of its games came before.
     let (mut input, mut input_before) = (0, 0);
-    let mut games_per_input: Vec<u64> = Vec::new();
+    // Per input: games read, and whether reading it failed (then the failure said enough).
+    let mut per_input: Vec<(u64, bool)> = Vec::new();
     let (input_errors, opened) = run_ordered(
         jobs,
         |sink| produce(paths, jobs, &progress, &buffers, sink),
@@ -174,10 +175,11 @@ pub fn run<F: GameFormatter>(
             out.flush()?;
             input_before += batch.games;
             let slot = batch.input as usize;
-            if games_per_input.len() <= slot {
-                games_per_input.resize(slot + 1, 0);
+            if per_input.len() <= slot {
+                per_input.resize(slot + 1, (0, false));
             }
-            games_per_input[slot] += batch.games;
+            per_input[slot].0 += batch.games;
+            per_input[slot].1 |= batch.input_errors > 0;
             counts.add(&batch);
             progress.games(counts.games, counts.invalid, counts.warnings);
             Ok(())
@@ -185,7 +187,10 @@ pub fn run<F: GameFormatter>(
     )?;
     progress.finish();
     for (input, name) in opened {
-        if games_per_input.get(input as usize).is_none_or(|&n| n == 0) {
+        if per_input
+            .get(input as usize)
+            .is_none_or(|&(games, failed)| games == 0 && !failed)
+        {
             let _ = writeln!(
                 io::stderr().lock(),
                 "arbiter: warning: {name}: no games found"

@@ -44,9 +44,16 @@ pub enum Command {
         /// The shell.
         shell: clap_complete::Shell,
     },
-    /// Print the man page (roff) on stdout.
-    #[command(after_help = "Example:\n  arbiter manpage > arbiter.1 && man ./arbiter.1")]
-    Manpage,
+    /// Print the man page (roff) on stdout, or write every page to a directory.
+    #[command(after_help = "Examples:\n  \
+        arbiter manpage > arbiter.1 && man ./arbiter.1\n  \
+        arbiter manpage --dir ~/.local/share/man/man1")]
+    Manpage {
+        /// Write one page per subcommand (`arbiter-validate.1`...) plus the main one
+        /// (`arbiter.1`) into DIR, created if missing, instead of printing the main page.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<std::path::PathBuf>,
+    },
 }
 
 /// Parses the command line, runs the subcommand and maps the result to an exit code.
@@ -59,7 +66,14 @@ pub fn main() -> ExitCode {
             } else {
                 Exit::Ok
             };
-            let _ = err.print();
+            // `--help` or `--version` into a closed pipe is fine; onto a full disk it is an error.
+            if let Err(io) = err.print()
+                && !err.use_stderr()
+                && io.kind() != std::io::ErrorKind::BrokenPipe
+            {
+                report_error(format_args!("cannot write the help: {io}"));
+                return Exit::Usage.into();
+            }
             return code.into();
         }
     };
@@ -69,7 +83,7 @@ pub fn main() -> ExitCode {
         Command::Moves(args) => moves::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Completions { shell } => completions(*shell),
-        Command::Manpage => manpage(),
+        Command::Manpage { dir } => manpage(dir.as_deref()),
     };
     match result {
         Ok(exit) => exit.into(),
@@ -83,19 +97,90 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// Writes `bytes` to stdout. The script and the page are made in memory first: clap_complete
+/// panics when its writer fails, and a closed pipe or a full disk must end the run cleanly.
+fn write_stdout(bytes: &[u8]) -> anyhow::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_all(bytes)?;
+    out.flush()?;
+    Ok(())
+}
+
 fn completions(shell: clap_complete::Shell) -> anyhow::Result<Exit> {
     let mut command = Cli::command();
-    clap_complete::generate(
-        shell,
-        &mut command,
-        "arbiter",
-        &mut std::io::stdout().lock(),
-    );
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut command, "arbiter", &mut script);
+    write_stdout(&script)?;
     Ok(Exit::Ok)
 }
 
-fn manpage() -> anyhow::Result<Exit> {
-    clap_mangen::Man::new(Cli::command()).render(&mut std::io::stdout().lock())?;
+/// The EXIT STATUS section every page carries.
+const EXIT_STATUS: [(&str, &str); 3] = [
+    ("0", "All good: every game (or FEN) is valid."),
+    ("1", "Some game or FEN is invalid."),
+    (
+        "2",
+        "A usage error (a bad option or argument, a bad FEN for moves or perft) or an I/O error \
+         (an input that cannot be read or is not PGN, an output that cannot be written).",
+    ),
+];
+
+/// The man page of `cmd` (built): clap_mangen's sections, with EXIT STATUS before VERSION.
+fn render_page(cmd: clap::Command) -> std::io::Result<Vec<u8>> {
+    use clap_mangen::roff::{Roff, bold, roman};
+    let has_args = cmd.get_arguments().any(|a| !a.is_hide_set());
+    let has_subcommands = cmd.get_subcommands().any(|c| !c.is_hide_set());
+    let has_extra = cmd.get_after_long_help().is_some() || cmd.get_after_help().is_some();
+    let has_version = cmd.get_version().or(cmd.get_long_version()).is_some();
+    let man = clap_mangen::Man::new(cmd);
+    let mut page = Vec::new();
+    man.render_title(&mut page)?;
+    man.render_name_section(&mut page)?;
+    man.render_synopsis_section(&mut page)?;
+    man.render_description_section(&mut page)?;
+    if has_args {
+        man.render_options_section(&mut page)?;
+    }
+    if has_subcommands {
+        man.render_subcommands_section(&mut page)?;
+    }
+    if has_extra {
+        man.render_extra_section(&mut page)?;
+    }
+    let mut roff = Roff::default();
+    roff.control("SH", ["EXIT STATUS"]);
+    for (code, meaning) in EXIT_STATUS {
+        roff.control("TP", []);
+        roff.text([bold(code)]);
+        roff.text([roman(meaning)]);
+    }
+    roff.to_writer(&mut page)?;
+    if has_version {
+        man.render_version_section(&mut page)?;
+    }
+    Ok(page)
+}
+
+fn manpage(dir: Option<&std::path::Path>) -> anyhow::Result<Exit> {
+    use anyhow::Context;
+    let mut cmd = Cli::command().disable_help_subcommand(true);
+    cmd.build();
+    let Some(dir) = dir else {
+        write_stdout(&render_page(cmd)?)?;
+        return Ok(Exit::Ok);
+    };
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let pages = std::iter::once(cmd.clone()).chain(cmd.get_subcommands().cloned());
+    for page in pages {
+        let name = page
+            .get_display_name()
+            .unwrap_or(page.get_name())
+            .to_owned();
+        let path = dir.join(format!("{name}.1"));
+        std::fs::write(&path, render_page(page)?)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
     Ok(Exit::Ok)
 }
 

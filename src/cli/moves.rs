@@ -1,16 +1,19 @@
-//! `arbiter moves FEN [--format text|json] [--board] [--ascii]`: the legal moves and status of a
-//! position.
+//! `arbiter moves FEN [--format text|json] [--board] [--ascii] [--chess960] [--notation
+//! san|uci|both]`: the legal moves and status of a position.
 //!
 //! The FEN may be one argument or several words (`arbiter moves 8/8/8/8/8/8/8/k6K w - - 0 1`),
-//! or `startpos`. Text output: with `--board` a diagram first, then a status line, then one
-//! canonical SAN per line. JSON output: one object,
-//! `{"fen","turn","check","status","moves":[{"san","uci"}]}`, where `status` is `checkmate`,
-//! `stalemate`, `insufficient_material` or `ongoing`, in that order of precedence.
+//! or `startpos`. Text output: with `--board` a diagram first, then a status line, then one move
+//! per line, written as `--notation` says (canonical SAN, UCI, or both: `e4 e2e4`). JSON output:
+//! one object, `{"fen","turn","check","status","moves":[{"san","uci"}]}`, where `status` is
+//! `checkmate`, `stalemate`, `insufficient_material`, `seventyfive_moves` (halfmove clock of 150
+//! or more) or `ongoing`, in that order of precedence.
 //!
 //! Moves are listed in byte order of their SAN text (piece moves `B…`, `K…`, `N…`, castling,
 //! `Q…`, `R…`, then pawn moves by file), a stable order that does not depend on how the move
 //! generator works. UCI castling is king-to-destination (`e1g1`), or king-to-rook (`e1h1`) in
-//! Chess960 positions. A bad FEN is a usage error (exit 2) naming every defect.
+//! Chess960 positions. The FEN is standard chess unless `--chess960` is given (or its castling
+//! field uses Shredder file letters such as `HAha`): then `K`/`Q` name the outermost rooks
+//! (X-FEN). A bad FEN is a usage error (exit 2) naming every defect.
 
 use std::io::{self, Write};
 
@@ -26,7 +29,8 @@ use crate::rules::{Color, Position, Role, Square, san};
 #[command(after_help = "Examples:
   arbiter moves startpos
   arbiter moves r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 --board
-  arbiter moves 'rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2' --format json")]
+  arbiter moves 'rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2' --format json
+  arbiter moves --chess960 --notation both nrbqkbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBQKBRN w KQkq - 0 1")]
 pub struct MovesArgs {
     /// The position, as FEN (one quoted argument or several words), or `startpos`.
     #[arg(required = true, num_args = 1.., value_name = "FEN")]
@@ -40,6 +44,27 @@ pub struct MovesArgs {
     /// Draw the diagram with ASCII letters instead of Unicode chess symbols.
     #[arg(long)]
     pub ascii: bool,
+    /// Read the FEN as Chess960: `K`/`Q` castling rights name the outermost rooks (X-FEN), and
+    /// castling is written king-to-rook in UCI. Without it, a right whose king is off e1/e8 or
+    /// whose rook is not in its corner is an invalid FEN (Shredder letters such as `HAha` are
+    /// always read as Chess960).
+    #[arg(long)]
+    pub chess960: bool,
+    /// How the text output writes each move: `san` (`Nf3`), `uci` (`g1f3`), or `both`
+    /// (`Nf3 g1f3`). JSON output always has both.
+    #[arg(long, value_enum, default_value_t = Notation::San)]
+    pub notation: Notation,
+}
+
+/// How `arbiter moves` writes moves in text output.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, ValueEnum)]
+pub enum Notation {
+    /// Canonical SAN, `Nf3`.
+    San,
+    /// UCI, `g1f3`.
+    Uci,
+    /// SAN, a space, then UCI: `Nf3 g1f3`.
+    Both,
 }
 
 /// Output formats of `arbiter moves`.
@@ -58,6 +83,7 @@ enum Status {
     Checkmate,
     Stalemate,
     InsufficientMaterial,
+    SeventyfiveMoves,
     Ongoing,
 }
 
@@ -83,7 +109,11 @@ pub fn run(args: &MovesArgs) -> anyhow::Result<Exit> {
     let text = args.fen.join(" ");
     let text = text.trim();
     let pos = if text == "startpos" {
-        Position::startpos()
+        let mut pos = Position::startpos();
+        pos.set_chess960(args.chess960);
+        pos
+    } else if args.chess960 {
+        Position::from_fen_chess960(text).map_err(|err| anyhow!("{err}"))?
     } else {
         Position::from_fen(text).map_err(|err| anyhow!("{err}"))?
     };
@@ -101,6 +131,8 @@ pub fn run(args: &MovesArgs) -> anyhow::Result<Exit> {
         Status::Stalemate
     } else if insufficient {
         Status::InsufficientMaterial
+    } else if pos.halfmoves() >= 150 {
+        Status::SeventyfiveMoves
     } else {
         Status::Ongoing
     };
@@ -128,9 +160,13 @@ pub fn run(args: &MovesArgs) -> anyhow::Result<Exit> {
             if args.board {
                 write_board(&mut out, &pos, args.ascii)?;
             }
-            writeln!(out, "{}", status_line(&pos, moves.len(), insufficient))?;
-            for (san, _) in &moves {
-                writeln!(out, "{san}")?;
+            writeln!(out, "{}", status_line(&pos, moves.len(), status))?;
+            for (san, uci) in &moves {
+                match args.notation {
+                    Notation::San => writeln!(out, "{san}")?,
+                    Notation::Uci => writeln!(out, "{uci}")?,
+                    Notation::Both => writeln!(out, "{san} {uci}")?,
+                }
             }
         }
     }
@@ -139,8 +175,9 @@ pub fn run(args: &MovesArgs) -> anyhow::Result<Exit> {
 }
 
 /// `white to move, check, 3 legal moves`, `black to move: checkmate, white wins`,
-/// `white to move: stalemate`, with `; insufficient material` added when it applies.
-fn status_line(pos: &Position, count: usize, insufficient: bool) -> String {
+/// `white to move: stalemate`, with `; insufficient material` added when it applies, else
+/// `; seventy-five-move rule` when the game is over by that rule.
+fn status_line(pos: &Position, count: usize, status: Status) -> String {
     let turn = pos.turn();
     let mut line = if count == 0 && pos.is_check() {
         format!("{turn} to move: checkmate, {} wins", !turn)
@@ -151,8 +188,10 @@ fn status_line(pos: &Position, count: usize, insufficient: bool) -> String {
         let plural = if count == 1 { "" } else { "s" };
         format!("{turn} to move{check}, {count} legal move{plural}")
     };
-    if insufficient {
+    if pos.is_insufficient_material() {
         line.push_str("; insufficient material");
+    } else if status == Status::SeventyfiveMoves {
+        line.push_str("; seventy-five-move rule");
     }
     line
 }

@@ -1,8 +1,8 @@
-//! `arbiter validate [PATH...]`: replay every move of every game and variation, and report each
-//! problem with its location, then one summary.
+//! `arbiter validate [PATH...] [-o FILE]`: replay every move of every game and variation, and
+//! report each problem with its location, then one summary, on stdout or in FILE.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::{Args, ValueEnum};
@@ -12,22 +12,28 @@ use crate::cli::games::{self, GameFormatter};
 use crate::replay::{GameReport, ReplayOptions};
 use crate::report::diagnostic::Diagnostic;
 use crate::report::output::{GameNumber, Output};
+use crate::report::sink::Sink;
 
 /// Arguments of `arbiter validate`.
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:\n  \
     arbiter validate games.pgn\n  \
     arbiter validate archive/ --strict\n  \
+    arbiter validate games.pgn.xz --format jsonl -o problems.jsonl\n  \
     zstdcat lichess.pgn.zst | arbiter validate --format jsonl > problems.jsonl")]
 pub struct ValidateArgs {
-    /// PGN files or directories (searched for *.pgn, *.pgn.gz, *.pgn.zst, *.pgn.bz2); `-` or
-    /// nothing reads standard input.
+    /// PGN files, directories (searched for *.pgn, *.pgn.gz, *.pgn.zst, *.pgn.bz2, *.pgn.xz) or
+    /// path patterns; `-` or nothing reads standard input.
     pub paths: Vec<PathBuf>,
     /// Output format of the diagnostics and the summary.
     #[arg(long, value_enum, default_value_t = ValidateFormat::Text)]
     pub format: ValidateFormat,
-    /// Worker threads (default: the number of available cores).
-    #[arg(long, short = 'j')]
+    /// Write the diagnostics and the summary to FILE (through a temporary file renamed at the
+    /// end) instead of standard output.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Worker threads, 1 or more (default: the number of available cores).
+    #[arg(long, short = 'j', value_parser = parse_jobs)]
     pub jobs: Option<usize>,
     /// Treat every warning (non-standard SAN, wrong check marks, move numbers...) as an error.
     #[arg(long)]
@@ -78,6 +84,23 @@ fn clamp(n: u64) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
+/// `--jobs N`: a whole number of at least 1.
+pub fn parse_jobs(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(0) => Err("must be at least 1 (omit --jobs to use every core)".to_owned()),
+        Ok(n) => Ok(n),
+        Err(err) => Err(err.to_string()),
+    }
+}
+
+/// Where `-o` sends the output, or standard output.
+pub fn sink(output: Option<&Path>) -> anyhow::Result<Sink> {
+    match output {
+        Some(path) => Sink::file(path),
+        None => Ok(Sink::stdout()),
+    }
+}
+
 /// The number of worker threads: `--jobs`, else one per available core.
 pub fn jobs(requested: Option<usize>) -> usize {
     requested
@@ -92,9 +115,9 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Exit> {
         strict: args.strict,
         extra_tags: Vec::new(),
     };
-    // Not locked: batches are written from whichever thread finished them (each write through the
-    // buffer takes the lock once).
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout());
+    // Batches are written from whichever thread finished them (stdout is not locked: each write
+    // through the sink's buffer takes the lock once).
+    let mut out = sink(args.output.as_deref())?;
     let totals = games::run(
         &args.paths,
         jobs(args.jobs),
@@ -160,7 +183,7 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Exit> {
             out.write_all(b"\n")?;
         }
     }
-    out.flush()?;
+    out.finish()?;
     Ok(if totals.input_errors > 0 {
         Exit::Usage
     } else if counts.invalid > 0 {

@@ -281,9 +281,14 @@ impl Replayer {
                 return;
             }
         };
+        let read = if chess960 {
+            Position::from_fen_chess960
+        } else {
+            Position::from_fen
+        };
         let mut pos = match self.fen_tag.as_deref() {
             None => Position::startpos(),
-            Some(fen) => match Position::from_fen(fen) {
+            Some(fen) => match read(fen) {
                 Ok(pos) => pos,
                 Err(err) => {
                     let message = format!("bad FEN tag \"{fen}\": {err}");

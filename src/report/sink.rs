@@ -1,6 +1,7 @@
 //! Where output goes: stdout, or `-o FILE` written to a temporary file beside it and renamed into
 //! place when the run completes, so an interrupted run never leaves a half-written file. A device
-//! or a pipe (`-o /dev/null`, a FIFO) is written directly and never replaced.
+//! or a pipe (`-o /dev/null`, a FIFO) is written directly and never replaced. Errors name the path
+//! the user gave, never the temporary file.
 
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
@@ -13,6 +14,8 @@ use anyhow::Context;
 pub struct Sink {
     writer: BufWriter<Box<dyn Write + Send>>,
     commit: Option<(PathBuf, PathBuf)>,
+    /// The path as the user gave it; `None` for stdout.
+    target: Option<PathBuf>,
 }
 
 impl Sink {
@@ -21,6 +24,7 @@ impl Sink {
         Sink {
             writer: BufWriter::with_capacity(1 << 16, Box::new(io::stdout())),
             commit: None,
+            target: None,
         }
     }
 
@@ -35,41 +39,54 @@ impl Sink {
             return Ok(Sink {
                 writer: BufWriter::with_capacity(1 << 16, Box::new(file)),
                 commit: None,
+                target: Some(path.to_path_buf()),
             });
         }
         let temp = temp_path(path);
         let file =
-            File::create(&temp).with_context(|| format!("cannot create {}", temp.display()))?;
+            File::create(&temp).with_context(|| format!("cannot create {}", path.display()))?;
         Ok(Sink {
             writer: BufWriter::with_capacity(1 << 16, Box::new(file)),
             commit: Some((temp, path.to_path_buf())),
+            target: Some(path.to_path_buf()),
         })
     }
 
     /// Flushes, and renames the temporary file into place.
     pub fn finish(mut self) -> anyhow::Result<()> {
-        self.writer.flush().context("cannot write the output")?;
+        self.writer.flush().map_err(|e| self.named(e))?;
         if let Some((temp, target)) = self.commit.take() {
-            fs::rename(&temp, &target).with_context(|| {
-                format!("cannot rename {} to {}", temp.display(), target.display())
-            })?;
+            fs::rename(&temp, &target)
+                .with_context(|| format!("cannot create {}", target.display()))?;
         }
         Ok(())
     }
+
+    /// `err`, its message prefixed with the path the user gave (its kind kept, so that a closed
+    /// pipe is still told apart).
+    fn named(&self, err: io::Error) -> io::Error {
+        match &self.target {
+            Some(path) => io::Error::new(
+                err.kind(),
+                format!("cannot write {}: {err}", path.display()),
+            ),
+            None => err,
+        }
+    }
 }
 
-/// Writes go through the buffer; `finish` commits them.
+/// Writes go through the buffer; `finish` commits them. Errors name the path the user gave.
 impl Write for Sink {
     fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
-        self.writer.write(bytes)
+        self.writer.write(bytes).map_err(|e| self.named(e))
     }
 
     fn write_all(&mut self, bytes: &[u8]) -> io::Result<()> {
-        self.writer.write_all(bytes)
+        self.writer.write_all(bytes).map_err(|e| self.named(e))
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        self.writer.flush()
+        self.writer.flush().map_err(|e| self.named(e))
     }
 }
 

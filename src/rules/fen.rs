@@ -4,22 +4,49 @@
 //!
 //! * surrounding whitespace and runs of spaces between fields are fine;
 //! * the two clock fields may be left out (halfmove clock 0, fullmove number 1), or only the
-//!   fullmove number; a fullmove number of 0 reads as 1, and huge clocks saturate;
-//! * castling rights may be standard (`KQkq`), X-FEN (`K`/`Q` name the outermost rook on that
-//!   side of the king) or Shredder-FEN (the rook's file letter, `HAha`), in any order.
+//!   fullmove number; a fullmove number of 0 reads as 1;
+//! * castling rights may be given in any order.
 //!
 //! Everything else is an error, and the error lists **every** defect found (one per problem,
 //! each naming its field), not just the first: wrong field count, wrong rank count or rank
 //! length, bad piece letters, bad side to move, castling syntax, castling rights without their
 //! king and rook, duplicate rights, a bad or impossible en passant square, bad clocks, a king
-//! count other than one per side, pawns on the first or last rank, the side not to move in
+//! count other than one per side, pawns on the first or last rank, impossible material (more
+//! than 8 pawns or 16 pieces of a colour, or more promoted pieces than missing pawns allow:
+//! queens beyond 1, rooks, bishops and knights beyond 2 each, counted against 8 minus the
+//! pawns), clocks too large to store (beyond 4,294,967,295), the side not to move in
 //! check, and impossible checks (shakmaty's rules: at most two checkers, two checkers may not
 //! share a line through the king, at most one pawn/knight checker, and after a double pawn
 //! step only that pawn or a single slider it uncovered may check).
 //!
-//! Writing gives the standard `KQkq` letters when the castling rooks are the outermost ones,
-//! else Shredder file letters (as shakmaty does), and writes the en passant square **only when
-//! an en passant capture is legal** (shakmaty's `EnPassantMode::Legal`).
+//! The lenient readers (for perft, whose suites hold unreachable positions on purpose) accept
+//! impossible checks and impossible material; every other defect is still an error, so that the
+//! move generator's invariants (one king each, the side not to move not in check, no pawn on a
+//! back rank) hold.
+//!
+//! # Standard chess and Chess960
+//!
+//! Each reader comes in two kinds:
+//!
+//! | | standard chess (or Shredder letters) | Chess960 |
+//! | --- | --- | --- |
+//! | strict | [`Position::from_fen`] | [`Position::from_fen_chess960`] |
+//! | lenient (perft) | [`Position::from_fen_lenient`] | [`Position::from_fen_lenient_chess960`] |
+//!
+//! In standard chess a castling right `K`/`Q`/`k`/`q` needs the king on e1 (e8) and the rook in
+//! its corner: `K` the h-file rook, `Q` the a-file rook. A right that only makes sense in
+//! Chess960 (the king on g1, the `Q` rook on c1, a letter naming an inner rook) is an invalid FEN
+//! whose defect names the castling field and the square. The Chess960 readers take X-FEN (`K`/`Q`
+//! name the outermost rook on that side of the king) and mark the position Chess960 (UCI castling
+//! is king-to-rook). A castling field written with file letters (Shredder-FEN, `HAha`) is read
+//! the Chess960 way by every reader, as such letters name the rooks exactly; the position is then
+//! marked Chess960 only when some right is not a standard one.
+//!
+//! Writing gives the `KQkq` letters when the castling rooks are the outermost ones, else
+//! Shredder file letters (X-FEN, as shakmaty and python-chess write it): the FEN of a standard
+//! position reads back with [`Position::from_fen`], that of a Chess960 position
+//! ([`Position::is_chess960`]) with [`Position::from_fen_chess960`]. It writes the en passant
+//! square **only when an en passant capture is legal** (shakmaty's `EnPassantMode::Legal`).
 
 use std::fmt;
 
@@ -134,6 +161,22 @@ pub enum FenDefect {
         /// The letter.
         letter: char,
     },
+    /// Standard chess: a `K`/`Q`/`k`/`q` right, but the king is not on e1 (e8).
+    CastlingKingNotOnE {
+        /// The letter.
+        letter: char,
+        /// Where the king stands.
+        king: Square,
+    },
+    /// Standard chess: a `K`/`Q`/`k`/`q` right, but no rook of the king's colour in that corner.
+    CastlingRookNotInCorner {
+        /// The letter.
+        letter: char,
+        /// The corner (h1, a1, h8 or a8).
+        corner: Square,
+        /// The rook X-FEN would take for the letter (the outermost on that side), if any.
+        rook: Option<Square>,
+    },
     /// The en passant field is not `-` or a square name.
     EnPassantSyntax {
         /// The field as given.
@@ -159,6 +202,39 @@ pub enum FenDefect {
         /// The field as given.
         found: String,
     },
+    /// The halfmove clock is larger than can be stored (a `u32`).
+    HalfmovesTooLarge {
+        /// The field as given.
+        found: String,
+    },
+    /// The fullmove number is larger than can be stored (a `u32`).
+    FullmovesTooLarge {
+        /// The field as given.
+        found: String,
+    },
+    /// A side has more than 8 pawns.
+    TooManyPawns {
+        /// Whose pawns.
+        color: Color,
+        /// How many.
+        count: u32,
+    },
+    /// A side has more than 16 pieces (king and pawns included).
+    TooManyPieces {
+        /// Whose pieces.
+        color: Color,
+        /// How many.
+        count: u32,
+    },
+    /// A side has more pieces beyond the initial set than its missing pawns could have become.
+    TooManyPromoted {
+        /// Whose pieces.
+        color: Color,
+        /// Pieces beyond the initial set (queens beyond 1, rooks, bishops, knights beyond 2).
+        promoted: u32,
+        /// The side's pawns.
+        pawns: u32,
+    },
     /// The side that is not to move is in check.
     OppositeCheck {
         /// The side to move.
@@ -181,17 +257,26 @@ impl FenDefect {
             | FenDefect::BadPiece { .. }
             | FenDefect::KingCount { .. }
             | FenDefect::PawnsOnBackRank { .. }
+            | FenDefect::TooManyPawns { .. }
+            | FenDefect::TooManyPieces { .. }
+            | FenDefect::TooManyPromoted { .. }
             | FenDefect::ImpossibleCheck { .. } => FenField::Board,
             FenDefect::BadTurn { .. } | FenDefect::OppositeCheck { .. } => FenField::Turn,
             FenDefect::CastlingSyntax { .. }
             | FenDefect::CastlingDuplicate { .. }
             | FenDefect::CastlingWithoutKing { .. }
-            | FenDefect::CastlingWithoutRook { .. } => FenField::Castling,
+            | FenDefect::CastlingWithoutRook { .. }
+            | FenDefect::CastlingKingNotOnE { .. }
+            | FenDefect::CastlingRookNotInCorner { .. } => FenField::Castling,
             FenDefect::EnPassantSyntax { .. }
             | FenDefect::EnPassantRank { .. }
             | FenDefect::EnPassantWithoutPawn { .. } => FenField::EnPassant,
-            FenDefect::Halfmoves { .. } => FenField::Halfmoves,
-            FenDefect::Fullmoves { .. } => FenField::Fullmoves,
+            FenDefect::Halfmoves { .. } | FenDefect::HalfmovesTooLarge { .. } => {
+                FenField::Halfmoves
+            }
+            FenDefect::Fullmoves { .. } | FenDefect::FullmovesTooLarge { .. } => {
+                FenField::Fullmoves
+            }
         }
     }
 }
@@ -273,6 +358,31 @@ impl fmt::Display for FenDefect {
                     ),
                 }
             }
+            FenDefect::CastlingKingNotOnE { letter, king } => {
+                let color = color_of_letter(*letter);
+                write!(
+                    f,
+                    "'{letter}' needs the {color} king on e{} in standard chess, but it stands on \
+                     {king} (a Chess960 right: use Shredder letters such as HAha, or --chess960)",
+                    color.back_rank() + 1
+                )
+            }
+            FenDefect::CastlingRookNotInCorner {
+                letter,
+                corner,
+                rook,
+            } => {
+                let color = color_of_letter(*letter);
+                match rook {
+                    Some(rook) => write!(
+                        f,
+                        "'{letter}' needs a {color} rook on {corner} in standard chess, but the \
+                         rook on that side stands on {rook} (a Chess960 right: use Shredder \
+                         letters such as HAha, or --chess960)"
+                    ),
+                    None => write!(f, "'{letter}' but no {color} rook on {corner}"),
+                }
+            }
             FenDefect::EnPassantSyntax { found } => {
                 write!(f, "expected '-' or a square such as e3, found {found:?}")
             }
@@ -287,6 +397,26 @@ impl fmt::Display for FenDefect {
             ),
             FenDefect::Halfmoves { found } => write!(f, "expected a number, found {found:?}"),
             FenDefect::Fullmoves { found } => write!(f, "expected a number, found {found:?}"),
+            FenDefect::HalfmovesTooLarge { found } | FenDefect::FullmovesTooLarge { found } => {
+                write!(f, "{found} is too large (at most {})", u32::MAX)
+            }
+            FenDefect::TooManyPawns { color, count } => {
+                write!(f, "{color} has {count} pawns, at most 8 are possible")
+            }
+            FenDefect::TooManyPieces { color, count } => write!(
+                f,
+                "{color} has {count} pieces (king and pawns included), at most 16 are possible"
+            ),
+            FenDefect::TooManyPromoted {
+                color,
+                promoted,
+                pawns,
+            } => write!(
+                f,
+                "{color} has {promoted} pieces beyond the initial set but only {} missing pawns \
+                 could have been promoted ({pawns} pawns left)",
+                8u32.saturating_sub(*pawns)
+            ),
             FenDefect::OppositeCheck { turn } => write!(
                 f,
                 "{turn} to move but the {} king is in check",
@@ -385,14 +515,44 @@ fn en_passant(input: &str) -> IResult<&str, Option<Square>> {
     .parse(input)
 }
 
-/// A decimal number; values beyond `u32` saturate.
-fn clock(input: &str) -> IResult<&str, u32> {
+/// A decimal number; `None` for a value beyond `u32`.
+fn clock(input: &str) -> IResult<&str, Option<u32>> {
     map(all_consuming(digit1), |digits: &str| {
-        digits.bytes().fold(0u32, |n, d| {
-            n.saturating_mul(10).saturating_add(u32::from(d - b'0'))
+        digits.bytes().try_fold(0u32, |n, d| {
+            n.checked_mul(10)?.checked_add(u32::from(d - b'0'))
         })
     })
     .parse(input)
+}
+
+/// The material defects of one side (see the module documentation).
+fn check_material(pos: &Position, color: Color, defects: &mut Vec<FenDefect>) {
+    let count = |role| pos.by_piece(Piece { color, role }).count();
+    let pawns = count(Role::Pawn);
+    let pieces = pos.by_color(color).count();
+    if pawns > 8 {
+        defects.push(FenDefect::TooManyPawns {
+            color,
+            count: pawns,
+        });
+    }
+    if pieces > 16 {
+        defects.push(FenDefect::TooManyPieces {
+            color,
+            count: pieces,
+        });
+    }
+    let promoted = count(Role::Queen).saturating_sub(1)
+        + count(Role::Rook).saturating_sub(2)
+        + count(Role::Bishop).saturating_sub(2)
+        + count(Role::Knight).saturating_sub(2);
+    if pawns <= 8 && promoted > 8 - pawns {
+        defects.push(FenDefect::TooManyPromoted {
+            color,
+            promoted,
+            pawns,
+        });
+    }
 }
 
 /// Reads the placement field into an otherwise empty position, or records its defects.
@@ -441,8 +601,21 @@ fn read_placement(field: &str, defects: &mut Vec<FenDefect>) -> Option<Position>
     (defects.len() == before).then_some(pos)
 }
 
-/// Resolves the castling letters against the placement into rook squares.
-fn read_castling(pos: &Position, letters: &[char], defects: &mut Vec<FenDefect>) -> Bitboard {
+/// Whether a castling field uses file letters (Shredder-FEN), which name the rooks exactly.
+fn has_file_letters(letters: &[char]) -> bool {
+    letters
+        .iter()
+        .any(|l| !matches!(l.to_ascii_uppercase(), 'K' | 'Q'))
+}
+
+/// Resolves the castling letters against the placement into rook squares. With `chess960` false,
+/// `K`/`Q`/`k`/`q` need the king on the e-file and the rook in its corner.
+fn read_castling(
+    pos: &Position,
+    letters: &[char],
+    chess960: bool,
+    defects: &mut Vec<FenDefect>,
+) -> Bitboard {
     let mut rights = Bitboard::EMPTY;
     for &letter in letters {
         let color = color_of_letter(letter);
@@ -459,9 +632,32 @@ fn read_castling(pos: &Position, letters: &[char], defects: &mut Vec<FenDefect>)
             color,
             role: Role::Rook,
         }) & back;
-        let rook = match letter.to_ascii_uppercase() {
+        let outermost = match letter.to_ascii_uppercase() {
             'K' => rooks.iter().rfind(|r| r.file() > king.file()),
-            'Q' => rooks.iter().find(|r| r.file() < king.file()),
+            _ => rooks.iter().find(|r| r.file() < king.file()),
+        };
+        if !chess960 {
+            if king.file() != 4 {
+                defects.push(FenDefect::CastlingKingNotOnE { letter, king });
+                continue;
+            }
+            let corner_file = if letter.eq_ignore_ascii_case(&'K') {
+                7
+            } else {
+                0
+            };
+            let corner = Square::from_index(color.back_rank() * 8 + corner_file);
+            if !rooks.contains(corner) {
+                defects.push(FenDefect::CastlingRookNotInCorner {
+                    letter,
+                    corner,
+                    rook: outermost,
+                });
+                continue;
+            }
+        }
+        let rook = match letter.to_ascii_uppercase() {
+            'K' | 'Q' => outermost,
             file => Square::from_coords(file as u8 - b'A', color.back_rank())
                 .filter(|sq| rooks.contains(*sq) && sq.file() != king.file()),
         };
@@ -533,29 +729,86 @@ fn is_impossible_check(pos: &Position, ep: Option<Square>) -> bool {
     }
 }
 
+/// How a FEN is read: strict or lenient (perft), standard chess or Chess960.
+#[derive(Copy, Clone, Debug)]
+struct Mode {
+    /// Reject impossible checks and impossible material.
+    strict: bool,
+    /// Read castling rights as X-FEN and mark the position Chess960.
+    chess960: bool,
+}
+
+impl Mode {
+    const STANDARD: Mode = Mode {
+        strict: true,
+        chess960: false,
+    };
+}
+
 impl Position {
-    /// Parses a FEN (see the module documentation for what is accepted).
+    /// Parses a FEN of standard chess, or of Chess960 when the castling field uses Shredder file
+    /// letters (see the module documentation for what is accepted).
     ///
     /// # Errors
     ///
     /// A [`FenError`] listing every defect found.
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
-        Position::parse_fen(fen, true)
+        Position::parse_fen(fen, Mode::STANDARD)
     }
 
-    /// Like [`Position::from_fen`], but accepts impossible checks ([`FenDefect::ImpossibleCheck`]):
-    /// positions no legal game reaches, yet found in perft suites. Every other defect is still
-    /// an error, so the move generator's invariants (one king each, side not to move not in
-    /// check) hold.
+    /// Parses a Chess960 FEN: castling rights may be X-FEN (`K`/`Q` name the outermost rook on
+    /// that side of the king) or Shredder-FEN (`HAha`), and the position is marked Chess960.
+    ///
+    /// # Errors
+    ///
+    /// A [`FenError`] listing every defect found.
+    pub fn from_fen_chess960(fen: &str) -> Result<Position, FenError> {
+        Position::parse_fen(
+            fen,
+            Mode {
+                chess960: true,
+                ..Mode::STANDARD
+            },
+        )
+    }
+
+    /// Like [`Position::from_fen`], but accepts impossible checks ([`FenDefect::ImpossibleCheck`])
+    /// and impossible material ([`FenDefect::TooManyPawns`], [`FenDefect::TooManyPieces`],
+    /// [`FenDefect::TooManyPromoted`]): positions no legal game reaches, yet found in perft
+    /// suites. Every other defect is still an error, so the move generator's invariants (one
+    /// king each, side not to move not in check) hold.
     ///
     /// # Errors
     ///
     /// A [`FenError`] listing every other defect found.
     pub fn from_fen_lenient(fen: &str) -> Result<Position, FenError> {
-        Position::parse_fen(fen, false)
+        Position::parse_fen(
+            fen,
+            Mode {
+                strict: false,
+                ..Mode::STANDARD
+            },
+        )
     }
 
-    fn parse_fen(fen: &str, strict: bool) -> Result<Position, FenError> {
+    /// [`Position::from_fen_lenient`] for Chess960 (castling read as
+    /// [`Position::from_fen_chess960`] reads it).
+    ///
+    /// # Errors
+    ///
+    /// A [`FenError`] listing every other defect found.
+    pub fn from_fen_lenient_chess960(fen: &str) -> Result<Position, FenError> {
+        Position::parse_fen(
+            fen,
+            Mode {
+                strict: false,
+                chess960: true,
+            },
+        )
+    }
+
+    fn parse_fen(fen: &str, mode: Mode) -> Result<Position, FenError> {
+        let strict = mode.strict;
         let mut defects = Vec::new();
         let fields: Vec<&str> = fen.split_ascii_whitespace().collect();
         if !(4..=6).contains(&fields.len()) {
@@ -594,7 +847,13 @@ impl Position {
             }
         });
         let halfmoves = field(4).map_or(Some(0), |f| match clock(f) {
-            Ok((_, n)) => Some(n),
+            Ok((_, Some(n))) => Some(n),
+            Ok((_, None)) => {
+                defects.push(FenDefect::HalfmovesTooLarge {
+                    found: f.to_string(),
+                });
+                None
+            }
             Err(_) => {
                 defects.push(FenDefect::Halfmoves {
                     found: f.to_string(),
@@ -603,7 +862,13 @@ impl Position {
             }
         });
         let fullmoves = field(5).map_or(Some(1), |f| match clock(f) {
-            Ok((_, n)) => Some(n.max(1)),
+            Ok((_, Some(n))) => Some(n.max(1)),
+            Ok((_, None)) => {
+                defects.push(FenDefect::FullmovesTooLarge {
+                    found: f.to_string(),
+                });
+                None
+            }
             Err(_) => {
                 defects.push(FenDefect::Fullmoves {
                     found: f.to_string(),
@@ -626,6 +891,11 @@ impl Position {
                     defects.push(FenDefect::KingCount { color, count });
                 }
             }
+            if strict {
+                for color in Color::ALL {
+                    check_material(pos, color, &mut defects);
+                }
+            }
             let backrank_pawns = pos.by_role(Role::Pawn) & Bitboard::BACK_RANKS;
             if backrank_pawns.any() {
                 defects.push(FenDefect::PawnsOnBackRank {
@@ -633,7 +903,8 @@ impl Position {
                 });
             }
             if let Some(letters) = &castling_letters {
-                let rights = read_castling(pos, letters, &mut defects);
+                let chess960 = mode.chess960 || has_file_letters(letters);
+                let rights = read_castling(pos, letters, chess960, &mut defects);
                 pos.set_castling(rights);
             }
             if let Some(turn) = turn {
@@ -661,7 +932,7 @@ impl Position {
                 pos.ep = ep;
                 pos.halfmoves = halfmoves;
                 pos.fullmoves = fullmoves;
-                pos.chess960 = is_chess960_setup(&pos);
+                pos.chess960 = mode.chess960 || is_chess960_setup(&pos);
                 Ok(pos)
             }
             _ => {
@@ -823,6 +1094,7 @@ mod tests {
         assert_eq!(castling("KQkq").map(|(_, l)| l.len()), Ok(4));
         assert!(castling("KX").is_err());
         assert!(en_passant("e3x").is_err());
-        assert_eq!(clock("99999999999"), Ok(("", u32::MAX)));
+        assert_eq!(clock("4294967295"), Ok(("", Some(u32::MAX))));
+        assert_eq!(clock("4294967296"), Ok(("", None)));
     }
 }

@@ -46,3 +46,67 @@ fn usage_errors_exit_two() {
     assert_eq!(output.status.code(), Some(2));
     assert_eq!(arbiter(&["--version"]).status.code(), Some(0));
 }
+
+// See: issue 12, man pages.
+#[test]
+fn man_pages_per_subcommand_with_exit_status() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let target = dir.path().join("man1");
+    let target_str = target.to_str().unwrap();
+    let output = arbiter(&["manpage", "--dir", target_str]);
+    assert_eq!(output.status.code(), Some(0));
+    assert!(output.stdout.is_empty());
+    let mut names: Vec<String> = std::fs::read_dir(&target)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "arbiter-completions.1",
+            "arbiter-export.1",
+            "arbiter-manpage.1",
+            "arbiter-moves.1",
+            "arbiter-perft.1",
+            "arbiter-validate.1",
+            "arbiter.1"
+        ]
+    );
+    for (name, option) in [
+        ("arbiter-validate.1", "\\-\\-strict"),
+        ("arbiter-export.1", "\\-\\-tags"),
+        ("arbiter-moves.1", "\\-\\-notation"),
+        ("arbiter-perft.1", "\\-\\-divide"),
+        ("arbiter.1", "validate"),
+    ] {
+        let page = std::fs::read_to_string(target.join(name)).unwrap();
+        assert!(page.contains(option), "{name} lacks {option}:\n{page}");
+        assert!(page.contains(".SH \"EXIT STATUS\""), "{name}:\n{page}");
+        for code in ["\\fB0\\fR", "\\fB1\\fR", "\\fB2\\fR"] {
+            assert!(page.contains(code), "{name} lacks exit code {code}");
+        }
+        assert!(page.contains("usage error"), "{name}");
+    }
+    // Alone, the main page on stdout, with its exit status too.
+    let man = stdout(&arbiter(&["manpage"]));
+    assert!(man.contains(".SH \"EXIT STATUS\""), "{man}");
+    assert_eq!(
+        man,
+        std::fs::read_to_string(target.join("arbiter.1")).unwrap()
+    );
+    // A directory that cannot be made is an error naming it.
+    let blocked = dir.path().join("file");
+    std::fs::write(&blocked, "x").unwrap();
+    let blocked = blocked.join("man1");
+    let output = arbiter(&["manpage", "--dir", blocked.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(
+        err.starts_with(&format!(
+            "arbiter: error: cannot create {}",
+            blocked.display()
+        )),
+        "{err}"
+    );
+}

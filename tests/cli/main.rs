@@ -1,11 +1,15 @@
 //! Integration tests that run the `arbiter` binary.
 
 mod corpora;
+mod docs;
 mod endings;
 mod export;
+mod grammar;
 mod help;
+mod inputs;
 mod moves;
 mod parts;
+mod perft;
 #[path = "../common/shared_data.rs"]
 mod shared_data;
 mod util;

@@ -273,3 +273,96 @@ fn reference_sample_through_the_binary() {
         assert_eq!(value["status"], status, "{}", cols[1]);
     }
 }
+
+/// Runs `arbiter moves ARGS` and returns (exit code, stdout, stderr).
+fn moves_status(args: &[&str]) -> (Option<i32>, String, String) {
+    let mut all = vec!["moves"];
+    all.extend_from_slice(args);
+    let out = arbiter(&all);
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn json_status(fen: &str) -> String {
+    let json: serde_json::Value =
+        serde_json::from_str(&moves(&[fen, "--format", "json"])).expect("json");
+    json["status"].as_str().expect("status").to_owned()
+}
+
+// See: issue 12, `moves` status at the 75-move rule.
+#[test]
+fn seventyfive_moves_status() {
+    assert_eq!(
+        json_status("4k3/8/8/8/8/8/8/R3K3 w - - 150 100"),
+        "seventyfive_moves"
+    );
+    assert_eq!(json_status("4k3/8/8/8/8/8/8/R3K3 w - - 149 100"), "ongoing");
+    // Checkmate, stalemate and insufficient material come first.
+    assert_eq!(
+        json_status("R5k1/5ppp/8/8/8/8/8/6K1 b - - 150 100"),
+        "checkmate"
+    );
+    assert_eq!(
+        json_status("7k/5Q2/6K1/8/8/8/8/8 b - - 200 100"),
+        "stalemate"
+    );
+    assert_eq!(
+        json_status("4k3/8/8/8/8/8/8/4K3 w - - 150 100"),
+        "insufficient_material"
+    );
+    let text = moves(&["4k3/8/8/8/8/8/8/R3K3 w - - 150 100"]);
+    assert!(
+        text.starts_with("white to move, 15 legal moves; seventy-five-move rule\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn chess960_flag() {
+    let xfen = "nrbqkbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBQKBRN w KQkq - 0 1";
+    let (code, out, err) = moves_status(&[xfen]);
+    assert_eq!(code, Some(2), "{out}");
+    assert!(
+        err.contains(
+            "castling: 'K' needs a white rook on h1 in standard chess, \
+             but the rook on that side stands on g1"
+        ),
+        "{err}"
+    );
+    let text = moves(&["--chess960", xfen]);
+    assert!(
+        text.starts_with("white to move, 18 legal moves\n"),
+        "{text}"
+    );
+    // Castling is king-to-rook in UCI with --chess960, king-to-destination without.
+    let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+    let both = moves(&[fen, "--notation", "both"]);
+    assert!(both.lines().any(|l| l == "O-O e1g1"), "{both}");
+    let both = moves(&["--chess960", fen, "--notation", "both"]);
+    assert!(both.lines().any(|l| l == "O-O e1h1"), "{both}");
+    assert!(both.lines().any(|l| l == "O-O-O e1a1"), "{both}");
+    let json = moves(&["--chess960", fen, "--format", "json"]);
+    assert!(json.contains(r#"{"san":"O-O","uci":"e1h1"}"#), "{json}");
+    let start = moves(&["--chess960", "startpos", "--notation", "uci"]);
+    assert!(start.lines().any(|l| l == "g1f3"), "{start}");
+}
+
+#[test]
+fn notation() {
+    let uci = moves(&["startpos", "--notation", "uci"]);
+    assert!(
+        uci.starts_with("white to move, 20 legal moves\nb1a3\nb1c3\ng1f3\n"),
+        "{uci}"
+    );
+    let both = moves(&["startpos", "--notation", "both"]);
+    assert!(
+        both.starts_with("white to move, 20 legal moves\nNa3 b1a3\n"),
+        "{both}"
+    );
+    assert!(both.ends_with("h4 h2h4\n"), "{both}");
+    let (code, _, err) = moves_status(&["startpos", "--notation", "lan"]);
+    assert_eq!(code, Some(2), "{err}");
+}

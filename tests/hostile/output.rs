@@ -125,3 +125,57 @@ fn errors_to_a_full_stderr() {
         assert_eq!(output.status.code(), to_full, "{args:?}");
     }
 }
+
+/// Every subcommand that writes to stdout, with small inputs.
+fn every_subcommand(pgn: &str) -> Vec<Vec<&str>> {
+    vec![
+        vec!["validate", pgn],
+        vec!["validate", pgn, "--format", "jsonl"],
+        vec!["export", pgn],
+        vec!["export", pgn, "--format", "json"],
+        vec!["moves", "startpos"],
+        vec!["moves", "startpos", "--format", "json"],
+        vec!["perft", "2", "--divide"],
+        vec!["perft", "2", "--format", "json"],
+        vec!["completions", "bash"],
+        vec!["completions", "zsh"],
+        vec!["manpage"],
+        vec!["--help"],
+        vec!["export", "--help"],
+        vec!["--version"],
+    ]
+}
+
+// See: issue 12, `arbiter completions bash | head -1` panicked (exit 101).
+#[test]
+fn every_subcommand_to_a_closed_pipe_and_a_full_disk() {
+    let dir = scratch();
+    let path = write(dir.path(), "few.pgn", good_games(0, 3).as_bytes());
+    let path = path.to_str().unwrap();
+    for args in every_subcommand(path) {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let r = run_to(&args, Input::Null, Some(Stdio::from(writer)));
+        r.assert_code(0, &format!("{args:?} | closed pipe"));
+        assert!(!r.stderr.contains("panicked"), "{args:?}: {}", r.stderr);
+        assert!(r.stderr.is_empty(), "{args:?}: {}", r.stderr);
+
+        if !std::path::Path::new("/dev/full").exists() {
+            continue;
+        }
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let r = run_to(&args, Input::Null, Some(Stdio::from(full)));
+        r.assert_code(2, &format!("{args:?} > /dev/full"));
+        assert!(!r.stderr.contains("panicked"), "{args:?}: {}", r.stderr);
+        let lines: Vec<&str> = r.stderr.lines().collect();
+        assert_eq!(lines.len(), 1, "{args:?}: {}", r.stderr);
+        assert!(
+            lines[0].starts_with("arbiter: error: ") && lines[0].contains("No space left"),
+            "{args:?}: {}",
+            r.stderr
+        );
+    }
+}

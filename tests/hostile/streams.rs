@@ -311,6 +311,17 @@ fn a_game_of_100000_plies() {
 fn stdin_of_nothing_but_garbage() {
     let mut bytes = Bytes::new(42);
     let garbage = bytes.fill(1 << 20);
+    // Random bytes with NULs early on, not starting like text: refused as a whole, once.
+    let r = run(&["validate", "--format", "jsonl"], Input::Bytes(&garbage));
+    r.assert_code(2, "garbage stdin");
+    assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("<stdin>") && r.stderr.contains("not a PGN file: binary data"),
+        "{}",
+        r.stderr
+    );
+    // The same garbage after a move number is read as PGN, and nothing is lost.
+    let garbage = [b"1. ".as_slice(), &garbage].concat();
     let r = run(&["validate", "--format", "jsonl"], Input::Bytes(&garbage));
     r.assert_clean("garbage stdin");
     let summary = crate::util::json_lines(&r.stdout).pop().unwrap();

@@ -126,10 +126,30 @@ fn castling_without_king() {
 
 #[test]
 fn castling_without_rook() {
+    // Chess960 (X-FEN): no rook at all on the king side.
+    let err =
+        Position::from_fen_chess960(&format!("{EMPTY_KINGS} w K - 0 1")).expect_err("no rook");
+    assert!(
+        matches!(
+            err.defects(),
+            [FenDefect::CastlingWithoutRook { letter: 'K' }]
+        ),
+        "{err}"
+    );
+    // Standard chess: no rook on h1.
     rejects(
         &format!("{EMPTY_KINGS} w K - 0 1"),
         FenField::Castling,
-        |d| matches!(d, FenDefect::CastlingWithoutRook { letter: 'K' }),
+        |d| {
+            matches!(
+                d,
+                FenDefect::CastlingRookNotInCorner {
+                    letter: 'K',
+                    rook: None,
+                    ..
+                }
+            )
+        },
     );
     // Shredder letter naming a file without a rook.
     rejects("4k3/8/8/8/8/8/8/R3K3 w B - 0 1", FenField::Castling, |d| {
@@ -137,8 +157,87 @@ fn castling_without_rook() {
     });
     // A black rook does not make a white right.
     rejects("4k3/8/8/8/8/8/8/4K2r w K - 0 1", FenField::Castling, |d| {
-        matches!(d, FenDefect::CastlingWithoutRook { letter: 'K' })
+        matches!(d, FenDefect::CastlingRookNotInCorner { letter: 'K', .. })
     });
+}
+
+/// Rejects `fen` as standard chess with one castling defect whose message names `square`, and
+/// checks that the Chess960 reader accepts it as a Chess960 position.
+fn chess960_only(fen: &str, square: &str, matches: impl Fn(&FenDefect) -> bool) {
+    rejects(fen, FenField::Castling, &matches);
+    let err = Position::from_fen(fen).expect_err(fen);
+    assert_eq!(err.defects().len(), 1, "{err}");
+    let message = err.to_string();
+    assert!(
+        message.contains(&format!(" {square} ")) || message.ends_with(square),
+        "{message}"
+    );
+    assert!(message.contains("castling: "), "{message}");
+    assert!(Position::from_fen_lenient(fen).is_err(), "{fen}: lenient");
+    for parse in [
+        Position::from_fen_chess960,
+        Position::from_fen_lenient_chess960,
+    ] {
+        let pos = parse(fen).unwrap_or_else(|err| panic!("{fen}: {err}"));
+        assert!(pos.is_chess960(), "{fen}");
+        assert_eq!(Position::from_fen_chess960(&pos.to_fen()), Ok(pos));
+    }
+}
+
+// See: issue 12, FEN castling rights in standard chess.
+#[test]
+fn standard_castling_needs_king_on_e_file() {
+    chess960_only(
+        "4k3/8/8/8/8/8/8/6KR w K - 0 1",
+        "g1",
+        |d| matches!(d, FenDefect::CastlingKingNotOnE { letter: 'K', king } if king.to_string() == "g1"),
+    );
+    chess960_only("1r4kr/8/8/8/8/8/8/4K3 b q - 0 1", "g8", |d| {
+        matches!(d, FenDefect::CastlingKingNotOnE { letter: 'q', .. })
+    });
+}
+
+#[test]
+fn standard_castling_needs_rook_in_corner() {
+    // `Q` whose rook stands on c1.
+    chess960_only("4k3/8/8/8/8/8/8/2R1K3 w Q - 0 1", "c1", |d| {
+        matches!(d, FenDefect::CastlingRookNotInCorner { letter: 'Q', corner, rook: Some(rook) }
+            if corner.to_string() == "a1" && rook.to_string() == "c1")
+    });
+    // X-FEN `k` naming the inner rook on g8 (none on h8).
+    chess960_only("4k1r1/8/8/8/8/8/8/4K3 w k - 0 1", "g8", |d| {
+        matches!(d, FenDefect::CastlingRookNotInCorner { letter: 'k', .. })
+    });
+    // A Chess960 starting position in X-FEN.
+    let start960 = "nrbqkbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBQKBRN w KQkq - 0 1";
+    let err = Position::from_fen(start960).expect_err("960 start");
+    assert_eq!(err.defects().len(), 4, "{err}");
+}
+
+#[test]
+fn shredder_letters_mean_chess960() {
+    // File letters name the rooks exactly: every reader takes them.
+    let fen = "nrbqkbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBQKBRN w GBgb - 0 1";
+    for parse in [
+        Position::from_fen,
+        Position::from_fen_lenient,
+        Position::from_fen_chess960,
+    ] {
+        let pos = parse(fen).unwrap_or_else(|err| panic!("{fen}: {err}"));
+        assert!(pos.is_chess960());
+    }
+    // A letter mixed with K/Q makes the whole field Shredder/X-FEN.
+    assert!(Position::from_fen("1r4kr/8/8/8/8/8/8/1R4KR w HBh - 0 1").is_ok());
+    // Standard positions read as Chess960 when the caller says so (UCI castling king-to-rook).
+    let pos =
+        Position::from_fen_chess960("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+            .expect("start");
+    assert!(pos.is_chess960());
+    assert!(
+        !Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+            .expect("start")
+            .is_chess960()
+    );
 }
 
 #[test]
@@ -280,6 +379,90 @@ fn every_defect_is_reported() {
     assert_eq!(err.defects().len(), 3, "{err}");
 }
 
+// See: issue 16, FEN with impossible material.
+#[test]
+fn too_many_pawns() {
+    let fen = "4k3/8/8/8/8/P7/PPPPPPPP/4K3 w - - 0 1";
+    rejects(fen, FenField::Board, |d| {
+        matches!(
+            d,
+            FenDefect::TooManyPawns {
+                color: arbiter::rules::Color::White,
+                count: 9
+            }
+        )
+    });
+    // The lenient (perft) reader takes impossible material.
+    assert!(Position::from_fen_lenient(fen).is_ok());
+    assert!(Position::from_fen_lenient_chess960(fen).is_ok());
+}
+
+#[test]
+fn too_many_pieces() {
+    // 8 pawns, 9 pieces (one queen more than the initial set): 17 in all.
+    let fen = "rnbqkbnr/pppppppp/8/8/8/Q7/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    rejects(fen, FenField::Board, |d| {
+        matches!(d, FenDefect::TooManyPieces { count: 17, .. })
+    });
+    let err = Position::from_fen(fen).expect_err(fen);
+    assert!(err.to_string().contains("17 pieces"), "{err}");
+    assert!(Position::from_fen_lenient(fen).is_ok());
+}
+
+#[test]
+fn too_many_promoted_pieces() {
+    // 7 pawns leave 1 promotion; two extra queens need 2.
+    let fen = "4k3/8/8/8/8/QQ6/PPPPPPP1/Q3K3 w - - 0 1";
+    rejects(fen, FenField::Board, |d| {
+        matches!(
+            d,
+            FenDefect::TooManyPromoted {
+                promoted: 2,
+                pawns: 7,
+                ..
+            }
+        )
+    });
+    // Three knights, three bishops and 6 pawns: 2 promotions, 2 pawns missing.
+    assert!(Position::from_fen("4k3/8/8/8/8/NNNBBB2/PPPPPP2/4K3 w - - 0 1").is_ok());
+    // A third rook: 3 promotions.
+    rejects(
+        "4k3/8/8/8/8/NNNBBBRR/PPPPPP2/R3K3 w Q - 0 1",
+        FenField::Board,
+        |d| matches!(d, FenDefect::TooManyPromoted { promoted: 3, .. }),
+    );
+    // Nine queens and no pawns is possible.
+    assert!(Position::from_fen("4k3/8/8/8/8/8/QQQQQQQQ/Q3K3 b - - 0 1").is_ok());
+    assert!(Position::from_fen_lenient("4k3/8/8/8/8/QQ6/PPPPPPP1/Q3K3 w - - 0 1").is_ok());
+}
+
+#[test]
+fn clocks_too_large() {
+    let max = u32::MAX;
+    let pos = Position::from_fen(&format!("{EMPTY_KINGS} w - - {max} {max}")).expect("max");
+    assert_eq!((pos.halfmoves(), pos.fullmoves()), (max, max));
+    let big = u64::from(max) + 1;
+    for parse in [Position::from_fen, Position::from_fen_lenient] {
+        let err = parse(&format!("{EMPTY_KINGS} w - - {big} 1")).expect_err("halfmoves");
+        assert!(
+            matches!(err.defects(), [FenDefect::HalfmovesTooLarge { .. }]),
+            "{err}"
+        );
+        assert!(
+            err.to_string()
+                .contains("halfmove clock: 4294967296 is too large"),
+            "{err}"
+        );
+        let err =
+            parse(&format!("{EMPTY_KINGS} w - - 0 99999999999999999999")).expect_err("fullmoves");
+        assert!(
+            matches!(err.defects(), [FenDefect::FullmovesTooLarge { .. }]),
+            "{err}"
+        );
+        assert_eq!(err.defects()[0].field(), FenField::Fullmoves);
+    }
+}
+
 #[test]
 fn leniency() {
     let pos = Position::from_fen("  4k3/8/8/8/8/8/8/4K3   w  -  -  ").expect("no clocks");
@@ -302,8 +485,9 @@ fn writer_castling_letters() {
     let pos = Position::from_fen("1r2k1r1/8/8/8/8/8/8/RR2K2R w BHbg - 0 1").expect("960");
     assert!(pos.is_chess960());
     assert_eq!(pos.to_fen(), "1r2k1r1/8/8/8/8/8/8/RR2K2R w KBkq - 0 1");
-    let pos = Position::from_fen("nrbqkbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBQKBRN w GBgb - 0 1")
-        .expect("960 start");
+    let pos =
+        Position::from_fen_chess960("nrbqkbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBQKBRN w KQkq - 0 1")
+            .expect("960 start");
     assert_eq!(
         pos.to_fen(),
         "nrbqkbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBQKBRN w KQkq - 0 1"
@@ -355,7 +539,11 @@ mod fuzz {
             for parse in [Position::from_fen, Position::from_fen_lenient] {
                 if let Ok(pos) = parse(&fen) {
                     let written = pos.to_fen();
-                    let again = Position::from_fen_lenient(&written);
+                    let again = if pos.is_chess960() {
+                        Position::from_fen_lenient_chess960(&written)
+                    } else {
+                        Position::from_fen_lenient(&written)
+                    };
                     prop_assert!(again.is_ok(), "{} -> {}", fen, written);
                     prop_assert_eq!(again.map(|p| p.to_fen()).ok(), Some(written));
                     prop_assert_eq!(perft(&pos, 2), pos.legal_moves().iter().map(|&m| {

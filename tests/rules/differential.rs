@@ -123,7 +123,8 @@ fn compare(ours: &Position, theirs: &Chess) -> Result<(), TestCaseError> {
 }
 
 fn walk(start: &str, choices: &[u16]) -> Result<(), TestCaseError> {
-    let mut ours = Position::from_fen_lenient(start).unwrap_or_else(|err| panic!("{start}: {err}"));
+    let mut ours =
+        Position::from_fen_lenient_chess960(start).unwrap_or_else(|err| panic!("{start}: {err}"));
     let mut theirs = shakmaty_position(start);
     for &choice in choices {
         compare(&ours, &theirs)?;
@@ -143,7 +144,7 @@ fn walk(start: &str, choices: &[u16]) -> Result<(), TestCaseError> {
         };
         ours.play_unchecked(mv);
         theirs.play_unchecked(their_mv);
-        let fresh = Position::from_fen_lenient(&ours.to_fen()).expect("own fen");
+        let fresh = Position::from_fen_lenient_chess960(&ours.to_fen()).expect("own fen");
         prop_assert_eq!(ours.zobrist(), fresh.zobrist(), "key after {}", uci);
     }
     compare(&ours, &theirs)

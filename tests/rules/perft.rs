@@ -91,7 +91,7 @@ pub fn suite_positions(file: &str) -> Option<Vec<(String, Position)>> {
     let positions = entries
         .into_iter()
         .map(|entry| {
-            let pos = Position::from_fen_lenient(&entry.fen)
+            let pos = Position::from_fen_lenient_chess960(&entry.fen)
                 .unwrap_or_else(|err| panic!("{}: {:?} rejected: {err}", entry.source, entry.fen));
             (entry.source, pos)
         })
@@ -105,7 +105,7 @@ fn run(entries: &[Entry]) -> usize {
     let mut checked = 0;
     for entry in entries {
         // Some suite positions have impossible checks (e.g. two bishops on one diagonal).
-        let pos = Position::from_fen_lenient(&entry.fen)
+        let pos = Position::from_fen_lenient_chess960(&entry.fen)
             .unwrap_or_else(|err| panic!("{}: {:?} rejected: {err}", entry.source, entry.fen));
         for &(depth, nodes) in &entry.counts {
             if nodes > budget {

@@ -97,7 +97,12 @@ fn incremental_key_matches_fresh_key() {
                 x ^= x >> 7;
                 x ^= x << 17;
                 pos.play_unchecked(moves[(x % moves.len() as u64) as usize]);
-                let fresh = Position::from_fen(&pos.to_fen()).expect("own fen");
+                let fresh = if pos.is_chess960() {
+                    Position::from_fen_chess960(&pos.to_fen())
+                } else {
+                    Position::from_fen(&pos.to_fen())
+                };
+                let fresh = fresh.expect("own fen");
                 assert_eq!(pos.zobrist(), fresh.zobrist(), "{}", pos.to_fen());
             }
         }

@@ -1,0 +1,151 @@
+//! The README and `docs/` stand alone: no reference outside the repository, the commands users
+//! start with, and the export fields in order.
+
+use std::path::PathBuf;
+
+fn read(relative: &str) -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(relative);
+    std::fs::read_to_string(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()))
+}
+
+const PAGES: [&str; 6] = [
+    "README.md",
+    "docs/outcomes.md",
+    "docs/export-fields.md",
+    "docs/diagnostics.md",
+    "docs/exit-codes.md",
+    "docs/SECURITY.md",
+];
+
+// See: issue 12, docs that stand alone.
+#[test]
+fn pages_point_at_nothing_outside_the_repository() {
+    for page in PAGES {
+        let text = read(page);
+        for outside in ["../shared", "shared/docs", "DESIGN.md", "STYLE.md"] {
+            assert!(!text.contains(outside), "{page} mentions {outside}");
+        }
+        // Every relative link resolves inside the repository.
+        for link in text.split("](").skip(1) {
+            let target = link.split(')').next().unwrap_or("");
+            if target.starts_with("http") || target.starts_with('#') {
+                continue;
+            }
+            let base = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(page);
+            let path = base.parent().unwrap().join(target);
+            assert!(path.exists(), "{page}: broken link {target}");
+        }
+    }
+}
+
+#[test]
+fn readme_starts_with_what_and_how_to_install() {
+    let readme = read("README.md");
+    let usage = readme.find("## Usage").expect("a usage section");
+    for must in [
+        "cargo install --path .",
+        "cargo run --release -- validate testdata/outcomes",
+        "cargo test --release",
+    ] {
+        let at = readme
+            .find(must)
+            .unwrap_or_else(|| panic!("README lacks {must}"));
+        assert!(at < usage, "{must} comes after the usage");
+    }
+    for section in [
+        "### validate",
+        "### export",
+        "### moves",
+        "### perft",
+        "--chess960",
+        "--notation",
+        "--format json",
+        "manpage --dir",
+        "*.pgn.xz",
+    ] {
+        assert!(readme.contains(section), "README lacks {section}");
+    }
+}
+
+#[test]
+fn export_fields_page_lists_every_field_in_order() {
+    let page = read("docs/export-fields.md");
+    let listed: Vec<String> = page
+        .lines()
+        .filter(|l| l.starts_with("| ") && l.chars().nth(2).is_some_and(|c| c.is_ascii_digit()))
+        .map(|l| {
+            l.split('|')
+                .nth(2)
+                .unwrap()
+                .trim()
+                .trim_matches('`')
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            "index",
+            "file",
+            "game",
+            "event",
+            "site",
+            "date",
+            "round",
+            "white",
+            "black",
+            "result",
+            "plies",
+            "outcome",
+            "winner",
+            "result_consistent",
+            "final_fen",
+            "valid",
+            "error",
+            "end_ply"
+        ]
+    );
+    // The writer's columns come in the same order.
+    let mut at = 0;
+    for field in arbiter::report::record::FIELDS {
+        let found = listed[at..]
+            .iter()
+            .position(|l| l == field)
+            .unwrap_or_else(|| panic!("{field} missing or out of order"));
+        at += found + 1;
+    }
+}
+
+#[test]
+fn outcomes_and_exit_codes_pages_cover_every_case() {
+    let outcomes = read("docs/outcomes.md");
+    for outcome in [
+        "checkmate",
+        "stalemate",
+        "insufficient_material",
+        "dead_position",
+        "seventyfive_moves",
+        "fivefold_repetition",
+        "fifty_moves",
+        "threefold_repetition",
+        "time_forfeit",
+        "abandoned",
+        "adjudication",
+        "rules_infraction",
+        "resignation",
+        "agreement",
+        "unterminated",
+        "invalid",
+    ] {
+        assert!(outcomes.contains(&format!("| `{outcome}` |")), "{outcome}");
+    }
+    let exit = read("docs/exit-codes.md");
+    for code in ["| `0` |", "| `1` |", "| `2` |"] {
+        assert!(exit.contains(code), "{code}");
+    }
+    let diagnostics = read("docs/diagnostics.md");
+    assert!(diagnostics.contains("| code | severity | meaning |"));
+    for code in ["illegal_move", "move_after_end", "result_contradicts_board"] {
+        assert!(diagnostics.contains(&format!("| `{code}` |")), "{code}");
+    }
+}

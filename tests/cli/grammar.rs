@@ -1,0 +1,157 @@
+//! One grammar for `validate` and `export`: default export format, `-o` for both, `--jobs`,
+//! `--tags`, and what `-o` says.
+
+use crate::util::{arbiter, fixture, json_lines, stderr, stdout};
+
+fn outcomes() -> String {
+    fixture("outcomes")
+}
+
+// See: issue 12, one grammar.
+#[test]
+fn export_format_defaults_to_csv_or_the_output_extension() {
+    let out = arbiter(&["export", &outcomes()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).starts_with("index,"), "{}", stdout(&out));
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (name, format, starts) in [
+        ("out.csv", None, "index,"),
+        ("out.json", None, "["),
+        ("out.JSON", None, "["),
+        ("out.jsonl", None, "{\"index\":1,"),
+        ("out.ndjson", None, "{\"index\":1,"),
+        ("out.txt", None, "index,"),
+        ("x.jsonl", Some("csv"), "index,"),
+    ] {
+        let path = dir.path().join(name);
+        let path = path.to_str().unwrap();
+        let outcomes = outcomes();
+        let mut args = vec!["export", &outcomes, "-o", path, "--quiet"];
+        if let Some(format) = format {
+            args.extend(["--format", format]);
+        }
+        let out = arbiter(&args);
+        assert_eq!(out.status.code(), Some(0), "{name}: {}", stderr(&out));
+        let text = std::fs::read_to_string(path).expect("written");
+        assert!(text.starts_with(starts), "{name}: {}", &text[..40]);
+    }
+}
+
+#[test]
+fn export_to_a_file_says_where_it_wrote() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("out.csv");
+    let path = path.to_str().unwrap();
+    let out = arbiter(&["export", &outcomes(), "-o", path]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let games = std::fs::read_to_string(path).unwrap().lines().count() - 1;
+    assert_eq!(
+        stderr(&out),
+        format!("arbiter: wrote {games} games to {path}\n")
+    );
+    let out = arbiter(&["export", &outcomes(), "-o", path, "-q"]);
+    assert!(out.stderr.is_empty(), "{}", stderr(&out));
+    // Not on stdout.
+    let out = arbiter(&["export", &outcomes()]);
+    assert!(out.stderr.is_empty(), "{}", stderr(&out));
+}
+
+#[test]
+fn validate_writes_to_a_file_too() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("problems.jsonl");
+    let path = path.to_str().unwrap();
+    let invalid = fixture("invalid");
+    let out = arbiter(&["validate", &invalid, "--format", "jsonl", "-o", path]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(out.stdout.is_empty());
+    let to_stdout = arbiter(&["validate", &invalid, "--format", "jsonl"]);
+    let written = std::fs::read_to_string(path).unwrap();
+    let lines = json_lines(&written);
+    let expected = json_lines(&stdout(&to_stdout));
+    assert_eq!(lines.len(), expected.len());
+    assert_eq!(lines.last().unwrap()["type"], "summary");
+    assert_eq!(lines[..lines.len() - 1], expected[..expected.len() - 1]);
+    // Only the file is left in the directory.
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+}
+
+#[test]
+fn output_errors_name_the_path_given() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let missing = dir.path().join("no/such/dir/out.csv");
+    let missing = missing.to_str().unwrap();
+    for command in ["export", "validate"] {
+        let out = arbiter(&[command, &outcomes(), "-o", missing]);
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        let err = stderr(&out);
+        assert!(
+            err.starts_with(&format!("arbiter: error: cannot create {missing}: ")),
+            "{err}"
+        );
+        assert!(!err.contains(".out.csv.arbiter-"), "{err}");
+    }
+    if std::path::Path::new("/dev/full").exists() {
+        for command in ["export", "validate"] {
+            let out = arbiter(&[command, &outcomes(), "-o", "/dev/full"]);
+            assert_eq!(out.status.code(), Some(2));
+            assert!(
+                stderr(&out).contains("cannot write /dev/full: No space left on device"),
+                "{}",
+                stderr(&out)
+            );
+        }
+    }
+}
+
+#[test]
+fn zero_jobs_is_a_usage_error() {
+    for args in [
+        ["validate", "-j", "0"],
+        ["validate", "--jobs", "0"],
+        ["export", "-j", "0"],
+        ["export", "--jobs", "0"],
+    ] {
+        let mut all = args.to_vec();
+        let outcomes = outcomes();
+        all.push(&outcomes);
+        let out = arbiter(&all);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&out).contains("at least 1"), "{}", stderr(&out));
+        assert!(out.stdout.is_empty());
+    }
+    let out = arbiter(&["validate", &outcomes(), "-j", "1"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
+
+#[test]
+fn tags_are_trimmed_and_checked() {
+    let out = arbiter(&["export", &outcomes(), "--tags", " Expect , ECO"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let header = stdout(&out).lines().next().unwrap().to_owned();
+    assert!(
+        header.ends_with(",end_ply,Expect,ECO") || header.ends_with(",error,Expect,ECO"),
+        "{header}"
+    );
+    for (tags, message) in [
+        (
+            "WhiteElo,Event",
+            "--tags: Event is already the standard column event",
+        ),
+        (
+            "result",
+            "--tags: result is already the standard column result",
+        ),
+        ("WhiteElo, WhiteElo", "--tags: WhiteElo is given twice"),
+        ("WhiteElo,,ECO", "--tags: empty tag name"),
+    ] {
+        let out = arbiter(&["export", &outcomes(), "--tags", tags]);
+        assert_eq!(out.status.code(), Some(2), "{tags}");
+        assert!(
+            stderr(&out).starts_with(&format!("arbiter: error: {message}")),
+            "{tags}: {}",
+            stderr(&out)
+        );
+        assert!(out.stdout.is_empty(), "{tags}");
+    }
+}
