@@ -1,0 +1,578 @@
+//! What a game's clocks prove against its tags: a clock that rises more than the time control
+//! allows, a clock above the starting time, a loss on time by a player whose clock was not
+//! running. Pure logic, fed one main-line ply at a time; no clocks, no warnings.
+//!
+//! The checks, and what they allow:
+//! - **Rise**: a side's clock may rise, from its previous reading to the next, by the increments
+//!   of the moves in between, plus the seconds of each new period reached (`40/7200:3600`: 3600 s
+//!   after move 40), plus [`TOLERANCE_MS`] (1 s: clocks are written rounded, and some servers add
+//!   the increment a moment late). A rise beyond that is a warning. Lichess lets a player give
+//!   the opponent 15 s, which shows as such a rise: the warning says what the clock did, not why.
+//! - **Above start**: while a side is in the first period, its clock may not show more than that
+//!   period's seconds plus its increment plus [`TOLERANCE_MS`].
+//! - **Time forfeit**: `Termination` says a game was lost on time (`Time forfeit`, `... won on
+//!   time`, `... timeout`), `Result` names the loser, and the loser made the last move, so that
+//!   their clock was stopped when the game ended: if their clock after that move shows more than
+//!   [`FORFEIT_MARGIN_MS`] (5 s), it contradicts the termination. When the loser was to move, the
+//!   last reading is from before the time they then used up, and proves nothing.
+//!
+//! No check is made without a time control of timed periods: `?`, `-`, a missing or unreadable
+//! tag, and sandclocks (`*180`, where one side's clock rises as the other's runs) give no rise or
+//! above-start warnings. A last period of `moves/seconds` repeats (`40/9000` is 9000 s for every
+//! 40 moves), as in over-the-board play.
+//!
+//! # Examples
+//!
+//! ```
+//! use arbiter::clocks::{ClockEvidence, TimeControl};
+//! use arbiter::pgn::GameResult;
+//! use arbiter::rules::Color;
+//!
+//! let mut evidence = ClockEvidence::new();
+//! evidence.begin_game(Some(&"60+0".parse::<TimeControl>().unwrap()));
+//! let mut warnings = Vec::new();
+//! evidence.ply(1, Color::White, Some(50_000), |w| warnings.push(w.to_string()));
+//! evidence.ply(2, Color::Black, Some(59_000), |w| warnings.push(w.to_string()));
+//! evidence.ply(3, Color::White, Some(58_000), |w| warnings.push(w.to_string()));
+//! assert_eq!(
+//!     warnings,
+//!     ["ply 3: White's clock rose from 0:00:50 (ply 1) to 0:00:58, more than the 0:00:01 the \
+//!       time control and a 1 s tolerance allow"]
+//! );
+//! assert_eq!(evidence.final_clock(Color::Black), Some(59_000));
+//! ```
+
+use std::fmt;
+
+use crate::clocks::commands::Millis;
+use crate::clocks::time_control::{Period, TimeControl};
+use crate::pgn::GameResult;
+use crate::rules::Color;
+
+/// What a clock may show beyond what the time control allows before a warning: 1 second.
+pub const TOLERANCE_MS: u64 = 1_000;
+
+/// How much time a player who lost on time may have shown on a stopped clock: 5 seconds.
+pub const FORFEIT_MARGIN_MS: Millis = 5_000;
+
+/// A contradiction between a game's clocks and its tags, naming the ply it is seen at.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub enum ClockWarning {
+    /// A side's clock rose more than the time control allows since its previous reading.
+    Rise {
+        /// The ply of the higher reading.
+        ply: u32,
+        /// Whose clock.
+        side: Color,
+        /// The ply of the previous reading.
+        previous_ply: u32,
+        /// The previous reading.
+        before: Millis,
+        /// This reading.
+        after: Millis,
+        /// The most the clock could have risen, tolerance included.
+        allowed: u64,
+    },
+    /// A clock above the first period's seconds plus its increment (plus the tolerance).
+    AboveStart {
+        /// The ply of the reading.
+        ply: u32,
+        /// Whose clock.
+        side: Color,
+        /// The reading.
+        clock: Millis,
+        /// The first period's seconds plus its increment, in milliseconds.
+        start: u64,
+    },
+    /// The game was lost on time by a side whose stopped clock shows time left.
+    TimeLeftAtForfeit {
+        /// The loser's last ply, the game's last.
+        ply: u32,
+        /// The loser.
+        side: Color,
+        /// The loser's clock after that ply.
+        clock: Millis,
+    },
+}
+
+impl ClockWarning {
+    /// The ply the warning is about.
+    pub fn ply(&self) -> u32 {
+        match *self {
+            ClockWarning::Rise { ply, .. }
+            | ClockWarning::AboveStart { ply, .. }
+            | ClockWarning::TimeLeftAtForfeit { ply, .. } => ply,
+        }
+    }
+}
+
+/// A duration as `H:MM:SS`, with milliseconds when there are any.
+struct Hms(u64);
+
+impl fmt::Display for Hms {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (seconds, ms) = (self.0 / 1000, self.0 % 1000);
+        write!(
+            f,
+            "{}:{:02}:{:02}",
+            seconds / 3600,
+            seconds / 60 % 60,
+            seconds % 60
+        )?;
+        if ms > 0 {
+            write!(f, ".{ms:03}")?;
+        }
+        Ok(())
+    }
+}
+
+/// `White` or `Black`.
+fn name(side: Color) -> &'static str {
+    match side {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+impl fmt::Display for ClockWarning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            ClockWarning::Rise {
+                ply,
+                side,
+                previous_ply,
+                before,
+                after,
+                allowed,
+            } => write!(
+                f,
+                "ply {ply}: {}'s clock rose from {} (ply {previous_ply}) to {}, more than the {} \
+                 the time control and a 1 s tolerance allow",
+                name(side),
+                Hms(before.into()),
+                Hms(after.into()),
+                Hms(allowed),
+            ),
+            ClockWarning::AboveStart {
+                ply,
+                side,
+                clock,
+                start,
+            } => write!(
+                f,
+                "ply {ply}: {}'s clock shows {}, more than the {} the time control starts with \
+                 (increment included)",
+                name(side),
+                Hms(clock.into()),
+                Hms(start),
+            ),
+            ClockWarning::TimeLeftAtForfeit { ply, side, clock } => write!(
+                f,
+                "ply {ply}: the game was lost on time by {0}, but {0} made the last move and \
+                 {0}'s clock showed {1} after it",
+                name(side),
+                Hms(clock.into()),
+            ),
+        }
+    }
+}
+
+/// One side's clock history within a game.
+#[derive(Copy, Clone, Debug, Default)]
+struct Side {
+    /// Moves this side has made.
+    moves: u32,
+    /// The last reading: (ply, clock).
+    last: Option<(u32, Millis)>,
+    /// How much the clock may have risen since the last reading, tolerance excluded.
+    allowance: u64,
+}
+
+/// Checks one game's clocks as its plies come, then its termination. Keep one and call
+/// [`ClockEvidence::begin_game`] for each game: its buffers are reused.
+#[derive(Clone, Debug, Default)]
+pub struct ClockEvidence {
+    /// The timed periods, empty when nothing can be checked.
+    periods: Vec<Period>,
+    /// White's and Black's histories.
+    sides: [Side; 2],
+    /// The last ply seen and who made it.
+    last_ply: Option<(u32, Color)>,
+}
+
+impl ClockEvidence {
+    /// A checker; call [`ClockEvidence::begin_game`] before each game.
+    pub fn new() -> ClockEvidence {
+        ClockEvidence::default()
+    }
+
+    /// Starts a game with the time control of its `TimeControl` tag, `None` when the tag is
+    /// missing or unreadable.
+    pub fn begin_game(&mut self, time_control: Option<&TimeControl>) {
+        self.periods.clear();
+        self.sides = [Side::default(); 2];
+        self.last_ply = None;
+        if let Some(TimeControl::Periods(periods)) = time_control
+            && periods.iter().all(|p| matches!(p, Period::Timed { .. }))
+        {
+            self.periods.extend_from_slice(periods);
+        }
+    }
+
+    /// The main line's ply `ply` (1 for the first move) was made by `mover`, whose clock shows
+    /// `clock` after it when its comment has a `[%clk]`. Warnings go to `warn`.
+    pub fn ply(
+        &mut self,
+        ply: u32,
+        mover: Color,
+        clock: Option<Millis>,
+        mut warn: impl FnMut(ClockWarning),
+    ) {
+        self.last_ply = Some((ply, mover));
+        let periods = &self.periods;
+        let side = &mut self.sides[mover as usize];
+        side.moves += 1;
+        if periods.is_empty() {
+            side.last = clock.map(|ms| (ply, ms)).or(side.last);
+            return;
+        }
+        side.allowance += allowance(periods, side.moves);
+        let Some(clock) = clock else {
+            return;
+        };
+        if let Some((previous_ply, before)) = side.last {
+            let allowed = side.allowance + TOLERANCE_MS;
+            if u64::from(clock) > u64::from(before) + allowed {
+                warn(ClockWarning::Rise {
+                    ply,
+                    side: mover,
+                    previous_ply,
+                    before,
+                    after: clock,
+                    allowed,
+                });
+            }
+        }
+        if let Some((start, first_moves)) = first_period(periods)
+            && first_moves.is_none_or(|n| side.moves < n)
+            && u64::from(clock) > start + TOLERANCE_MS
+        {
+            warn(ClockWarning::AboveStart {
+                ply,
+                side: mover,
+                clock,
+                start,
+            });
+        }
+        side.last = Some((ply, clock));
+        side.allowance = 0;
+    }
+
+    /// The game is over: checks a loss on time against the clocks, from the `Termination` tag's
+    /// value (if any) and the game's result (from the `Result` tag or the movetext's marker).
+    pub fn end_game(
+        &mut self,
+        termination: Option<&str>,
+        result: GameResult,
+        mut warn: impl FnMut(ClockWarning),
+    ) {
+        let loser = match result {
+            GameResult::WhiteWins => Color::Black,
+            GameResult::BlackWins => Color::White,
+            GameResult::Draw | GameResult::Unknown => return,
+        };
+        if !termination.is_some_and(lost_on_time) {
+            return;
+        }
+        if let (Some((last_ply, last_mover)), Some((ply, clock))) =
+            (self.last_ply, self.sides[loser as usize].last)
+            && last_mover == loser
+            && ply == last_ply
+            && clock > FORFEIT_MARGIN_MS
+        {
+            warn(ClockWarning::TimeLeftAtForfeit {
+                ply,
+                side: loser,
+                clock,
+            });
+        }
+    }
+
+    /// `side`'s last clock reading in the game so far, in milliseconds (for export columns).
+    pub fn final_clock(&self, side: Color) -> Option<Millis> {
+        self.sides[side as usize].last.map(|(_, ms)| ms)
+    }
+}
+
+/// Whether a `Termination` value says the game was lost on time: it contains `time forfeit`,
+/// `on time` or `timeout`, in any case (lichess `Time forfeit`, chess.com `X won on time`).
+pub fn lost_on_time(termination: &str) -> bool {
+    let bytes = termination.as_bytes();
+    [&b"time forfeit"[..], b"on time", b"timeout"]
+        .iter()
+        .any(|needle| {
+            bytes
+                .windows(needle.len())
+                .any(|w| w.eq_ignore_ascii_case(needle))
+        })
+}
+
+/// The first period's seconds plus increment in milliseconds, and its number of moves.
+fn first_period(periods: &[Period]) -> Option<(u64, Option<u32>)> {
+    match *periods.first()? {
+        Period::Timed {
+            moves,
+            seconds,
+            increment,
+        } => Some(((u64::from(seconds) + u64::from(increment)) * 1000, moves)),
+        Period::Sandclock { .. } => None,
+    }
+}
+
+/// What a side's clock may gain with its `k`-th move (from 1), in milliseconds: the increment of
+/// the period the move is in, plus the next period's seconds when the move ends its period. The
+/// last period, when it counts moves, repeats.
+fn allowance(periods: &[Period], k: u32) -> u64 {
+    let timed = |period: &Period| match *period {
+        Period::Timed {
+            moves,
+            seconds,
+            increment,
+        } => (
+            moves,
+            u64::from(seconds) * 1000,
+            u64::from(increment) * 1000,
+        ),
+        Period::Sandclock { .. } => (None, 0, 0),
+    };
+    let mut first = 1; // The first move of the period looked at.
+    for (i, period) in periods.iter().enumerate() {
+        let (moves, _, increment) = timed(period);
+        let Some(n) = moves else {
+            return increment;
+        };
+        if k < first + n {
+            let ends = k == first + n - 1;
+            let next = periods.get(i + 1).unwrap_or(period);
+            return increment + if ends { timed(next).1 } else { 0 };
+        }
+        first += n;
+    }
+    // Past every period: the last one, counting moves, repeats.
+    let (moves, seconds, increment) = timed(periods.last().expect("periods is not empty"));
+    let n = moves.expect("a last period of sudden death returned above");
+    increment
+        + if (k - first + 1).is_multiple_of(n) {
+            seconds
+        } else {
+            0
+        }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Feeds `clocks` (seconds, `None` for no `[%clk]`) as plies from 1, White first, and ends
+    /// the game; returns the warnings as text.
+    fn run(
+        time_control: &str,
+        clocks: &[Option<u32>],
+        termination: &str,
+        result: GameResult,
+    ) -> (Vec<String>, ClockEvidence) {
+        let tc = TimeControl::parse(time_control).ok();
+        let mut evidence = ClockEvidence::new();
+        evidence.begin_game(tc.as_ref());
+        let mut warnings = Vec::new();
+        for (i, clock) in clocks.iter().enumerate() {
+            let mover = if i % 2 == 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let ply = i as u32 + 1;
+            evidence.ply(ply, mover, clock.map(|s| s * 1000), |w| {
+                assert_eq!(w.ply(), ply);
+                warnings.push(w.to_string())
+            });
+        }
+        evidence.end_game(Some(termination), result, |w| warnings.push(w.to_string()));
+        (warnings, evidence)
+    }
+
+    #[test]
+    fn a_normal_increment_game_is_quiet() {
+        let clocks = [300, 300, 301, 299, 298, 295, 290, 280].map(Some);
+        let (warnings, evidence) = run("300+3", &clocks, "Normal", GameResult::WhiteWins);
+        assert!(warnings.is_empty(), "{warnings:?}");
+        assert_eq!(evidence.final_clock(Color::White), Some(290_000));
+        assert_eq!(evidence.final_clock(Color::Black), Some(280_000));
+    }
+
+    #[test]
+    fn a_rise_beyond_the_increment_is_named() {
+        let clocks = [
+            Some(300),
+            Some(300),
+            Some(290),
+            Some(299),
+            Some(294),
+            Some(304),
+        ];
+        let (warnings, _) = run("300+3", &clocks, "Normal", GameResult::Draw);
+        assert_eq!(
+            warnings,
+            [
+                "ply 6: Black's clock rose from 0:04:59 (ply 4) to 0:05:04, more than the 0:00:04 \
+              the time control and a 1 s tolerance allow"
+            ]
+        );
+        // Exactly the increment plus the tolerance is allowed.
+        let (warnings, _) = run(
+            "60+2",
+            &[Some(60), Some(60), Some(63)],
+            "",
+            GameResult::Draw,
+        );
+        assert!(warnings.is_empty(), "{warnings:?}");
+    }
+
+    #[test]
+    fn missing_readings_add_up_their_increments() {
+        // White's clock is read at moves 1 and 4: three increments of 2 s may be gained.
+        let clocks = [Some(50), Some(60), None, None, None, None, Some(56)];
+        let (warnings, _) = run("60+2", &clocks, "", GameResult::Unknown);
+        assert!(warnings.is_empty(), "{warnings:?}");
+        let clocks = [Some(50), Some(60), None, None, None, None, Some(58)];
+        let (warnings, _) = run("60+2", &clocks, "", GameResult::Unknown);
+        assert_eq!(warnings.len(), 1);
+        assert!(warnings[0].starts_with("ply 7: White's clock rose from 0:00:50 (ply 1)"));
+    }
+
+    #[test]
+    fn above_start_in_the_first_period() {
+        let (warnings, _) = run("180+2", &[Some(184), Some(182)], "", GameResult::Unknown);
+        assert_eq!(
+            warnings,
+            [
+                "ply 1: White's clock shows 0:03:04, more than the 0:03:02 the time control \
+              starts with (increment included)"
+            ]
+        );
+    }
+
+    #[test]
+    fn new_periods_add_their_seconds() {
+        // 2/100:50+10: after each side's 2nd move, 50 s are added; then 10 s per move.
+        let tc = "2/100:50+10";
+        let clocks = [
+            Some(100),
+            Some(100),
+            Some(140),
+            Some(145),
+            Some(150),
+            Some(150),
+        ];
+        let (warnings, _) = run(tc, &clocks, "", GameResult::Unknown);
+        assert!(warnings.is_empty(), "{warnings:?}");
+        // Before the 2nd move ends the period, no time is added.
+        let clocks = [Some(100), Some(100), Some(140), Some(145)];
+        let (warnings, _) = run("3/100:50+10", &clocks, "", GameResult::Unknown);
+        assert_eq!(warnings.len(), 4, "{warnings:?}");
+        // Above start is only checked in the first period.
+        let clocks = [Some(100), Some(100), Some(149), Some(149)];
+        let (warnings, _) = run(tc, &clocks, "", GameResult::Unknown);
+        assert!(warnings.is_empty(), "{warnings:?}");
+    }
+
+    #[test]
+    fn a_last_counted_period_repeats() {
+        let periods = TimeControl::parse("2/60").unwrap().periods().to_vec();
+        let gains: Vec<u64> = (1..=6).map(|k| allowance(&periods, k)).collect();
+        assert_eq!(gains, [0, 60_000, 0, 60_000, 0, 60_000]);
+        let periods = TimeControl::parse("40/7200:20/3600:900+30")
+            .unwrap()
+            .periods()
+            .to_vec();
+        assert_eq!(allowance(&periods, 39), 0);
+        assert_eq!(allowance(&periods, 40), 3_600_000);
+        assert_eq!(allowance(&periods, 60), 900_000);
+        assert_eq!(allowance(&periods, 61), 30_000);
+        assert_eq!(allowance(&periods, 500), 30_000);
+    }
+
+    #[test]
+    fn nothing_is_checked_without_timed_periods() {
+        let clocks = [Some(100), Some(100), Some(900), Some(900)];
+        for tc in ["?", "-", "*180", "garbage"] {
+            let (warnings, evidence) = run(tc, &clocks, "", GameResult::Unknown);
+            assert!(warnings.is_empty(), "{tc}: {warnings:?}");
+            assert_eq!(evidence.final_clock(Color::White), Some(900_000));
+        }
+        let (warnings, evidence) = run("60+0", &[None, None], "", GameResult::Unknown);
+        assert!(warnings.is_empty());
+        assert_eq!(evidence.final_clock(Color::White), None);
+    }
+
+    #[test]
+    fn time_forfeit_with_a_stopped_clock_showing_time() {
+        // Black lost on time but made the last move with 42 s left.
+        let clocks = [Some(60), Some(60), Some(30), Some(42)];
+        let (warnings, _) = run("60+0", &clocks, "Time forfeit", GameResult::WhiteWins);
+        assert_eq!(
+            warnings,
+            [
+                "ply 4: the game was lost on time by Black, but Black made the last move and \
+              Black's clock showed 0:00:42 after it"
+            ]
+        );
+        let (warnings, _) = run("60+0", &clocks, "Alice won on time", GameResult::WhiteWins);
+        assert_eq!(warnings.len(), 1);
+        // Within the margin, or with the loser to move (their clock then ran down), or a draw:
+        // nothing is proven.
+        let clocks = [Some(60), Some(60), Some(30), Some(5)];
+        let (warnings, _) = run("60+0", &clocks, "Time forfeit", GameResult::WhiteWins);
+        assert!(warnings.is_empty());
+        let clocks = [Some(60), Some(60), Some(30), Some(42), Some(20)];
+        let (warnings, _) = run("60+0", &clocks, "Time forfeit", GameResult::WhiteWins);
+        assert!(warnings.is_empty());
+        let clocks = [Some(60), Some(60), Some(30), Some(42)];
+        let (warnings, _) = run("60+0", &clocks, "Time forfeit", GameResult::Draw);
+        assert!(warnings.is_empty());
+        let (warnings, _) = run("60+0", &clocks, "Normal", GameResult::WhiteWins);
+        assert!(warnings.is_empty());
+        // The loser's last move had no clock: no proof either.
+        let clocks = [Some(60), Some(60), Some(30), None];
+        let (warnings, _) = run("60+0", &clocks, "Time forfeit", GameResult::WhiteWins);
+        assert!(warnings.is_empty());
+    }
+
+    #[test]
+    fn terminations_on_time() {
+        for yes in [
+            "Time forfeit",
+            "time forfeit",
+            "Bob won on time",
+            "Game lost by timeout",
+        ] {
+            assert!(lost_on_time(yes), "{yes}");
+        }
+        for no in [
+            "Normal",
+            "Abandoned",
+            "Bob won by resignation",
+            "",
+            "rules infraction",
+        ] {
+            assert!(!lost_on_time(no), "{no}");
+        }
+    }
+
+    #[test]
+    fn clocks_format_as_hms() {
+        assert_eq!(Hms(3_909_000).to_string(), "1:05:09");
+        assert_eq!(Hms(180_500).to_string(), "0:03:00.500");
+        assert_eq!(Hms(0).to_string(), "0:00:00");
+    }
+}
