@@ -7,5 +7,6 @@
 
 pub mod diagnostic;
 pub mod output;
+pub mod parquet;
 pub mod record;
 pub mod sink;
