@@ -1,6 +1,6 @@
 //! What a game's clocks prove against its tags: a clock that rises more than the time control
-//! allows, a clock above the starting time, a loss on time by a player whose clock was not
-//! running. Pure logic, fed one main-line ply at a time; no clocks, no warnings.
+//! allows, a clock above all the time the time control has given, a loss on time by a player
+//! whose clock was not running. Pure logic, fed one main-line ply at a time; no clocks, no warnings.
 //!
 //! The checks, and what they allow:
 //! - **Rise**: a side's clock may rise, from its previous reading to the next, by the increments
@@ -8,8 +8,13 @@
 //!   after move 40), plus [`TOLERANCE_MS`] (1 s: clocks are written rounded, and some servers add
 //!   the increment a moment late). A rise beyond that is a warning. Lichess lets a player give
 //!   the opponent 15 s, which shows as such a rise: the warning says what the clock did, not why.
-//! - **Above start**: while a side is in the first period, its clock may not show more than that
-//!   period's seconds plus its increment plus [`TOLERANCE_MS`].
+//! - **Above the time given**: after its `k`-th move, a side's clock may show at most the first
+//!   period's seconds plus what its `k` moves may have gained (as above), plus [`TOLERANCE_MS`].
+//!   This catches a first reading above the start (`[%clk 0:03:04]` after move 1 of `180+2`).
+//!   It is not "the starting time plus one increment": a fast player in an increment game goes
+//!   above that legally (300+3 after ten quick moves shows 5:20). After a warning the side's
+//!   bound is raised to the reading, so that one event gives one warning, and a ply whose rise
+//!   was already named is not named again.
 //! - **Time forfeit**: `Termination` says a game was lost on time (`Time forfeit`, `... won on
 //!   time`, `... timeout`), `Result` names the loser, and the loser made the last move, so that
 //!   their clock was stopped when the game ended: if their clock after that move shows more than
@@ -73,16 +78,19 @@ pub enum ClockWarning {
         /// The most the clock could have risen, tolerance included.
         allowed: u64,
     },
-    /// A clock above the first period's seconds plus its increment (plus the tolerance).
-    AboveStart {
+    /// A clock above all the time the time control has given the side by this move.
+    AboveTimeGiven {
         /// The ply of the reading.
         ply: u32,
         /// Whose clock.
         side: Color,
         /// The reading.
         clock: Millis,
-        /// The first period's seconds plus its increment, in milliseconds.
-        start: u64,
+        /// The first period's seconds plus what the side's moves so far may have gained, in
+        /// milliseconds (tolerance excluded).
+        most: u64,
+        /// The side's moves so far, this one included.
+        moves: u32,
     },
     /// The game was lost on time by a side whose stopped clock shows time left.
     TimeLeftAtForfeit {
@@ -100,7 +108,7 @@ impl ClockWarning {
     pub fn ply(&self) -> u32 {
         match *self {
             ClockWarning::Rise { ply, .. }
-            | ClockWarning::AboveStart { ply, .. }
+            | ClockWarning::AboveTimeGiven { ply, .. }
             | ClockWarning::TimeLeftAtForfeit { ply, .. } => ply,
         }
     }
@@ -153,18 +161,19 @@ impl fmt::Display for ClockWarning {
                 Hms(after.into()),
                 Hms(allowed),
             ),
-            ClockWarning::AboveStart {
+            ClockWarning::AboveTimeGiven {
                 ply,
                 side,
                 clock,
-                start,
+                most,
+                moves,
             } => write!(
                 f,
-                "ply {ply}: {}'s clock shows {}, more than the {} the time control starts with \
-                 (increment included)",
+                "ply {ply}: {0}'s clock shows {1}, more than the {2} the time control allows by \
+                 {0}'s move {moves}",
                 name(side),
                 Hms(clock.into()),
-                Hms(start),
+                Hms(most),
             ),
             ClockWarning::TimeLeftAtForfeit { ply, side, clock } => write!(
                 f,
@@ -186,6 +195,8 @@ struct Side {
     last: Option<(u32, Millis)>,
     /// How much the clock may have risen since the last reading, tolerance excluded.
     allowance: u64,
+    /// The most the clock may show, tolerance excluded.
+    budget: u64,
 }
 
 /// Checks one game's clocks as its plies come, then its termination. Keep one and call
@@ -216,6 +227,11 @@ impl ClockEvidence {
             && periods.iter().all(|p| matches!(p, Period::Timed { .. }))
         {
             self.periods.extend_from_slice(periods);
+            if let Some(&Period::Timed { seconds, .. }) = periods.first() {
+                for side in &mut self.sides {
+                    side.budget = u64::from(seconds) * 1000;
+                }
+            }
         }
     }
 
@@ -236,13 +252,17 @@ impl ClockEvidence {
             side.last = clock.map(|ms| (ply, ms)).or(side.last);
             return;
         }
-        side.allowance += allowance(periods, side.moves);
+        let gain = allowance(periods, side.moves);
+        side.allowance += gain;
+        side.budget += gain;
         let Some(clock) = clock else {
             return;
         };
+        let mut rose = false;
         if let Some((previous_ply, before)) = side.last {
             let allowed = side.allowance + TOLERANCE_MS;
             if u64::from(clock) > u64::from(before) + allowed {
+                rose = true;
                 warn(ClockWarning::Rise {
                     ply,
                     side: mover,
@@ -253,17 +273,16 @@ impl ClockEvidence {
                 });
             }
         }
-        if let Some((start, first_moves)) = first_period(periods)
-            && first_moves.is_none_or(|n| side.moves < n)
-            && u64::from(clock) > start + TOLERANCE_MS
-        {
-            warn(ClockWarning::AboveStart {
+        if !rose && u64::from(clock) > side.budget + TOLERANCE_MS {
+            warn(ClockWarning::AboveTimeGiven {
                 ply,
                 side: mover,
                 clock,
-                start,
+                most: side.budget,
+                moves: side.moves,
             });
         }
+        side.budget = side.budget.max(u64::from(clock));
         side.last = Some((ply, clock));
         side.allowance = 0;
     }
@@ -315,18 +334,6 @@ pub fn lost_on_time(termination: &str) -> bool {
                 .windows(needle.len())
                 .any(|w| w.eq_ignore_ascii_case(needle))
         })
-}
-
-/// The first period's seconds plus increment in milliseconds, and its number of moves.
-fn first_period(periods: &[Period]) -> Option<(u64, Option<u32>)> {
-    match *periods.first()? {
-        Period::Timed {
-            moves,
-            seconds,
-            increment,
-        } => Some(((u64::from(seconds) + u64::from(increment)) * 1000, moves)),
-        Period::Sandclock { .. } => None,
-    }
 }
 
 /// What a side's clock may gain with its `k`-th move (from 1), in milliseconds: the increment of
@@ -451,15 +458,44 @@ mod tests {
     }
 
     #[test]
-    fn above_start_in_the_first_period() {
+    fn above_the_time_given() {
         let (warnings, _) = run("180+2", &[Some(184), Some(182)], "", GameResult::Unknown);
         assert_eq!(
             warnings,
             [
                 "ply 1: White's clock shows 0:03:04, more than the 0:03:02 the time control \
-              starts with (increment included)"
+              allows by White's move 1"
             ]
         );
+        // Quick moves with an increment legally go above the start plus one increment.
+        let clocks = [180, 180, 182, 182, 184, 184, 186, 186].map(Some);
+        let (warnings, _) = run("180+2", &clocks, "", GameResult::Unknown);
+        assert!(warnings.is_empty(), "{warnings:?}");
+        // Missing readings: the bound still counts every move's increment.
+        let clocks = [Some(180), None, None, None, Some(189), None];
+        let (warnings, _) = run("180+2", &clocks, "", GameResult::Unknown);
+        assert_eq!(
+            warnings,
+            [
+                "ply 5: White's clock rose from 0:03:00 (ply 1) to 0:03:09, more than the 0:00:05 \
+              the time control and a 1 s tolerance allow"
+            ]
+        );
+        let clocks = [None, None, None, None, Some(189), None];
+        let (warnings, _) = run("180+2", &clocks, "", GameResult::Unknown);
+        assert_eq!(
+            warnings,
+            [
+                "ply 5: White's clock shows 0:03:09, more than the 0:03:06 the time control \
+              allows by White's move 3"
+            ]
+        );
+        // One event, one warning: a rise is not named again as above the time given, and the
+        // bound is raised to the reading.
+        let clocks = [Some(60), Some(60), Some(75), Some(59), Some(74), Some(58)];
+        let (warnings, _) = run("60+0", &clocks, "", GameResult::Unknown);
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(warnings[0].starts_with("ply 3: White's clock rose"));
     }
 
     #[test]
@@ -479,8 +515,9 @@ mod tests {
         // Before the 2nd move ends the period, no time is added.
         let clocks = [Some(100), Some(100), Some(140), Some(145)];
         let (warnings, _) = run("3/100:50+10", &clocks, "", GameResult::Unknown);
-        assert_eq!(warnings.len(), 4, "{warnings:?}");
-        // Above start is only checked in the first period.
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
+        assert!(warnings.iter().all(|w| w.contains("rose")), "{warnings:?}");
+        // The bound grows with the new period's seconds.
         let clocks = [Some(100), Some(100), Some(149), Some(149)];
         let (warnings, _) = run(tc, &clocks, "", GameResult::Unknown);
         assert!(warnings.is_empty(), "{warnings:?}");

@@ -1,0 +1,8 @@
+//! Integration tests of `arbiter::clocks` on real data: every main-line ply of the lichess sample
+//! read through arbiter's PGN reader and `MoveAnnotations`, compared with python-chess's reading
+//! (`expected/lichess_plies.jsonl`), and the clock evidence of the same games.
+
+#[path = "../common/shared_data.rs"]
+mod shared_data;
+
+mod lichess;
