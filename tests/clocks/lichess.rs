@@ -12,22 +12,22 @@ use crate::shared_data::shared;
 
 /// One main-line ply as read: its game (1-based, file order), number, SAN and annotations.
 #[derive(Clone, Debug)]
-struct Ply {
-    game: u64,
-    ply: u32,
-    san: String,
-    notes: MoveAnnotations,
+pub struct Ply {
+    pub game: u64,
+    pub ply: u32,
+    pub san: String,
+    pub notes: MoveAnnotations,
 }
 
 /// Collects the main-line plies, their annotations, the malformed commands, and the clock
 /// evidence's warnings as `(game, message)`.
 #[derive(Default)]
-struct Collect {
+pub struct Collect {
     game: u64,
     depth: u32,
     /// Plies of the game so far; the last one takes the comments that follow it.
     current: Vec<Ply>,
-    plies: Vec<Ply>,
+    pub plies: Vec<Ply>,
     malformed: Vec<String>,
     time_control: Option<TimeControl>,
     termination: Option<String>,
@@ -119,7 +119,7 @@ impl Visitor for Collect {
 }
 
 /// Reads the lichess sample, or `None` when the shared data is absent (and not required).
-fn read_sample() -> Option<Collect> {
+pub fn read_sample() -> Option<Collect> {
     let path = shared("corpora/samples/lichess_db_1000k.pgn")?;
     let bytes = fs::read(&path).expect("read the lichess sample");
     let mut reader = pgn::Reader::new("lichess_db_1000k.pgn", &bytes[..]);
