@@ -253,12 +253,24 @@ pub struct ParquetWriter<W: Write + Send> {
 }
 
 impl<W: Write + Send> ParquetWriter<W> {
-    /// Starts a file of `columns` on `out` (writes its 4-byte header).
+    /// Starts a file of `columns` on `out` (writes its 4-byte header). Two columns of one name
+    /// are an error: DuckDB, pandas and Polars cannot tell them apart.
     pub fn new(
         out: W,
         columns: &[Column],
         options: ParquetOptions,
     ) -> Result<ParquetWriter<W>, ParquetError> {
+        for (i, column) in columns.iter().enumerate() {
+            if columns[..i]
+                .iter()
+                .any(|earlier| earlier.name == column.name)
+            {
+                return Err(ParquetError::General(format!(
+                    "the column name {:?} appears twice",
+                    column.name
+                )));
+            }
+        }
         let fields = columns
             .iter()
             .map(|column| field(column).map(Arc::new))
@@ -688,6 +700,21 @@ mod tests {
             ParquetWriter::new(Vec::new(), &all_kinds(), ParquetOptions::default()).unwrap();
         writer.push(1i64);
         writer.push(Value::Null);
+    }
+
+    #[test]
+    fn a_column_name_twice_is_an_error() {
+        let columns = [
+            Column::required("white", ColumnKind::String),
+            Column::optional("white", ColumnKind::String),
+        ];
+        let error = ParquetWriter::new(Vec::new(), &columns, ParquetOptions::default())
+            .err()
+            .expect("an error");
+        assert_eq!(
+            error.to_string(),
+            "Parquet error: the column name \"white\" appears twice"
+        );
     }
 
     #[test]
