@@ -173,53 +173,6 @@ pub fn read_commands<'a>(comment: &'a str, mut each: impl FnMut(Command<'a>)) {
     }
 }
 
-/// The annotations of one move, gathered from its comments: fill with [`MoveAnnotations::read`]
-/// for each comment after the move, take the values, then [`MoveAnnotations::clear`] before the
-/// next move. `Copy`, 40 bytes: keep one per visitor, not one per move.
-#[derive(Copy, Clone, Debug, Default, Eq, PartialEq)]
-pub struct MoveAnnotations {
-    /// The first `[%clk]`: the mover's clock after the move.
-    pub clock: Option<Millis>,
-    /// The first `[%emt]`: the time spent on the move.
-    pub emt: Option<Millis>,
-    /// The first `[%eval]`.
-    pub eval: Option<Eval>,
-    /// The depth of that `[%eval]`, when given.
-    pub eval_depth: Option<u32>,
-}
-
-impl MoveAnnotations {
-    /// Reads the commands of `comment` into the fields still empty (the first command of a kind
-    /// wins, as python-chess reads it), and hands each malformed command to `malformed`.
-    pub fn read<'a>(&mut self, comment: &'a str, mut malformed: impl FnMut(Malformed<'a>)) {
-        read_commands(comment, |command| match command {
-            Command::Clock(ms) => {
-                self.clock.get_or_insert(ms);
-            }
-            Command::Emt(ms) => {
-                self.emt.get_or_insert(ms);
-            }
-            Command::Eval { eval, depth } => {
-                if self.eval.is_none() {
-                    self.eval = Some(eval);
-                    self.eval_depth = depth;
-                }
-            }
-            Command::Malformed(bad) => malformed(bad),
-        });
-    }
-
-    /// Forgets every value, for the next move.
-    pub fn clear(&mut self) {
-        *self = MoveAnnotations::default();
-    }
-
-    /// True when no command was read.
-    pub fn is_empty(&self) -> bool {
-        *self == MoveAnnotations::default()
-    }
-}
-
 /// The commands read; `Other` is skipped.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
 enum Kind {
@@ -445,7 +398,6 @@ mod tests {
 
     #[test]
     fn sizes() {
-        assert!(size_of::<MoveAnnotations>() <= 40);
         assert!(size_of::<Command<'_>>() <= 40);
         assert_eq!(size_of::<Eval>(), 8);
     }
@@ -621,30 +573,5 @@ mod tests {
         assert!(message.starts_with("`[%eval éééé"), "{message}");
         assert!(message.contains("...`: the evaluation"), "{message}");
         assert!(message.len() < comment.len() + 60);
-    }
-
-    #[test]
-    fn annotations_keep_the_first_of_each_kind() {
-        let mut notes = MoveAnnotations::default();
-        assert!(notes.is_empty());
-        let mut warnings = Vec::new();
-        notes.read(" [%eval 0.36,22] [%clk 0:03:00] ", |m| {
-            warnings.push(m.offset)
-        });
-        notes.read(" [%clk 0:02:00] [%emt 0:00:04] [%eval x] ", |m| {
-            warnings.push(m.offset)
-        });
-        assert_eq!(
-            notes,
-            MoveAnnotations {
-                clock: Some(180_000),
-                emt: Some(4_000),
-                eval: Some(Eval::Centipawns(36)),
-                eval_depth: Some(22),
-            }
-        );
-        assert_eq!(warnings, [31]);
-        notes.clear();
-        assert!(notes.is_empty());
     }
 }
