@@ -537,6 +537,36 @@ mod tests {
     }
 
     #[test]
+    fn buffers_stay_the_size_of_one_row_group() {
+        let options = ParquetOptions {
+            row_group_rows: 1_000,
+            ..ParquetOptions::default()
+        };
+        let mut writer = ParquetWriter::new(std::io::sink(), &all_kinds(), options).unwrap();
+        let text = "a comment of 24 bytes...";
+        for n in 0..50_000i64 {
+            writer.push(n);
+            writer.push(text);
+            writer.push((n % 2 == 0).then_some(text));
+            writer.end_row().unwrap();
+        }
+        assert_eq!(writer.row_groups(), 50);
+        for buffer in &writer.buffers {
+            assert!(buffer.levels.capacity() <= 1_024);
+            match &buffer.values {
+                Values::Bytes { data, ends } => {
+                    // One group of 24-byte strings, with room from doubling as it grew.
+                    assert!(data.capacity() <= 2 * 1_000 * 24, "{}", data.capacity());
+                    assert!(ends.capacity() <= 1_024);
+                }
+                Values::I64(values) => assert!(values.capacity() <= 1_024),
+                other => panic!("{other:?}"),
+            }
+        }
+        writer.finish().unwrap();
+    }
+
+    #[test]
     fn a_column_name_twice_is_an_error() {
         let columns = [
             Column::required("white", ColumnKind::String),
