@@ -225,10 +225,12 @@ fn allowance(periods: &[Period], k: u32) -> u64 {
         ),
         Period::Sandclock { .. } => (None, 0, 0),
     };
+    // In u64: hostile move counts (`4294967295/60:...`) add up past u32.
+    let k = u64::from(k);
     let mut first = 1; // The first move of the period looked at.
     for (i, period) in periods.iter().enumerate() {
         let (moves, _, increment) = timed(period);
-        let Some(n) = moves else {
+        let Some(n) = moves.map(u64::from) else {
             return increment;
         };
         if k < first + n {
@@ -240,7 +242,7 @@ fn allowance(periods: &[Period], k: u32) -> u64 {
     }
     // Past every period: the last one, counting moves, repeats.
     let (moves, seconds, increment) = timed(periods.last().expect("periods is not empty"));
-    let n = moves.expect("a last period of sudden death returned above");
+    let n = u64::from(moves.expect("a last period of sudden death returned above"));
     increment
         + if (k - first + 1).is_multiple_of(n) {
             seconds
@@ -410,6 +412,9 @@ mod tests {
         assert_eq!(allowance(&periods, 60), 900_000);
         assert_eq!(allowance(&periods, 61), 30_000);
         assert_eq!(allowance(&periods, 500), 30_000);
+        let huge = TimeControl::parse("4294967295/60:4294967295/60").unwrap();
+        assert_eq!(allowance(huge.periods(), u32::MAX), 60_000);
+        assert_eq!(allowance(huge.periods(), 7), 0);
     }
 
     #[test]
