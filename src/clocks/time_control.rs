@@ -158,12 +158,24 @@ impl TimeControl {
     }
 
     /// The lichess speed class: from base + 40 × increment of the first period, `Correspondence`
-    /// for `-`, `None` for `?`.
+    /// for `-` and for a first period of a day or more per move (chess.com's daily games are
+    /// `1/86400`, `1/259200`...), `None` for `?`.
     pub fn speed(&self) -> Option<Speed> {
         match self {
             TimeControl::Unknown => None,
             TimeControl::Unlimited => Some(Speed::Correspondence),
-            TimeControl::Periods(_) => {
+            TimeControl::Periods(periods) => {
+                if let Some(&Period::Timed {
+                    moves: Some(moves),
+                    seconds,
+                    ..
+                }) = periods.first()
+                    && seconds
+                        .checked_div(moves)
+                        .is_some_and(|per_move| per_move >= 86_400)
+                {
+                    return Some(Speed::Correspondence);
+                }
                 let base = u64::from(self.base_seconds()?);
                 let increment = u64::from(self.increment_seconds()?);
                 Some(Speed::from_estimate(base + 40 * increment))
@@ -336,6 +348,12 @@ mod tests {
         assert_eq!(speed("1800+30"), Some("classical"));
         assert_eq!(speed("40/7200:3600"), Some("classical"));
         assert_eq!(speed("-"), Some("correspondence"));
+        assert_eq!(speed("1/86400"), Some("correspondence"));
+        assert_eq!(speed("1/259200"), Some("correspondence"));
+        assert_eq!(speed("2/86400"), Some("classical"));
+        // Built by hand, a period of 0 moves is not a division by zero.
+        let zero = TimeControl::Periods(vec![timed(Some(0), 60, 0)]);
+        assert_eq!(zero.speed(), Some(Speed::Bullet));
         assert_eq!(speed("?"), None);
         assert_eq!(Speed::Blitz.to_string(), "blitz");
     }
