@@ -8,6 +8,7 @@
 #![warn(missing_docs)]
 
 pub mod cli;
+pub mod clocks;
 pub mod input;
 pub mod outcome;
 pub mod parallel;

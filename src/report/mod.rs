@@ -8,5 +8,6 @@
 pub mod code;
 pub mod diagnostic;
 pub mod output;
+pub mod parquet;
 pub mod record;
 pub mod sink;

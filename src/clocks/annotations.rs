@@ -1,0 +1,102 @@
+//! The clock, time spent and evaluation of one move, gathered from the commands of its comments
+//! into one small `Copy` value that a streaming visitor keeps and reuses.
+//!
+//! # Examples
+//!
+//! ```
+//! use arbiter::clocks::{Eval, MoveAnnotations};
+//!
+//! let mut notes = MoveAnnotations::default();
+//! let mut warnings = Vec::new();
+//! // The comments after one move, as the reader hands them out.
+//! for comment in [" [%eval 0.17] [%clk 0:03:00] ", " [%clk x] "] {
+//!     notes.read(comment, |bad| warnings.push(bad.to_string()));
+//! }
+//! assert_eq!((notes.clock, notes.eval), (Some(180_000), Some(Eval::Centipawns(17))));
+//! assert_eq!(warnings, ["`[%clk x]`: the clock is not H:MM:SS"]);
+//! notes.clear(); // before the next move
+//! ```
+
+use crate::clocks::commands::{Command, Eval, Malformed, Millis, read_commands};
+
+/// The annotations of one move, gathered from its comments: fill with [`MoveAnnotations::read`]
+/// for each comment after the move, take the values, then [`MoveAnnotations::clear`] before the
+/// next move. `Copy`, 40 bytes: keep one per visitor, not one per move.
+#[derive(Copy, Clone, Debug, Default, Eq, PartialEq)]
+pub struct MoveAnnotations {
+    /// The first `[%clk]`: the mover's clock after the move.
+    pub clock: Option<Millis>,
+    /// The first `[%emt]`: the time spent on the move.
+    pub emt: Option<Millis>,
+    /// The first `[%eval]`.
+    pub eval: Option<Eval>,
+    /// The depth of that `[%eval]`, when given.
+    pub eval_depth: Option<u32>,
+}
+
+impl MoveAnnotations {
+    /// Reads the commands of `comment` into the fields still empty (the first command of a kind
+    /// wins, as python-chess reads it), and hands each malformed command to `malformed`.
+    pub fn read<'a>(&mut self, comment: &'a str, mut malformed: impl FnMut(Malformed<'a>)) {
+        read_commands(comment, |command| match command {
+            Command::Clock(ms) => {
+                self.clock.get_or_insert(ms);
+            }
+            Command::Emt(ms) => {
+                self.emt.get_or_insert(ms);
+            }
+            Command::Eval { eval, depth } => {
+                if self.eval.is_none() {
+                    self.eval = Some(eval);
+                    self.eval_depth = depth;
+                }
+            }
+            Command::Malformed(bad) => malformed(bad),
+        });
+    }
+
+    /// Forgets every value, for the next move.
+    pub fn clear(&mut self) {
+        *self = MoveAnnotations::default();
+    }
+
+    /// True when no command was read.
+    pub fn is_empty(&self) -> bool {
+        *self == MoveAnnotations::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn size() {
+        assert!(size_of::<MoveAnnotations>() <= 40);
+    }
+
+    #[test]
+    fn annotations_keep_the_first_of_each_kind() {
+        let mut notes = MoveAnnotations::default();
+        assert!(notes.is_empty());
+        let mut warnings = Vec::new();
+        notes.read(" [%eval 0.36,22] [%clk 0:03:00] ", |m| {
+            warnings.push(m.offset)
+        });
+        notes.read(" [%clk 0:02:00] [%emt 0:00:04] [%eval x] ", |m| {
+            warnings.push(m.offset)
+        });
+        assert_eq!(
+            notes,
+            MoveAnnotations {
+                clock: Some(180_000),
+                emt: Some(4_000),
+                eval: Some(Eval::Centipawns(36)),
+                eval_depth: Some(22),
+            }
+        );
+        assert_eq!(warnings, [31]);
+        notes.clear();
+        assert!(notes.is_empty());
+    }
+}

@@ -1,0 +1,486 @@
+//! What a game's clocks prove against its tags: a clock that rises more than the time control
+//! allows, a clock above all the time the time control has given, a loss on time by a player
+//! whose clock was not running. Pure logic, fed one main-line ply at a time; no clocks, no warnings.
+//!
+//! The checks, and what they allow:
+//! - **Rise**: a side's clock may rise, from its previous reading to the next, by the increments
+//!   of the moves in between, plus the seconds of each new period reached (`40/7200:3600`: 3600 s
+//!   after move 40), plus [`TOLERANCE_MS`] (1 s: clocks are written rounded, and some servers add
+//!   the increment a moment late). A rise beyond that is a warning. Lichess lets a player give
+//!   the opponent 15 s, which shows as such a rise: the warning says what the clock did, not why.
+//! - **Above the time given**: after its `k`-th move, a side's clock may show at most the first
+//!   period's seconds plus what its `k` moves may have gained (as above), plus [`TOLERANCE_MS`].
+//!   This catches a first reading above the start (`[%clk 0:03:04]` after move 1 of `180+2`).
+//!   It is not "the starting time plus one increment": a fast player in an increment game goes
+//!   above that legally (300+3 after ten quick moves shows 5:20). After a warning the side's
+//!   bound is raised to the reading, so that one event gives one warning, and a ply whose rise
+//!   was already named is not named again.
+//! - **Time forfeit**: `Termination` says a game was lost on time (`Time forfeit`, `... won on
+//!   time`, `... timeout`), `Result` names the loser, and the loser made the last move, so that
+//!   their clock was stopped when the game ended: if their clock after that move shows more than
+//!   [`FORFEIT_MARGIN_MS`] (5 s), it contradicts the termination. When the loser was to move, the
+//!   last reading is from before the time they then used up, and proves nothing.
+//!
+//! No check is made without a time control of timed periods: `?`, `-`, a missing or unreadable
+//! tag, and sandclocks (`*180`, where one side's clock rises as the other's runs) give no rise or
+//! above-start warnings. A last period of `moves/seconds` repeats (`40/9000` is 9000 s for every
+//! 40 moves), as in over-the-board play.
+//!
+//! # Examples
+//!
+//! ```
+//! use arbiter::clocks::{ClockEvidence, TimeControl};
+//! use arbiter::pgn::GameResult;
+//! use arbiter::rules::Color;
+//!
+//! let mut evidence = ClockEvidence::new();
+//! evidence.begin_game(Some(&"60+0".parse::<TimeControl>().unwrap()));
+//! let mut warnings = Vec::new();
+//! evidence.ply(1, Color::White, Some(50_000), |w| warnings.push(w.to_string()));
+//! evidence.ply(2, Color::Black, Some(59_000), |w| warnings.push(w.to_string()));
+//! evidence.ply(3, Color::White, Some(58_000), |w| warnings.push(w.to_string()));
+//! assert_eq!(
+//!     warnings,
+//!     ["ply 3: White's clock rose from 0:00:50 (ply 1) to 0:00:58, more than the 0:00:01 the \
+//!       time control and a 1 s tolerance allow"]
+//! );
+//! assert_eq!(evidence.final_clock(Color::Black), Some(59_000));
+//! ```
+
+use crate::clocks::commands::Millis;
+use crate::clocks::time_control::{Period, TimeControl};
+use crate::clocks::warning::ClockWarning;
+use crate::pgn::GameResult;
+use crate::rules::Color;
+
+/// What a clock may show beyond what the time control allows before a warning: 1 second.
+pub const TOLERANCE_MS: u64 = 1_000;
+
+/// How much time a player who lost on time may have shown on a stopped clock: 5 seconds.
+pub const FORFEIT_MARGIN_MS: Millis = 5_000;
+
+/// One side's clock history within a game.
+#[derive(Copy, Clone, Debug, Default)]
+struct Side {
+    /// Moves this side has made.
+    moves: u32,
+    /// The last reading: (ply, clock).
+    last: Option<(u32, Millis)>,
+    /// How much the clock may have risen since the last reading, tolerance excluded.
+    allowance: u64,
+    /// The most the clock may show, tolerance excluded.
+    budget: u64,
+}
+
+/// Checks one game's clocks as its plies come, then its termination. Keep one and call
+/// [`ClockEvidence::begin_game`] for each game: its buffers are reused.
+#[derive(Clone, Debug, Default)]
+pub struct ClockEvidence {
+    /// The timed periods, empty when nothing can be checked.
+    periods: Vec<Period>,
+    /// White's and Black's histories.
+    sides: [Side; 2],
+    /// The last ply seen and who made it.
+    last_ply: Option<(u32, Color)>,
+}
+
+impl ClockEvidence {
+    /// A checker; call [`ClockEvidence::begin_game`] before each game.
+    pub fn new() -> ClockEvidence {
+        ClockEvidence::default()
+    }
+
+    /// Starts a game with the time control of its `TimeControl` tag, `None` when the tag is
+    /// missing or unreadable.
+    pub fn begin_game(&mut self, time_control: Option<&TimeControl>) {
+        self.periods.clear();
+        self.sides = [Side::default(); 2];
+        self.last_ply = None;
+        if let Some(TimeControl::Periods(periods)) = time_control
+            && periods.iter().all(|p| matches!(p, Period::Timed { .. }))
+        {
+            self.periods.extend_from_slice(periods);
+            if let Some(&Period::Timed { seconds, .. }) = periods.first() {
+                for side in &mut self.sides {
+                    side.budget = u64::from(seconds) * 1000;
+                }
+            }
+        }
+    }
+
+    /// The main line's ply `ply` (1 for the first move) was made by `mover`, whose clock shows
+    /// `clock` after it when its comment has a `[%clk]`. Warnings go to `warn`.
+    pub fn ply(
+        &mut self,
+        ply: u32,
+        mover: Color,
+        clock: Option<Millis>,
+        mut warn: impl FnMut(ClockWarning),
+    ) {
+        self.last_ply = Some((ply, mover));
+        let periods = &self.periods;
+        let side = &mut self.sides[mover as usize];
+        side.moves += 1;
+        if periods.is_empty() {
+            side.last = clock.map(|ms| (ply, ms)).or(side.last);
+            return;
+        }
+        let gain = allowance(periods, side.moves);
+        side.allowance += gain;
+        side.budget += gain;
+        let Some(clock) = clock else {
+            return;
+        };
+        let mut rose = false;
+        if let Some((previous_ply, before)) = side.last {
+            let allowed = side.allowance + TOLERANCE_MS;
+            if u64::from(clock) > u64::from(before) + allowed {
+                rose = true;
+                warn(ClockWarning::Rise {
+                    ply,
+                    side: mover,
+                    previous_ply,
+                    before,
+                    after: clock,
+                    allowed,
+                });
+            }
+        }
+        if !rose && u64::from(clock) > side.budget + TOLERANCE_MS {
+            warn(ClockWarning::AboveTimeGiven {
+                ply,
+                side: mover,
+                clock,
+                most: side.budget,
+                moves: side.moves,
+            });
+        }
+        side.budget = side.budget.max(u64::from(clock));
+        side.last = Some((ply, clock));
+        side.allowance = 0;
+    }
+
+    /// The game is over: checks a loss on time against the clocks, from the `Termination` tag's
+    /// value (if any) and the game's result (from the `Result` tag or the movetext's marker).
+    pub fn end_game(
+        &mut self,
+        termination: Option<&str>,
+        result: GameResult,
+        mut warn: impl FnMut(ClockWarning),
+    ) {
+        let loser = match result {
+            GameResult::WhiteWins => Color::Black,
+            GameResult::BlackWins => Color::White,
+            GameResult::Draw | GameResult::Unknown => return,
+        };
+        if !termination.is_some_and(lost_on_time) {
+            return;
+        }
+        if let (Some((last_ply, last_mover)), Some((ply, clock))) =
+            (self.last_ply, self.sides[loser as usize].last)
+            && last_mover == loser
+            && ply == last_ply
+            && clock > FORFEIT_MARGIN_MS
+        {
+            warn(ClockWarning::TimeLeftAtForfeit {
+                ply,
+                side: loser,
+                clock,
+            });
+        }
+    }
+
+    /// `side`'s last clock reading in the game so far, in milliseconds (for export columns).
+    pub fn final_clock(&self, side: Color) -> Option<Millis> {
+        self.sides[side as usize].last.map(|(_, ms)| ms)
+    }
+}
+
+/// Whether a `Termination` value says the game was lost on time: it contains `time forfeit`,
+/// `on time` or `timeout`, in any case (lichess `Time forfeit`, chess.com `X won on time`).
+pub fn lost_on_time(termination: &str) -> bool {
+    let bytes = termination.as_bytes();
+    [&b"time forfeit"[..], b"on time", b"timeout"]
+        .iter()
+        .any(|needle| {
+            bytes
+                .windows(needle.len())
+                .any(|w| w.eq_ignore_ascii_case(needle))
+        })
+}
+
+/// What a side's clock may gain with its `k`-th move (from 1), in milliseconds: the increment of
+/// the period the move is in, plus the next period's seconds when the move ends its period. The
+/// last period, when it counts moves, repeats.
+fn allowance(periods: &[Period], k: u32) -> u64 {
+    let timed = |period: &Period| match *period {
+        Period::Timed {
+            moves,
+            seconds,
+            increment,
+        } => (
+            moves,
+            u64::from(seconds) * 1000,
+            u64::from(increment) * 1000,
+        ),
+        Period::Sandclock { .. } => (None, 0, 0),
+    };
+    // In u64: hostile move counts (`4294967295/60:...`) add up past u32.
+    let k = u64::from(k);
+    let mut first = 1; // The first move of the period looked at.
+    for (i, period) in periods.iter().enumerate() {
+        let (moves, _, increment) = timed(period);
+        let Some(n) = moves.map(u64::from) else {
+            return increment;
+        };
+        if k < first + n {
+            let ends = k == first + n - 1;
+            let next = periods.get(i + 1).unwrap_or(period);
+            return increment + if ends { timed(next).1 } else { 0 };
+        }
+        first += n;
+    }
+    // Past every period: the last one, counting moves, repeats.
+    let (moves, seconds, increment) = timed(periods.last().expect("periods is not empty"));
+    let n = u64::from(moves.expect("a last period of sudden death returned above"));
+    increment
+        + if (k - first + 1).is_multiple_of(n) {
+            seconds
+        } else {
+            0
+        }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Feeds `clocks` (seconds, `None` for no `[%clk]`) as plies from 1, White first, and ends
+    /// the game; returns the warnings as text.
+    fn run(
+        time_control: &str,
+        clocks: &[Option<u32>],
+        termination: &str,
+        result: GameResult,
+    ) -> (Vec<String>, ClockEvidence) {
+        let tc = TimeControl::parse(time_control).ok();
+        let mut evidence = ClockEvidence::new();
+        evidence.begin_game(tc.as_ref());
+        let mut warnings = Vec::new();
+        for (i, clock) in clocks.iter().enumerate() {
+            let mover = if i % 2 == 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let ply = i as u32 + 1;
+            evidence.ply(ply, mover, clock.map(|s| s * 1000), |w| {
+                assert_eq!(w.ply(), ply);
+                warnings.push(w.to_string())
+            });
+        }
+        evidence.end_game(Some(termination), result, |w| warnings.push(w.to_string()));
+        (warnings, evidence)
+    }
+
+    #[test]
+    fn a_normal_increment_game_is_quiet() {
+        let clocks = [300, 300, 301, 299, 298, 295, 290, 280].map(Some);
+        let (warnings, evidence) = run("300+3", &clocks, "Normal", GameResult::WhiteWins);
+        assert!(warnings.is_empty(), "{warnings:?}");
+        assert_eq!(evidence.final_clock(Color::White), Some(290_000));
+        assert_eq!(evidence.final_clock(Color::Black), Some(280_000));
+    }
+
+    #[test]
+    fn a_rise_beyond_the_increment_is_named() {
+        let clocks = [
+            Some(300),
+            Some(300),
+            Some(290),
+            Some(299),
+            Some(294),
+            Some(304),
+        ];
+        let (warnings, _) = run("300+3", &clocks, "Normal", GameResult::Draw);
+        assert_eq!(
+            warnings,
+            [
+                "ply 6: Black's clock rose from 0:04:59 (ply 4) to 0:05:04, more than the 0:00:04 \
+              the time control and a 1 s tolerance allow"
+            ]
+        );
+        // Exactly the increment plus the tolerance is allowed.
+        let (warnings, _) = run(
+            "60+2",
+            &[Some(60), Some(60), Some(63)],
+            "",
+            GameResult::Draw,
+        );
+        assert!(warnings.is_empty(), "{warnings:?}");
+    }
+
+    #[test]
+    fn missing_readings_add_up_their_increments() {
+        // White's clock is read at moves 1 and 4: three increments of 2 s may be gained.
+        let clocks = [Some(50), Some(60), None, None, None, None, Some(56)];
+        let (warnings, _) = run("60+2", &clocks, "", GameResult::Unknown);
+        assert!(warnings.is_empty(), "{warnings:?}");
+        let clocks = [Some(50), Some(60), None, None, None, None, Some(58)];
+        let (warnings, _) = run("60+2", &clocks, "", GameResult::Unknown);
+        assert_eq!(warnings.len(), 1);
+        assert!(warnings[0].starts_with("ply 7: White's clock rose from 0:00:50 (ply 1)"));
+    }
+
+    #[test]
+    fn above_the_time_given() {
+        let (warnings, _) = run("180+2", &[Some(184), Some(182)], "", GameResult::Unknown);
+        assert_eq!(
+            warnings,
+            [
+                "ply 1: White's clock shows 0:03:04, more than the 0:03:02 the time control \
+              allows by White's move 1"
+            ]
+        );
+        // Quick moves with an increment legally go above the start plus one increment.
+        let clocks = [180, 180, 182, 182, 184, 184, 186, 186].map(Some);
+        let (warnings, _) = run("180+2", &clocks, "", GameResult::Unknown);
+        assert!(warnings.is_empty(), "{warnings:?}");
+        // Missing readings: the bound still counts every move's increment.
+        let clocks = [Some(180), None, None, None, Some(189), None];
+        let (warnings, _) = run("180+2", &clocks, "", GameResult::Unknown);
+        assert_eq!(
+            warnings,
+            [
+                "ply 5: White's clock rose from 0:03:00 (ply 1) to 0:03:09, more than the 0:00:05 \
+              the time control and a 1 s tolerance allow"
+            ]
+        );
+        let clocks = [None, None, None, None, Some(189), None];
+        let (warnings, _) = run("180+2", &clocks, "", GameResult::Unknown);
+        assert_eq!(
+            warnings,
+            [
+                "ply 5: White's clock shows 0:03:09, more than the 0:03:06 the time control \
+              allows by White's move 3"
+            ]
+        );
+        // One event, one warning: a rise is not named again as above the time given, and the
+        // bound is raised to the reading.
+        let clocks = [Some(60), Some(60), Some(75), Some(59), Some(74), Some(58)];
+        let (warnings, _) = run("60+0", &clocks, "", GameResult::Unknown);
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(warnings[0].starts_with("ply 3: White's clock rose"));
+    }
+
+    #[test]
+    fn new_periods_add_their_seconds() {
+        // 2/100:50+10: after each side's 2nd move, 50 s are added; then 10 s per move.
+        let tc = "2/100:50+10";
+        let clocks = [
+            Some(100),
+            Some(100),
+            Some(140),
+            Some(145),
+            Some(150),
+            Some(150),
+        ];
+        let (warnings, _) = run(tc, &clocks, "", GameResult::Unknown);
+        assert!(warnings.is_empty(), "{warnings:?}");
+        // Before the 2nd move ends the period, no time is added.
+        let clocks = [Some(100), Some(100), Some(140), Some(145)];
+        let (warnings, _) = run("3/100:50+10", &clocks, "", GameResult::Unknown);
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
+        assert!(warnings.iter().all(|w| w.contains("rose")), "{warnings:?}");
+        // The bound grows with the new period's seconds.
+        let clocks = [Some(100), Some(100), Some(149), Some(149)];
+        let (warnings, _) = run(tc, &clocks, "", GameResult::Unknown);
+        assert!(warnings.is_empty(), "{warnings:?}");
+    }
+
+    #[test]
+    fn a_last_counted_period_repeats() {
+        let periods = TimeControl::parse("2/60").unwrap().periods().to_vec();
+        let gains: Vec<u64> = (1..=6).map(|k| allowance(&periods, k)).collect();
+        assert_eq!(gains, [0, 60_000, 0, 60_000, 0, 60_000]);
+        let periods = TimeControl::parse("40/7200:20/3600:900+30")
+            .unwrap()
+            .periods()
+            .to_vec();
+        assert_eq!(allowance(&periods, 39), 0);
+        assert_eq!(allowance(&periods, 40), 3_600_000);
+        assert_eq!(allowance(&periods, 60), 900_000);
+        assert_eq!(allowance(&periods, 61), 30_000);
+        assert_eq!(allowance(&periods, 500), 30_000);
+        let huge = TimeControl::parse("4294967295/60:4294967295/60").unwrap();
+        assert_eq!(allowance(huge.periods(), u32::MAX), 60_000);
+        assert_eq!(allowance(huge.periods(), 7), 0);
+    }
+
+    #[test]
+    fn nothing_is_checked_without_timed_periods() {
+        let clocks = [Some(100), Some(100), Some(900), Some(900)];
+        for tc in ["?", "-", "*180", "garbage"] {
+            let (warnings, evidence) = run(tc, &clocks, "", GameResult::Unknown);
+            assert!(warnings.is_empty(), "{tc}: {warnings:?}");
+            assert_eq!(evidence.final_clock(Color::White), Some(900_000));
+        }
+        let (warnings, evidence) = run("60+0", &[None, None], "", GameResult::Unknown);
+        assert!(warnings.is_empty());
+        assert_eq!(evidence.final_clock(Color::White), None);
+    }
+
+    #[test]
+    fn time_forfeit_with_a_stopped_clock_showing_time() {
+        // Black lost on time but made the last move with 42 s left.
+        let clocks = [Some(60), Some(60), Some(30), Some(42)];
+        let (warnings, _) = run("60+0", &clocks, "Time forfeit", GameResult::WhiteWins);
+        assert_eq!(
+            warnings,
+            [
+                "ply 4: the game was lost on time by Black, but Black made the last move and \
+              Black's clock showed 0:00:42 after it"
+            ]
+        );
+        let (warnings, _) = run("60+0", &clocks, "Alice won on time", GameResult::WhiteWins);
+        assert_eq!(warnings.len(), 1);
+        // Within the margin, or with the loser to move (their clock then ran down), or a draw:
+        // nothing is proven.
+        let clocks = [Some(60), Some(60), Some(30), Some(5)];
+        let (warnings, _) = run("60+0", &clocks, "Time forfeit", GameResult::WhiteWins);
+        assert!(warnings.is_empty());
+        let clocks = [Some(60), Some(60), Some(30), Some(42), Some(20)];
+        let (warnings, _) = run("60+0", &clocks, "Time forfeit", GameResult::WhiteWins);
+        assert!(warnings.is_empty());
+        let clocks = [Some(60), Some(60), Some(30), Some(42)];
+        let (warnings, _) = run("60+0", &clocks, "Time forfeit", GameResult::Draw);
+        assert!(warnings.is_empty());
+        let (warnings, _) = run("60+0", &clocks, "Normal", GameResult::WhiteWins);
+        assert!(warnings.is_empty());
+        // The loser's last move had no clock: no proof either.
+        let clocks = [Some(60), Some(60), Some(30), None];
+        let (warnings, _) = run("60+0", &clocks, "Time forfeit", GameResult::WhiteWins);
+        assert!(warnings.is_empty());
+    }
+
+    #[test]
+    fn terminations_on_time() {
+        for yes in [
+            "Time forfeit",
+            "time forfeit",
+            "Bob won on time",
+            "Game lost by timeout",
+        ] {
+            assert!(lost_on_time(yes), "{yes}");
+        }
+        for no in [
+            "Normal",
+            "Abandoned",
+            "Bob won by resignation",
+            "",
+            "rules infraction",
+        ] {
+            assert!(!lost_on_time(no), "{no}");
+        }
+    }
+}

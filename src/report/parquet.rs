@@ -1,0 +1,616 @@
+//! A streaming Parquet writer: typed columns, rows appended one value at a time into column
+//! buffers, a zstd-compressed row group written every [`ParquetOptions::row_group_rows`] rows (or
+//! sooner when the buffered values pass [`ParquetOptions::row_group_bytes`]), so that memory stays
+//! flat however many rows are written.
+//!
+//! The file is written front to back to any `Write + Send` (no seeking): the header, then each
+//! row group as it fills, then the footer at [`ParquetWriter::finish`]. A writer dropped without
+//! `finish` leaves a file without its footer, which no reader opens: write through the `-o FILE`
+//! sink that removes half files.
+//!
+//! Column kinds map to Parquet types that DuckDB, pandas (pyarrow), Polars and Spark read as they
+//! are: [`ColumnKind::String`] is `BYTE_ARRAY` (UTF-8 `STRING`), `Int64` is `INT64`, `Int32` is
+//! `INT32`, `UInt32` is `INT32` annotated as unsigned 32-bit, `Float64` is `DOUBLE`, `Bool` is
+//! `BOOLEAN`, `Date` is `INT32` annotated as `DATE` (days since 1970-01-01). Any column may be
+//! nullable.
+//!
+//! Strings are copied once into one byte buffer per column; at each row group they are handed to
+//! the Parquet encoder as slices of that buffer, so no value is allocated on its own.
+//!
+//! # Examples
+//!
+//! ```
+//! use arbiter::report::parquet::{Column, ColumnKind, ParquetOptions, ParquetWriter, Value};
+//!
+//! let columns = [
+//!     Column::required("game", ColumnKind::Int64),
+//!     Column::optional("clock_ms", ColumnKind::UInt32),
+//!     Column::required("san", ColumnKind::String),
+//! ];
+//! let mut writer = ParquetWriter::new(Vec::new(), &columns, ParquetOptions::default()).unwrap();
+//! writer.push(1i64);
+//! writer.push(Some(180_000u32));
+//! writer.push("e4");
+//! writer.end_row().unwrap();
+//! writer.push(1i64);
+//! writer.push(Value::Null);
+//! writer.push("e5");
+//! writer.end_row().unwrap();
+//! let bytes = writer.finish().unwrap();
+//! assert_eq!(&bytes[..4], b"PAR1");
+//! ```
+
+use std::io::Write;
+use std::sync::Arc;
+
+use ::parquet::basic::{Compression, LogicalType, Repetition, Type as PhysicalType, ZstdLevel};
+use ::parquet::data_type::{BoolType, ByteArray, ByteArrayType, DoubleType, Int32Type, Int64Type};
+pub use ::parquet::errors::ParquetError;
+use ::parquet::file::properties::WriterProperties;
+use ::parquet::file::writer::SerializedFileWriter;
+use ::parquet::schema::types::Type;
+use bytes::Bytes;
+
+/// The type of a column's values.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Hash)]
+pub enum ColumnKind {
+    /// UTF-8 text.
+    String,
+    /// A signed 64-bit integer.
+    Int64,
+    /// A signed 32-bit integer.
+    Int32,
+    /// An unsigned 32-bit integer (a clock in milliseconds, a ply count).
+    UInt32,
+    /// A 64-bit float.
+    Float64,
+    /// True or false.
+    Bool,
+    /// A calendar date ([`Date32`]).
+    Date,
+}
+
+/// One column of the schema: its name, kind, and whether it may hold nulls.
+#[derive(Clone, Debug, Eq, PartialEq, Hash)]
+pub struct Column {
+    /// The column's name.
+    pub name: String,
+    /// The type of its values.
+    pub kind: ColumnKind,
+    /// Whether [`Value::Null`] is allowed.
+    pub nullable: bool,
+}
+
+impl Column {
+    /// A column that always has a value.
+    pub fn required(name: impl Into<String>, kind: ColumnKind) -> Column {
+        Column {
+            name: name.into(),
+            kind,
+            nullable: false,
+        }
+    }
+
+    /// A column that may be null.
+    pub fn optional(name: impl Into<String>, kind: ColumnKind) -> Column {
+        Column {
+            name: name.into(),
+            kind,
+            nullable: true,
+        }
+    }
+}
+
+/// A calendar date as days since 1970-01-01 (Parquet's `DATE`, Arrow's `Date32`).
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Ord, PartialOrd, Hash)]
+pub struct Date32(pub i32);
+
+impl Date32 {
+    /// The date `year-month-day` of the proleptic Gregorian calendar, if it exists.
+    pub fn from_ymd(year: i32, month: u32, day: u32) -> Option<Date32> {
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+        let days_in_month = match month {
+            1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+            4 | 6 | 9 | 11 => 30,
+            2 if leap => 29,
+            2 => 28,
+            _ => return None,
+        };
+        if day == 0 || day > days_in_month || !(-9999..=9999).contains(&year) {
+            return None;
+        }
+        // Howard Hinnant's days_from_civil, with years starting in March.
+        let y = i64::from(if month <= 2 { year - 1 } else { year });
+        let era = y.div_euclid(400);
+        let year_of_era = y - era * 400;
+        let m = i64::from(month);
+        let day_of_year = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + i64::from(day) - 1;
+        let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+        i32::try_from(era * 146_097 + day_of_era - 719_468)
+            .ok()
+            .map(Date32)
+    }
+
+    /// A PGN `Date` tag's value, `YYYY.MM.DD`, when it is complete and exists; `None` for
+    /// `????.??.??`, `2024.??.??` and anything else.
+    pub fn from_pgn(value: &str) -> Option<Date32> {
+        let bytes = value.trim().as_bytes();
+        if bytes.len() != 10 || bytes[4] != b'.' || bytes[7] != b'.' {
+            return None;
+        }
+        let number = |range: std::ops::Range<usize>| -> Option<u32> {
+            let digits = &bytes[range];
+            digits
+                .iter()
+                .all(u8::is_ascii_digit)
+                .then(|| digits.iter().fold(0, |n, &b| n * 10 + u32::from(b - b'0')))
+        };
+        let year = i32::try_from(number(0..4)?).ok()?;
+        Date32::from_ymd(year, number(5..7)?, number(8..10)?)
+    }
+}
+
+/// One value of a row, in its column's kind, or null.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum Value<'a> {
+    /// No value (nullable columns only).
+    Null,
+    /// For a [`ColumnKind::String`] column.
+    Str(&'a str),
+    /// For a [`ColumnKind::Int64`] column.
+    I64(i64),
+    /// For a [`ColumnKind::Int32`] column.
+    I32(i32),
+    /// For a [`ColumnKind::UInt32`] column.
+    U32(u32),
+    /// For a [`ColumnKind::Float64`] column.
+    F64(f64),
+    /// For a [`ColumnKind::Bool`] column.
+    Bool(bool),
+    /// For a [`ColumnKind::Date`] column.
+    Date(Date32),
+}
+
+macro_rules! value_from {
+    ($($t:ty => $variant:ident),* $(,)?) => {$(
+        impl<'a> From<$t> for Value<'a> {
+            fn from(value: $t) -> Value<'a> {
+                Value::$variant(value)
+            }
+        }
+        impl<'a> From<Option<$t>> for Value<'a> {
+            fn from(value: Option<$t>) -> Value<'a> {
+                value.map_or(Value::Null, Value::$variant)
+            }
+        }
+    )*};
+}
+
+value_from!(&'a str => Str, i64 => I64, i32 => I32, u32 => U32, f64 => F64, bool => Bool,
+    Date32 => Date);
+
+/// How row groups are cut and compressed.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub struct ParquetOptions {
+    /// Rows per row group (default 65,536).
+    pub row_group_rows: usize,
+    /// Buffered bytes that end a row group early (default 64 MiB): strings count their length,
+    /// other values 8 bytes.
+    pub row_group_bytes: usize,
+    /// The zstd level, 1 to 22 (default 3).
+    pub zstd_level: i32,
+}
+
+impl Default for ParquetOptions {
+    fn default() -> ParquetOptions {
+        ParquetOptions {
+            row_group_rows: 65_536,
+            row_group_bytes: 64 << 20,
+            zstd_level: 3,
+        }
+    }
+}
+
+/// One column's values waiting for the next row group.
+#[derive(Debug)]
+enum Values {
+    /// Strings end to end, and where each ends.
+    Bytes {
+        data: Vec<u8>,
+        ends: Vec<usize>,
+    },
+    I64(Vec<i64>),
+    /// `Int32`, `UInt32` (its bits) and `Date`.
+    I32(Vec<i32>),
+    F64(Vec<f64>),
+    Bool(Vec<bool>),
+}
+
+/// A column's buffer: its values (nulls left out) and, when nullable, one definition level per
+/// row (1 for a value, 0 for null).
+#[derive(Debug)]
+struct Buffer {
+    values: Values,
+    levels: Vec<i16>,
+}
+
+/// Writes rows of the given columns as a Parquet file; see the module documentation.
+pub struct ParquetWriter<W: Write + Send> {
+    writer: SerializedFileWriter<W>,
+    columns: Vec<Column>,
+    buffers: Vec<Buffer>,
+    options: ParquetOptions,
+    /// The column the next [`ParquetWriter::push`] goes to.
+    cursor: usize,
+    /// Rows in the buffers.
+    rows: usize,
+    /// Bytes in the buffers, as [`ParquetOptions::row_group_bytes`] counts them.
+    bytes: usize,
+    /// Rows written in earlier row groups.
+    rows_written: u64,
+    /// Scratch for string columns' values at each row group.
+    arrays: Vec<ByteArray>,
+}
+
+impl<W: Write + Send> ParquetWriter<W> {
+    /// Starts a file of `columns` on `out` (writes its 4-byte header). Two columns of one name
+    /// are an error: DuckDB, pandas and Polars cannot tell them apart.
+    pub fn new(
+        out: W,
+        columns: &[Column],
+        options: ParquetOptions,
+    ) -> Result<ParquetWriter<W>, ParquetError> {
+        for (i, column) in columns.iter().enumerate() {
+            if columns[..i]
+                .iter()
+                .any(|earlier| earlier.name == column.name)
+            {
+                return Err(ParquetError::General(format!(
+                    "the column name {:?} appears twice",
+                    column.name
+                )));
+            }
+        }
+        let fields = columns
+            .iter()
+            .map(|column| field(column).map(Arc::new))
+            .collect::<Result<Vec<_>, _>>()?;
+        let schema = Type::group_type_builder("schema")
+            .with_fields(fields)
+            .build()?;
+        let properties = WriterProperties::builder()
+            .set_compression(Compression::ZSTD(ZstdLevel::try_new(options.zstd_level)?))
+            .set_created_by(concat!("arbiter ", env!("CARGO_PKG_VERSION")).to_string())
+            .build();
+        let writer = SerializedFileWriter::new(out, Arc::new(schema), Arc::new(properties))?;
+        let buffers = columns
+            .iter()
+            .map(|column| Buffer {
+                values: match column.kind {
+                    ColumnKind::String => Values::Bytes {
+                        data: Vec::new(),
+                        ends: Vec::new(),
+                    },
+                    ColumnKind::Int64 => Values::I64(Vec::new()),
+                    ColumnKind::Int32 | ColumnKind::UInt32 | ColumnKind::Date => {
+                        Values::I32(Vec::new())
+                    }
+                    ColumnKind::Float64 => Values::F64(Vec::new()),
+                    ColumnKind::Bool => Values::Bool(Vec::new()),
+                },
+                levels: Vec::new(),
+            })
+            .collect();
+        Ok(ParquetWriter {
+            writer,
+            columns: columns.to_vec(),
+            buffers,
+            options: ParquetOptions {
+                row_group_rows: options.row_group_rows.max(1),
+                ..options
+            },
+            cursor: 0,
+            rows: 0,
+            bytes: 0,
+            rows_written: 0,
+            arrays: Vec::new(),
+        })
+    }
+
+    /// The columns, as given.
+    pub fn columns(&self) -> &[Column] {
+        &self.columns
+    }
+
+    /// Appends the value of the next column of the current row.
+    ///
+    /// # Panics
+    ///
+    /// When the row already has a value for every column, when the value's kind is not the
+    /// column's, or when it is [`Value::Null`] for a required column: these are mistakes in the
+    /// calling code, not in the data.
+    pub fn push<'a>(&mut self, value: impl Into<Value<'a>>) {
+        let value = value.into();
+        let Some(column) = self.columns.get(self.cursor) else {
+            panic!(
+                "a row has {} columns: one value too many",
+                self.columns.len()
+            );
+        };
+        let buffer = &mut self.buffers[self.cursor];
+        let mismatch = || -> ! {
+            panic!(
+                "column {:?} holds {:?} values{}, not {value:?}",
+                column.name,
+                column.kind,
+                if column.nullable { " or nulls" } else { "" }
+            )
+        };
+        match (value, &mut buffer.values) {
+            (Value::Null, _) if column.nullable => {
+                buffer.levels.push(0);
+                self.cursor += 1;
+                return;
+            }
+            (Value::Str(s), Values::Bytes { data, ends }) if column.kind == ColumnKind::String => {
+                data.extend_from_slice(s.as_bytes());
+                ends.push(data.len());
+                self.bytes += s.len();
+            }
+            (Value::I64(n), Values::I64(values)) => values.push(n),
+            (Value::I32(n), Values::I32(values)) if column.kind == ColumnKind::Int32 => {
+                values.push(n)
+            }
+            // Parquet stores unsigned 32-bit integers in INT32 by their bits.
+            (Value::U32(n), Values::I32(values)) if column.kind == ColumnKind::UInt32 => {
+                values.push(n as i32)
+            }
+            (Value::Date(d), Values::I32(values)) if column.kind == ColumnKind::Date => {
+                values.push(d.0)
+            }
+            (Value::F64(x), Values::F64(values)) => values.push(x),
+            (Value::Bool(b), Values::Bool(values)) => values.push(b),
+            _ => mismatch(),
+        }
+        if column.nullable {
+            buffer.levels.push(1);
+        }
+        self.bytes += 8;
+        self.cursor += 1;
+    }
+
+    /// Ends the current row; writes a row group when the buffers are full.
+    ///
+    /// # Panics
+    ///
+    /// When the row lacks a value for some column.
+    pub fn end_row(&mut self) -> Result<(), ParquetError> {
+        assert_eq!(
+            self.cursor,
+            self.columns.len(),
+            "a row has {} columns, {} were given",
+            self.columns.len(),
+            self.cursor
+        );
+        self.cursor = 0;
+        self.rows += 1;
+        if self.rows >= self.options.row_group_rows || self.bytes >= self.options.row_group_bytes {
+            self.write_row_group()?;
+        }
+        Ok(())
+    }
+
+    /// Rows ended so far, written or buffered.
+    pub fn rows(&self) -> u64 {
+        self.rows_written + self.rows as u64
+    }
+
+    /// Row groups written so far.
+    pub fn row_groups(&self) -> usize {
+        self.writer.flushed_row_groups().len()
+    }
+
+    /// Writes the buffered rows, then the footer, and hands back the output (flushed).
+    ///
+    /// # Panics
+    ///
+    /// When a row was started and not ended.
+    pub fn finish(mut self) -> Result<W, ParquetError> {
+        assert_eq!(self.cursor, 0, "the last row was not ended");
+        self.write_row_group()?;
+        let mut out = self.writer.into_inner()?;
+        out.flush()?;
+        Ok(out)
+    }
+
+    /// Writes the buffered rows as one row group, if there are any, and empties the buffers.
+    fn write_row_group(&mut self) -> Result<(), ParquetError> {
+        if self.rows == 0 {
+            return Ok(());
+        }
+        let mut group = self.writer.next_row_group()?;
+        for buffer in &mut self.buffers {
+            let mut column = group
+                .next_column()?
+                .ok_or_else(|| ParquetError::General("fewer columns than buffers".into()))?;
+            let levels = (!buffer.levels.is_empty()).then_some(&buffer.levels[..]);
+            match &mut buffer.values {
+                Values::Bytes { data, ends } => {
+                    let capacity = data.capacity();
+                    let all = Bytes::from(std::mem::replace(data, Vec::with_capacity(capacity)));
+                    let mut start = 0;
+                    self.arrays.extend(ends.iter().map(|&end| {
+                        let value = ByteArray::from(all.slice(start..end));
+                        start = end;
+                        value
+                    }));
+                    column
+                        .typed::<ByteArrayType>()
+                        .write_batch(&self.arrays, levels, None)?;
+                    self.arrays.clear();
+                    ends.clear();
+                }
+                Values::I64(values) => {
+                    column
+                        .typed::<Int64Type>()
+                        .write_batch(values, levels, None)?;
+                    values.clear();
+                }
+                Values::I32(values) => {
+                    column
+                        .typed::<Int32Type>()
+                        .write_batch(values, levels, None)?;
+                    values.clear();
+                }
+                Values::F64(values) => {
+                    column
+                        .typed::<DoubleType>()
+                        .write_batch(values, levels, None)?;
+                    values.clear();
+                }
+                Values::Bool(values) => {
+                    column
+                        .typed::<BoolType>()
+                        .write_batch(values, levels, None)?;
+                    values.clear();
+                }
+            }
+            buffer.levels.clear();
+            column.close()?;
+        }
+        group.close()?;
+        self.rows_written += self.rows as u64;
+        self.rows = 0;
+        self.bytes = 0;
+        Ok(())
+    }
+}
+
+/// The Parquet schema field of a column.
+fn field(column: &Column) -> Result<Type, ParquetError> {
+    let (physical, logical) = match column.kind {
+        ColumnKind::String => (PhysicalType::BYTE_ARRAY, Some(LogicalType::String)),
+        ColumnKind::Int64 => (PhysicalType::INT64, None),
+        ColumnKind::Int32 => (PhysicalType::INT32, None),
+        ColumnKind::UInt32 => (PhysicalType::INT32, Some(LogicalType::integer(32, false))),
+        ColumnKind::Float64 => (PhysicalType::DOUBLE, None),
+        ColumnKind::Bool => (PhysicalType::BOOLEAN, None),
+        ColumnKind::Date => (PhysicalType::INT32, Some(LogicalType::Date)),
+    };
+    Type::primitive_type_builder(&column.name, physical)
+        .with_repetition(if column.nullable {
+            Repetition::OPTIONAL
+        } else {
+            Repetition::REQUIRED
+        })
+        .with_logical_type(logical)
+        .build()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn all_kinds() -> Vec<Column> {
+        vec![
+            Column::required("game", ColumnKind::Int64),
+            Column::required("san", ColumnKind::String),
+            Column::optional("comment", ColumnKind::String),
+        ]
+    }
+
+    #[test]
+    #[should_panic(expected = "column \"game\" holds Int64 values, not Str(\"x\")")]
+    fn a_value_of_the_wrong_kind_is_a_bug() {
+        let mut writer =
+            ParquetWriter::new(Vec::new(), &all_kinds(), ParquetOptions::default()).unwrap();
+        writer.push("x");
+    }
+
+    #[test]
+    #[should_panic(expected = "column \"san\" holds String values, not Null")]
+    fn a_null_in_a_required_column_is_a_bug() {
+        let mut writer =
+            ParquetWriter::new(Vec::new(), &all_kinds(), ParquetOptions::default()).unwrap();
+        writer.push(1i64);
+        writer.push(Value::Null);
+    }
+
+    #[test]
+    fn buffers_stay_the_size_of_one_row_group() {
+        let options = ParquetOptions {
+            row_group_rows: 1_000,
+            ..ParquetOptions::default()
+        };
+        let mut writer = ParquetWriter::new(std::io::sink(), &all_kinds(), options).unwrap();
+        let text = "a comment of 24 bytes...";
+        for n in 0..50_000i64 {
+            writer.push(n);
+            writer.push(text);
+            writer.push((n % 2 == 0).then_some(text));
+            writer.end_row().unwrap();
+        }
+        assert_eq!(writer.row_groups(), 50);
+        for buffer in &writer.buffers {
+            assert!(buffer.levels.capacity() <= 1_024);
+            match &buffer.values {
+                Values::Bytes { data, ends } => {
+                    // One group of 24-byte strings, with room from doubling as it grew.
+                    assert!(data.capacity() <= 2 * 1_000 * 24, "{}", data.capacity());
+                    assert!(ends.capacity() <= 1_024);
+                }
+                Values::I64(values) => assert!(values.capacity() <= 1_024),
+                other => panic!("{other:?}"),
+            }
+        }
+        writer.finish().unwrap();
+    }
+
+    #[test]
+    fn a_column_name_twice_is_an_error() {
+        let columns = [
+            Column::required("white", ColumnKind::String),
+            Column::optional("white", ColumnKind::String),
+        ];
+        let error = ParquetWriter::new(Vec::new(), &columns, ParquetOptions::default())
+            .err()
+            .expect("an error");
+        assert_eq!(
+            error.to_string(),
+            "Parquet error: the column name \"white\" appears twice"
+        );
+    }
+
+    #[test]
+    fn a_bad_zstd_level_is_an_error() {
+        let options = ParquetOptions {
+            zstd_level: 99,
+            ..ParquetOptions::default()
+        };
+        assert!(ParquetWriter::new(Vec::new(), &all_kinds(), options).is_err());
+    }
+
+    #[test]
+    fn dates() {
+        assert_eq!(Date32::from_ymd(1970, 1, 1), Some(Date32(0)));
+        assert_eq!(Date32::from_ymd(1969, 12, 31), Some(Date32(-1)));
+        assert_eq!(Date32::from_ymd(2000, 3, 1), Some(Date32(11_017)));
+        assert_eq!(Date32::from_ymd(2024, 2, 29), Some(Date32(19_782)));
+        assert_eq!(Date32::from_ymd(1851, 6, 21), Some(Date32(-43_293)));
+        assert_eq!(Date32::from_ymd(2023, 2, 29), None);
+        assert_eq!(Date32::from_ymd(1900, 2, 29), None);
+        assert_eq!(Date32::from_ymd(2024, 13, 1), None);
+        assert_eq!(Date32::from_pgn("2013.01.01"), Some(Date32(15_706)));
+        assert_eq!(Date32::from_pgn(" 2013.01.01 "), Some(Date32(15_706)));
+        for bad in [
+            "????.??.??",
+            "2013.??.??",
+            "2013.01.??",
+            "2013-01-01",
+            "13.01.01",
+            "",
+        ] {
+            assert_eq!(Date32::from_pgn(bad), None, "{bad}");
+        }
+    }
+}
