@@ -8,13 +8,14 @@ fn read(relative: &str) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()))
 }
 
-const PAGES: [&str; 6] = [
+const PAGES: [&str; 7] = [
     "README.md",
     "docs/outcomes.md",
     "docs/export-fields.md",
     "docs/diagnostics.md",
     "docs/exit-codes.md",
     "docs/SECURITY.md",
+    "docs/termination.md",
 ];
 
 // See: issue 12, docs that stand alone.
@@ -123,7 +124,6 @@ fn outcomes_and_exit_codes_pages_cover_every_case() {
         "checkmate",
         "stalemate",
         "insufficient_material",
-        "dead_position",
         "seventyfive_moves",
         "fivefold_repetition",
         "fifty_moves",
@@ -148,4 +148,26 @@ fn outcomes_and_exit_codes_pages_cover_every_case() {
     for code in ["illegal_move", "move_after_end", "result_contradicts_board"] {
         assert!(diagnostics.contains(&format!("| `{code}` |")), "{code}");
     }
+}
+
+// See: issue 12, every diagnostic code documented.
+#[test]
+fn the_diagnostics_page_lists_every_code_with_its_severity() {
+    use arbiter::report::code::Code;
+    let page = read("docs/diagnostics.md");
+    let mut documented: Vec<(String, String)> = page
+        .lines()
+        .filter_map(|line| {
+            let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+            let code = cells.get(1)?.strip_prefix('`')?.strip_suffix('`')?;
+            Some((code.to_owned(), cells.get(2)?.to_string()))
+        })
+        .collect();
+    let mut codes: Vec<(String, String)> = Code::ALL
+        .iter()
+        .map(|c| (c.as_str().to_owned(), c.severity().as_str().to_owned()))
+        .collect();
+    documented.sort();
+    codes.sort();
+    assert_eq!(documented, codes);
 }
