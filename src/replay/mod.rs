@@ -1,18 +1,23 @@
 //! Replay: the one place where the PGN reader meets the rules core. A [`Replayer`] is a PGN
-//! [`Visitor`] that plays every move of a game (and, for `validate`, of every variation) on a
-//! [`Position`], tracks repetitions on the main line, and leaves a [`GameReport`]: the tags export
-//! needs, the final position's facts, the classification, and every located problem.
+//! [`Visitor`] that plays every move of a game and of every variation on a [`Position`], tracks
+//! repetitions on the main line, and leaves a [`GameReport`]: the tags export needs, the final
+//! position's facts, the classification, and every located problem. `validate` and `export` run
+//! the same replay, so that they judge every game alike.
 //!
 //! What it checks, beyond legality:
 //!
-//! - a game starts from the standard position or from its `FEN` tag; a `Variant` other than
-//!   standard or Chess960 makes the game invalid;
+//! - a game starts from the standard position or from its `FEN` tag (read as Chess960 when the
+//!   `Variant` tag says so); a `Variant` other than standard or Chess960 makes the game invalid;
 //! - each non-standard SAN form accepted, a `+`/`#` that does not match the position, a wrong
 //!   move number, a null move in the main line, a termination marker that differs from the Result
 //!   tag, and moves played after an automatic end (fivefold repetition, the 75-move rule,
-//!   insufficient material) are warnings;
-//! - the first illegal move of a line ends that line: on the main line it makes the game invalid,
-//!   in a variation it is reported and the rest of the variation is skipped.
+//!   insufficient material) are warnings; an `e.p.` mark after a move that is no en passant
+//!   capture is an error;
+//! - the first illegal move of a line ends that line: on the main line it makes the outcome
+//!   `invalid`, in a variation it is reported and the rest of the variation is skipped; junk
+//!   among the main line's moves breaks the main line too;
+//! - at the end, what the board says against the Result tag (`result_contradicts_board`) and what
+//!   the Termination tag says against it (`termination_contradicts_result`) are warnings.
 //!
 //! Repetitions are counted on Zobrist keys since the last capture or pawn move. While the game is
 //! running, each new position is compared with the positions of the same side to move since then
@@ -630,7 +635,7 @@ impl Replayer {
 
     /// Classifies the game and locates its problems.
     fn finish(&mut self, game: &GameInfo<'_>) {
-        if self.lines.is_empty() && self.first_error.is_none() {
+        if self.lines.is_empty() && !self.main_line_broken {
             // A game without movetext never reached `end_tags`.
             self.start();
         }
