@@ -21,7 +21,24 @@ pub struct Termination {
 /// Reads `text`, the value of a `Termination` tag; `white` and `black` are the players' names
 /// from the `White` and `Black` tags (a sentence may name a player instead of a colour).
 pub fn read(text: &str, white: &str, black: &str) -> Termination {
-    let lower = text.trim().to_lowercase();
+    // The standard's values, as lichess writes them on every game, without the general reading.
+    let text = text.trim();
+    for (value, category) in [
+        ("normal", None),
+        ("time forfeit", Some(Outcome::TimeForfeit)),
+        ("abandoned", Some(Outcome::Abandoned)),
+        ("rules infraction", Some(Outcome::RulesInfraction)),
+        ("adjudication", Some(Outcome::Adjudication)),
+        ("unterminated", None),
+    ] {
+        if text.eq_ignore_ascii_case(value) {
+            return Termination {
+                category,
+                implies: None,
+            };
+        }
+    }
+    let lower = text.to_lowercase();
     let players = Players { white, black };
     let time = [
         "time forfeit",
