@@ -1,0 +1,300 @@
+//! Locked positions: pawns that can never move again, the squares every other unit can ever
+//! reach behind them, and the proof that a side can never even give check.
+//!
+//! The argument, in three steps:
+//!
+//! 1. *Fixed pawns.* Start from the pawns whose square ahead holds a pawn, and assume they never
+//!    move and are never captured (the set `fixed`). Keep only those whose blocker is itself
+//!    fixed, so a fixed pawn is blocked for good.
+//! 2. *Reach.* With the fixed pawns as the only obstacles, flood every other unit: a king steps
+//!    onto any square that is neither a fixed pawn nor attacked by an enemy fixed pawn (it may
+//!    never move into check); a knight, bishop, rook or queen moves as it does on a board whose
+//!    only blockers are the fixed pawns; a free pawn pushes onto any square that is not a fixed
+//!    pawn and captures onto any square some enemy non-king unit can reach, and once it reaches
+//!    the last rank it may become a queen or a knight (which between them move like any
+//!    promotion piece). Captures by pawns depend on where enemy units can be, so the floods are
+//!    repeated until nothing grows (the least fixed point). Fewer blockers only ever add squares,
+//!    so each set contains every square the unit can really occupy or attack, in any game,
+//!    as long as the fixed pawns stay.
+//! 3. *Check.* If some fixed pawn could be captured (an enemy non-king unit attacks its square,
+//!    or the enemy king can step next to it while no fixed pawn of its own defends it), or could
+//!    capture (an enemy unit can reach one of its capture squares), it is dropped from the set and
+//!    everything is recomputed. When the set is stable, the assumption holds by induction over
+//!    the moves of any game: the first move that would disturb a fixed pawn needs an enemy unit
+//!    on a square its flood excludes. Then if no unit of `winner` can attack any square the
+//!    loser's king can reach, `winner` can never give check, so never mate.
+//!
+//! A position with an en passant square is left alone (the capture could disturb a fixed pawn).
+
+use crate::rules::attacks;
+use crate::rules::bitboard::Bitboard;
+use crate::rules::position::Position;
+use crate::rules::types::{Color, Role, Square};
+
+/// The squares one step ahead of `pawns` of `color`.
+#[inline]
+pub(crate) fn pushes(color: Color, pawns: Bitboard) -> Bitboard {
+    match color {
+        Color::White => pawns.shift(8),
+        Color::Black => pawns.shift(-8),
+    }
+}
+
+/// The squares `pawns` of `color` attack.
+#[inline]
+pub(crate) fn pawn_attacks(color: Color, pawns: Bitboard) -> Bitboard {
+    let west = pawns & !Bitboard::FILE_A;
+    let east = pawns & !Bitboard::FILE_H;
+    match color {
+        Color::White => west.shift(7) | east.shift(9),
+        Color::Black => west.shift(-9) | east.shift(-7),
+    }
+}
+
+/// The squares of `squares` and every square next to one of them.
+#[inline]
+pub(crate) fn king_spread(squares: Bitboard) -> Bitboard {
+    let west = squares & !Bitboard::FILE_A;
+    let east = squares & !Bitboard::FILE_H;
+    let row = squares | west.shift(-1) | east.shift(1);
+    row | row.shift(8) | row.shift(-8)
+}
+
+/// The squares a `role` piece on `sq` attacks when only `blockers` stand on the board.
+#[inline]
+fn piece_attacks(role: Role, sq: Square, blockers: Bitboard) -> Bitboard {
+    match role {
+        Role::Knight => attacks::knight(sq),
+        Role::Bishop => attacks::bishop(sq, blockers),
+        Role::Rook => attacks::rook(sq, blockers),
+        Role::Queen => attacks::queen(sq, blockers),
+        Role::King => attacks::king(sq),
+        Role::Pawn => Bitboard::EMPTY,
+    }
+}
+
+/// Every square a `role` piece starting on any square of `from` can reach, and every square it
+/// can attack from one of them, when the only obstacles are `walls` (which it never enters).
+fn flood_piece(role: Role, from: Bitboard, walls: Bitboard) -> (Bitboard, Bitboard) {
+    let mut reach = from;
+    let mut frontier = from;
+    let mut attacked = Bitboard::EMPTY;
+    while frontier.any() {
+        let mut next = Bitboard::EMPTY;
+        for sq in frontier {
+            let a = piece_attacks(role, sq, walls);
+            attacked |= a;
+            next |= a;
+        }
+        next = next & !walls & !reach;
+        reach |= next;
+        frontier = next;
+    }
+    (reach, attacked)
+}
+
+/// The squares a king on any square of `from` can reach stepping only on `allowed` squares
+/// (its starting squares are kept even if not allowed).
+pub(crate) fn flood_king(from: Bitboard, allowed: Bitboard) -> Bitboard {
+    let mut reach = from;
+    loop {
+        let next = reach | (king_spread(reach) & allowed);
+        if next == reach {
+            return reach;
+        }
+        reach = next;
+    }
+}
+
+/// What the units of each side can ever do, given the bound pawns.
+#[derive(Debug)]
+pub(crate) struct Reach {
+    /// Squares the non-king units of each side can ever stand on.
+    pub occupy: [Bitboard; 2],
+    /// Squares those units can ever attack.
+    pub attack: [Bitboard; 2],
+    /// Squares each king can ever stand on.
+    pub king: [Bitboard; 2],
+}
+
+/// Pawns that never leave their file and are never captured, and where they can be.
+#[derive(Debug, Default)]
+pub(crate) struct Bound {
+    /// The bound pawns, both colours.
+    pub pawns: Bitboard,
+    /// The squares each side's bound pawns can stand on.
+    pub segments: [Bitboard; 2],
+    /// The bound pawns that can never move at all: walls for everything else.
+    pub walls: Bitboard,
+}
+
+impl Bound {
+    /// The segment of every pawn of `candidates`: the squares from it up to, not including,
+    /// the nearest enemy candidate ahead on its file. Pawns without one are dropped (they
+    /// might promote).
+    fn new(pos: &Position, mut candidates: Bitboard) -> (Bound, Vec<(Square, Bitboard)>) {
+        loop {
+            let mut segs = Vec::new();
+            let mut kept = Bitboard::EMPTY;
+            for sq in candidates {
+                let Some(color) = pos.piece_at(sq).map(|p| p.color) else {
+                    continue;
+                };
+                let enemy = candidates & pos.by_color(!color);
+                let mut seg = Bitboard::from_square(sq);
+                let mut cur = Bitboard::from_square(sq);
+                let mut closed = false;
+                loop {
+                    cur = pushes(color, cur);
+                    if cur.is_empty() {
+                        break;
+                    }
+                    if (cur & enemy).any() {
+                        closed = true;
+                        break;
+                    }
+                    seg |= cur;
+                }
+                if closed {
+                    kept = kept.with(sq);
+                    segs.push((sq, seg));
+                }
+            }
+            if kept == candidates {
+                let mut bound = Bound {
+                    pawns: kept,
+                    ..Bound::default()
+                };
+                for &(sq, seg) in &segs {
+                    if let Some(piece) = pos.piece_at(sq) {
+                        bound.segments[piece.color.index()] |= seg;
+                    }
+                    if seg.count() == 1 {
+                        bound.walls |= seg;
+                    }
+                }
+                return (bound, segs);
+            }
+            candidates = kept;
+        }
+    }
+}
+
+impl Reach {
+    /// The least fixed point of the floods, with the walls of `bound` as the only obstacles.
+    pub(crate) fn compute(pos: &Position, bound: &Bound) -> Reach {
+        let kings = pos.by_role(Role::King);
+        let walls = bound.walls;
+        let mut occupy = [Color::White, Color::Black]
+            .map(|c| (pos.by_color(c) & !kings & !bound.pawns) | bound.segments[c.index()]);
+        let mut king = [Bitboard::EMPTY; 2];
+        for color in [Color::White, Color::Black] {
+            let enemy_walls = walls & pos.by_color(!color);
+            let allowed = !walls & !pawn_attacks(!color, enemy_walls);
+            king[color.index()] = flood_king(Bitboard::from_square(pos.king_of(color)), allowed);
+        }
+        loop {
+            let mut attack =
+                [Color::White, Color::Black].map(|c| pawn_attacks(c, bound.segments[c.index()]));
+            let mut next = occupy;
+            for color in [Color::White, Color::Black] {
+                let ci = color.index();
+                let units = pos.by_color(color) & !kings & !bound.pawns;
+                let last = Bitboard::rank(if color == Color::White { 7 } else { 0 });
+                let mut promoted = Bitboard::EMPTY;
+                for sq in units {
+                    let Some(role) = pos.role_at(sq) else {
+                        continue;
+                    };
+                    if role == Role::Pawn {
+                        let targets = occupy[(!color).index()] & !walls;
+                        let mut cone = Bitboard::from_square(sq);
+                        loop {
+                            let walk = cone & !last;
+                            let grown = cone
+                                | (pushes(color, walk) & !walls)
+                                | (pawn_attacks(color, walk) & targets);
+                            if grown == cone {
+                                break;
+                            }
+                            cone = grown;
+                        }
+                        attack[ci] |= pawn_attacks(color, cone & !last);
+                        next[ci] |= cone;
+                        promoted |= cone & last;
+                    } else {
+                        let (r, a) = flood_piece(role, Bitboard::from_square(sq), walls);
+                        next[ci] |= r;
+                        attack[ci] |= a;
+                    }
+                }
+                if promoted.any() {
+                    for role in [Role::Queen, Role::Knight] {
+                        let (r, a) = flood_piece(role, promoted, walls);
+                        next[ci] |= r;
+                        attack[ci] |= a;
+                    }
+                }
+            }
+            if next == occupy {
+                return Reach {
+                    occupy,
+                    attack,
+                    king,
+                };
+            }
+            occupy = next;
+        }
+    }
+}
+
+/// The pawns that never leave their file and are never captured, in any game from `pos` (see
+/// the module doc), with the reach of everything else. `None` when an en passant square is set.
+pub(crate) fn bound_pawns(pos: &Position) -> Option<(Bound, Reach)> {
+    if pos.ep_square().is_some() {
+        return None;
+    }
+    let pawns = pos.by_role(Role::Pawn);
+    let mut candidates = Bitboard::EMPTY;
+    for color in [Color::White, Color::Black] {
+        // Pawns with an enemy pawn somewhere ahead on their file.
+        let mut ahead = pawns & pos.by_color(!color);
+        for _ in 0..6 {
+            ahead |= pushes(!color, ahead);
+        }
+        candidates |= pawns & pos.by_color(color) & pushes(!color, ahead);
+    }
+    loop {
+        let (bound, segs) = Bound::new(pos, candidates);
+        let reach = Reach::compute(pos, &bound);
+        let mut dropped = Bitboard::EMPTY;
+        for (sq, seg) in segs {
+            let Some(color) = pos.piece_at(sq).map(|p| p.color) else {
+                continue;
+            };
+            let enemy = (!color).index();
+            let defended = pawn_attacks(color, bound.walls & pos.by_color(color));
+            // Captured by an enemy piece or pawn, or by the enemy king where no wall defends.
+            let captured = (seg & reach.attack[enemy]).any()
+                || (seg & king_spread(reach.king[enemy]) & !defended).any();
+            // Capturing: an enemy unit can stand on one of its capture squares.
+            let captures = (pawn_attacks(color, seg) & reach.occupy[enemy]).any();
+            if captured || captures {
+                dropped = dropped.with(sq);
+            }
+        }
+        if dropped.is_empty() {
+            return Some((bound, reach));
+        }
+        candidates &= !dropped;
+    }
+}
+
+/// Whether `winner` can never give check to the other king, whatever both sides play: proved
+/// with the bound pawns and the reach of every unit (see the module doc).
+pub fn cannot_check(pos: &Position, winner: Color) -> bool {
+    let Some((_, reach)) = bound_pawns(pos) else {
+        return false;
+    };
+    (reach.attack[winner.index()] & reach.king[(!winner).index()]).is_empty()
+}

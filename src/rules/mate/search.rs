@@ -1,0 +1,201 @@
+//! The helpmate search: both sides play for `winner`'s mate. A depth-first search with
+//! iterative deepening, a transposition table and move ordering finds short lines; an
+//! exhaustive breadth-first walk of every reachable position either finds a line or, when the
+//! walk ends without one, proves that there is none.
+//!
+//! Neither search ever answers "no mate" from a cut-off: the depth-first search only says
+//! "found" or "out of budget", and the exhaustive walk says "none" only after visiting every
+//! position reachable from the start (positions are told apart by their Zobrist key, which
+//! covers placement, side to move, castling rights and a legal en passant square; the clocks
+//! play no part in what can be reached).
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashSet};
+
+use crate::rules::attacks;
+use crate::rules::bitboard::Bitboard;
+use crate::rules::mate::locked;
+use crate::rules::mate::statics::material_cannot_mate;
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
+use crate::rules::types::{Color, Role, Square};
+
+/// What a search found.
+#[derive(Debug)]
+pub(crate) enum Found {
+    /// A helpmate line from the start position.
+    Mate(Vec<Move>),
+    /// Every reachable position was visited and none is a mate of the loser.
+    None,
+    /// The node budget ran out first.
+    Unknown,
+}
+
+/// The king distance between two squares.
+#[inline]
+fn distance(a: Square, b: Square) -> i32 {
+    (a.file() as i32 - b.file() as i32)
+        .abs()
+        .max((a.rank() as i32 - b.rank() as i32).abs())
+}
+
+/// How far `sq` is from the nearest edge (0 on the edge, 3 in the centre).
+#[inline]
+fn edge_distance(sq: Square) -> i32 {
+    let f = sq.file() as i32;
+    let r = sq.rank() as i32;
+    f.min(7 - f).min(r).min(7 - r)
+}
+
+/// How promising `pos` looks for a mate of `winner`'s opponent: lower is better. Each free
+/// flight square of the losing king (neither blocked by its own men nor attacked) counts
+/// heavily; then how far the winner's men are from that king, and how far its pawns are from
+/// promotion.
+fn heuristic(pos: &Position, winner: Color) -> i32 {
+    let loser = !winner;
+    let loser_king = pos.king_of(loser);
+    let occupied = pos.occupied();
+    let mut h = 0;
+    for flight in attacks::king(loser_king) & !pos.by_color(loser) {
+        if pos.attackers_to(flight, winner, occupied).is_empty() {
+            h += 3;
+        }
+    }
+    let mut nearest = 8;
+    for sq in pos.by_color(winner) {
+        match pos.role_at(sq) {
+            Some(Role::Pawn) => {
+                let to_go = if winner == Color::White {
+                    7 - sq.rank() as i32
+                } else {
+                    sq.rank() as i32
+                };
+                h += to_go;
+                nearest = nearest.min(distance(sq, loser_king) + 1);
+            }
+            Some(Role::King) => h += distance(sq, loser_king) / 2,
+            Some(_) => {
+                let d = distance(sq, loser_king);
+                h += d / 2;
+                nearest = nearest.min(d);
+            }
+            None => {}
+        }
+    }
+    h + 2 * nearest + edge_distance(loser_king)
+}
+
+/// How much the heuristic weighs against the depth (greedier when higher).
+const WEIGHT: i32 = 3;
+
+/// One position waiting to be expanded: its priority, and how to get there.
+#[derive(Clone, Copy)]
+struct Waiting {
+    /// Lower first (stored reversed for the max-heap), ties in order of arrival.
+    priority: Reverse<(i32, u32)>,
+    /// Index of the parent in the arena.
+    parent: u32,
+    /// The move from the parent.
+    mv: Move,
+}
+
+impl PartialEq for Waiting {
+    fn eq(&self, other: &Waiting) -> bool {
+        self.priority == other.priority
+    }
+}
+
+impl Eq for Waiting {}
+
+impl PartialOrd for Waiting {
+    fn partial_cmp(&self, other: &Waiting) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Waiting {
+    fn cmp(&self, other: &Waiting) -> std::cmp::Ordering {
+        self.priority.cmp(&other.priority)
+    }
+}
+
+/// Walks every position reachable from `pos`, best first, looking for a mate of `winner`'s
+/// opponent; at most `limit` positions are expanded. Positions from which `winner` provably
+/// cannot mate (by material, or, after a capture or pawn move, by the locked-position proof)
+/// are not expanded: no mate lies beyond them. [`Found::None`] means that every reachable
+/// position was visited.
+pub(crate) fn search(pos: &Position, winner: Color, limit: u64) -> (Found, u64) {
+    // The expanded positions, each with its parent, the move from it and its depth.
+    let mut arena: Vec<(Position, u32, Option<Move>, u32)> = Vec::new();
+    let mut seen: HashSet<u64> = HashSet::new();
+    let mut queue = BinaryHeap::new();
+    seen.insert(pos.zobrist());
+    arena.push((pos.clone(), u32::MAX, None, 0));
+    let mut expanded = 0;
+    let mut next = Some(0u32);
+    loop {
+        let Some(at) = next.take() else {
+            // Take the best waiting position.
+            let Some(w): Option<Waiting> = queue.pop() else {
+                return (Found::None, expanded);
+            };
+            let mv = w.mv;
+            let mut child = arena[w.parent as usize].0.clone();
+            child.play_unchecked(mv);
+            let depth = arena[w.parent as usize].3 + 1;
+            arena.push((child, w.parent, Some(mv), depth));
+            next = Some((arena.len() - 1) as u32);
+            continue;
+        };
+        if expanded >= limit {
+            return (Found::Unknown, expanded);
+        }
+        expanded += 1;
+        let (p, depth) = (arena[at as usize].0.clone(), arena[at as usize].3);
+        for &mv in p.legal_moves().iter() {
+            let mut child = p.clone();
+            child.play_unchecked(mv);
+            if !seen.insert(child.zobrist()) {
+                continue;
+            }
+            if child.turn() != winner && child.is_checkmate() {
+                let mut line = vec![mv];
+                let mut i = at;
+                while let Some((_, parent, Some(m), _)) = arena.get(i as usize) {
+                    line.push(*m);
+                    i = *parent;
+                }
+                line.reverse();
+                return (Found::Mate(line), expanded);
+            }
+            if material_cannot_mate(&child, winner)
+                || (may_lock(&child, mv) && locked::cannot_check(&child, winner))
+            {
+                continue;
+            }
+            let mut h = heuristic(&child, winner);
+            if child.is_check() && child.turn() != winner {
+                h -= 1;
+            }
+            queue.push(Waiting {
+                priority: Reverse((WEIGHT * h + depth as i32, expanded as u32)),
+                parent: at,
+                mv,
+            });
+        }
+    }
+}
+
+/// Whether `mv`, just played to reach `pos`, may have made a locked-position proof possible: a
+/// capture, or a pawn push that ends in front of a pawn. (Other moves are not worth the proof's
+/// cost; skipping the proof only costs search time, never soundness.)
+#[inline]
+fn may_lock(pos: &Position, mv: Move) -> bool {
+    if mv.is_capture() {
+        return true;
+    }
+    mv.role() == Role::Pawn
+        && mv.promotion().is_none()
+        && (locked::pushes(!pos.turn(), Bitboard::from_square(mv.to())) & pos.by_role(Role::Pawn))
+            .any()
+}
