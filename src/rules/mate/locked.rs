@@ -208,11 +208,13 @@ impl Reach {
                     };
                     if role == Role::Pawn {
                         let targets = occupy[(!color).index()] & !walls;
+                        // An enemy bound pawn ahead never leaves the file: no passing it.
+                        let stops = walls | (bound.pawns & pos.by_color(!color));
                         let mut cone = Bitboard::from_square(sq);
                         loop {
                             let walk = cone & !last;
                             let grown = cone
-                                | (pushes(color, walk) & !walls)
+                                | (pushes(color, walk) & !stops)
                                 | (pawn_attacks(color, walk) & targets);
                             if grown == cone {
                                 break;
@@ -297,4 +299,105 @@ pub fn cannot_check(pos: &Position, winner: Color) -> bool {
         return false;
     };
     (reach.attack[winner.index()] & reach.king[(!winner).index()]).is_empty()
+}
+
+/// Whether `winner` can never mate, whatever both sides play: on every square where the losing
+/// king could ever be checked, it keeps a flight that nothing can ever take from it.
+///
+/// A *safe flight* is a square the losing king can reach, that no unit of `winner` (king
+/// included) can ever attack, on which no unit of the loser's own can ever stand, and that is
+/// not a wall. Attacks are flooded with the walls as the only blockers, so a slider's attack
+/// runs on through the checked king's square as it does in a real check. When the king stands
+/// next to a safe flight, it can step there, so it is not mated. If that holds on every square
+/// of its reach that `winner` can ever attack, no mate is possible. This contains
+/// [`cannot_check`] (no such square at all).
+pub fn cannot_mate_locked(pos: &Position, winner: Color) -> bool {
+    let Some((bound, reach)) = bound_pawns(pos) else {
+        return false;
+    };
+    let loser = (!winner).index();
+    let region = reach.king[loser];
+    let attack = reach.attack[winner.index()];
+    let cover = attack | king_spread(reach.king[winner.index()]);
+    let safe = region & !cover & !reach.occupy[loser] & !bound.walls;
+    (attack & region)
+        .into_iter()
+        .all(|k| (attacks::king(k) & safe).any())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fen(s: &str) -> Position {
+        Position::from_fen_lenient(s).unwrap()
+    }
+
+    #[test]
+    fn a_full_wall_keeps_both_kings_home() {
+        let pos = fen("8/8/4k3/p1p1p1p1/P1P1P1P1/8/3K4/8 w - - 0 1");
+        assert!(cannot_check(&pos, Color::White));
+        assert!(cannot_check(&pos, Color::Black));
+        let (bound, _) = bound_pawns(&pos).unwrap();
+        assert_eq!(bound.walls.count(), 8);
+    }
+
+    #[test]
+    fn a_bishop_of_the_wrong_colour_stays_behind_the_wall() {
+        // The light bishop never passes a6, c6, e6, g6 (its own pawns), and the black king
+        // never leaves the eighth rank (b7, d7, f7, h7 are attacked by white pawns).
+        let pos = fen("3k4/p1p1p1p1/P1P1P1P1/8/8/8/P1P1P1P1/3K1B2 w - - 0 1");
+        assert!(cannot_check(&pos, Color::White));
+    }
+
+    #[test]
+    fn a_knight_jumps_the_wall() {
+        let pos = fen("3k4/p1p1p1p1/P1P1P1P1/8/8/8/8/3K1N2 w - - 0 1");
+        assert!(!cannot_check(&pos, Color::White));
+    }
+
+    #[test]
+    fn pawns_facing_each_other_from_afar_are_bound() {
+        // c2 and e2 never leave their files (nothing black ever stands where they could take)
+        // and stop below their own walls c6 and e6; c5 and e5 may be taken by the white king,
+        // but until then they cannot pass c2 and e2. White never checks.
+        let pos = fen("2k5/p1p1p1p1/P1P1P1P1/2p1p2K/8/8/2P1P3/8 w - - 0 1");
+        let (bound, _) = bound_pawns(&pos).unwrap();
+        assert_eq!(bound.pawns.count(), 10);
+        assert!(!bound.pawns.contains(Square::C5));
+        assert!(cannot_check(&pos, Color::White));
+        assert!(!cannot_check(&pos, Color::Black));
+    }
+
+    #[test]
+    fn a_check_with_a_flight_left_is_no_mate() {
+        // Black's e3 pawn can check the white king on d2 or f2, but nothing black ever covers
+        // c1 or g1 (or takes them away), so the king always escapes.
+        let pos = fen("8/8/4k3/p1p1p1p1/P1P1P1P1/4p3/4P3/3K4 w - - 0 1");
+        assert!(!cannot_check(&pos, Color::Black));
+        assert!(cannot_mate_locked(&pos, Color::Black));
+        assert!(cannot_mate_locked(&pos, Color::White));
+    }
+
+    #[test]
+    fn a_pawn_a_rook_can_take_is_not_a_wall() {
+        // The rook reaches h5 and takes g5, so the g-pawns and the wall are not proved.
+        let pos = fen("8/8/4k3/p1p1p1p1/P1P1P1P1/8/3K4/7R w - - 0 1");
+        assert!(!cannot_check(&pos, Color::White));
+        let (bound, _) = bound_pawns(&pos).unwrap();
+        assert!(bound.walls.count() < 8);
+    }
+
+    #[test]
+    fn a_pawn_that_can_capture_breaks_the_wall() {
+        // A black knight can come to b3 or d3, where c2 takes it.
+        let pos = fen("8/8/4k3/p1p1p1p1/P1P1P1P1/8/2P5/3K2n1 w - - 0 1");
+        assert!(!cannot_check(&pos, Color::White));
+    }
+
+    #[test]
+    fn en_passant_is_left_alone() {
+        let pos = fen("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1");
+        assert!(bound_pawns(&pos).is_none());
+    }
 }

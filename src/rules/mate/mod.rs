@@ -42,7 +42,7 @@ use crate::rules::position::Position;
 use crate::rules::types::Color;
 
 pub use filter::certainly_not_dead;
-pub use locked::cannot_check;
+pub use locked::{cannot_check, cannot_mate_locked};
 pub use statics::material_cannot_mate;
 
 /// Whether a side can still checkmate.
@@ -94,7 +94,7 @@ pub fn can_mate(pos: &Position, side: Color, limits: &MateLimits) -> CanMate {
             CanMate::No
         };
     }
-    if material_cannot_mate(pos, side) || cannot_check(pos, side) {
+    if material_cannot_mate(pos, side) || cannot_mate_locked(pos, side) {
         return CanMate::No;
     }
     match search::search(pos, side, limits.nodes).0 {
@@ -142,5 +142,52 @@ pub fn is_dead(pos: &Position, limits: &MateLimits) -> Option<bool> {
         (_, Some(true)) => Some(false),
         (Some(false), Some(false)) => Some(true),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fen(s: &str) -> Position {
+        Position::from_fen_lenient(s).unwrap()
+    }
+
+    #[test]
+    fn a_mate_on_the_board_is_yes_with_an_empty_line() {
+        let pos = fen("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1");
+        assert_eq!(
+            can_mate(&pos, Color::White, &MateLimits::default()),
+            CanMate::Yes(Vec::new())
+        );
+        assert_eq!(
+            can_mate(&pos, Color::Black, &MateLimits::default()),
+            CanMate::No
+        );
+    }
+
+    #[test]
+    fn stalemate_is_dead() {
+        let pos = fen("k7/P7/K7/8/8/8/8/8 b - - 0 1");
+        assert_eq!(is_dead(&pos, &MateLimits::default()), Some(true));
+    }
+
+    #[test]
+    fn yes_lines_replay() {
+        let pos = fen("4k3/8/8/8/8/8/8/R3K3 b - - 0 1");
+        let CanMate::Yes(line) = can_mate(&pos, Color::White, &MateLimits::default()) else {
+            panic!("expected a line");
+        };
+        assert!(replays_to_mate(&pos, Color::White, &line));
+        assert!(!replays_to_mate(&pos, Color::Black, &line));
+    }
+
+    #[test]
+    fn a_tiny_budget_gives_unknown() {
+        let pos = Position::startpos();
+        assert_eq!(
+            can_mate(&pos, Color::White, &MateLimits { nodes: 1 }),
+            CanMate::Unknown
+        );
     }
 }

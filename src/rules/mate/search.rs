@@ -11,6 +11,7 @@
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::rules::attacks;
 use crate::rules::bitboard::Bitboard;
@@ -19,6 +20,29 @@ use crate::rules::mate::statics::material_cannot_mate;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use crate::rules::types::{Color, Role, Square};
+
+/// A hasher for Zobrist keys, which are already uniformly spread: the key is its own hash.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) ^ u64::from(b) ^ (self.0 >> 56);
+        }
+    }
+
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
+    }
+}
+
+/// A set of Zobrist keys.
+type KeySet = HashSet<u64, BuildHasherDefault<KeyHasher>>;
 
 /// What a search found.
 #[derive(Debug)]
@@ -127,7 +151,7 @@ impl Ord for Waiting {
 pub(crate) fn search(pos: &Position, winner: Color, limit: u64) -> (Found, u64) {
     // The expanded positions, each with its parent, the move from it and its depth.
     let mut arena: Vec<(Position, u32, Option<Move>, u32)> = Vec::new();
-    let mut seen: HashSet<u64> = HashSet::new();
+    let mut seen = KeySet::default();
     let mut queue = BinaryHeap::new();
     seen.insert(pos.zobrist());
     arena.push((pos.clone(), u32::MAX, None, 0));
@@ -169,7 +193,7 @@ pub(crate) fn search(pos: &Position, winner: Color, limit: u64) -> (Found, u64) 
                 return (Found::Mate(line), expanded);
             }
             if material_cannot_mate(&child, winner)
-                || (may_lock(&child, mv) && locked::cannot_check(&child, winner))
+                || (may_lock(&child, mv) && locked::cannot_mate_locked(&child, winner))
             {
                 continue;
             }
@@ -187,15 +211,70 @@ pub(crate) fn search(pos: &Position, winner: Color, limit: u64) -> (Found, u64) 
 }
 
 /// Whether `mv`, just played to reach `pos`, may have made a locked-position proof possible: a
-/// capture, or a pawn push that ends in front of a pawn. (Other moves are not worth the proof's
-/// cost; skipping the proof only costs search time, never soundness.)
+/// capture by or of a pawn, or a pawn push that ends in front of a pawn. (Other moves are not
+/// worth the proof's cost; skipping the proof only costs search time, never soundness.)
 #[inline]
 fn may_lock(pos: &Position, mv: Move) -> bool {
     if mv.is_capture() {
-        return true;
+        return mv.role() == Role::Pawn || mv.capture() == Some(Role::Pawn);
     }
     mv.role() == Role::Pawn
         && mv.promotion().is_none()
         && (locked::pushes(!pos.turn(), Bitboard::from_square(mv.to())) & pos.by_role(Role::Pawn))
             .any()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::mate::replays_to_mate;
+
+    fn fen(s: &str) -> Position {
+        Position::from_fen_lenient(s).unwrap()
+    }
+
+    #[test]
+    fn finds_a_rook_mate() {
+        let pos = fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
+        let Found::Mate(line) = search(&pos, Color::White, 20_000).0 else {
+            panic!("no mate found");
+        };
+        assert!(replays_to_mate(&pos, Color::White, &line));
+    }
+
+    #[test]
+    fn finds_a_helpmate_that_needs_the_losers_blocker() {
+        // Black's own bishop must block a flight of its king for the knight to mate.
+        let pos = fen("4kb2/8/8/8/8/4KN2/8/8 w - - 0 1");
+        let Found::Mate(line) = search(&pos, Color::White, 200_000).0 else {
+            panic!("no mate found");
+        };
+        assert!(replays_to_mate(&pos, Color::White, &line));
+    }
+
+    #[test]
+    fn kings_take_undefended_pawns() {
+        // The a-pawns look locked, but either king can take the other's pawn, and White's
+        // pawn then promotes: the walk finds that line.
+        let pos = fen("k7/8/8/8/8/p7/P7/K7 w - - 0 1");
+        let Found::Mate(line) = search(&pos, Color::White, 100_000).0 else {
+            panic!("no mate found");
+        };
+        assert!(replays_to_mate(&pos, Color::White, &line));
+    }
+
+    #[test]
+    fn exhausting_means_none() {
+        // Every move keeps a lone knight against a bare king, so nothing is left to expand.
+        let pos = fen("k7/8/8/8/8/8/8/K5N1 w - - 0 1");
+        let (found, expanded) = search(&pos, Color::White, 1_000);
+        assert!(matches!(found, Found::None), "{found:?} after {expanded}");
+    }
+
+    #[test]
+    fn the_heuristic_prefers_a_boxed_king() {
+        let free = fen("8/8/8/4k3/8/8/8/R3K3 b - - 0 1");
+        let boxed = fen("k7/8/8/8/8/8/8/R3K3 b - - 0 1");
+        assert!(heuristic(&boxed, Color::White) < heuristic(&free, Color::White));
+    }
 }
