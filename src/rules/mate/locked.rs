@@ -124,7 +124,9 @@ pub(crate) struct Bound {
     pub pawns: Bitboard,
     /// The squares each side's bound pawns can stand on.
     pub segments: [Bitboard; 2],
-    /// The bound pawns that can never move at all: walls for everything else.
+    /// The bound pawns that can never move at all.
+    pub pawn_walls: Bitboard,
+    /// Those pawns and the kings that can never move: walls for everything else.
     pub walls: Bitboard,
 }
 
@@ -132,7 +134,12 @@ impl Bound {
     /// The segment of every pawn of `candidates`: the squares from it up to, not including,
     /// the nearest enemy candidate ahead on its file. Pawns without one are dropped (they
     /// might promote).
-    fn new(pos: &Position, mut candidates: Bitboard) -> (Bound, Vec<(Square, Bitboard)>) {
+    /// Kings in `frozen` (assumed never to move) close segments too, and are walls.
+    fn new(
+        pos: &Position,
+        mut candidates: Bitboard,
+        frozen: Bitboard,
+    ) -> (Bound, Vec<(Square, Bitboard)>) {
         loop {
             let mut segs = Vec::new();
             let mut kept = Bitboard::EMPTY;
@@ -140,7 +147,7 @@ impl Bound {
                 let Some(color) = pos.piece_at(sq).map(|p| p.color) else {
                     continue;
                 };
-                let enemy = candidates & pos.by_color(!color);
+                let enemy = (candidates & pos.by_color(!color)) | frozen;
                 let mut seg = Bitboard::from_square(sq);
                 let mut cur = Bitboard::from_square(sq);
                 let mut closed = false;
@@ -163,6 +170,7 @@ impl Bound {
             if kept == candidates {
                 let mut bound = Bound {
                     pawns: kept,
+                    walls: frozen,
                     ..Bound::default()
                 };
                 for &(sq, seg) in &segs {
@@ -171,6 +179,7 @@ impl Bound {
                     }
                     if seg.count() == 1 {
                         bound.walls |= seg;
+                        bound.pawn_walls |= seg;
                     }
                 }
                 return (bound, segs);
@@ -189,7 +198,7 @@ impl Reach {
             .map(|c| (pos.by_color(c) & !kings & !bound.pawns) | bound.segments[c.index()]);
         let mut king = [Bitboard::EMPTY; 2];
         for color in [Color::White, Color::Black] {
-            let enemy_walls = walls & pos.by_color(!color);
+            let enemy_walls = bound.pawn_walls & pos.by_color(!color);
             let allowed = !walls & !pawn_attacks(!color, enemy_walls);
             king[color.index()] = flood_king(Bitboard::from_square(pos.king_of(color)), allowed);
         }
@@ -256,18 +265,36 @@ pub(crate) fn bound_pawns(pos: &Position) -> Option<(Bound, Reach)> {
     if pos.ep_square().is_some() {
         return None;
     }
-    let pawns = pos.by_role(Role::Pawn);
-    let mut candidates = Bitboard::EMPTY;
+    // Every pawn is a candidate (those that could promote drop out at once), and so is every
+    // king without castling rights.
+    let mut candidates = pos.by_role(Role::Pawn);
+    let mut frozen = Bitboard::EMPTY;
     for color in [Color::White, Color::Black] {
-        // Pawns with an enemy pawn somewhere ahead on their file.
-        let mut ahead = pawns & pos.by_color(!color);
-        for _ in 0..6 {
-            ahead |= pushes(!color, ahead);
+        if (pos.castling_rooks() & pos.by_color(color)).is_empty() {
+            frozen |= pos.king_of(color);
         }
-        candidates |= pawns & pos.by_color(color) & pushes(!color, ahead);
     }
     loop {
-        let (bound, segs) = Bound::new(pos, candidates);
+        let (bound, segs) = Bound::new(pos, candidates, frozen);
+        // A frozen king has no square to go to: each neighbour holds one of its own immovable
+        // pawns, or is attacked by an immovable enemy pawn (which also covers an enemy pawn
+        // that stands there defended).
+        let mut thawed = Bitboard::EMPTY;
+        for king in frozen {
+            let Some(color) = pos.piece_at(king).map(|p| p.color) else {
+                continue;
+            };
+            let own = bound.pawn_walls & pos.by_color(color);
+            let covered = pawn_attacks(!color, bound.pawn_walls & pos.by_color(!color))
+                | frozen_guard(frozen & pos.by_color(!color));
+            if (attacks::king(king) & !own & !covered).any() {
+                thawed = thawed.with(king);
+            }
+        }
+        if thawed.any() {
+            frozen &= !thawed;
+            continue;
+        }
         let reach = Reach::compute(pos, &bound);
         let mut dropped = Bitboard::EMPTY;
         for (sq, seg) in segs {
@@ -275,7 +302,8 @@ pub(crate) fn bound_pawns(pos: &Position) -> Option<(Bound, Reach)> {
                 continue;
             };
             let enemy = (!color).index();
-            let defended = pawn_attacks(color, bound.walls & pos.by_color(color));
+            let defended = pawn_attacks(color, bound.pawn_walls & pos.by_color(color))
+                | frozen_guard(bound.walls & pos.by_color(color) & pos.by_role(Role::King));
             // Captured by an enemy piece or pawn, or by the enemy king where no wall defends.
             let captured = (seg & reach.attack[enemy]).any()
                 || (seg & king_spread(reach.king[enemy]) & !defended).any();
@@ -290,6 +318,14 @@ pub(crate) fn bound_pawns(pos: &Position) -> Option<(Bound, Reach)> {
         }
         candidates &= !dropped;
     }
+}
+
+/// The squares next to the frozen kings `kings`: they guard them for good.
+#[inline]
+fn frozen_guard(kings: Bitboard) -> Bitboard {
+    kings
+        .into_iter()
+        .fold(Bitboard::EMPTY, |guard, king| guard | attacks::king(king))
 }
 
 /// Whether `winner` can never give check to the other king, whatever both sides play: proved
@@ -393,6 +429,17 @@ mod tests {
         // A black knight can come to b3 or d3, where c2 takes it.
         let pos = fen("8/8/4k3/p1p1p1p1/P1P1P1P1/8/2P5/3K2n1 w - - 0 1");
         assert!(!cannot_check(&pos, Color::White));
+    }
+
+    #[test]
+    fn a_king_that_can_never_move_is_a_wall() {
+        // The white king on a1 is shut in for good (a2 is guarded by b3, b1 by a2, b2 is its
+        // own blocked pawn), so the a2 pawn never promotes; Black's light bishop can never
+        // check a dark a1, and the white bishop never reaches the black king's light escape.
+        let pos = fen("k7/1b6/8/8/8/1pB5/pP6/K7 w - - 0 1");
+        let (bound, _) = bound_pawns(&pos).unwrap();
+        assert!(bound.walls.contains(Square::A1));
+        assert!(cannot_check(&pos, Color::Black));
     }
 
     #[test]
