@@ -46,10 +46,11 @@ fn final_positions() -> Vec<Position> {
         for game in Splitter::new(&bytes[..]) {
             parse_game(&game.expect("in-memory read"), &mut replayer);
             let report = replayer.report();
-            if report.main_line_valid {
-                if let Ok(pos) = Position::from_fen(&report.final_fen) {
-                    positions.push(pos);
-                }
+            if !report.main_line_valid {
+                continue;
+            }
+            if let Ok(pos) = Position::from_fen(&report.final_fen) {
+                positions.push(pos);
             }
         }
     }
