@@ -24,7 +24,7 @@ pub mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use fen::{FenDefect, FenError, FenField};
-pub use mate::{CanMate, MateLimits, can_mate, certainly_not_dead, is_dead};
+pub use mate::{CanMate, MateLimits, can_mate, cannot_mate_quick, certainly_not_dead, is_dead};
 pub use moves::{Move, MoveList, UciMove};
 pub use perft::{divide, perft};
 pub use position::Position;

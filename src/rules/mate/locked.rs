@@ -202,42 +202,47 @@ impl Reach {
             let allowed = !walls & !pawn_attacks(!color, enemy_walls);
             king[color.index()] = flood_king(Bitboard::from_square(pos.king_of(color)), allowed);
         }
+        // Pieces move the same whatever the others do: flood them once.
+        let mut piece_attack = [Bitboard::EMPTY; 2];
+        for color in [Color::White, Color::Black] {
+            let ci = color.index();
+            let pieces = pos.by_color(color) & !kings & !pos.by_role(Role::Pawn);
+            for sq in pieces {
+                if let Some(role) = pos.role_at(sq) {
+                    let (r, a) = flood_piece(role, Bitboard::from_square(sq), walls);
+                    occupy[ci] |= r;
+                    piece_attack[ci] |= a;
+                }
+            }
+        }
+        // Pawns capture only where enemy units can be: grow until nothing changes.
         loop {
-            let mut attack =
-                [Color::White, Color::Black].map(|c| pawn_attacks(c, bound.segments[c.index()]));
+            let mut attack = [Color::White, Color::Black]
+                .map(|c| pawn_attacks(c, bound.segments[c.index()]) | piece_attack[c.index()]);
             let mut next = occupy;
             for color in [Color::White, Color::Black] {
                 let ci = color.index();
-                let units = pos.by_color(color) & !kings & !bound.pawns;
+                let pawns = pos.by_color(color) & pos.by_role(Role::Pawn) & !bound.pawns;
                 let last = Bitboard::rank(if color == Color::White { 7 } else { 0 });
+                let targets = occupy[(!color).index()] & !walls;
+                // An enemy bound pawn ahead never leaves the file: no passing it.
+                let stops = walls | (bound.pawns & pos.by_color(!color));
                 let mut promoted = Bitboard::EMPTY;
-                for sq in units {
-                    let Some(role) = pos.role_at(sq) else {
-                        continue;
-                    };
-                    if role == Role::Pawn {
-                        let targets = occupy[(!color).index()] & !walls;
-                        // An enemy bound pawn ahead never leaves the file: no passing it.
-                        let stops = walls | (bound.pawns & pos.by_color(!color));
-                        let mut cone = Bitboard::from_square(sq);
-                        loop {
-                            let walk = cone & !last;
-                            let grown = cone
-                                | (pushes(color, walk) & !stops)
-                                | (pawn_attacks(color, walk) & targets);
-                            if grown == cone {
-                                break;
-                            }
-                            cone = grown;
+                for sq in pawns {
+                    let mut cone = Bitboard::from_square(sq);
+                    loop {
+                        let walk = cone & !last;
+                        let grown = cone
+                            | (pushes(color, walk) & !stops)
+                            | (pawn_attacks(color, walk) & targets);
+                        if grown == cone {
+                            break;
                         }
-                        attack[ci] |= pawn_attacks(color, cone & !last);
-                        next[ci] |= cone;
-                        promoted |= cone & last;
-                    } else {
-                        let (r, a) = flood_piece(role, Bitboard::from_square(sq), walls);
-                        next[ci] |= r;
-                        attack[ci] |= a;
+                        cone = grown;
                     }
+                    attack[ci] |= pawn_attacks(color, cone & !last);
+                    next[ci] |= cone;
+                    promoted |= cone & last;
                 }
                 if promoted.any() {
                     for role in [Role::Queen, Role::Knight] {

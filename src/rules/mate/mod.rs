@@ -82,6 +82,13 @@ impl Default for MateLimits {
     }
 }
 
+/// The cheap per-side check: whether `side` provably cannot mate by the static rules alone
+/// (material, then the locked-position proof), without any search. `false` means "not
+/// proved". Answers "no mate" wherever [`can_mate`] would without searching.
+pub fn cannot_mate_quick(pos: &Position, side: Color) -> bool {
+    material_cannot_mate(pos, side) || cannot_mate_locked(pos, side)
+}
+
 /// Whether `side` can still checkmate its opponent from `pos` by some series of legal moves.
 pub fn can_mate(pos: &Position, side: Color, limits: &MateLimits) -> CanMate {
     if !pos.has_legal_moves() {
@@ -94,7 +101,7 @@ pub fn can_mate(pos: &Position, side: Color, limits: &MateLimits) -> CanMate {
             CanMate::No
         };
     }
-    if material_cannot_mate(pos, side) || cannot_mate_locked(pos, side) {
+    if cannot_mate_quick(pos, side) {
         return CanMate::No;
     }
     match search::search(pos, side, limits.nodes).0 {

@@ -106,11 +106,18 @@ fn heuristic(pos: &Position, winner: Color) -> i32 {
             None => {}
         }
     }
-    h + 2 * nearest + edge_distance(loser_king)
+    h += 2 * nearest + edge_distance(loser_king);
+    let heavy = pos.by_role(Role::Pawn) | pos.by_role(Role::Rook) | pos.by_role(Role::Queen);
+    if (pos.by_color(winner) & heavy).is_empty() {
+        // Minor pieces mate only in or next to a corner.
+        let (f, r) = (loser_king.file() as i32, loser_king.rank() as i32);
+        h += 3 * f.min(7 - f).max(r.min(7 - r));
+    }
+    h
 }
 
 /// How much the heuristic weighs against the depth (greedier when higher).
-const WEIGHT: i32 = 3;
+const WEIGHT: i32 = 2;
 
 /// One position waiting to be expanded: its priority, and how to get there.
 #[derive(Clone, Copy)]
@@ -211,10 +218,17 @@ pub(crate) fn search(pos: &Position, winner: Color, limit: u64) -> (Found, u64) 
 }
 
 /// Whether `mv`, just played to reach `pos`, may have made a locked-position proof possible: a
-/// capture by or of a pawn, or a pawn push that ends in front of a pawn. (Other moves are not
-/// worth the proof's cost; skipping the proof only costs search time, never soundness.)
+/// capture by or of a pawn, or a pawn push that ends in front of a pawn, in a position with at
+/// least one pawn blocked head-on by an enemy pawn. (Other moves are not worth the proof's cost;
+/// skipping the proof only costs search time, never soundness.)
 #[inline]
 fn may_lock(pos: &Position, mv: Move) -> bool {
+    // Walls start from a pawn with an enemy pawn right in front of it.
+    let pawns = pos.by_role(Role::Pawn);
+    let white = pawns & pos.by_color(Color::White);
+    if (white.shift(8) & pawns & pos.by_color(Color::Black)).is_empty() {
+        return false;
+    }
     if mv.is_capture() {
         return mv.role() == Role::Pawn || mv.capture() == Some(Role::Pawn);
     }
