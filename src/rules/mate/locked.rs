@@ -115,6 +115,8 @@ pub(crate) struct Reach {
     pub attack: [Bitboard; 2],
     /// Squares each king can ever stand on.
     pub king: [Bitboard; 2],
+    /// Squares the units other than kings and bound pawns can ever stand on.
+    pub mobile: [Bitboard; 2],
 }
 
 /// Pawns that never leave their file and are never captured, and where they can be.
@@ -189,6 +191,13 @@ impl Bound {
     }
 }
 
+impl Bound {
+    /// Each bound pawn with its segment.
+    fn segment_list(&self, pos: &Position) -> Vec<(Square, Bitboard)> {
+        Bound::new(pos, self.pawns, self.walls & pos.by_role(Role::King)).1
+    }
+}
+
 impl Reach {
     /// The least fixed point of the floods, with the walls of `bound` as the only obstacles.
     pub(crate) fn compute(pos: &Position, bound: &Bound) -> Reach {
@@ -202,6 +211,9 @@ impl Reach {
             let allowed = !walls & !pawn_attacks(!color, enemy_walls);
             king[color.index()] = flood_king(Bitboard::from_square(pos.king_of(color)), allowed);
         }
+        let pawn_squares = [Color::White, Color::Black]
+            .map(|c| pos.by_color(c) & pos.by_role(Role::Pawn) & !bound.pawns);
+        let mut mobile = pawn_squares;
         // Pieces move the same whatever the others do: flood them once.
         let mut piece_attack = [Bitboard::EMPTY; 2];
         for color in [Color::White, Color::Black] {
@@ -211,6 +223,7 @@ impl Reach {
                 if let Some(role) = pos.role_at(sq) {
                     let (r, a) = flood_piece(role, Bitboard::from_square(sq), walls);
                     occupy[ci] |= r;
+                    mobile[ci] |= r;
                     piece_attack[ci] |= a;
                 }
             }
@@ -220,6 +233,7 @@ impl Reach {
             let mut attack = [Color::White, Color::Black]
                 .map(|c| pawn_attacks(c, bound.segments[c.index()]) | piece_attack[c.index()]);
             let mut next = occupy;
+            let mut pawn_mobile = [Bitboard::EMPTY; 2];
             for color in [Color::White, Color::Black] {
                 let ci = color.index();
                 let pawns = pos.by_color(color) & pos.by_role(Role::Pawn) & !bound.pawns;
@@ -242,21 +256,28 @@ impl Reach {
                     }
                     attack[ci] |= pawn_attacks(color, cone & !last);
                     next[ci] |= cone;
+                    pawn_mobile[ci] |= cone;
                     promoted |= cone & last;
                 }
                 if promoted.any() {
                     for role in [Role::Queen, Role::Knight] {
                         let (r, a) = flood_piece(role, promoted, walls);
                         next[ci] |= r;
+                        pawn_mobile[ci] |= r;
                         attack[ci] |= a;
                     }
                 }
             }
             if next == occupy {
+                // The pawns' cones and promotions, beyond the pieces' floods.
+                for ci in 0..2 {
+                    mobile[ci] |= pawn_mobile[ci];
+                }
                 return Reach {
                     occupy,
                     attack,
                     king,
+                    mobile,
                 };
             }
             occupy = next;
@@ -345,25 +366,36 @@ pub fn cannot_check(pos: &Position, winner: Color) -> bool {
 /// Whether `winner` can never mate, whatever both sides play: on every square where the losing
 /// king could ever be checked, it keeps a flight that nothing can ever take from it.
 ///
-/// A *safe flight* is a square the losing king can reach, that no unit of `winner` (king
-/// included) can ever attack, on which no unit of the loser's own can ever stand, and that is
-/// not a wall. Attacks are flooded with the walls as the only blockers, so a slider's attack
-/// runs on through the checked king's square as it does in a real check. When the king stands
-/// next to a safe flight, it can step there, so it is not mated. If that holds on every square
-/// of its reach that `winner` can ever attack, no mate is possible. This contains
-/// [`cannot_check`] (no such square at all).
+/// An *open flight* is a square the losing king can reach, that no unit of `winner` (king
+/// included) can ever attack, that is not a wall, and on which no unit of the loser's own can
+/// ever stand except its bound pawns. Attacks are flooded with the walls as the only blockers,
+/// so a slider's attack runs on through the checked king's square as it does in a real check.
+/// Each bound pawn stands on one square of its segment at a time, so when the king stands next
+/// to more open flights than there are own bound pawns whose segments touch them, one of them is
+/// empty of its own men and unattacked: the king can step there (taking whatever enemy unit
+/// stands on it), so it is not mated. If that holds on every square of its reach that `winner`
+/// can ever attack, no mate is possible. This contains [`cannot_check`] (no such square).
 pub fn cannot_mate_locked(pos: &Position, winner: Color) -> bool {
     let Some((bound, reach)) = bound_pawns(pos) else {
         return false;
     };
+    let segments = bound.segment_list(pos);
     let loser = (!winner).index();
     let region = reach.king[loser];
     let attack = reach.attack[winner.index()];
     let cover = attack | king_spread(reach.king[winner.index()]);
-    let safe = region & !cover & !reach.occupy[loser] & !bound.walls;
-    (attack & region)
-        .into_iter()
-        .all(|k| (attacks::king(k) & safe).any())
+    let open = region & !cover & !reach.mobile[loser] & !bound.walls;
+    let own_bound = bound.pawns & pos.by_color(!winner);
+    (attack & region).into_iter().all(|k| {
+        let flights = attacks::king(k) & open;
+        // Each bound pawn of the loser's own stands on one square of its segment at a time,
+        // so it can block at most one of these flights.
+        let blockers = segments
+            .iter()
+            .filter(|(sq, seg)| own_bound.contains(*sq) && (*seg & flights).any())
+            .count();
+        flights.count() as usize > blockers
+    })
 }
 
 #[cfg(test)]
@@ -434,6 +466,17 @@ mod tests {
         // A black knight can come to b3 or d3, where c2 takes it.
         let pos = fen("8/8/4k3/p1p1p1p1/P1P1P1P1/8/2P5/3K2n1 w - - 0 1");
         assert!(!cannot_check(&pos, Color::White));
+    }
+
+    #[test]
+    fn own_pawns_block_one_flight_each() {
+        // Black's rank-5 pawns walk down to meet White's rank-2 pawns and may check the white
+        // king, but around any checked square the king has more open flights than the white
+        // pawns whose files touch them can fill, one square each.
+        let pos = fen("3k4/p1p1p1p1/P1P1P1P1/p1p1p1p1/8/8/P1P1P1P1/3K4 w - - 0 1");
+        assert!(!cannot_check(&pos, Color::Black));
+        assert!(cannot_mate_locked(&pos, Color::Black));
+        assert!(cannot_mate_locked(&pos, Color::White));
     }
 
     #[test]
