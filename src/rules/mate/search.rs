@@ -119,6 +119,34 @@ fn heuristic(pos: &Position, winner: Color) -> i32 {
 /// How much the heuristic weighs against the depth (greedier when higher).
 const WEIGHT: i32 = 2;
 
+/// For each square, how many king steps the losing king needs from there to a square where
+/// `winner` could ever check it (by the locked-position reach of the start position; 0
+/// everywhere when there is none, 8 where no such square is reachable). A guide for the
+/// search in locked positions, not a proof of anything.
+fn approach_map(pos: &Position, winner: Color) -> [u8; 64] {
+    let mut map = [0u8; 64];
+    let Some((_, reach)) = locked::bound_pawns(pos) else {
+        return map;
+    };
+    let region = reach.king[(!winner).index()];
+    let mut frontier = reach.attack[winner.index()] & region;
+    if frontier.is_empty() {
+        return map;
+    }
+    map = [8u8; 64];
+    let mut seen = frontier;
+    let mut step = 0u8;
+    while frontier.any() && step < 8 {
+        for sq in frontier {
+            map[sq.index()] = step;
+        }
+        frontier = locked::king_spread(frontier) & region & !seen;
+        seen |= frontier;
+        step += 1;
+    }
+    map
+}
+
 /// One position waiting to be expanded: its priority, and how to get there.
 #[derive(Clone, Copy)]
 struct Waiting {
@@ -156,6 +184,7 @@ impl Ord for Waiting {
 /// are not expanded: no mate lies beyond them. [`Found::None`] means that every reachable
 /// position was visited.
 pub(crate) fn search(pos: &Position, winner: Color, limit: u64) -> (Found, u64) {
+    let approach = approach_map(pos, winner);
     // The expanded positions, each with its parent, the move from it and its depth.
     let mut arena: Vec<(Position, u32, Option<Move>, u32)> = Vec::new();
     let mut seen = KeySet::default();
@@ -204,7 +233,8 @@ pub(crate) fn search(pos: &Position, winner: Color, limit: u64) -> (Found, u64) 
             {
                 continue;
             }
-            let mut h = heuristic(&child, winner);
+            let mut h = heuristic(&child, winner)
+                + 2 * i32::from(approach[child.king_of(!winner).index()]);
             if child.is_check() && child.turn() != winner {
                 h -= 1;
             }
