@@ -108,7 +108,7 @@ fn heuristic(pos: &Position, winner: Color) -> i32 {
     }
     h += 2 * nearest + edge_distance(loser_king);
     h += 3 * (pos.by_color(loser) & !pos.by_role(Role::King) & !pos.by_role(Role::Pawn)).count() as i32;
-    h += 2 * (pos.by_color(loser) & pos.by_role(Role::Pawn)).count() as i32;
+    h += 4 * (pos.by_color(loser) & pos.by_role(Role::Pawn)).count() as i32;
     let heavy = pos.by_role(Role::Pawn) | pos.by_role(Role::Rook) | pos.by_role(Role::Queen);
     if (pos.by_color(winner) & heavy).is_empty() {
         // Minor pieces mate only in or next to a corner.
