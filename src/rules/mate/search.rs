@@ -82,7 +82,7 @@ fn heuristic(pos: &Position, winner: Color) -> i32 {
     let mut h = 0;
     for flight in attacks::king(loser_king) & !pos.by_color(loser) {
         if pos.attackers_to(flight, winner, occupied).is_empty() {
-            h += 3;
+            h += 5;
         }
     }
     let mut nearest = 8;
