@@ -128,7 +128,7 @@ pub(crate) struct Bound {
     pub segments: [Bitboard; 2],
     /// The bound pawns that can never move at all.
     pub pawn_walls: Bitboard,
-    /// Those pawns and the kings that can never move: walls for everything else.
+    /// Those pawns and the kings and pieces that can never move: walls for everything else.
     pub walls: Bitboard,
 }
 
@@ -136,7 +136,7 @@ impl Bound {
     /// The segment of every pawn of `candidates`: the squares from it up to, not including,
     /// the nearest enemy candidate ahead on its file. Pawns without one are dropped (they
     /// might promote).
-    /// Kings in `frozen` (assumed never to move) close segments too, and are walls.
+    /// Kings and pieces in `frozen` (assumed never to move) close segments too, and are walls.
     fn new(
         pos: &Position,
         mut candidates: Bitboard,
@@ -194,7 +194,7 @@ impl Bound {
 impl Bound {
     /// Each bound pawn with its segment.
     fn segment_list(&self, pos: &Position) -> Vec<(Square, Bitboard)> {
-        Bound::new(pos, self.pawns, self.walls & pos.by_role(Role::King)).1
+        Bound::new(pos, self.pawns, self.walls & !self.pawn_walls).1
     }
 }
 
@@ -294,7 +294,9 @@ pub(crate) fn bound_pawns(pos: &Position) -> Option<(Bound, Reach)> {
     // Every pawn is a candidate (those that could promote drop out at once), and so is every
     // king without castling rights.
     let mut candidates = pos.by_role(Role::Pawn);
-    let mut frozen = Bitboard::EMPTY;
+    // Candidates for never moving: kings without castling rights and every piece.
+    let kings = pos.by_role(Role::King);
+    let mut frozen = pos.occupied() & !pos.by_role(Role::Pawn) & !kings;
     for color in [Color::White, Color::Black] {
         if (pos.castling_rooks() & pos.by_color(color)).is_empty() {
             frozen |= pos.king_of(color);
@@ -302,19 +304,26 @@ pub(crate) fn bound_pawns(pos: &Position) -> Option<(Bound, Reach)> {
     }
     loop {
         let (bound, segs) = Bound::new(pos, candidates, frozen);
-        // A frozen king has no square to go to: each neighbour holds one of its own immovable
-        // pawns, or is attacked by an immovable enemy pawn (which also covers an enemy pawn
-        // that stands there defended).
+        // A frozen king has no square to go to: each neighbour holds one of its own walls, or
+        // is attacked by an enemy pawn wall or frozen king (which also covers an enemy unit
+        // that stands there defended). A frozen piece has no square to go to: every square it
+        // attacks (with the walls as blockers) holds one of its own walls.
         let mut thawed = Bitboard::EMPTY;
-        for king in frozen {
-            let Some(color) = pos.piece_at(king).map(|p| p.color) else {
+        for unit in frozen {
+            let Some(piece) = pos.piece_at(unit) else {
                 continue;
             };
-            let own = bound.pawn_walls & pos.by_color(color);
-            let covered = pawn_attacks(!color, bound.pawn_walls & pos.by_color(!color))
-                | frozen_guard(frozen & pos.by_color(!color));
-            if (attacks::king(king) & !own & !covered).any() {
-                thawed = thawed.with(king);
+            let color = piece.color;
+            let own = bound.walls & pos.by_color(color);
+            let exits = if piece.role == Role::King {
+                let covered = pawn_attacks(!color, bound.pawn_walls & pos.by_color(!color))
+                    | frozen_guard(frozen & kings & pos.by_color(!color));
+                attacks::king(unit) & !own & !covered
+            } else {
+                piece_attacks(piece.role, unit, bound.walls) & !own
+            };
+            if exits.any() {
+                thawed = thawed.with(unit);
             }
         }
         if thawed.any() {
@@ -328,8 +337,7 @@ pub(crate) fn bound_pawns(pos: &Position) -> Option<(Bound, Reach)> {
                 continue;
             };
             let enemy = (!color).index();
-            let defended = pawn_attacks(color, bound.pawn_walls & pos.by_color(color))
-                | frozen_guard(bound.walls & pos.by_color(color) & pos.by_role(Role::King));
+            let defended = guarded(pos, &bound, color);
             // Captured by an enemy piece or pawn, or by the enemy king where no wall defends.
             let captured = (seg & reach.attack[enemy]).any()
                 || (seg & king_spread(reach.king[enemy]) & !defended).any();
@@ -339,11 +347,38 @@ pub(crate) fn bound_pawns(pos: &Position) -> Option<(Bound, Reach)> {
                 dropped = dropped.with(sq);
             }
         }
-        if dropped.is_empty() {
+        // A frozen piece must never be taken either.
+        for unit in frozen & !kings {
+            let Some(color) = pos.piece_at(unit).map(|p| p.color) else {
+                continue;
+            };
+            let enemy = (!color).index();
+            let defended = guarded(pos, &bound, color);
+            if reach.attack[enemy].contains(unit)
+                || (king_spread(reach.king[enemy]) & !defended).contains(unit)
+            {
+                thawed = thawed.with(unit);
+            }
+        }
+        if dropped.is_empty() && thawed.is_empty() {
             return Some((bound, reach));
         }
         candidates &= !dropped;
+        frozen &= !thawed;
     }
+}
+
+/// The squares `color`'s walls guard for good: attacked by its pawn walls, its frozen king, or
+/// its frozen pieces (through the walls).
+fn guarded(pos: &Position, bound: &Bound, color: Color) -> Bitboard {
+    let own = pos.by_color(color);
+    let mut guard = pawn_attacks(color, bound.pawn_walls & own);
+    for unit in bound.walls & own & !bound.pawn_walls {
+        if let Some(role) = pos.role_at(unit) {
+            guard |= piece_attacks(role, unit, bound.walls);
+        }
+    }
+    guard
 }
 
 /// The squares next to the frozen kings `kings`: they guard them for good.
@@ -487,6 +522,18 @@ mod tests {
         let pos = fen("k7/1b6/8/8/8/1pB5/pP6/K7 w - - 0 1");
         let (bound, _) = bound_pawns(&pos).unwrap();
         assert!(bound.walls.contains(Square::A1));
+        assert!(cannot_check(&pos, Color::Black));
+    }
+
+    #[test]
+    fn a_boxed_bishop_is_a_wall_and_guards() {
+        // Each bishop is shut in by its own blocked pawns for good; the white bishop guards d5
+        // and f5, the black one d4 and f4, so no king can take a wall pawn, and nobody can
+        // ever check.
+        let pos = fen("4k3/8/3p1p2/3PbP2/3pBp2/3P1P2/4B3/4K3 w - - 0 1");
+        let (bound, _) = bound_pawns(&pos).unwrap();
+        assert!(bound.walls.contains(Square::E4) && bound.walls.contains(Square::E5));
+        assert!(cannot_check(&pos, Color::White));
         assert!(cannot_check(&pos, Color::Black));
     }
 

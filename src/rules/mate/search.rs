@@ -107,7 +107,9 @@ fn heuristic(pos: &Position, winner: Color) -> i32 {
         }
     }
     h += 2 * nearest + edge_distance(loser_king);
-    h += 3 * (pos.by_color(loser) & !pos.by_role(Role::King) & !pos.by_role(Role::Pawn)).count() as i32;
+    h += 3
+        * (pos.by_color(loser) & !pos.by_role(Role::King) & !pos.by_role(Role::Pawn)).count()
+            as i32;
     h += 4 * (pos.by_color(loser) & pos.by_role(Role::Pawn)).count() as i32;
     let heavy = pos.by_role(Role::Pawn) | pos.by_role(Role::Rook) | pos.by_role(Role::Queen);
     if (pos.by_color(winner) & heavy).is_empty() {
@@ -235,8 +237,8 @@ pub(crate) fn search(pos: &Position, winner: Color, limit: u64) -> (Found, u64) 
             {
                 continue;
             }
-            let mut h = heuristic(&child, winner)
-                + 2 * i32::from(approach[child.king_of(!winner).index()]);
+            let mut h =
+                heuristic(&child, winner) + 2 * i32::from(approach[child.king_of(!winner).index()]);
             if child.is_check() && child.turn() != winner {
                 h -= 1;
             }
