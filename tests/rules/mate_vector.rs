@@ -7,7 +7,7 @@ use std::time::Instant;
 use arbiter::rules::mate::replays_to_mate;
 use arbiter::rules::{CanMate, Color, MateLimits, Position, can_mate};
 
-/// How many of the 3,606 sides must be decided.
+/// How many of the 3,606 sides must be decided (with the default limits).
 const MIN_DECIDED: usize = 3_470;
 
 #[test]

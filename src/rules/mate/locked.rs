@@ -1,30 +1,39 @@
-//! Locked positions: pawns that can never move again, the squares every other unit can ever
-//! reach behind them, and the proof that a side can never even give check.
+//! Locked positions: pawns that never leave their file, kings and pieces that can never move,
+//! the squares every other unit can ever reach behind them, and the proof that a side can never
+//! mate there.
 //!
-//! The argument, in three steps:
+//! The argument, in three steps (a greatest fixed point, checked by induction):
 //!
-//! 1. *Fixed pawns.* Start from the pawns whose square ahead holds a pawn, and assume they never
-//!    move and are never captured (the set `fixed`). Keep only those whose blocker is itself
-//!    fixed, so a fixed pawn is blocked for good.
-//! 2. *Reach.* With the fixed pawns as the only obstacles, flood every other unit: a king steps
-//!    onto any square that is neither a fixed pawn nor attacked by an enemy fixed pawn (it may
-//!    never move into check); a knight, bishop, rook or queen moves as it does on a board whose
-//!    only blockers are the fixed pawns; a free pawn pushes onto any square that is not a fixed
-//!    pawn and captures onto any square some enemy non-king unit can reach, and once it reaches
-//!    the last rank it may become a queen or a knight (which between them move like any
-//!    promotion piece). Captures by pawns depend on where enemy units can be, so the floods are
-//!    repeated until nothing grows (the least fixed point). Fewer blockers only ever add squares,
-//!    so each set contains every square the unit can really occupy or attack, in any game,
-//!    as long as the fixed pawns stay.
-//! 3. *Check.* If some fixed pawn could be captured (an enemy non-king unit attacks its square,
-//!    or the enemy king can step next to it while no fixed pawn of its own defends it), or could
-//!    capture (an enemy unit can reach one of its capture squares), it is dropped from the set and
-//!    everything is recomputed. When the set is stable, the assumption holds by induction over
-//!    the moves of any game: the first move that would disturb a fixed pawn needs an enemy unit
-//!    on a square its flood excludes. Then if no unit of `winner` can attack any square the
-//!    loser's king can reach, `winner` can never give check, so never mate.
+//! 1. *Assumptions.* Some pawns are assumed *bound*: they never capture (so never leave their
+//!    file) and are never captured. A bound pawn can only walk up its file to just below the
+//!    nearest enemy bound pawn ahead, or a frozen unit (below): that is its *segment*; a pawn
+//!    whose walk reaches the last rank is not bound. Some kings and pieces are assumed *frozen*:
+//!    they never move and are never captured. A bound pawn whose segment is its own square, and
+//!    every frozen unit, is a *wall*.
+//! 2. *Reach.* With the walls as the only obstacles, flood every other unit: a king steps onto
+//!    any square that is not a wall and not attacked by an enemy pawn wall (it may never move
+//!    into check); a knight, bishop, rook or queen moves as it does on a board whose only
+//!    blockers are the walls; a free pawn pushes onto any square that is neither a wall nor an
+//!    enemy bound pawn (which never leaves the file ahead of it), captures onto any square some
+//!    enemy non-king unit can reach, and on the last rank may become a queen or a knight (which
+//!    between them move like any promotion piece). Captures by pawns depend on where enemy
+//!    units can be, so the floods are repeated until nothing grows. Fewer blockers only ever add
+//!    squares, so each set contains every square the unit can really occupy or attack in any
+//!    game, as long as the assumptions hold.
+//! 3. *Checking the assumptions.* A bound pawn is dropped if an enemy unit can attack a square
+//!    of its segment, or the enemy king can step next to one where no wall of its own guards it
+//!    for good, or an enemy unit can stand where it could capture. A frozen king is thawed if a
+//!    neighbour is neither its own wall nor attacked by an enemy pawn wall or frozen king, or if
+//!    it may castle; a frozen piece if some square it attacks (walls as blockers) is not its own
+//!    wall, or it can be taken as a pawn can. Everything is recomputed until nothing changes.
+//!    Then the assumptions hold by induction over the moves of any game: the first move that
+//!    would break one needs a unit on a square its flood excludes.
 //!
-//! A position with an en passant square is left alone (the capture could disturb a fixed pawn).
+//! With that, a side can never check when none of its units can attack a square the other king
+//! can reach ([`cannot_check`]), and never mate when around every such square the king keeps a
+//! flight nothing can take away ([`cannot_mate_locked`]).
+//!
+//! A position with an en passant square is left alone (the capture could break an assumption).
 
 use crate::rules::attacks;
 use crate::rules::bitboard::Bitboard;

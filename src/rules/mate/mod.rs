@@ -8,11 +8,12 @@
 //!
 //! 1. material facts ([`statics`]): a lone king, a lone knight against a bare king, bishops of
 //!    one colour against nothing that could stand on the other colour;
-//! 2. locked positions ([`locked`]): pawns that can never move again, the squares every other
-//!    unit can ever reach behind them, and the proof that the side can never even give check;
-//! 3. the helpmate search ([`search`]): iterative deepening for short lines, then an exhaustive
-//!    walk that either finds a line or proves, by visiting every reachable position, that none
-//!    exists.
+//! 2. locked positions ([`locked`]): pawns that never leave their file, kings and pieces that
+//!    can never move, the squares every other unit can ever reach behind them, and the proof
+//!    that the side can never check, or never without leaving the king a flight;
+//! 3. the helpmate search ([`search`]): a best-first walk of the reachable positions, guided
+//!    toward mates, that either finds a line or proves, by visiting every reachable position,
+//!    that none exists.
 //!
 //! [`certainly_not_dead`] is the cheap filter for archives: `true` only when some side can
 //! provably mate, by an argument that needs no search.
@@ -76,9 +77,10 @@ pub struct MateLimits {
 }
 
 impl Default for MateLimits {
-    /// 200,000 nodes: a few tens of milliseconds at most in a release build.
+    /// 120,000 positions expanded per side: at most about 0.2 s and some 50 MB in a release
+    /// build, on the hardest positions; most answers come in well under a millisecond.
     fn default() -> MateLimits {
-        MateLimits { nodes: 200_000 }
+        MateLimits { nodes: 120_000 }
     }
 }
 
