@@ -1,13 +1,16 @@
-//! The helpmate search: both sides play for `winner`'s mate. A depth-first search with
-//! iterative deepening, a transposition table and move ordering finds short lines; an
-//! exhaustive breadth-first walk of every reachable position either finds a line or, when the
-//! walk ends without one, proves that there is none.
+//! The helpmate search: both sides play for `winner`'s mate. A best-first walk of the
+//! positions reachable from the start, each visited once, expands first the ones that look
+//! closest to a mate (few free flights for the losing king, the winner's men near it, few men
+//! left to the loser, see `heuristic`); it either finds a line or, when nothing is left to
+//! expand, proves that there is none.
 //!
-//! Neither search ever answers "no mate" from a cut-off: the depth-first search only says
-//! "found" or "out of budget", and the exhaustive walk says "none" only after visiting every
-//! position reachable from the start (positions are told apart by their Zobrist key, which
-//! covers placement, side to move, castling rights and a legal en passant square; the clocks
-//! play no part in what can be reached).
+//! It never answers "no mate" from a cut-off: "none" comes only after every position reachable
+//! from the start was expanded or set aside by a proof that no mate lies beyond it (material,
+//! or the locked-position proof). Positions are told apart by their Zobrist key, which covers
+//! placement, side to move, castling rights and a legal en passant square; the clocks play no
+//! part in what can be reached. (A key collision could hide a position: with 64-bit keys and
+//! at most a few million positions the odds are below one in a million million; a line found
+//! is replayed before it is returned, so "yes" never rests on a key.)
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashSet};

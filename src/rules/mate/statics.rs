@@ -91,7 +91,7 @@ mod tests {
 
     #[test]
     fn bishops_of_one_colour() {
-        // Light bishops on both sides (c4, f1 for White; e6? no: d7... b5 is light).
+        // Light bishops only: c4 and f1 for White, b5 for Black.
         let pos = fen("4k3/8/8/1b6/2B5/8/8/4KB2 w - - 0 1");
         assert!(material_cannot_mate(&pos, Color::White));
         assert!(material_cannot_mate(&pos, Color::Black));
