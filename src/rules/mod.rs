@@ -12,6 +12,7 @@
 pub mod attacks;
 pub mod bitboard;
 pub mod fen;
+pub mod mate;
 pub mod movegen;
 pub mod moves;
 pub mod perft;
@@ -23,6 +24,7 @@ pub mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use fen::{FenDefect, FenError, FenField};
+pub use mate::{CanMate, MateLimits, can_mate, cannot_mate_quick, certainly_not_dead, is_dead};
 pub use moves::{Move, MoveList, UciMove};
 pub use perft::{divide, perft};
 pub use position::Position;

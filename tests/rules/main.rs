@@ -4,6 +4,7 @@
 mod data;
 mod defects;
 mod differential;
+mod mate_vector;
 mod material;
 mod perft;
 mod reference;
