@@ -1,12 +1,18 @@
 //! `arbiter moves FEN [--format text|json] [--board] [--ascii] [--chess960] [--notation
-//! san|uci|both]`: the legal moves and status of a position.
+//! san|uci|both] [--limit NODES]`: the legal moves and status of a position, and whether each
+//! side can still mate; `arbiter moves --file FILE|-`: the same for one FEN or EPD a line, as
+//! JSON Lines.
 //!
 //! The FEN may be one argument or several words (`arbiter moves 8/8/8/8/8/8/8/k6K w - - 0 1`),
 //! or `startpos`. Text output: with `--board` a diagram first, then a status line, then one move
 //! per line, written as `--notation` says (canonical SAN, UCI, or both: `e4 e2e4`). JSON output:
-//! one object, `{"fen","turn","check","status","moves":[{"san","uci"}]}`, where `status` is
-//! `checkmate`, `stalemate`, `insufficient_material`, `seventyfive_moves` (halfmove clock of 150
-//! or more) or `ongoing`, in that order of precedence.
+//! one object, `{"fen","turn","check","status","can_mate":{"white","black"},"helpmate":{"white",
+//! "black"},"moves":[{"san","uci"}]}`, where `status` is `checkmate`, `stalemate`,
+//! `insufficient_material`, `dead_position` (neither side can mate by any series of legal moves),
+//! `seventyfive_moves` (halfmove clock of 150 or more) or `ongoing`, in that order of precedence.
+//! `can_mate` holds `true`, `false` or `null` (not decided within `--limit` positions) per side,
+//! and `helpmate` the UCI line that proves a `true` (both sides cooperating), else `null`. The
+//! text output says the same in one line per side, after the status line.
 //!
 //! Moves are listed in byte order of their SAN text (piece moves `B…`, `K…`, `N…`, castling,
 //! `Q…`, `R…`, then pawn moves by file), a stable order that does not depend on how the move
@@ -22,6 +28,7 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 
 use crate::cli::exit::Exit;
+use crate::rules::mate::{CanMate, MateLimits, can_mate};
 use crate::rules::{Color, Position, Role, Square, san};
 
 /// Arguments of `arbiter moves`.
@@ -33,8 +40,22 @@ use crate::rules::{Color, Position, Role, Square, san};
   arbiter moves --chess960 --notation both nrbqkbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBQKBRN w KQkq - 0 1")]
 pub struct MovesArgs {
     /// The position, as FEN (one quoted argument or several words), or `startpos`.
-    #[arg(required = true, num_args = 1.., value_name = "FEN")]
+    #[arg(
+        required_unless_present = "file",
+        conflicts_with = "file",
+        num_args = 1..,
+        value_name = "FEN"
+    )]
     pub fen: Vec<String>,
+    /// Read one FEN or EPD a line from FILE (`-` for standard input) and write one JSON object a
+    /// line, in input order, each with its `line` number; a line that is no valid position gives
+    /// `{"line","input","error"}` and the run goes on (exit status 1 at the end).
+    #[arg(long, value_name = "FILE")]
+    pub file: Option<std::path::PathBuf>,
+    /// How many positions the search for a helpmate may visit per side before it gives up
+    /// (the answer is then `null`).
+    #[arg(long, value_name = "NODES", default_value_t = MateLimits::default().nodes)]
+    pub limit: u64,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
@@ -83,6 +104,7 @@ enum Status {
     Checkmate,
     Stalemate,
     InsufficientMaterial,
+    DeadPosition,
     SeventyfiveMoves,
     Ongoing,
 }
@@ -94,74 +116,79 @@ struct JsonMove {
     uci: String,
 }
 
+/// A value per side, in JSON as `{"white","black"}`.
+#[derive(Serialize)]
+struct BySide<T> {
+    white: T,
+    black: T,
+}
+
 /// The JSON output, fields in this order.
 #[derive(Serialize)]
 struct JsonPosition {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line: Option<u64>,
     fen: String,
     turn: &'static str,
     check: bool,
     status: Status,
+    can_mate: BySide<Option<bool>>,
+    helpmate: BySide<Option<Vec<String>>>,
     moves: Vec<JsonMove>,
+}
+
+/// A line of `--file` that is no valid position, fields in this order.
+#[derive(Serialize)]
+struct JsonError<'a> {
+    line: u64,
+    input: &'a str,
+    error: String,
+}
+
+/// What `moves` finds about a position.
+struct Judged {
+    moves: Vec<(san::SanString, String)>,
+    status: Status,
+    /// Whether White, then Black, can still mate.
+    can_mate: [CanMate; 2],
 }
 
 /// Runs `arbiter moves`.
 pub fn run(args: &MovesArgs) -> anyhow::Result<Exit> {
+    let limits = MateLimits { nodes: args.limit };
+    if let Some(path) = &args.file {
+        return run_file(path, args.chess960, &limits);
+    }
     let text = args.fen.join(" ");
     let text = text.trim();
     let pos = if text == "startpos" {
         let mut pos = Position::startpos();
         pos.set_chess960(args.chess960);
         pos
-    } else if args.chess960 {
-        Position::from_fen_chess960(text).map_err(|err| anyhow!("{err}"))?
     } else {
-        Position::from_fen(text).map_err(|err| anyhow!("{err}"))?
+        read_fen(text, args.chess960).map_err(|err| anyhow!("{err}"))?
     };
-    let chess960 = pos.is_chess960();
-    let mut moves: Vec<(san::SanString, String)> = pos
-        .legal_moves()
-        .iter()
-        .map(|&mv| (san::write(&pos, mv), mv.to_uci(chess960).to_string()))
-        .collect();
-    moves.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
-    let insufficient = pos.is_insufficient_material();
-    let status = if moves.is_empty() && pos.is_check() {
-        Status::Checkmate
-    } else if moves.is_empty() {
-        Status::Stalemate
-    } else if insufficient {
-        Status::InsufficientMaterial
-    } else if pos.halfmoves() >= 150 {
-        Status::SeventyfiveMoves
-    } else {
-        Status::Ongoing
-    };
+    let judged = judge(&pos, &limits);
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     match args.format {
         Format::Json => {
-            let json = JsonPosition {
-                fen: pos.to_fen(),
-                turn: pos.turn().name(),
-                check: pos.is_check(),
-                status,
-                moves: moves
-                    .iter()
-                    .map(|(san, uci)| JsonMove {
-                        san: san.to_string(),
-                        uci: uci.clone(),
-                    })
-                    .collect(),
-            };
-            serde_json::to_writer(&mut out, &json)?;
+            serde_json::to_writer(&mut out, &json(&pos, &judged, None))?;
             writeln!(out)?;
         }
         Format::Text => {
             if args.board {
                 write_board(&mut out, &pos, args.ascii)?;
             }
-            writeln!(out, "{}", status_line(&pos, moves.len(), status))?;
-            for (san, uci) in &moves {
+            writeln!(
+                out,
+                "{}",
+                status_line(&pos, judged.moves.len(), judged.status)
+            )?;
+            for (color, answer) in Color::ALL.into_iter().zip(&judged.can_mate) {
+                writeln!(out, "{}", mate_line(&pos, color, answer, limits.nodes))?;
+            }
+            for (san, uci) in &judged.moves {
                 match args.notation {
                     Notation::San => writeln!(out, "{san}")?,
                     Notation::Uci => writeln!(out, "{uci}")?,
@@ -172,6 +199,164 @@ pub fn run(args: &MovesArgs) -> anyhow::Result<Exit> {
     }
     out.flush()?;
     Ok(Exit::Ok)
+}
+
+/// Reads a FEN of standard chess, or of Chess960 with `chess960`.
+fn read_fen(text: &str, chess960: bool) -> Result<Position, crate::rules::FenError> {
+    if chess960 {
+        Position::from_fen_chess960(text)
+    } else {
+        Position::from_fen(text)
+    }
+}
+
+/// `moves --file`: one JSON object a line for each FEN or EPD line of `path` (`-`: stdin).
+fn run_file(path: &std::path::Path, chess960: bool, limits: &MateLimits) -> anyhow::Result<Exit> {
+    use std::io::BufRead;
+    let input: Box<dyn io::Read> = if path.as_os_str() == "-" {
+        Box::new(io::stdin())
+    } else {
+        let file = std::fs::File::open(path)
+            .map_err(|err| anyhow!("cannot open {}: {err}", path.display()))?;
+        Box::new(file)
+    };
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    let mut exit = Exit::Ok;
+    for (number, line) in (1u64..).zip(io::BufReader::new(input).lines()) {
+        let line = line.map_err(|err| anyhow!("{}: line {number}: {err}", path.display()))?;
+        let text = line.trim();
+        if text.is_empty() || text.starts_with('#') {
+            continue;
+        }
+        let read = if text == "startpos" {
+            let mut pos = Position::startpos();
+            pos.set_chess960(chess960);
+            Ok(pos)
+        } else {
+            read_fen(&epd_fen(text), chess960)
+        };
+        match read {
+            Ok(pos) => {
+                let judged = judge(&pos, limits);
+                serde_json::to_writer(&mut out, &json(&pos, &judged, Some(number)))?;
+            }
+            Err(err) => {
+                exit = Exit::Invalid;
+                let error = JsonError {
+                    line: number,
+                    input: text,
+                    error: err.to_string(),
+                };
+                serde_json::to_writer(&mut out, &error)?;
+            }
+        }
+        writeln!(out)?;
+    }
+    out.flush()?;
+    Ok(exit)
+}
+
+/// The FEN of a FEN or EPD line: an EPD's four fields (with clocks 0 and 1), a FEN's six, without
+/// the EPD operations (`bm Nf3; id "x";`) that may follow.
+fn epd_fen(line: &str) -> String {
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    let counters = fields.len() >= 6
+        && fields[4].bytes().all(|b| b.is_ascii_digit())
+        && fields[5].bytes().all(|b| b.is_ascii_digit());
+    if counters || fields.len() < 4 {
+        fields.iter().take(6).copied().collect::<Vec<_>>().join(" ")
+    } else {
+        format!("{} 0 1", fields[..4].join(" "))
+    }
+}
+
+/// The legal moves, the status and what each side can still do in `pos`.
+fn judge(pos: &Position, limits: &MateLimits) -> Judged {
+    let chess960 = pos.is_chess960();
+    let mut moves: Vec<(san::SanString, String)> = pos
+        .legal_moves()
+        .iter()
+        .map(|&mv| (san::write(pos, mv), mv.to_uci(chess960).to_string()))
+        .collect();
+    moves.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+    let can_mate = [
+        can_mate(pos, Color::White, limits),
+        can_mate(pos, Color::Black, limits),
+    ];
+    let dead = can_mate.iter().all(|answer| *answer == CanMate::No);
+    let status = if moves.is_empty() && pos.is_check() {
+        Status::Checkmate
+    } else if moves.is_empty() {
+        Status::Stalemate
+    } else if pos.is_insufficient_material() {
+        Status::InsufficientMaterial
+    } else if dead {
+        Status::DeadPosition
+    } else if pos.halfmoves() >= 150 {
+        Status::SeventyfiveMoves
+    } else {
+        Status::Ongoing
+    };
+    Judged {
+        moves,
+        status,
+        can_mate,
+    }
+}
+
+/// The JSON object of `pos` (with its `line` number for `--file`).
+fn json(pos: &Position, judged: &Judged, line: Option<u64>) -> JsonPosition {
+    let chess960 = pos.is_chess960();
+    let [white, black] = &judged.can_mate;
+    let helpmate = |answer: &CanMate| match answer {
+        CanMate::Yes(line) => Some(
+            line.iter()
+                .map(|mv| mv.to_uci(chess960).to_string())
+                .collect(),
+        ),
+        CanMate::No | CanMate::Unknown => None,
+    };
+    JsonPosition {
+        line,
+        fen: pos.to_fen(),
+        turn: pos.turn().name(),
+        check: pos.is_check(),
+        status: judged.status,
+        can_mate: BySide {
+            white: white.known(),
+            black: black.known(),
+        },
+        helpmate: BySide {
+            white: helpmate(white),
+            black: helpmate(black),
+        },
+        moves: judged
+            .moves
+            .iter()
+            .map(|(san, uci)| JsonMove {
+                san: san.to_string(),
+                uci: uci.clone(),
+            })
+            .collect(),
+    }
+}
+
+/// `white can mate: e2e4 f7f6 d2d4 g7g5 d1h5 (a helpmate)`, `black cannot mate (proved)`, or
+/// `white: not decided within 120000 positions`.
+fn mate_line(pos: &Position, color: Color, answer: &CanMate, nodes: u64) -> String {
+    match answer {
+        CanMate::Yes(line) if line.is_empty() => format!("{color} can mate: it has mated"),
+        CanMate::Yes(line) => {
+            let moves: Vec<String> = line
+                .iter()
+                .map(|mv| mv.to_uci(pos.is_chess960()).to_string())
+                .collect();
+            format!("{color} can mate: {} (a helpmate)", moves.join(" "))
+        }
+        CanMate::No => format!("{color} cannot mate (proved)"),
+        CanMate::Unknown => format!("{color}: not decided within {nodes} positions"),
+    }
 }
 
 /// `white to move, check, 3 legal moves`, `black to move: checkmate, white wins`,
@@ -190,6 +375,8 @@ fn status_line(pos: &Position, count: usize, status: Status) -> String {
     };
     if pos.is_insufficient_material() {
         line.push_str("; insufficient material");
+    } else if status == Status::DeadPosition {
+        line.push_str("; dead position: neither side can mate");
     } else if status == Status::SeventyfiveMoves {
         line.push_str("; seventy-five-move rule");
     }

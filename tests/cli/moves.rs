@@ -17,7 +17,24 @@ fn moves(args: &[&str]) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(out.stderr.is_empty());
-    String::from_utf8(out.stdout).expect("utf-8 output")
+    let text = String::from_utf8(out.stdout).expect("utf-8 output");
+    // The lines saying which side can still mate are checked by their own tests.
+    text.lines()
+        .filter(|l| !is_mate_line(l))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+/// A text line saying whether a side can still mate.
+fn is_mate_line(line: &str) -> bool {
+    ["white ", "black "].iter().any(|side| {
+        line.strip_prefix(side).is_some_and(|rest| {
+            rest.starts_with("can mate:")
+                || rest == "cannot mate (proved)"
+                || rest.starts_with("not decided")
+        })
+    }) || line.starts_with("white: not decided")
+        || line.starts_with("black: not decided")
 }
 
 /// Compares whole outputs, printing both on failure.
@@ -59,9 +76,10 @@ fn startpos_text() {
 
 #[test]
 fn startpos_json() {
-    let got = moves(&["startpos", "--format", "json"]);
+    // With no search budget, neither side's answer is decided: `null`, never a guess.
+    let got = moves(&["startpos", "--format", "json", "--limit", "0"]);
     let mut want = String::from(
-        r#"{"fen":"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1","turn":"white","check":false,"status":"ongoing","moves":["#,
+        r#"{"fen":"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1","turn":"white","check":false,"status":"ongoing","can_mate":{"white":null,"black":null},"helpmate":{"white":null,"black":null},"moves":["#,
     );
     let pairs = [
         ("Na3", "b1a3"),
@@ -92,7 +110,7 @@ fn checkmate() {
     assert_output(
         &moves(&[fen, "--format", "json"]),
         &format!(
-            r#"{{"fen":"{fen}","turn":"white","check":true,"status":"checkmate","moves":[]}}
+            r#"{{"fen":"{fen}","turn":"white","check":true,"status":"checkmate","can_mate":{{"white":false,"black":true}},"helpmate":{{"white":null,"black":[]}},"moves":[]}}
 "#
         ),
     );
@@ -108,7 +126,7 @@ fn stalemate_and_insufficient() {
     assert_output(
         &moves(&[fen, "--format", "json"]),
         &format!(
-            r#"{{"fen":"{fen}","turn":"black","check":false,"status":"stalemate","moves":[]}}
+            r#"{{"fen":"{fen}","turn":"black","check":false,"status":"stalemate","can_mate":{{"white":false,"black":false}},"helpmate":{{"white":null,"black":null}},"moves":[]}}
 "#
         ),
     );
@@ -126,7 +144,7 @@ fn insufficient_with_moves() {
     assert_output(
         &moves(&[fen, "--format", "json"]),
         &format!(
-            r#"{{"fen":"{fen}","turn":"white","check":false,"status":"insufficient_material","moves":[{{"san":"Kg1","uci":"h1g1"}},{{"san":"Kg2","uci":"h1g2"}},{{"san":"Kh2","uci":"h1h2"}}]}}
+            r#"{{"fen":"{fen}","turn":"white","check":false,"status":"insufficient_material","can_mate":{{"white":false,"black":false}},"helpmate":{{"white":null,"black":null}},"moves":[{{"san":"Kg1","uci":"h1g1"}},{{"san":"Kg2","uci":"h1g2"}},{{"san":"Kh2","uci":"h1h2"}}]}}
 "#
         ),
     );
@@ -365,4 +383,96 @@ fn notation() {
     assert!(both.ends_with("h4 h2h4\n"), "{both}");
     let (code, _, err) = moves_status(&["startpos", "--notation", "lan"]);
     assert_eq!(code, Some(2), "{err}");
+}
+
+/// Replays a UCI line from `fen` with arbiter's own rules and says whether it ends in mate.
+fn replays_to_mate(fen: &str, line: &serde_json::Value) -> bool {
+    let mut pos = if fen == "startpos" {
+        arbiter::rules::Position::startpos()
+    } else {
+        arbiter::rules::Position::from_fen(fen).expect("a FEN")
+    };
+    for uci in line.as_array().expect("a line") {
+        let uci = arbiter::rules::uci::Uci::from_ascii(uci.as_str().unwrap_or("").as_bytes());
+        let Some(mv) = uci.ok().and_then(|u| u.to_move(&pos).ok()) else {
+            return false;
+        };
+        pos.play_unchecked(mv);
+    }
+    pos.is_checkmate()
+}
+
+// See: issue 14, `moves` says whether each side can still mate, with a helpmate as proof.
+#[test]
+fn can_mate_with_a_helpmate_as_proof() {
+    let json: serde_json::Value =
+        serde_json::from_str(&moves(&["startpos", "--format", "json"])).expect("json");
+    let keys: Vec<&str> = json
+        .as_object()
+        .expect("object")
+        .keys()
+        .map(String::as_str)
+        .collect();
+    for key in ["can_mate", "helpmate"] {
+        assert!(keys.contains(&key), "{keys:?}");
+    }
+    for side in ["white", "black"] {
+        assert_eq!(json["can_mate"][side], true, "{side}");
+        assert!(
+            replays_to_mate("startpos", &json["helpmate"][side]),
+            "{side}"
+        );
+    }
+    // A locked pawn wall: neither side can ever mate, the position is dead.
+    let dead = "8/8/4k3/p1p1p1p1/P1P1P1P1/8/3K4/8 w - - 0 1";
+    let json: serde_json::Value =
+        serde_json::from_str(&moves(&[dead, "--format", "json"])).expect("json");
+    assert_eq!(json["status"], "dead_position");
+    assert_eq!(json["can_mate"]["white"], false);
+    assert_eq!(json["helpmate"]["white"], serde_json::Value::Null);
+    // The text says it per side.
+    let (code, text, _) = moves_status(&[dead]);
+    assert_eq!(code, Some(0));
+    assert!(
+        text.lines()
+            .next()
+            .unwrap_or("")
+            .ends_with("; dead position: neither side can mate")
+    );
+    assert!(
+        text.contains("\nwhite cannot mate (proved)\nblack cannot mate (proved)\n"),
+        "{text}"
+    );
+    // A search limit too small to decide gives null, never a wrong answer.
+    let (_, text, _) = moves_status(&["startpos", "--format", "json", "--limit", "1"]);
+    let json: serde_json::Value = serde_json::from_str(&text).expect("json");
+    for side in ["white", "black"] {
+        let answer = &json["can_mate"][side];
+        assert!(answer.is_null() || *answer == true, "{side}: {answer}");
+    }
+}
+
+// See: issue 14, the batch form of `moves`.
+#[test]
+fn a_file_of_positions_gives_one_object_a_line() {
+    let input = "startpos\n\n# a comment\nnot a fen\n8/8/8/8/8/8/8/K6k w - - bm Kb2; id \"x\";\n";
+    let out = crate::util::arbiter_stdin(&["moves", "--file", "-"], input.as_bytes());
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "a bad line makes the exit status 1"
+    );
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0]["line"], 1);
+    assert_eq!(lines[0]["status"], "ongoing");
+    assert_eq!(lines[1]["line"], 4);
+    assert_eq!(lines[1]["input"], "not a fen");
+    assert!(lines[1]["error"].as_str().unwrap_or("").contains("fen"));
+    assert_eq!(lines[2]["line"], 5);
+    assert_eq!(lines[2]["status"], "insufficient_material");
+    assert_eq!(lines[2]["can_mate"]["white"], false);
 }
