@@ -68,6 +68,9 @@ pub enum Outcome {
     Stalemate,
     /// Neither side can mate by any series of legal moves (a dead position by material).
     InsufficientMaterial,
+    /// Neither side can mate by any series of legal moves, for reasons beyond material (a
+    /// locked pawn wall...): a dead position (Law 5.2.2).
+    DeadPosition,
     /// 150 half-moves without a capture or pawn move: an automatic draw.
     SeventyfiveMoves,
     /// The final position occurred five times: an automatic draw.
@@ -101,6 +104,7 @@ impl Outcome {
             Outcome::Checkmate => "checkmate",
             Outcome::Stalemate => "stalemate",
             Outcome::InsufficientMaterial => "insufficient_material",
+            Outcome::DeadPosition => "dead_position",
             Outcome::SeventyfiveMoves => "seventyfive_moves",
             Outcome::FivefoldRepetition => "fivefold_repetition",
             Outcome::FiftyMoves => "fifty_moves",
@@ -123,6 +127,7 @@ impl Outcome {
             Outcome::Checkmate
                 | Outcome::Stalemate
                 | Outcome::InsufficientMaterial
+                | Outcome::DeadPosition
                 | Outcome::SeventyfiveMoves
                 | Outcome::FivefoldRepetition
         )
@@ -138,6 +143,8 @@ pub struct BoardFacts {
     pub stalemate: bool,
     /// Neither side has mating material (a dead position by material).
     pub insufficient_material: bool,
+    /// Neither side can mate, proved beyond material (a dead position).
+    pub dead_position: bool,
     /// The halfmove clock of the final position.
     pub halfmove_clock: u32,
     /// How many times the final position occurred (1 when it is new).
@@ -164,6 +171,8 @@ pub fn automatic_end(board: &BoardFacts) -> Option<Outcome> {
         Some(Outcome::Stalemate)
     } else if board.insufficient_material {
         Some(Outcome::InsufficientMaterial)
+    } else if board.dead_position {
+        Some(Outcome::DeadPosition)
     } else if board.halfmove_clock >= 150 {
         Some(Outcome::SeventyfiveMoves)
     } else if board.repetitions >= 5 {
@@ -244,8 +253,9 @@ pub fn classify(
     }
 }
 
-/// Classifies a game that ended automatically by `outcome` (a draw: insufficient material, the
-/// 75-move rule or fivefold repetition) before its last move: that end decides.
+/// Classifies a game that ended automatically by `outcome` (a draw: insufficient material, a
+/// dead position, the 75-move rule or fivefold repetition) before its last move: that end
+/// decides.
 pub fn classify_ended(outcome: Outcome, result: GameResult) -> Classification {
     Classification {
         outcome,
@@ -289,6 +299,14 @@ pub fn contradiction(c: &Classification, result: GameResult, ended: Option<u32>)
         Outcome::InsufficientMaterial => {
             format!("{when} insufficient material (no mate is possible); the Result says {says}")
         }
+        Outcome::DeadPosition => format!(
+            "{} a dead position (neither side can mate by any series of legal moves); the \
+             Result says {says}",
+            match ended {
+                Some(ply) => format!("the game ended at ply {ply} in"),
+                None => "the final position is".to_owned(),
+            }
+        ),
         Outcome::SeventyfiveMoves => format!("{when} the 75-move rule; the Result says {says}"),
         Outcome::FivefoldRepetition => {
             format!("{when} fivefold repetition; the Result says {says}")

@@ -25,6 +25,7 @@
 //! the game however long it is.
 
 mod claims;
+mod dead;
 
 use std::fmt::Write as _;
 
@@ -147,6 +148,12 @@ pub struct Replayer {
     history: Vec<u64>,
     /// The ply at which the game ended automatically, and how, if it did.
     automatic_end: Option<(u32, Outcome)>,
+    /// The main line's first position, and its moves with where each was written (for the first
+    /// dead ply, looked for only when the final position is dead).
+    start: Position,
+    main_moves: Vec<(crate::rules::Move, Location)>,
+    /// The main line holds a null move (which the move list cannot hold).
+    main_null: bool,
     /// The warning about moves after the automatic end was given.
     warned_after_end: bool,
     /// The index in `problems` of the game's first error, if any.
@@ -178,6 +185,9 @@ impl Replayer {
             skipped_depth: 0,
             history: Vec::new(),
             automatic_end: None,
+            start: Position::startpos(),
+            main_moves: Vec::new(),
+            main_null: false,
             warned_after_end: false,
             first_error: None,
             main_line_broken: false,
@@ -307,6 +317,7 @@ impl Replayer {
         }
         self.history.push(pos.zobrist());
         self.automatic_end = automatic_end_now(&pos).map(|outcome| (0, outcome));
+        self.start.clone_from(&pos);
         self.lines.push(Line {
             before: pos.clone(),
             pos,
@@ -373,6 +384,7 @@ impl Replayer {
         }
         if main {
             self.report.plies = ply;
+            self.main_moves.push((mv, location));
             let material_changed = mv.is_capture() || mv.promotion().is_some();
             self.after_main_line_move(mv.is_zeroing(), material_changed);
         }
@@ -530,6 +542,7 @@ impl Replayer {
         line.moved = true;
         if index == 0 {
             self.report.plies = ply;
+            self.main_null = true;
             self.problem(
                 location,
                 Some(ply),
@@ -710,7 +723,24 @@ impl Replayer {
                 return;
             }
         };
-        let ended = self.automatic_end.filter(|&(ply, _)| ply < line.ply);
+        let mut ended = self.automatic_end.filter(|&(ply, _)| ply < line.ply);
+        if ended.is_none() && !self.main_null && dead::is_dead(&line.pos) {
+            let moves: Vec<crate::rules::Move> =
+                self.main_moves.iter().map(|&(mv, _)| mv).collect();
+            let first = dead::first_dead_ply(&self.start, &moves);
+            if first < line.ply {
+                ended = Some((first, Outcome::DeadPosition));
+                let (_, at) = self.main_moves[first as usize];
+                let message = format!(
+                    "the game already ended at ply {first} in a dead position (neither side can \
+                     mate by any series of legal moves); later moves do not count"
+                );
+                self.problem(at, Some(first + 1), None, Code::MoveAfterEnd, message);
+            }
+        }
+        let Some(line) = self.lines.first() else {
+            return;
+        };
         let classification = match ended {
             Some((ply, outcome)) => {
                 self.report.end_ply = Some(ply);
@@ -758,13 +788,14 @@ impl Replayer {
             checkmate: stuck && check,
             stalemate: stuck && !check,
             insufficient_material: pos.is_insufficient_material(),
+            dead_position: dead::is_dead(pos),
             halfmove_clock: pos.halfmoves(),
             repetitions,
             fifty_claimable: drawn && !stuck && claims::fifty(pos),
             threefold_claimable: drawn && !stuck && claims::threefold(pos, &self.history),
             white_to_move: pos.turn() == Color::White,
-            white_cannot_mate: pos.has_insufficient_material(Color::White),
-            black_cannot_mate: pos.has_insufficient_material(Color::Black),
+            white_cannot_mate: dead::cannot_mate(pos, Color::White),
+            black_cannot_mate: dead::cannot_mate(pos, Color::Black),
         }
     }
 }
@@ -931,6 +962,8 @@ impl Visitor for Replayer {
         self.skipped_depth = 0;
         self.history.clear();
         self.automatic_end = None;
+        self.main_moves.clear();
+        self.main_null = false;
         self.warned_after_end = false;
         self.first_error = None;
         self.main_line_broken = false;

@@ -124,6 +124,7 @@ fn outcomes_and_exit_codes_pages_cover_every_case() {
         "checkmate",
         "stalemate",
         "insufficient_material",
+        "dead_position",
         "seventyfive_moves",
         "fivefold_repetition",
         "fifty_moves",
