@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-/// How a run ended, mapped to the process exit code that DESIGN.md fixes for every subcommand.
+/// How a run ended, mapped to the process exit code every subcommand shares (docs/exit-codes.md).
 #[derive(Copy, Clone, Debug, Eq, PartialEq, Ord, PartialOrd)]
 pub enum Exit {
     /// Everything was valid: exit 0.

@@ -58,7 +58,7 @@ impl Winner {
     }
 }
 
-/// The export's `outcome` field, in DESIGN.md's order of precedence.
+/// The export's `outcome` field, in the order of precedence of docs/outcomes.md.
 #[derive(Copy, Clone, Debug, Eq, PartialEq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {

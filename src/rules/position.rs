@@ -279,7 +279,7 @@ impl Position {
         !self.is_check() && !self.has_legal_moves()
     }
 
-    /// Whether the position is dead by material (DESIGN.md): K v K, K+N v K, K+B(s) v K with all
+    /// Whether the position is dead by material (docs/outcomes.md): K v K, K+N v K, K+B(s) v K with all
     /// bishops on one colour, K+B(s) v K+B(s) with every bishop on one colour.
     pub fn is_insufficient_material(&self) -> bool {
         self.has_insufficient_material(Color::White) && self.has_insufficient_material(Color::Black)
