@@ -2,7 +2,7 @@
 //! write the formatted output in input order.
 //!
 //! With one job, this thread reads, replays and formats every game, most in one pass over their
-//! bytes (see [`Reader`]). With more, it reads each input in parts of about [`PART_BYTES`], cut
+//! bytes (see [`Reader`]). With more, it reads each input in parts of about `PART_BYTES`, cut
 //! where a game surely starts ([`last_game_start`]), and the parts are read, replayed and
 //! formatted on every core, this thread's included ([`crate::parallel`]): nothing is cut into
 //! games serially. A part does not know how many games came before it, so its records leave their

@@ -13,8 +13,8 @@
 //! - a check or mate suffix (`+`, `#`, `++`) and a move glyph (`!`, `?`, `!!`, `??`, `!?`, `?!`);
 //! - null moves: `--`, `Z0`, `0000`, `@@@@`.
 //!
-//! [`San::resolve`] turns a parsed move into a legal [`Move`] of a position, with the set of
-//! non-standard forms used ([`Leniency`]); [`write`] gives the canonical SAN of a move.
+//! [`San::resolve`] turns a parsed move into a legal [`Move`](crate::rules::Move) of a position, with the set of
+//! non-standard forms used ([`Leniency`]); [`write`](fn@write) gives the canonical SAN of a move.
 //!
 //! # Examples
 //!

@@ -116,7 +116,7 @@ impl San {
     }
 
     /// Like [`San::resolve_knowing_check`], without saying what is wrong when the move does not
-    /// resolve: the same answer in a smaller value, for the replay's hot path (see [`Failure`]).
+    /// resolve: the same answer in a smaller value, for the replay's hot path (see `Failure`).
     /// Ask [`San::resolve_knowing_check`] for the error.
     #[inline]
     pub fn try_resolve_knowing_check(
