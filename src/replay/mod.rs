@@ -724,7 +724,8 @@ impl Replayer {
             }
         };
         let mut ended = self.automatic_end.filter(|&(ply, _)| ply < line.ply);
-        if ended.is_none() && !self.main_null && dead::is_dead(&line.pos) {
+        let dead_at_end = ended.is_none() && dead::is_dead(&line.pos);
+        if dead_at_end && !self.main_null {
             let moves: Vec<crate::rules::Move> =
                 self.main_moves.iter().map(|&(mv, _)| mv).collect();
             let first = dead::first_dead_ply(&self.start, &moves);
@@ -747,7 +748,7 @@ impl Replayer {
                 outcome::classify_ended(outcome, declared)
             }
             None => {
-                let facts = self.final_facts(&line.pos, declared);
+                let facts = self.final_facts(&line.pos, declared, dead_at_end);
                 outcome::classify(&facts, declared, termination.as_ref())
             }
         };
@@ -777,9 +778,9 @@ impl Replayer {
         }
     }
 
-    /// What the final position `pos` of the main line tells. The claims are looked at only for
-    /// a drawn result, where they count.
-    fn final_facts(&self, pos: &Position, declared: GameResult) -> BoardFacts {
+    /// What the final position `pos` of the main line tells (`dead`: it is a proved dead
+    /// position). The claims are looked at only for a drawn result, where they count.
+    fn final_facts(&self, pos: &Position, declared: GameResult, dead: bool) -> BoardFacts {
         let stuck = !pos.has_legal_moves();
         let check = pos.is_check();
         let repetitions = repetitions(&self.history);
@@ -788,7 +789,7 @@ impl Replayer {
             checkmate: stuck && check,
             stalemate: stuck && !check,
             insufficient_material: pos.is_insufficient_material(),
-            dead_position: dead::is_dead(pos),
+            dead_position: dead,
             halfmove_clock: pos.halfmoves(),
             repetitions,
             fifty_claimable: drawn && !stuck && claims::fifty(pos),
