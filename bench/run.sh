@@ -7,6 +7,8 @@
 #   ARBITER_TESTDATA  the shared test data (default /work/shared/testdata)
 #   BIG_MB            size of the big input for the memory check, in MB (default 1024; 0 skips it)
 #   PERFT_DEPTH       perft depth from the start position (default 6)
+#   BASELINE          an arbiter binary to compare export with (say, one built before a change):
+#                     its export jsonl --jobs 1 joins the lichess×64 and master×8 groups
 #   TMPDIR            where the concatenated corpora are made (default /tmp)
 #
 # Needs cargo, hyperfine, python3, GNU time (`/usr/bin/time`, Debian package `time`) and
@@ -23,7 +25,8 @@
 #      alike; the table shows medians over the rounds;
 #   4. measures peak RSS with `/usr/bin/time -v` on the 10 MB and the big file;
 #   5. prints a Markdown table: games/s, plies/s, MB/s, peak RSS, and the ratios (arbiter export
-#      vs the yardstick, --jobs 2 vs --jobs 1, arbiter validate vs `pgn-extract -r`, perft).
+#      vs the yardstick, --jobs 2 vs --jobs 1, arbiter validate vs `pgn-extract -r`, perft, ply
+#      rows per second, Parquet game rows vs JSON Lines, and BASELINE's export vs this one's).
 set -euo pipefail
 
 ROUNDS=${1:-5}
@@ -67,11 +70,22 @@ echo "timing, $ROUNDS rounds..." >&2
 for round in $(seq "$ROUNDS"); do
     for corpus in master8 lichess64; do
         f=$TMP/$corpus.pgn
+        base=()
+        if [ -n "${BASELINE:-}" ]; then
+            base=(-n baseline "$BASELINE export --format jsonl --jobs 1 -o /dev/null $f")
+        fi
         hyperfine --style none -N --runs 1 --export-json "$TMP/$corpus.$round.json" \
             -n yardstick "$YARDSTICK $f" \
             -n "arbiter --jobs 1" "$(export_cmd 1 "$f")" \
-            -n "arbiter --jobs 2" "$(export_cmd 2 "$f")" >/dev/null
+            -n "arbiter --jobs 2" "$(export_cmd 2 "$f")" \
+            "${base[@]}" >/dev/null
     done
+    f=$TMP/lichess64.pgn
+    hyperfine --style none -N --runs 1 --export-json "$TMP/analytics.$round.json" \
+        -n "games jsonl" "$(export_cmd 1 "$f")" \
+        -n "games parquet" "$ARBITER export --format parquet --jobs 1 -o $TMP/games.parquet $f" \
+        -n "plies jsonl" "$ARBITER export --plies --format jsonl --jobs 1 -o /dev/null $f" \
+        -n "plies parquet" "$ARBITER export --plies --jobs 1 -o $TMP/plies.parquet $f" >/dev/null
     hyperfine --style none -N -i --runs 1 --export-json "$TMP/validate.$round.json" \
         -n "pgn-extract -r" "$PGN_EXTRACT -r $TMP/master8.pgn" \
         -n "arbiter validate --jobs 1" "$ARBITER validate --jobs 1 $TMP/master8.pgn" \
@@ -94,6 +108,8 @@ for file in 10mb big; do
     rss yardstick "$file" "$YARDSTICK" "$TMP/$file.pgn"
     rss "arbiter --jobs 1" "$file" $(export_cmd 1 "$TMP/$file.pgn")
     rss "arbiter --jobs 2" "$file" $(export_cmd 2 "$TMP/$file.pgn")
+    rss "arbiter --plies parquet --jobs 2" "$file" \
+        "$ARBITER" export --plies --jobs 2 -o "$TMP/plies.parquet" "$TMP/$file.pgn"
 done
 
 python3 - "$TMP" "$ROUNDS" "$PERFT_DEPTH" <<'EOF'
@@ -130,6 +146,21 @@ for corpus, label in [("master8", "master×8"), ("lichess64", "lichess×64")]:
                    base / m["arbiter --jobs 1"]))
     ratios.append((f"{label}: arbiter --jobs 2 vs --jobs 1 (target ≥ 1.8x)",
                    m["arbiter --jobs 1"] / m["arbiter --jobs 2"]))
+    if "baseline" in m:
+        ratios.append((f"{label}: export --jobs 1 throughput vs BASELINE (target ≥ 0.95x)",
+                       m["baseline"] / m["arbiter --jobs 1"]))
+
+games, plies = counts("lichess64")
+m = medians("analytics")
+print()
+print("| lichess×64, --jobs 1 | time (s) | rows/s | vs games jsonl |")
+print("| --- | ---: | ---: | ---: |")
+for name, t in m.items():
+    rows = plies if name.startswith("plies") else games
+    print(f"| export {name} | {t:.3f} | {rows / t:,.0f} | {m['games jsonl'] / t:.2f}x |")
+ratios.append(("ply rows jsonl, one core, M plies/s (target ≥ 2)", plies / m["plies jsonl"] / 1e6))
+ratios.append(("Parquet game rows vs JSON Lines speed (target ≥ 0.8x)",
+               m["games jsonl"] / m["games parquet"]))
 
 games, plies = counts("master8")
 mb = os.path.getsize(f"{tmp}/master8.pgn") / 1e6
@@ -162,7 +193,8 @@ with open(f"{tmp}/rss.txt") as f:
     for line in f:
         *name, file, kb = line.split()
         rss.setdefault(" ".join(name), {})[file] = int(kb) / 1024
-targets = {"arbiter --jobs 1": "≤ 8 MB", "arbiter --jobs 2": "≤ 16 MB", "yardstick": ""}
+targets = {"arbiter --jobs 1": "≤ 8 MB", "arbiter --jobs 2": "≤ 16 MB", "yardstick": "",
+           "arbiter --plies parquet --jobs 2": "≤ 64 MB"}
 big = os.path.getsize(f"{tmp}/big.pgn") / 1e9 if os.path.exists(f"{tmp}/big.pgn") else 0
 for name, by_file in rss.items():
     cells = [f"{by_file[k]:.1f}" if k in by_file else "-" for k in ("10mb", "big")]

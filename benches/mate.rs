@@ -35,10 +35,7 @@ fn final_positions() -> Vec<Position> {
         .filter(|path| path.extension().is_some_and(|ext| ext == "pgn"))
         .collect();
     paths.sort();
-    let mut replayer = Replayer::new(ReplayOptions {
-        strict: false,
-        extra_tags: Vec::new(),
-    });
+    let mut replayer = Replayer::new(ReplayOptions::default());
     let mut positions = Vec::new();
     for path in paths {
         let bytes = std::fs::read(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()));

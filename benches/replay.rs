@@ -41,10 +41,7 @@ fn raw_games(bytes: &[u8], n: usize) -> Vec<RawGame> {
 }
 
 fn export_options() -> ReplayOptions {
-    ReplayOptions {
-        strict: false,
-        extra_tags: Vec::new(),
-    }
+    ReplayOptions::default()
 }
 
 fn bench_one_game(c: &mut Criterion) {
@@ -66,8 +63,11 @@ fn bench_one_game(c: &mut Criterion) {
             assert_eq!(replayer.report().plies, plies);
         });
     });
-    let mut validating = Replayer::new(ReplayOptions { ..export_options() });
-    group.bench_function(format!("with variations, {plies} plies"), |b| {
+    let mut validating = Replayer::new(ReplayOptions {
+        clock_checks: true,
+        ..export_options()
+    });
+    group.bench_function(format!("clocks checked, {plies} plies"), |b| {
         b.iter(|| {
             parse_game(black_box(&game), &mut validating);
             assert_eq!(validating.report().plies, plies);

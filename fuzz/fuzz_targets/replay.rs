@@ -1,19 +1,23 @@
-//! Replay and classify arbitrary PGN: the reader feeds the replayer (variations on, then off), no
-//! panic, no hang, and every report is consistent with itself.
+//! Replay and classify arbitrary PGN: the reader feeds the replayer (as validate replays, then as
+//! export --plies does), no panic, no hang, and every report is consistent with itself.
 
 #![no_main]
 
 use arbiter::pgn::Reader;
 use arbiter::replay::{ReplayOptions, Replayer};
+use arbiter::report::code::Code;
 use arbiter::report::diagnostic::Severity;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    for variations in [true, false] {
+    // As validate replays (clocks checked), and as export --plies --comments does.
+    for plies in [false, true] {
         let options = ReplayOptions {
-            variations,
             strict: data.first().is_some_and(|b| b & 1 == 1),
             extra_tags: vec!["Termination".into()],
+            clock_checks: !plies,
+            plies,
+            comments: plies,
         };
         let mut replayer = Replayer::new(options);
         let mut reader = Reader::new("fuzz.pgn", data);
@@ -29,7 +33,7 @@ fuzz_target!(|data: &[u8]| {
             let listed = report
                 .problems
                 .iter()
-                .filter(|p| p.code != "problems_not_listed");
+                .filter(|p| p.code != Code::ProblemsNotListed);
             let errors = listed
                 .clone()
                 .filter(|p| p.severity == Severity::Error)
@@ -40,6 +44,9 @@ fuzz_target!(|data: &[u8]| {
                 assert_eq!(total, report.errors + report.warnings);
             } else {
                 assert!(errors <= report.errors && total < report.errors + report.warnings);
+            }
+            if plies {
+                assert_eq!(report.ply_log.plies.len(), report.plies as usize);
             }
             if !report.main_line_valid {
                 assert!(report.errors > 0 && !report.first_error.is_empty());

@@ -27,7 +27,7 @@ use crate::pgn::{
 use crate::replay::{GameReport, Problem, ReplayOptions, Replayer};
 use crate::report::code::{Code, CodeCounts};
 use crate::report::diagnostic::Severity;
-use crate::report::output::{GameNumber, Output};
+use crate::report::output::{Destination, GameNumber, Output};
 
 /// Games per batch read here with one job.
 const BATCH_GAMES: usize = 1024;
@@ -151,7 +151,7 @@ pub fn run<F: GameFormatter>(
     quiet: bool,
     options: &ReplayOptions,
     make_formatter: impl Fn() -> F + Sync,
-    out: &mut (impl Write + Send),
+    out: &mut (dyn Destination + Send),
 ) -> anyhow::Result<RunTotals> {
     let progress = Progress::new(total_size(paths), quiet);
     let buffers = Buffers::default();
@@ -170,9 +170,7 @@ pub fn run<F: GameFormatter>(
             if batch.input != input {
                 (input, input_before) = (batch.input, 0);
             }
-            batch.output.write_to(counts.games, input_before, out)?;
-            // Problems show as their games finish, not when a buffer fills.
-            out.flush()?;
+            out.write(&batch.output, counts.games, input_before)?;
             input_before += batch.games;
             let slot = batch.input as usize;
             if per_input.len() <= slot {

@@ -11,7 +11,7 @@ use crate::cli::exit::Exit;
 use crate::cli::games::{self, GameFormatter};
 use crate::replay::{GameReport, ReplayOptions};
 use crate::report::diagnostic::Diagnostic;
-use crate::report::output::{GameNumber, Output};
+use crate::report::output::{Bytes, GameNumber, Output};
 use crate::report::sink::Sink;
 
 /// Arguments of `arbiter validate`.
@@ -113,11 +113,15 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Exit> {
     let started = Instant::now();
     let options = ReplayOptions {
         strict: args.strict,
-        extra_tags: Vec::new(),
+        clock_checks: true,
+        ..ReplayOptions::default()
     };
     // Batches are written from whichever thread finished them (stdout is not locked: each write
     // through the sink's buffer takes the lock once).
-    let mut out = sink(args.output.as_deref())?;
+    let mut destination = Bytes {
+        out: sink(args.output.as_deref())?,
+        rows: 0,
+    };
     let totals = games::run(
         &args.paths,
         jobs(args.jobs),
@@ -127,8 +131,9 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Exit> {
             format: args.format,
             text: String::new(),
         },
-        &mut out,
+        &mut destination,
     )?;
+    let mut out = destination.out;
     let counts = &totals.counts;
     let elapsed = started.elapsed().as_secs_f64();
     let rate = if elapsed > 0.0 {

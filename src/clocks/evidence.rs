@@ -36,9 +36,10 @@
 //! let mut evidence = ClockEvidence::new();
 //! evidence.begin_game(Some(&"60+0".parse::<TimeControl>().unwrap()));
 //! let mut warnings = Vec::new();
-//! evidence.ply(1, Color::White, Some(50_000), |w| warnings.push(w.to_string()));
-//! evidence.ply(2, Color::Black, Some(59_000), |w| warnings.push(w.to_string()));
-//! evidence.ply(3, Color::White, Some(58_000), |w| warnings.push(w.to_string()));
+//! let mut warn = |w: arbiter::clocks::ClockWarning| warnings.push(format!("ply {}: {w}", w.ply()));
+//! evidence.ply(1, Color::White, Some(50_000), &mut warn);
+//! evidence.ply(2, Color::Black, Some(59_000), &mut warn);
+//! evidence.ply(3, Color::White, Some(58_000), &mut warn);
 //! assert_eq!(
 //!     warnings,
 //!     ["ply 3: White's clock rose from 0:00:50 (ply 1) to 0:00:58, more than the 0:00:01 the \
@@ -213,6 +214,17 @@ pub fn lost_on_time(termination: &str) -> bool {
 /// the period the move is in, plus the next period's seconds when the move ends its period. The
 /// last period, when it counts moves, repeats.
 fn allowance(periods: &[Period], k: u32) -> u64 {
+    // Nearly every online game: one sudden-death period.
+    if let [
+        Period::Timed {
+            moves: None,
+            increment,
+            ..
+        },
+    ] = periods
+    {
+        return u64::from(*increment) * 1000;
+    }
     let timed = |period: &Period| match *period {
         Period::Timed {
             moves,
@@ -276,10 +288,12 @@ mod tests {
             let ply = i as u32 + 1;
             evidence.ply(ply, mover, clock.map(|s| s * 1000), |w| {
                 assert_eq!(w.ply(), ply);
-                warnings.push(w.to_string())
+                warnings.push(format!("ply {ply}: {w}"))
             });
         }
-        evidence.end_game(Some(termination), result, |w| warnings.push(w.to_string()));
+        evidence.end_game(Some(termination), result, |w| {
+            warnings.push(format!("ply {}: {w}", w.ply()))
+        });
         (warnings, evidence)
     }
 

@@ -92,15 +92,15 @@ impl fmt::Display for ClockWarning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             ClockWarning::Rise {
-                ply,
                 side,
                 previous_ply,
                 before,
                 after,
                 allowed,
+                ..
             } => write!(
                 f,
-                "ply {ply}: {}'s clock rose from {} (ply {previous_ply}) to {}, more than the {} \
+                "{}'s clock rose from {} (ply {previous_ply}) to {}, more than the {} \
                  the time control and a 1 s tolerance allow",
                 name(side),
                 Hms(before.into()),
@@ -108,22 +108,22 @@ impl fmt::Display for ClockWarning {
                 Hms(allowed),
             ),
             ClockWarning::AboveTimeGiven {
-                ply,
                 side,
                 clock,
                 most,
                 moves,
+                ..
             } => write!(
                 f,
-                "ply {ply}: {0}'s clock shows {1}, more than the {2} the time control allows by \
+                "{0}'s clock shows {1}, more than the {2} the time control allows by \
                  {0}'s move {moves}",
                 name(side),
                 Hms(clock.into()),
                 Hms(most),
             ),
-            ClockWarning::TimeLeftAtForfeit { ply, side, clock } => write!(
+            ClockWarning::TimeLeftAtForfeit { side, clock, .. } => write!(
                 f,
-                "ply {ply}: the game was lost on time by {0}, but {0} made the last move and \
+                "the game was lost on time by {0}, but {0} made the last move and \
                  {0}'s clock showed {1} after it",
                 name(side),
                 Hms(clock.into()),
@@ -145,7 +145,7 @@ mod tests {
     }
 
     #[test]
-    fn messages_name_the_ply() {
+    fn messages_say_what_the_clock_did() {
         let warning = ClockWarning::TimeLeftAtForfeit {
             ply: 57,
             side: Color::White,
@@ -154,7 +154,7 @@ mod tests {
         assert_eq!(warning.ply(), 57);
         assert_eq!(
             warning.to_string(),
-            "ply 57: the game was lost on time by White, but White made the last move and \
+            "the game was lost on time by White, but White made the last move and \
              White's clock showed 0:00:42 after it"
         );
         let warning = ClockWarning::AboveTimeGiven {
@@ -166,7 +166,7 @@ mod tests {
         };
         assert_eq!(
             warning.to_string(),
-            "ply 2: Black's clock shows 0:01:01.500, more than the 0:01:00 the time control \
+            "Black's clock shows 0:01:01.500, more than the 0:01:00 the time control \
              allows by Black's move 1"
         );
     }

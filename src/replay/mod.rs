@@ -17,7 +17,14 @@
 //!   `invalid`, in a variation it is reported and the rest of the variation is skipped; junk
 //!   among the main line's moves breaks the main line too;
 //! - at the end, what the board says against the Result tag (`result_contradicts_board`) and what
-//!   the Termination tag says against it (`termination_contradicts_result`) are warnings.
+//!   the Termination tag says against it (`termination_contradicts_result`) are warnings;
+//! - the main line's comments are read for `[%clk]`, `[%emt]` and `[%eval]` (`notes`): each
+//!   side's last clock always, and with [`ReplayOptions::clock_checks`] every command strictly and
+//!   the clocks against the `TimeControl` and `Termination` tags (warnings, docs/clocks.md).
+//!
+//! The parts with a job of their own: `tags` captures the tags, `problems` logs the problems
+//! (severity, `--strict`, limits), `notes` reads the annotations, `claims` and `dead` judge
+//! draws that need a look ahead.
 //!
 //! Repetitions are counted on Zobrist keys since the last capture or pawn move. While the game is
 //! running, each new position is compared with the positions of the same side to move since then
@@ -26,15 +33,23 @@
 
 mod claims;
 mod dead;
+mod notes;
+mod problems;
+mod tags;
 
-use std::fmt::Write as _;
+pub use notes::{PlyLog, PlyNote};
+pub use problems::{MAX_PROBLEMS, Problem};
+pub use tags::Tags;
 
+use crate::clocks::{Millis, Period, Speed};
 use crate::outcome::{self, BoardFacts, Classification, Outcome, termination};
-use crate::pgn::{Flow, GameInfo, GameResult, LineCol, Location, PgnError, Visitor};
+use crate::pgn::{Flow, GameInfo, GameResult, Location, PgnError, Visitor};
 use crate::report::code::Code;
-use crate::report::diagnostic::Severity;
 use crate::rules::san::{self, Leniency, ParseSanError, Resolved, San, Suffix};
 use crate::rules::{Color, Position};
+use notes::MainLineNotes;
+use problems::ProblemLog;
+use tags::{TagCapture, VariantKind, variant_kind};
 
 /// How strictly a replay judges, and what it keeps. Variations are always replayed: `validate`
 /// and `export` judge a game alike.
@@ -44,46 +59,14 @@ pub struct ReplayOptions {
     pub strict: bool,
     /// Tags whose values the report keeps, in this order (`export --tags`).
     pub extra_tags: Vec<String>,
-}
-
-/// One located problem of a game, without the path (the caller knows the source).
-#[derive(Clone, Debug, Eq, PartialEq)]
-pub struct Problem {
-    /// Where, within the game's bytes.
-    pub location: Location,
-    /// Where, in the source (filled in when the game ends).
-    pub at: LineCol,
-    /// The ply of the move concerned (counted from the game's start along its line), if any.
-    pub ply: Option<u32>,
-    /// The move as written, if the problem belongs to a move.
-    pub san: Option<String>,
-    /// Error or warning.
-    pub severity: Severity,
-    /// A stable code, e.g. `illegal_move`.
-    pub code: Code,
-    /// What is wrong, in plain words.
-    pub message: String,
-}
-
-/// The seven tags export writes, plus the ones asked for.
-#[derive(Clone, Debug, Default, Eq, PartialEq)]
-pub struct Tags {
-    /// `Event`.
-    pub event: String,
-    /// `Site`.
-    pub site: String,
-    /// `Date`.
-    pub date: String,
-    /// `Round`.
-    pub round: String,
-    /// `White`.
-    pub white: String,
-    /// `Black`.
-    pub black: String,
-    /// `Result`, or the termination marker when the tag is missing.
-    pub result: String,
-    /// Values of [`ReplayOptions::extra_tags`], in order (empty when absent).
-    pub extra: Vec<String>,
+    /// Check the clocks against the time control and read every comment command strictly:
+    /// problems that are only ever warnings, which `validate` shows and `export` does not (it
+    /// then only reads each side's last clock).
+    pub clock_checks: bool,
+    /// Keep the main line ply by ply in [`GameReport::ply_log`] (`export --plies`).
+    pub plies: bool,
+    /// With `plies`, keep each ply's comment text too.
+    pub comments: bool,
 }
 
 /// Everything known about one game once it is replayed.
@@ -114,6 +97,15 @@ pub struct GameReport {
     pub errors: u32,
     /// How many of `problems` are warnings.
     pub warnings: u32,
+    /// The `TimeControl` tag's first period, as (seconds, increment), when it can be read and
+    /// is timed.
+    pub base_and_increment: Option<(u32, u32)>,
+    /// The speed class of the `TimeControl` tag, when it can be read and is not `?`.
+    pub speed: Option<Speed>,
+    /// White's and Black's last `[%clk]` on the main line.
+    pub final_clocks: [Option<Millis>; 2],
+    /// The main line ply by ply, when asked for ([`ReplayOptions::plies`]).
+    pub ply_log: PlyLog,
 }
 
 /// One line being replayed: the main line, or a variation.
@@ -156,21 +148,16 @@ pub struct Replayer {
     main_null: bool,
     /// The warning about moves after the automatic end was given.
     warned_after_end: bool,
-    /// The index in `problems` of the game's first error, if any.
-    first_error: Option<usize>,
     /// The main line hit an error: the outcome is `invalid`.
     main_line_broken: bool,
-    /// Where the Result tag stands.
-    result_tag_at: Location,
-    /// Where the Termination tag stands.
-    termination_at: Location,
-    fen_tag: Option<String>,
-    variant_tag: Option<String>,
-    termination: Option<String>,
-    result_tag: Option<String>,
+    /// The tags the replay reads.
+    tags: TagCapture,
+    /// The movetext's termination marker, and where it stands.
     marker: Option<(GameResult, Location)>,
-    /// Problems counted but not listed, past [`MAX_PROBLEMS`], and where the first of them is.
-    unlisted: Option<(u64, Location)>,
+    /// The problems' bookkeeping.
+    log: ProblemLog,
+    /// The main line's annotations and clocks.
+    notes: MainLineNotes,
     /// The warning about variations nested too deep was given.
     warned_too_deep: bool,
 }
@@ -179,7 +166,6 @@ impl Replayer {
     /// A replayer with these options.
     pub fn new(options: ReplayOptions) -> Replayer {
         Replayer {
-            options,
             report: GameReport::default(),
             lines: Vec::new(),
             skipped_depth: 0,
@@ -189,17 +175,13 @@ impl Replayer {
             main_moves: Vec::new(),
             main_null: false,
             warned_after_end: false,
-            first_error: None,
             main_line_broken: false,
-            result_tag_at: Location(0),
-            termination_at: Location(0),
-            fen_tag: None,
-            variant_tag: None,
-            termination: None,
-            result_tag: None,
+            tags: TagCapture::default(),
             marker: None,
-            unlisted: None,
+            log: ProblemLog::new(options.strict),
+            notes: MainLineNotes::new(options.clock_checks, options.plies, options.comments),
             warned_too_deep: false,
+            options,
         }
     }
 
@@ -222,34 +204,8 @@ impl Replayer {
         code: Code,
         message: String,
     ) {
-        let severity = if self.options.strict {
-            Severity::Error
-        } else {
-            code.severity()
-        };
-        match severity {
-            Severity::Error => self.report.errors += 1,
-            Severity::Warning => self.report.warnings += 1,
-        }
-        // The first error is always listed: the report quotes it.
-        let first_error = severity == Severity::Error && self.first_error.is_none();
-        if first_error {
-            self.first_error = Some(self.report.problems.len());
-        }
-        if self.report.problems.len() >= MAX_PROBLEMS && !first_error {
-            let unlisted = self.unlisted.get_or_insert((0, location));
-            unlisted.0 += 1;
-            return;
-        }
-        self.report.problems.push(Problem {
-            location,
-            at: LineCol::default(),
-            ply,
-            san: san.map(|san| clip(san, MAX_SAN_CHARS)),
-            severity,
-            code,
-            message: clip_owned(message, MAX_MESSAGE_CHARS),
-        });
+        self.log
+            .record(&mut self.report, location, ply, san, code, message);
     }
 
     /// Records an error of the main line: the main line stops here, and the game's outcome is
@@ -284,11 +240,11 @@ impl Replayer {
     /// Sets up the starting position from the tags.
     fn start(&mut self) {
         let at = Location(0);
-        let chess960 = match self.variant_tag.as_deref().map(variant_kind) {
+        let chess960 = match self.tags.variant.as_deref().map(variant_kind) {
             None | Some(VariantKind::Standard) => false,
             Some(VariantKind::Chess960) => true,
             Some(VariantKind::Other) => {
-                let variant = self.variant_tag.clone().unwrap_or_default();
+                let variant = self.tags.variant.clone().unwrap_or_default();
                 let message = format!(
                     "unsupported variant {variant}: only standard chess and Chess960 are played"
                 );
@@ -301,7 +257,7 @@ impl Replayer {
         } else {
             Position::from_fen
         };
-        let mut pos = match self.fen_tag.as_deref() {
+        let mut pos = match self.tags.fen.as_deref() {
             None => Position::startpos(),
             Some(fen) => match read(fen) {
                 Ok(pos) => pos,
@@ -318,6 +274,27 @@ impl Replayer {
         self.history.push(pos.zobrist());
         self.automatic_end = automatic_end_now(&pos).map(|outcome| (0, outcome));
         self.start.clone_from(&pos);
+        let tags = &self.report.tags;
+        let time_control = self
+            .tags
+            .time_control_at
+            .map(|_| tags.time_control.as_str());
+        match self.notes.start(&pos, time_control) {
+            Ok(tc) => {
+                self.report.speed = tc.and_then(|tc| tc.speed());
+                self.report.base_and_increment = tc
+                    .filter(|tc| {
+                        tc.periods()
+                            .iter()
+                            .all(|p| matches!(p, Period::Timed { .. }))
+                    })
+                    .and_then(|tc| Some((tc.base_seconds()?, tc.increment_seconds()?)));
+            }
+            Err(message) => {
+                let at = self.tags.time_control_at.unwrap_or(at);
+                self.problem(at, None, None, Code::BadTimeControl, message);
+            }
+        }
         self.lines.push(Line {
             before: pos.clone(),
             pos,
@@ -387,7 +364,24 @@ impl Replayer {
             self.main_moves.push((mv, location));
             let material_changed = mv.is_capture() || mv.promotion().is_some();
             self.after_main_line_move(mv.is_zeroing(), material_changed);
+            let mover = self.lines[0].before.turn();
+            self.note_move(ply, mover, Some(mv));
         }
+    }
+
+    /// Tells the notes a main-line move was played (its problems go to the log).
+    #[inline]
+    fn note_move(&mut self, ply: u32, mover: Color, mv: Option<crate::rules::Move>) {
+        let (log, report) = (&mut self.log, &mut self.report);
+        self.notes
+            .move_played(ply, mover, mv, &mut |at, ply, code, message| {
+                log.record(report, at, ply, None, code, message)
+            });
+    }
+
+    /// Whether the main line is being replayed now (not a variation, not after its end).
+    fn on_main_line(&self) -> bool {
+        self.skipped_depth == 0 && self.lines.len() == 1 && !self.lines[0].dead
     }
 
     /// Text that is no move at all.
@@ -543,6 +537,8 @@ impl Replayer {
         if index == 0 {
             self.report.plies = ply;
             self.main_null = true;
+            let mover = self.lines[0].before.turn();
+            self.note_move(ply, mover, None);
             self.problem(
                 location,
                 Some(ply),
@@ -653,7 +649,11 @@ impl Replayer {
             self.start();
         }
         if let Some((marker, location)) = self.marker {
-            match self.result_tag.as_deref() {
+            let tag = self
+                .tags
+                .result_at
+                .map(|_| self.report.tags.result.as_str());
+            match tag {
                 Some(tag) if tag.trim() != marker.as_str() => {
                     let message = format!(
                         "the movetext ends with {} but the Result tag says {tag}",
@@ -671,38 +671,22 @@ impl Replayer {
         }
         let declared = GameResult::from_tag(&self.report.tags.result);
         self.judge(declared);
-        if let Some((count, location)) = self.unlisted.take() {
-            // A note, not a problem of its own: the counts already hold the unlisted ones.
-            self.report.problems.push(Problem {
-                location,
-                at: LineCol::default(),
-                ply: None,
-                san: None,
-                severity: Severity::Warning,
-                code: Code::ProblemsNotListed,
-                message: format!(
-                    "{count} more problems from here on are counted but not listed (at most \
-                     {MAX_PROBLEMS} are listed per game)"
-                ),
-            });
-        }
-        for problem in &mut self.report.problems {
-            problem.at = game.locate(problem.location);
-        }
+        // Taken out for the call, so that the problems it finds can go to the report.
+        let termination = std::mem::take(&mut self.report.tags.termination);
+        let at = self.tags.termination_at.unwrap_or(Location(0));
+        let (log, report) = (&mut self.log, &mut self.report);
+        let clocks = self.notes.end_game(
+            self.tags.termination_at.map(|_| termination.as_str()),
+            at,
+            declared,
+            &mut |at, ply, code, message| log.record(report, at, ply, None, code, message),
+        );
+        self.report.tags.termination = termination;
+        self.notes.hand_over(&mut self.report.ply_log);
+        self.report.final_clocks = clocks;
+        self.log.finish(&mut self.report, game);
         let report = &mut self.report;
         report.main_line_valid = !self.main_line_broken;
-        if let Some(index) = self.first_error {
-            let problem = &report.problems[index];
-            let error = &mut report.first_error;
-            let _ = write!(error, "{}: ", problem.at);
-            if let Some(ply) = problem.ply {
-                let _ = write!(error, "ply {ply} ");
-            }
-            if let Some(san) = &problem.san {
-                let _ = write!(error, "\"{san}\": ");
-            }
-            error.push_str(&problem.message);
-        }
         if let Some(line) = self.lines.first() {
             report.final_fen.clear();
             line.pos.write_fen(&mut report.final_fen);
@@ -712,10 +696,11 @@ impl Replayer {
     /// Classifies the game and reports what the tags say against the board: the first automatic
     /// end of the main line decides, else its final position, else the tags.
     fn judge(&mut self, declared: GameResult) {
-        let termination = self.termination.as_deref().map(|text| {
-            let tags = &self.report.tags;
-            termination::read(text, &tags.white, &tags.black)
-        });
+        let tags = &self.report.tags;
+        let termination = self
+            .tags
+            .termination_at
+            .map(|_| termination::read(&tags.termination, &tags.white, &tags.black));
         let line = match self.lines.first() {
             Some(line) if !self.main_line_broken => line,
             _ => {
@@ -753,13 +738,18 @@ impl Replayer {
             }
         };
         self.report.classification = Some(classification);
-        let at = self.marker.map_or(self.result_tag_at, |(_, at)| at);
+        let result_at = self.tags.result_at.unwrap_or(Location(0));
+        let at = self.marker.map_or(result_at, |(_, at)| at);
         let end_ply = ended.map(|(ply, _)| ply);
         if let Some(message) = outcome::contradiction(&classification, declared, end_ply) {
             self.problem(at, None, None, Code::ResultContradictsBoard, message);
         }
         let implied = termination.and_then(|t| t.implies);
-        if let (Some(implied), Some(text)) = (implied, self.termination.as_deref())
+        let text = self
+            .tags
+            .termination_at
+            .map(|_| &self.report.tags.termination);
+        if let (Some(implied), Some(text)) = (implied, text)
             && declared != GameResult::Unknown
             && outcome::declared_winner(declared) != implied
         {
@@ -769,7 +759,7 @@ impl Replayer {
                 declared.as_str()
             );
             self.problem(
-                self.termination_at,
+                self.tags.termination_at.unwrap_or(Location(0)),
                 None,
                 None,
                 Code::TerminationContradictsResult,
@@ -851,57 +841,9 @@ fn suffix_message(
     }
 }
 
-/// How a `Variant` tag is played.
-#[derive(Copy, Clone, Debug, Eq, PartialEq)]
-enum VariantKind {
-    Standard,
-    Chess960,
-    Other,
-}
-
-/// Reads a `Variant` tag: case, spaces and hyphens do not matter.
-fn variant_kind(variant: &str) -> VariantKind {
-    let key: String = variant
-        .chars()
-        .filter(|c| c.is_alphanumeric())
-        .flat_map(char::to_lowercase)
-        .collect();
-    match key.as_str() {
-        "" | "standard" | "chess" | "normal" | "fromposition" | "orthodox" => VariantKind::Standard,
-        "chess960" | "960" | "fischerandom" | "fischerrandom" | "fischerrandomchess" | "frc" => {
-            VariantKind::Chess960
-        }
-        _ => VariantKind::Other,
-    }
-}
-
 /// Variations nested deeper than this are read but not replayed: each level holds two positions,
 /// and a 64 MB game of `(d4 ` would need gigabytes. Real games nest a few levels.
 const MAX_VARIATION_DEPTH: usize = 1_000;
-
-/// At most this many problems are listed per game; the rest are counted. A 64 MB game of stray
-/// `)` would otherwise hold 30 million problems (gigabytes) in memory.
-const MAX_PROBLEMS: usize = 10_000;
-
-/// At most this many characters of the move text go into a problem: a 50 MB "move" (a line of
-/// garbage) must not become a 50 MB diagnostic.
-const MAX_SAN_CHARS: usize = 32;
-/// At most this many characters of a problem's message (which quotes the move or a tag value).
-const MAX_MESSAGE_CHARS: usize = 512;
-
-/// `text` cut to `max` characters, with `…` when something was cut.
-fn clip(text: &str, max: usize) -> String {
-    clip_owned(text.chars().take(max + 1).collect(), max)
-}
-
-/// Like [`clip`], in place.
-fn clip_owned(mut text: String, max: usize) -> String {
-    if let Some((end, _)) = text.char_indices().nth(max) {
-        text.truncate(end);
-        text.push('…');
-    }
-    text
-}
 
 /// How many times the last position of `history` occurs in it (positions of the same side to
 /// move stand two apart).
@@ -933,23 +875,10 @@ impl Visitor for Replayer {
     type Output = ();
 
     fn begin_game(&mut self, game: &GameInfo<'_>) {
-        let extra_count = self.options.extra_tags.len();
         let report = &mut self.report;
         report.index = game.index();
-        let tags = &mut report.tags;
-        for field in [
-            &mut tags.event,
-            &mut tags.site,
-            &mut tags.date,
-            &mut tags.round,
-            &mut tags.white,
-            &mut tags.black,
-            &mut tags.result,
-        ] {
-            field.clear();
-        }
-        tags.extra.iter_mut().for_each(String::clear);
-        tags.extra.resize(extra_count, String::new());
+        self.tags
+            .reset(&mut report.tags, self.options.extra_tags.len());
         report.plies = 0;
         report.final_fen.clear();
         report.main_line_valid = true;
@@ -959,6 +888,11 @@ impl Visitor for Replayer {
         report.problems.clear();
         report.errors = 0;
         report.warnings = 0;
+        report.base_and_increment = None;
+        report.speed = None;
+        report.final_clocks = [None; 2];
+        self.log.reset();
+        self.notes.reset();
         self.lines.clear();
         self.skipped_depth = 0;
         self.history.clear();
@@ -966,58 +900,15 @@ impl Visitor for Replayer {
         self.main_moves.clear();
         self.main_null = false;
         self.warned_after_end = false;
-        self.first_error = None;
         self.main_line_broken = false;
-        self.result_tag_at = Location(0);
-        self.termination_at = Location(0);
-        self.unlisted = None;
         self.warned_too_deep = false;
-        self.fen_tag = None;
-        self.variant_tag = None;
-        self.termination = None;
-        self.result_tag = None;
         self.marker = None;
     }
 
     fn tag(&mut self, name: &str, value: &str, location: Location) {
-        let tags = &mut self.report.tags;
-        let field = match name {
-            "Event" => Some(&mut tags.event),
-            "Site" => Some(&mut tags.site),
-            "Date" => Some(&mut tags.date),
-            "Round" => Some(&mut tags.round),
-            "White" => Some(&mut tags.white),
-            "Black" => Some(&mut tags.black),
-            "Result" => {
-                self.result_tag = Some(value.to_owned());
-                self.result_tag_at = location;
-                Some(&mut tags.result)
-            }
-            "FEN" => {
-                self.fen_tag = Some(value.to_owned());
-                None
-            }
-            "Variant" => {
-                self.variant_tag = Some(value.to_owned());
-                None
-            }
-            "Termination" => {
-                self.termination = Some(value.to_owned());
-                self.termination_at = location;
-                None
-            }
-            _ => None,
-        };
-        if let Some(field) = field {
-            field.clear();
-            field.push_str(value);
-        }
-        for (wanted, slot) in self.options.extra_tags.iter().zip(&mut tags.extra) {
-            if wanted == name {
-                slot.clear();
-                slot.push_str(value);
-            }
-        }
+        let wanted = &self.options.extra_tags;
+        self.tags
+            .tag(&mut self.report.tags, wanted, name, value, location);
     }
 
     fn end_tags(&mut self) -> Flow {
@@ -1041,8 +932,20 @@ impl Visitor for Replayer {
         Replayer::en_passant_mark(self, location);
     }
 
-    fn wants_comments(&self) -> bool {
-        false
+    fn nag(&mut self, nag: u8, _location: Location) {
+        if self.on_main_line() {
+            self.notes.nag(nag);
+        }
+    }
+
+    fn comment(&mut self, text: &str, location: Location) {
+        if self.on_main_line() {
+            let (log, report) = (&mut self.log, &mut self.report);
+            self.notes
+                .comment(text, location, &mut |at, ply, code, message| {
+                    log.record(report, at, ply, None, code, message)
+                });
+        }
     }
 
     /// `begin_game` resets every per-game field.

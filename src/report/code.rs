@@ -71,6 +71,16 @@ codes! {
     ResultContradictsBoard = "result_contradicts_board", Warning, "the Result contradicts the board (a mate, a draw by rule, a win on time without mating material)";
     /// The Termination tag names another result than the Result tag.
     TerminationContradictsResult = "termination_contradicts_result", Warning, "the Termination tag says another side won (or a draw) than the Result tag";
+    /// A `[%clk]`, `[%emt]` or `[%eval]` command that cannot be read.
+    MalformedCommand = "malformed_command", Warning, "a [%clk], [%emt] or [%eval] command in a main-line comment that cannot be read";
+    /// A `TimeControl` tag that cannot be read.
+    BadTimeControl = "bad_time_control", Warning, "the TimeControl tag is not of the PGN standard's forms (?, -, 300+3, 40/9000:300, *180)";
+    /// A clock that rose more than the time control allows.
+    ClockRise = "clock_rise", Warning, "a side's clock rose more than the time control's increments and periods allow";
+    /// A clock above all the time the time control has given.
+    ClockAboveTimeGiven = "clock_above_time_given", Warning, "a clock shows more time than the time control has given the side so far";
+    /// A loss on time by a side whose clock shows time left.
+    TimeLeftAtForfeit = "time_left_at_forfeit", Warning, "the Termination says lost on time, but the loser's stopped clock shows more than 5 seconds";
     /// More problems than are listed for one game.
     ProblemsNotListed = "problems_not_listed", Warning, "more problems in this game than are listed; they are counted";
     /// Variations nested too deep to replay.

@@ -132,8 +132,8 @@ mod tests {
         };
         write(&second, &mut later);
         let [mut a, mut b] = [Vec::new(), Vec::new()];
-        known.write_to(0, 0, &mut a).unwrap();
-        later.write_to(28, 1, &mut b).unwrap();
+        known.write_to(0, 0, &mut 0, &mut a).unwrap();
+        later.write_to(28, 1, &mut 0, &mut b).unwrap();
         assert_eq!(a, b);
         String::from_utf8(a).unwrap()
     }

@@ -11,3 +11,4 @@ pub mod output;
 pub mod parquet;
 pub mod record;
 pub mod sink;
+pub mod table;

@@ -1,8 +1,15 @@
 //! Formatted output whose game numbers may not be known yet. A part of an input read on another
 //! core does not know how many games came before it, so its records leave holes where the numbers
 //! go, and the holes are filled in when the output is written, in input order.
+//!
+//! Output is bytes (text formats) or typed cells (Parquet rows), and goes to a [`Destination`]:
+//! a byte stream, or a [`ParquetWriter`].
 
 use std::io::{self, Write};
+
+use crate::clocks::Millis;
+use crate::report::parquet::{ColumnKind, Date32, ParquetError, ParquetWriter, Value};
+use crate::report::table::Cell;
 
 /// A game's numbers, or where the game stands in its batch when they are not known yet.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -29,11 +36,31 @@ impl Default for GameNumber {
     }
 }
 
-/// Output bytes, with holes for game numbers.
+/// Output bytes, with holes for game numbers, or typed cells.
 #[derive(Debug, Default)]
 pub struct Output {
     bytes: Vec<u8>,
     holes: Vec<Hole>,
+    /// Parquet rows: their cells end to end.
+    cells: Vec<StoredCell>,
+    /// Rows (records) in the output.
+    rows: u64,
+}
+
+/// A [`Cell`] kept for a Parquet row: strings go to the output's bytes.
+#[derive(Copy, Clone, Debug, PartialEq)]
+enum StoredCell {
+    Null,
+    /// A string at `bytes[start..end]`.
+    Str(u32, u32),
+    Int(i64),
+    Seconds(Millis),
+    Bool(bool),
+    Date(Date32),
+    /// The game's number across all inputs, or in its input, known or a hole (its place in its
+    /// batch).
+    Run(GameNumber),
+    Input(GameNumber),
 }
 
 /// A place in the output to fill in.
@@ -52,8 +79,8 @@ enum Filling {
     Run,
     /// The game's number in its input.
     Input,
-    /// A comma unless the game is the first of the run.
-    CommaUnlessFirst,
+    /// A comma unless no row was written before.
+    RowComma,
 }
 
 impl Output {
@@ -74,13 +101,44 @@ impl Output {
 
     /// Whether nothing was written.
     pub fn is_empty(&self) -> bool {
-        self.bytes.is_empty() && self.holes.is_empty()
+        self.bytes.is_empty() && self.holes.is_empty() && self.cells.is_empty()
     }
 
     /// Empties the output, keeping its memory.
     pub fn clear(&mut self) {
         self.bytes.clear();
         self.holes.clear();
+        self.cells.clear();
+        self.rows = 0;
+    }
+
+    /// Counts a row (record) written.
+    pub fn count_row(&mut self) {
+        self.rows += 1;
+    }
+
+    /// The rows (records) written.
+    pub fn rows(&self) -> u64 {
+        self.rows
+    }
+
+    /// Appends a typed cell of a Parquet row.
+    pub fn cell(&mut self, cell: Cell<'_>) {
+        let stored = match cell {
+            Cell::Null => StoredCell::Null,
+            Cell::Str(s) => {
+                let start = self.bytes.len() as u32;
+                self.bytes.extend_from_slice(s.as_bytes());
+                StoredCell::Str(start, self.bytes.len() as u32)
+            }
+            Cell::Int(n) => StoredCell::Int(n),
+            Cell::Seconds(ms) => StoredCell::Seconds(ms),
+            Cell::Bool(b) => StoredCell::Bool(b),
+            Cell::Date(d) => StoredCell::Date(d),
+            Cell::Run(number) => StoredCell::Run(number),
+            Cell::Input(number) => StoredCell::Input(number),
+        };
+        self.cells.push(stored);
     }
 
     /// Appends bytes.
@@ -106,13 +164,9 @@ impl Output {
         }
     }
 
-    /// Appends a comma unless the game is the first of the run (for a JSON array).
-    pub fn comma_unless_first(&mut self, number: GameNumber) {
-        match number {
-            GameNumber::Known { run: 1, .. } => {}
-            GameNumber::Known { .. } => self.bytes.push(b','),
-            GameNumber::Later { in_batch } => self.hole(in_batch, Filling::CommaUnlessFirst),
-        }
+    /// Appends a comma unless this is the output's first row (for a JSON array).
+    pub fn row_comma(&mut self) {
+        self.hole(0, Filling::RowComma);
     }
 
     fn hole(&mut self, in_batch: u64, what: Filling) {
@@ -123,15 +177,19 @@ impl Output {
         });
     }
 
-    /// Writes the output to `out` with its holes filled in: the batch's first game is game
-    /// `run_before + 1` of the run and `input_before + 1` of its input.
+    /// Writes the output's bytes to `out` with its holes filled in: the batch's first game is
+    /// game `run_before + 1` of the run and `input_before + 1` of its input, and `rows` rows
+    /// came before (the output's rows are added to it).
     pub fn write_to(
         &self,
         run_before: u64,
         input_before: u64,
+        rows: &mut u64,
         out: &mut impl Write,
     ) -> io::Result<()> {
         let mut written = 0;
+        let mut seen = *rows;
+        *rows += self.rows;
         for hole in &self.holes {
             out.write_all(&self.bytes[written..hole.at])?;
             written = hole.at;
@@ -146,13 +204,91 @@ impl Output {
                             .as_bytes(),
                     )?;
                 }
-                Filling::CommaUnlessFirst if run_before + hole.in_batch > 0 => {
-                    out.write_all(b",")?
+                Filling::RowComma => {
+                    if seen > 0 {
+                        out.write_all(b",")?;
+                    }
+                    seen += 1;
                 }
-                Filling::CommaUnlessFirst => {}
             }
         }
         out.write_all(&self.bytes[written..])
+    }
+
+    /// Writes the output's Parquet rows to `writer`, game numbers filled in as
+    /// [`Output::write_to`] fills them.
+    pub fn write_cells<W: Write + Send>(
+        &self,
+        run_before: u64,
+        input_before: u64,
+        writer: &mut ParquetWriter<W>,
+    ) -> Result<(), ParquetError> {
+        let width = writer.columns().len();
+        for (i, &cell) in self.cells.iter().enumerate() {
+            let column = i % width;
+            let kind = writer.columns()[column].kind;
+            let number = |number, before: u64| match number {
+                GameNumber::Known { run, input } => (run, input),
+                GameNumber::Later { in_batch } => (before + in_batch + 1, before + in_batch + 1),
+            };
+            let value = match cell {
+                StoredCell::Null => Value::Null,
+                StoredCell::Str(start, end) => Value::Str(
+                    std::str::from_utf8(&self.bytes[start as usize..end as usize])
+                        .unwrap_or_default(),
+                ),
+                StoredCell::Int(n) => int_value(n, kind),
+                StoredCell::Seconds(ms) => Value::F64(f64::from(ms) / 1000.0),
+                StoredCell::Bool(b) => Value::Bool(b),
+                StoredCell::Date(d) => Value::Date(d),
+                StoredCell::Run(n) => int_value(number(n, run_before).0 as i64, kind),
+                StoredCell::Input(n) => int_value(number(n, input_before).1 as i64, kind),
+            };
+            writer.push(value);
+            if column + 1 == width {
+                writer.end_row()?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A whole number as a value of an integer column of `kind`.
+fn int_value(n: i64, kind: ColumnKind) -> Value<'static> {
+    match kind {
+        ColumnKind::Int32 => Value::I32(n as i32),
+        ColumnKind::UInt32 => Value::U32(n as u32),
+        _ => Value::I64(n),
+    }
+}
+
+/// Where ordered output goes: a byte stream, or a Parquet file.
+pub trait Destination {
+    /// Writes one batch's output; see [`Output::write_to`].
+    fn write(&mut self, output: &Output, run_before: u64, input_before: u64) -> io::Result<()>;
+}
+
+/// A byte stream, flushed after each batch (so that problems show as their games finish), and
+/// the rows written so far.
+pub struct Bytes<W: Write> {
+    /// The stream.
+    pub out: W,
+    /// Rows written so far (for the commas of a JSON array).
+    pub rows: u64,
+}
+
+impl<W: Write> Destination for Bytes<W> {
+    fn write(&mut self, output: &Output, run_before: u64, input_before: u64) -> io::Result<()> {
+        output.write_to(run_before, input_before, &mut self.rows, &mut self.out)?;
+        self.out.flush()
+    }
+}
+
+impl<W: Write + Send> Destination for ParquetWriter<W> {
+    fn write(&mut self, output: &Output, run_before: u64, input_before: u64) -> io::Result<()> {
+        output
+            .write_cells(run_before, input_before, self)
+            .map_err(io::Error::other)
     }
 }
 
@@ -193,7 +329,7 @@ mod tests {
         let mut out = Output::default();
         for number in numbers {
             out.extend(b"[");
-            out.comma_unless_first(number);
+            out.row_comma();
             out.extend(b"]");
             out.run_number(number);
             out.extend(b"/");
@@ -203,9 +339,13 @@ mod tests {
         out
     }
 
-    fn written(out: &Output, run_before: u64, input_before: u64) -> String {
+    /// The output written after `rows_before` rows, its first game numbered after
+    /// `run_before` and `input_before`.
+    fn written(out: &Output, rows_before: u64, run_before: u64, input_before: u64) -> String {
         let mut bytes = Vec::new();
-        out.write_to(run_before, input_before, &mut bytes).unwrap();
+        let mut rows = rows_before;
+        out.write_to(run_before, input_before, &mut rows, &mut bytes)
+            .unwrap();
         String::from_utf8(bytes).unwrap()
     }
 
@@ -218,13 +358,13 @@ mod tests {
             }));
             let later = records((0..3).map(|in_batch| GameNumber::Later { in_batch }));
             assert_eq!(
-                written(&later, run_before, input_before),
-                written(&known, 0, 0)
+                written(&later, run_before, run_before, input_before),
+                written(&known, run_before, 0, 0)
             );
         }
         let later = records((0..2).map(|in_batch| GameNumber::Later { in_batch }));
-        assert_eq!(written(&later, 0, 0), "[]1/1;[,]2/2;");
-        assert_eq!(written(&later, 9, 1), "[,]10/2;[,]11/3;");
+        assert_eq!(written(&later, 0, 0, 0), "[]1/1;[,]2/2;");
+        assert_eq!(written(&later, 9, 9, 1), "[,]10/2;[,]11/3;");
     }
 
     #[test]

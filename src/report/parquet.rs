@@ -131,6 +131,37 @@ impl Date32 {
             .map(Date32)
     }
 
+    /// The date's year, month and day (Howard Hinnant's civil_from_days).
+    pub fn to_ymd(self) -> (i32, u32, u32) {
+        let z = i64::from(self.0) + 719_468;
+        let era = z.div_euclid(146_097);
+        let day_of_era = z - era * 146_097;
+        let year_of_era =
+            (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+        let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+        let mp = (5 * day_of_year + 2) / 153;
+        let day = (day_of_year - (153 * mp + 2) / 5 + 1) as u32;
+        let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+        let year = year_of_era + era * 400 + i64::from(month <= 2);
+        (year as i32, month, day)
+    }
+
+    /// Appends the date as `YYYY-MM-DD` (a year before 0 or after 9999 as it comes).
+    pub fn write_iso(self, out: &mut Vec<u8>) {
+        let (year, month, day) = self.to_ymd();
+        if year < 0 {
+            out.push(b'-');
+        }
+        let year = year.unsigned_abs();
+        let two = |n: u32| [b'0' + (n / 10 % 10) as u8, b'0' + (n % 10) as u8];
+        out.extend_from_slice(&two(year / 100));
+        out.extend_from_slice(&two(year));
+        out.push(b'-');
+        out.extend_from_slice(&two(month));
+        out.push(b'-');
+        out.extend_from_slice(&two(day));
+    }
+
     /// A PGN `Date` tag's value, `YYYY.MM.DD`, when it is complete and exists; `None` for
     /// `????.??.??`, `2024.??.??` and anything else.
     pub fn from_pgn(value: &str) -> Option<Date32> {
@@ -611,6 +642,30 @@ mod tests {
             "",
         ] {
             assert_eq!(Date32::from_pgn(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn dates_round_trip_and_print_in_iso_form() {
+        for (y, m, d) in [
+            (1970, 1, 1),
+            (1851, 6, 21),
+            (2000, 2, 29),
+            (2025, 12, 31),
+            (1, 1, 1),
+        ] {
+            let date = Date32::from_ymd(y, m, d).unwrap();
+            assert_eq!(date.to_ymd(), (y, m, d));
+            let mut iso = Vec::new();
+            date.write_iso(&mut iso);
+            assert_eq!(
+                String::from_utf8(iso).unwrap(),
+                format!("{y:04}-{m:02}-{d:02}")
+            );
+        }
+        for days in (-800_000..800_000).step_by(997) {
+            let (y, m, d) = Date32(days).to_ymd();
+            assert_eq!(Date32::from_ymd(y, m, d), Some(Date32(days)));
         }
     }
 }

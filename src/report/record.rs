@@ -1,40 +1,68 @@
-//! One export record per game, written as CSV, JSON (one streamed array) or JSON Lines.
+//! One export record per game, as a row of [`crate::report::table`]: CSV, JSON (one streamed
+//! array), JSON Lines or Parquet.
 //!
-//! The fields, in this order (`docs/export-fields.md` says what each means): `index, file, game,
-//! event, site, date, round, white, black, result, plies, outcome, winner, result_consistent,
-//! final_fen, valid, error, end_ply`, then one column per tag asked for with `--tags`.
-//!
-//! CSV rows are written here rather than by the csv crate: the game numbers may be holes filled
-//! in later, in the middle of a row. Fields are quoted exactly when the csv crate would quote
-//! them (a comma, a quote or a line end inside), so the crate reads them back unchanged.
+//! The columns, in this order (`docs/export-fields.md` says what each means and its type):
+//! `index, file, game, event, site, date, round, white, black, result, plies, outcome, winner,
+//! result_consistent, final_fen, valid, error, end_ply`, then the typed columns read from tags
+//! and clocks (`white_elo, black_elo, eco, opening, termination, time_control, base_seconds,
+//! increment_seconds, speed, played_on, utc_time, white_clock, black_clock`), then one column per
+//! tag asked for with `--tags`.
 
-use std::cell::RefCell;
-use std::io;
-
+use crate::clocks::Millis;
 use crate::outcome::{Outcome, Winner};
-use crate::report::output::{GameNumber, Output, itoa_buf};
+use crate::report::output::{GameNumber, Output};
+use crate::report::parquet::{Column, ColumnKind, Date32};
+pub use crate::report::table::ExportFormat;
+use crate::report::table::{Cell, Table};
 
-/// The fixed export fields, in order.
-pub const FIELDS: [&str; 18] = [
-    "index",
-    "file",
-    "game",
-    "event",
-    "site",
-    "date",
-    "round",
-    "white",
-    "black",
-    "result",
-    "plies",
-    "outcome",
-    "winner",
-    "result_consistent",
-    "final_fen",
-    "valid",
-    "error",
-    "end_ply",
-];
+/// The fixed export fields, in order, with their types.
+pub const COLUMNS: [(&str, ColumnKind, bool); 31] = {
+    use ColumnKind::{Bool, Date, Float64, Int32, Int64, String};
+    [
+        ("index", Int64, false),
+        ("file", String, false),
+        ("game", Int64, false),
+        ("event", String, false),
+        ("site", String, false),
+        ("date", String, false),
+        ("round", String, false),
+        ("white", String, false),
+        ("black", String, false),
+        ("result", String, false),
+        ("plies", Int32, false),
+        ("outcome", String, false),
+        ("winner", String, false),
+        ("result_consistent", Bool, false),
+        ("final_fen", String, false),
+        ("valid", Bool, false),
+        ("error", String, false),
+        ("end_ply", Int32, true),
+        ("white_elo", Int32, true),
+        ("black_elo", Int32, true),
+        ("eco", String, true),
+        ("opening", String, true),
+        ("termination", String, true),
+        ("time_control", String, true),
+        ("base_seconds", Int32, true),
+        ("increment_seconds", Int32, true),
+        ("speed", String, true),
+        ("played_on", Date, true),
+        ("utc_time", String, true),
+        ("white_clock", Float64, true),
+        ("black_clock", Float64, true),
+    ]
+};
+
+/// The fixed export fields' names, in order.
+pub const FIELDS: [&str; COLUMNS.len()] = {
+    let mut names = [""; COLUMNS.len()];
+    let mut i = 0;
+    while i < COLUMNS.len() {
+        names[i] = COLUMNS[i].0;
+        i += 1;
+    }
+    names
+};
 
 /// The record of one game, borrowed from wherever its fields live (for export, the replayer's
 /// report): formatting copies each field once, straight into the output.
@@ -74,268 +102,168 @@ pub struct ExportRecord<'a> {
     pub error: &'a str,
     /// The ply at which an automatic end ended the game, when moves follow it.
     pub end_ply: Option<u32>,
+    /// The `WhiteElo` and `BlackElo` tags as written.
+    pub elo: [&'a str; 2],
+    /// The `ECO` tag.
+    pub eco: &'a str,
+    /// The `Opening` tag.
+    pub opening: &'a str,
+    /// The `Termination` tag.
+    pub termination: &'a str,
+    /// The `TimeControl` tag.
+    pub time_control: &'a str,
+    /// The time control's first period, as (seconds, increment), when it is timed.
+    pub base_and_increment: Option<(u32, u32)>,
+    /// The time control's speed class (`blitz`...).
+    pub speed: Option<&'a str>,
+    /// The `UTCDate` and `Date` tags.
+    pub utc_date: &'a str,
+    /// The `UTCTime` tag.
+    pub utc_time: &'a str,
+    /// White's and Black's last `[%clk]`.
+    pub final_clocks: [Option<Millis>; 2],
     /// Values of the tags asked for with `--tags`, in that order (empty when absent).
     pub extra: &'a [String],
 }
 
-/// The output format of `export`.
-#[derive(Copy, Clone, Debug, Eq, PartialEq, clap::ValueEnum)]
-pub enum ExportFormat {
-    /// Comma-separated values with a header row.
-    Csv,
-    /// One JSON array of objects.
-    Json,
-    /// One JSON object per line.
-    Jsonl,
-}
-
-/// Formats records into byte buffers. Holds the `--tags` names and the CSV writer's state.
+/// Formats records into a batch's output.
 pub struct RecordFormatter {
-    format: ExportFormat,
-    extra_tags: Vec<String>,
-    csv: csv::Writer<Pending>,
-}
-
-/// The CSV writer's destination: bytes wait here until the formatter moves them to the caller's
-/// buffer (the csv writer lends only a shared reference to its destination).
-struct Pending(RefCell<Vec<u8>>);
-
-impl io::Write for Pending {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.0.get_mut().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
+    table: Table,
 }
 
 impl RecordFormatter {
     /// A formatter for `format` with extra tag columns `extra_tags`.
     pub fn new(format: ExportFormat, extra_tags: Vec<String>) -> RecordFormatter {
         RecordFormatter {
-            format,
-            extra_tags,
-            csv: csv::WriterBuilder::new().from_writer(Pending(RefCell::new(Vec::new()))),
+            table: Table::new(format, columns(&extra_tags)),
         }
     }
 
     /// The bytes that open the output: the CSV header row, or `[` for JSON.
     pub fn header(&mut self, out: &mut Vec<u8>) {
-        match self.format {
-            ExportFormat::Csv => {
-                let names = FIELDS
-                    .iter()
-                    .copied()
-                    .chain(self.extra_tags.iter().map(String::as_str));
-                write_csv(&mut self.csv, names, out);
-            }
-            ExportFormat::Json => out.push(b'['),
-            ExportFormat::Jsonl => {}
-        }
+        self.table.header(out);
+    }
+
+    /// The columns.
+    pub fn columns(&self) -> &[Column] {
+        self.table.columns()
     }
 
     /// Appends one record.
-    pub fn record(&mut self, record: &ExportRecord<'_>, out: &mut Output) {
-        match self.format {
-            ExportFormat::Csv => {
-                out.run_number(record.number);
-                out.extend(b",");
-                csv_field(record.file, out.bytes_mut());
-                out.extend(b",");
-                out.input_number(record.number);
-                let plies = itoa_buf(u64::from(record.plies));
-                let end_ply = record.end_ply.map(|ply| itoa_buf(u64::from(ply)));
-                let fields = [
-                    record.event,
-                    record.site,
-                    record.date,
-                    record.round,
-                    record.white,
-                    record.black,
-                    record.result,
-                    plies.as_str(),
-                    record.outcome.map_or("", Outcome::as_str),
-                    record.winner.map_or("", Winner::as_str),
-                    bool_str(record.result_consistent),
-                    record.final_fen,
-                    bool_str(record.valid),
-                    record.error,
-                    end_ply.as_ref().map_or("", |n| n.as_str()),
-                ];
-                let extra = record.extra.iter().map(String::as_str);
-                let bytes = out.bytes_mut();
-                for field in fields.into_iter().chain(extra) {
-                    bytes.push(b',');
-                    csv_field(field, bytes);
-                }
-                bytes.push(b'\n');
-            }
-            ExportFormat::Json => {
-                out.comma_unless_first(record.number);
-                out.extend(b"\n");
-                self.write_json(record, out);
-            }
-            ExportFormat::Jsonl => {
-                self.write_json(record, out);
-                out.extend(b"\n");
-            }
+    pub fn record(&mut self, r: &ExportRecord<'_>, out: &mut Output) {
+        let mut row = self.table.row(out);
+        row.cell(Cell::Run(r.number))
+            .cell(Cell::Str(r.file))
+            .cell(Cell::Input(r.number))
+            .cell(Cell::Str(r.event))
+            .cell(Cell::Str(r.site))
+            .cell(Cell::Str(r.date))
+            .cell(Cell::Str(r.round))
+            .cell(Cell::Str(r.white))
+            .cell(Cell::Str(r.black))
+            .cell(Cell::Str(r.result))
+            .cell(Cell::Int(i64::from(r.plies)))
+            .cell(Cell::Str(r.outcome.map_or("", Outcome::as_str)))
+            .cell(Cell::Str(r.winner.map_or("", Winner::as_str)))
+            .cell(Cell::Bool(r.result_consistent))
+            .cell(Cell::Str(r.final_fen))
+            .cell(Cell::Bool(r.valid))
+            .cell(Cell::Str(r.error))
+            .cell(
+                r.end_ply
+                    .map_or(Cell::Null, |ply| Cell::Int(i64::from(ply))),
+            )
+            .cell(rating(r.elo[0]))
+            .cell(rating(r.elo[1]))
+            .cell(known(r.eco))
+            .cell(text(r.opening))
+            .cell(text(r.termination))
+            .cell(text(r.time_control))
+            .cell(
+                r.base_and_increment
+                    .map_or(Cell::Null, |(base, _)| Cell::Int(base.into())),
+            )
+            .cell(
+                r.base_and_increment
+                    .map_or(Cell::Null, |(_, inc)| Cell::Int(inc.into())),
+            )
+            .cell(Cell::from(r.speed))
+            .cell(
+                Date32::from_pgn(r.utc_date)
+                    .or_else(|| Date32::from_pgn(r.date))
+                    .map_or(Cell::Null, Cell::Date),
+            )
+            .cell(known(r.utc_time))
+            .cell(r.final_clocks[0].map_or(Cell::Null, Cell::Seconds))
+            .cell(r.final_clocks[1].map_or(Cell::Null, Cell::Seconds));
+        for value in r.extra {
+            row.cell(Cell::Str(value));
         }
+        row.end();
     }
 
     /// The bytes that close the output: `]` for JSON (an empty array when there were no games).
     pub fn footer(&mut self, any_record: bool, out: &mut Vec<u8>) {
-        if self.format == ExportFormat::Json {
-            out.extend_from_slice(if any_record { b"\n]\n" } else { b"]\n" });
-        }
-    }
-
-    fn write_json(&self, record: &ExportRecord<'_>, out: &mut Output) {
-        // Written by hand, field by field in export order: serde_json's generic map path cost more
-        // than the rest of the export formatting. Strings go through `json_str`, which copies the
-        // common case (nothing to escape) and leaves the rest to serde_json, so the bytes are the
-        // same as `serde_json::to_writer` gives.
-        let r = record;
-        out.extend(b"{\"index\":");
-        out.run_number(r.number);
-        out.extend(b",\"file\":");
-        json_str(r.file, out.bytes_mut());
-        out.extend(b",\"game\":");
-        out.input_number(r.number);
-        let out = out.bytes_mut();
-        for (key, value) in [
-            (&b",\"event\":"[..], r.event),
-            (b",\"site\":", r.site),
-            (b",\"date\":", r.date),
-            (b",\"round\":", r.round),
-            (b",\"white\":", r.white),
-            (b",\"black\":", r.black),
-            (b",\"result\":", r.result),
-        ] {
-            out.extend_from_slice(key);
-            json_str(value, out);
-        }
-        out.extend_from_slice(b",\"plies\":");
-        out.extend_from_slice(itoa_buf(u64::from(r.plies)).as_str().as_bytes());
-        // The outcome and winner names, and a FEN, hold nothing to escape.
-        out.extend_from_slice(b",\"outcome\":");
-        plain_str(r.outcome.map_or("", Outcome::as_str), out);
-        out.extend_from_slice(b",\"winner\":");
-        plain_str(r.winner.map_or("", Winner::as_str), out);
-        out.extend_from_slice(b",\"result_consistent\":");
-        out.extend_from_slice(bool_str(r.result_consistent).as_bytes());
-        out.extend_from_slice(b",\"final_fen\":");
-        plain_str(r.final_fen, out);
-        out.extend_from_slice(b",\"valid\":");
-        out.extend_from_slice(bool_str(r.valid).as_bytes());
-        out.extend_from_slice(b",\"error\":");
-        json_str(r.error, out);
-        out.extend_from_slice(b",\"end_ply\":");
-        match r.end_ply {
-            Some(ply) => out.extend_from_slice(itoa_buf(u64::from(ply)).as_str().as_bytes()),
-            None => out.extend_from_slice(b"null"),
-        }
-        for (name, value) in self.extra_tags.iter().zip(r.extra) {
-            out.push(b',');
-            json_str(name, out);
-            out.push(b':');
-            json_str(value, out);
-        }
-        out.push(b'}');
+        self.table.footer(any_record, out);
     }
 }
 
-/// Appends `s`, which holds nothing JSON escapes (letters, digits, `_`, `/`, `-` and spaces), as
-/// a JSON string.
-#[inline]
-fn plain_str(s: &str, out: &mut Vec<u8>) {
-    debug_assert!(
-        s.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"_/- ".contains(&b)),
-        "{s:?}"
-    );
-    out.push(b'"');
-    out.extend_from_slice(s.as_bytes());
-    out.push(b'"');
+/// The columns of a game row with `extra_tags` columns after the fixed ones.
+pub fn columns(extra_tags: &[String]) -> Vec<Column> {
+    COLUMNS
+        .iter()
+        .map(|&(name, kind, nullable)| Column {
+            name: name.to_owned(),
+            kind,
+            nullable,
+        })
+        .chain(
+            extra_tags
+                .iter()
+                .map(|tag| Column::required(tag.as_str(), ColumnKind::String)),
+        )
+        .collect()
 }
 
-/// Appends `s` as a JSON string, exactly as serde_json writes it.
-fn json_str(s: &str, out: &mut Vec<u8>) {
-    // A fold without early exit, so that the check runs sixteen bytes at a time.
-    let escapes = s.bytes().fold(false, |any, b| {
-        any | (b < 0x20) | (b == b'"') | (b == b'\\')
-    });
-    if !escapes {
-        out.push(b'"');
-        out.extend_from_slice(s.as_bytes());
-        out.push(b'"');
+/// An Elo tag's value as a number: digits only (spaces around allowed), else null (`?`, `-`, an
+/// empty or unrated value).
+fn rating(value: &str) -> Cell<'static> {
+    let value = value.trim();
+    if value.is_empty() || value.len() > 6 || !value.bytes().all(|b| b.is_ascii_digit()) {
+        return Cell::Null;
+    }
+    value.parse().map_or(Cell::Null, Cell::Int)
+}
+
+/// A tag's value, null when empty.
+fn text(value: &str) -> Cell<'_> {
+    if value.is_empty() {
+        Cell::Null
     } else {
-        // Writing a string into a Vec cannot fail.
-        let _ = serde_json::to_writer(&mut *out, s);
+        Cell::Str(value)
     }
 }
 
-/// Appends `field` as a CSV field, quoted (with quotes doubled) when it holds a comma, a quote or
-/// a line end, as the csv crate writes it.
-fn csv_field(field: &str, out: &mut Vec<u8>) {
-    let quote = field.bytes().fold(false, |any, b| {
-        any | matches!(b, b',' | b'"' | b'\n' | b'\r')
-    });
-    if !quote {
-        out.extend_from_slice(field.as_bytes());
-        return;
+/// A tag's value, null when empty or unknown (`?`, `??:??:??`).
+fn known(value: &str) -> Cell<'_> {
+    let value = value.trim();
+    if value.is_empty() || value.bytes().all(|b| matches!(b, b'?' | b':' | b'.')) {
+        Cell::Null
+    } else {
+        Cell::Str(value)
     }
-    out.push(b'"');
-    for b in field.bytes() {
-        if b == b'"' {
-            out.push(b'"');
-        }
-        out.push(b);
-    }
-    out.push(b'"');
-}
-
-fn write_csv<'a>(
-    csv: &mut csv::Writer<Pending>,
-    fields: impl Iterator<Item = &'a str>,
-    out: &mut Vec<u8>,
-) {
-    // Writing into memory cannot fail.
-    let _ = csv.write_record(fields);
-    let _ = csv.flush();
-    out.append(&mut csv.get_ref().0.borrow_mut());
-}
-
-fn bool_str(value: bool) -> &'static str {
-    if value { "true" } else { "false" }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn json_strings_are_written_as_serde_json_writes_them() {
-        let tricky = [
-            "",
-            "Kasparov, G.",
-            "Réti \"the\" \\ great",
-            "tab\there\nnew\r\u{8}\u{c}\u{1}\u{1f}\u{7f}",
-            "ü€😀",
-        ];
-        for s in tricky {
-            let mut ours = Vec::new();
-            json_str(s, &mut ours);
-            assert_eq!(ours, serde_json::to_vec(s).unwrap_or_default(), "{s:?}");
-        }
-    }
-
     fn record(extra: &[String]) -> ExportRecord<'_> {
         ExportRecord {
             number: GameNumber::Known { run: 7, input: 7 },
             file: "a, b.pgn",
             event: "Rated \"Blitz\", game",
+            date: "2025.05.01",
             white: "Ann",
             black: "Bob",
             result: "1-0",
@@ -345,6 +273,13 @@ mod tests {
             result_consistent: true,
             final_fen: "7k/6Q1/6K1/8/8/8/8/8 b - - 1 21",
             valid: true,
+            elo: ["2400", "?"],
+            eco: "C20",
+            time_control: "180+2",
+            base_and_increment: Some((180, 2)),
+            speed: Some("blitz"),
+            utc_time: "??:??:??",
+            final_clocks: [Some(61_500), None],
             extra,
             ..ExportRecord::default()
         }
@@ -366,48 +301,44 @@ mod tests {
             };
             f.record(&ExportRecord { number, ..*r }, &mut body);
         }
-        body.write_to(0, 0, &mut out).unwrap();
+        body.write_to(0, 0, &mut 0, &mut out).unwrap();
         f.footer(!records.is_empty(), &mut out);
         String::from_utf8(out).unwrap()
     }
 
     #[test]
     fn csv_has_a_header_and_quotes_where_needed() {
+        let header = FIELDS.join(",") + ",WhiteElo\n";
         assert_eq!(
             format(ExportFormat::Csv, &[record(&["2400".to_string()])]),
-            "index,file,game,event,site,date,round,white,black,result,plies,outcome,winner,\
-             result_consistent,final_fen,valid,error,end_ply,WhiteElo\n\
-             1,\"a, b.pgn\",1,\"Rated \"\"Blitz\"\", game\",,,,Ann,Bob,1-0,41,checkmate,white,true,\
-             7k/6Q1/6K1/8/8/8/8/8 b - - 1 21,true,,,2400\n"
+            header
+                + "1,\"a, b.pgn\",1,\"Rated \"\"Blitz\"\", game\",,2025.05.01,,Ann,Bob,1-0,41,\
+                   checkmate,white,true,7k/6Q1/6K1/8/8/8/8/8 b - - 1 21,true,,,2400,,C20,,,180+2,\
+                   180,2,blitz,2025-05-01,,61.5,,2400\n"
         );
     }
 
     #[test]
-    fn jsonl_keeps_field_order() {
+    fn jsonl_keeps_field_order_and_types() {
         let line = format(ExportFormat::Jsonl, &[record(&["2400".to_string()])]);
         assert!(line.ends_with('\n'));
-        let keys: Vec<String> = line
-            .trim_end()
-            .parse::<serde_json::Value>()
-            .map(|v| {
-                let serde_json::Value::Object(map) = v else {
-                    panic!("not an object")
-                };
-                map.keys().cloned().collect()
-            })
-            .unwrap();
+        let value: serde_json::Value = line.trim_end().parse().unwrap();
         let mut expected: Vec<String> = FIELDS.iter().map(|s| s.to_string()).collect();
         expected.push("WhiteElo".into());
-        // serde_json's map is sorted unless preserve_order is on: compare as sets, then order
-        // through the raw text.
-        let mut sorted = expected.clone();
-        sorted.sort();
-        assert_eq!(keys, sorted);
+        // serde_json's map is sorted unless preserve_order is on: compare the order through the
+        // raw text.
         let positions: Vec<usize> = expected
             .iter()
             .map(|k| line.find(&format!("\"{k}\":")).unwrap())
             .collect();
         assert!(positions.windows(2).all(|w| w[0] < w[1]), "{line}");
+        assert_eq!(value["white_elo"], 2400);
+        assert_eq!(value["black_elo"], serde_json::Value::Null);
+        assert_eq!(value["played_on"], "2025-05-01");
+        assert_eq!(value["white_clock"], 61.5);
+        assert_eq!(value["utc_time"], serde_json::Value::Null);
+        assert_eq!(value["end_ply"], serde_json::Value::Null);
+        assert_eq!(value["WhiteElo"], "2400");
     }
 
     #[test]
@@ -427,5 +358,16 @@ mod tests {
                 .unwrap(),
             serde_json::json!([])
         );
+    }
+
+    #[test]
+    fn ratings_and_unknown_tags_are_null() {
+        assert_eq!(rating(" 2400 "), Cell::Int(2400));
+        for bad in ["", "?", "-", "2400?", "1234567", "-5"] {
+            assert_eq!(rating(bad), Cell::Null, "{bad}");
+        }
+        assert_eq!(known("?"), Cell::Null);
+        assert_eq!(known("??:??:??"), Cell::Null);
+        assert_eq!(known("12:01:33"), Cell::Str("12:01:33"));
     }
 }

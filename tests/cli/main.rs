@@ -1,5 +1,6 @@
 //! Integration tests that run the `arbiter` binary.
 
+mod clocks;
 mod corpora;
 mod docs;
 mod endings;

@@ -155,7 +155,7 @@ fn a_panic_in_one_game_is_reported_there_and_the_run_goes_on() {
     let (output, seen) = read(&text, &mut replay);
     assert_eq!((output.games, output.valid, output.invalid), (4, 3, 1));
     let mut written = Vec::new();
-    output.output.write_to(10, 0, &mut written).unwrap();
+    output.output.write_to(10, 0, &mut 0, &mut written).unwrap();
     assert_eq!(
         String::from_utf8(written).unwrap(),
         "record 11\nrecord 12\nrecord 13\nrecord 14\n"

@@ -102,13 +102,13 @@ impl Visitor for Collect {
                 Color::Black
             };
             self.evidence.ply(ply.ply, mover, ply.notes.clock, |w| {
-                warnings.push((game, w.to_string()))
+                warnings.push((game, format!("ply {}: {w}", w.ply())))
             });
         }
         self.evidence.end_game(
             self.termination.as_deref(),
             self.result.unwrap_or(GameResult::Unknown),
-            |w| warnings.push((game, w.to_string())),
+            |w| warnings.push((game, format!("ply {}: {w}", w.ply()))),
         );
         self.final_clocks.push((
             self.evidence.final_clock(Color::White),

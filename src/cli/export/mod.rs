@@ -1,36 +1,45 @@
-//! `arbiter export [PATH...] [--format csv|json|jsonl] [-o FILE]`: one record per game, in input
-//! order, with its outcome. Every game the reader finds gets a record; an invalid one says why.
+//! `arbiter export [PATH...] [--format csv|json|jsonl|parquet] [-o FILE] [--plies]`: one record
+//! per game, in input order, with its outcome, or with `--plies` one row per main-line ply. Every
+//! game the reader finds gets a record; an invalid one says why.
 //!
-//! The format is `--format`, else the one `-o FILE`'s extension names (`.csv`, `.json`, `.jsonl`
-//! or `.ndjson`), else CSV. `--tags` names are trimmed; one that is a standard column already or
-//! is given twice is a usage error. With `-o FILE`, one line on stderr says how many games were
-//! written where, unless `--quiet`.
+//! The format is `--format`, else the one `-o FILE`'s extension names (`.csv`, `.json`, `.jsonl`,
+//! `.ndjson` or `.parquet`), else CSV. Parquet goes to a file, or to standard output when it is no
+//! terminal. `--tags` names are trimmed; one that is a standard column already or is given twice
+//! is a usage error. With `-o FILE`, one line on stderr says how many games were written where,
+//! unless `--quiet`.
 
-use std::io::Write;
+mod plies;
+
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::bail;
 use clap::Args;
 
 use crate::cli::exit::Exit;
-use crate::cli::games::{self, GameFormatter};
+use crate::cli::games::{self, GameFormatter, RunTotals};
 use crate::cli::validate::{jobs, parse_jobs, sink};
 use crate::replay::{GameReport, ReplayOptions};
-use crate::report::output::{GameNumber, Output};
+use crate::report::output::{Bytes, Destination, GameNumber, Output};
+use crate::report::parquet::{ParquetOptions, ParquetWriter};
 use crate::report::record::{ExportFormat, ExportRecord, FIELDS, RecordFormatter};
+use crate::report::table::Table;
+use plies::{PlyColumns, PlyFormatter};
 
 /// Arguments of `arbiter export`.
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:\n  \
     arbiter export games.pgn -o games.csv\n  \
     arbiter export archive/ --format jsonl --tags WhiteElo,BlackElo,ECO | head\n  \
-    zstdcat lichess.pgn.zst | arbiter export --format json -o outcomes.json")]
+    zstdcat lichess.pgn.zst | arbiter export --format json -o outcomes.json\n  \
+    arbiter export lichess.pgn.zst -o games.parquet\n  \
+    arbiter export lichess.pgn.zst --plies --fen -o plies.parquet")]
 pub struct ExportArgs {
     /// PGN files, directories (searched for *.pgn, *.pgn.gz, *.pgn.zst, *.pgn.bz2, *.pgn.xz) or
     /// path patterns; `-` or nothing reads standard input.
     pub paths: Vec<PathBuf>,
-    /// Output format (default: the one -o's extension names, .csv, .json, .jsonl or .ndjson;
-    /// else csv).
+    /// Output format (default: the one -o's extension names, .csv, .json, .jsonl, .ndjson or
+    /// .parquet; else csv).
     #[arg(long, value_enum)]
     pub format: Option<ExportFormat>,
     /// Write to FILE (through a temporary file renamed at the end) instead of standard output.
@@ -43,6 +52,16 @@ pub struct ExportArgs {
     /// Worker threads, 1 or more (default: the number of available cores).
     #[arg(long, short = 'j', value_parser = parse_jobs)]
     pub jobs: Option<usize>,
+    /// One row per main-line ply instead of one per game: SAN, UCI, clock, time spent,
+    /// evaluation and NAGs of each move.
+    #[arg(long)]
+    pub plies: bool,
+    /// With --plies: add the FEN after each move.
+    #[arg(long, requires = "plies")]
+    pub fen: bool,
+    /// With --plies: add the text of each move's comments.
+    #[arg(long, requires = "plies")]
+    pub comments: bool,
     /// Show no progress bar, and no line saying where the output went.
     #[arg(long, short = 'q')]
     pub quiet: bool,
@@ -86,6 +105,16 @@ pub fn export_record<'a>(
         valid: report.errors == 0,
         error: &report.first_error,
         end_ply: report.end_ply,
+        elo: [&tags.white_elo, &tags.black_elo],
+        eco: &tags.eco,
+        opening: &tags.opening,
+        termination: &tags.termination,
+        time_control: &tags.time_control,
+        base_and_increment: report.base_and_increment,
+        speed: report.speed.map(|speed| speed.as_str()),
+        utc_date: &tags.utc_date,
+        utc_time: &tags.utc_time,
+        final_clocks: report.final_clocks,
         extra: &tags.extra,
     }
 }
@@ -98,6 +127,7 @@ pub fn format(format: Option<ExportFormat>, output: Option<&Path>) -> ExportForm
     format.unwrap_or(match extension.as_deref() {
         Some("json") => ExportFormat::Json,
         Some("jsonl" | "ndjson") => ExportFormat::Jsonl,
+        Some("parquet") => ExportFormat::Parquet,
         _ => ExportFormat::Csv,
     })
 }
@@ -132,37 +162,47 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Exit> {
         }
     };
     let format = format(args.format, args.output.as_deref());
+    if format == ExportFormat::Parquet && args.output.is_none() && std::io::stdout().is_terminal() {
+        crate::cli::report_error(format_args!(
+            "--format parquet writes a binary file: give -o FILE, or send standard output to a \
+             file or a pipe"
+        ));
+        return Ok(Exit::Usage);
+    }
     let options = ReplayOptions {
-        strict: false,
         extra_tags: tags.clone(),
+        plies: args.plies,
+        comments: args.comments,
+        ..ReplayOptions::default()
     };
-    let mut sink = sink(args.output.as_deref())?;
-    let mut frame = RecordFormatter::new(format, tags.clone());
-    let mut bytes = Vec::new();
-    frame.header(&mut bytes);
-    sink.write_all(&bytes)?;
-    let totals = games::run(
-        &args.paths,
-        jobs(args.jobs),
-        args.quiet,
-        &options,
-        || Exporter {
+    let (totals, rows) = if args.plies {
+        let wanted = PlyColumns {
+            fen: args.fen,
+            comment: args.comments,
+        };
+        let make = || PlyFormatter::new(format, wanted, &tags);
+        let table = make();
+        write(args, &options, table.table(), make)?
+    } else {
+        let make = || Exporter {
             records: RecordFormatter::new(format, tags.clone()),
-        },
-        &mut sink,
-    )?;
-    bytes.clear();
-    frame.footer(totals.counts.games > 0, &mut bytes);
-    sink.write_all(&bytes)?;
-    sink.finish()?;
+        };
+        let table = Table::new(format, crate::report::record::columns(&tags));
+        write(args, &options, &table, make)?
+    };
     if let Some(path) = &args.output
         && !args.quiet
     {
         let games = totals.counts.games;
         let plural = if games == 1 { "" } else { "s" };
+        let rows = if args.plies {
+            format!(" ({rows} ply rows)")
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             std::io::stderr().lock(),
-            "arbiter: wrote {games} game{plural} to {}",
+            "arbiter: wrote {games} game{plural}{rows} to {}",
             path.display()
         );
     }
@@ -173,4 +213,42 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Exit> {
     } else {
         Exit::Ok
     })
+}
+
+/// Runs the games through formatters from `make` and writes `table`'s format to the output:
+/// header, rows in input order, footer. Returns the totals and how many rows were written.
+fn write<F: GameFormatter>(
+    args: &ExportArgs,
+    options: &ReplayOptions,
+    table: &Table,
+    make: impl Fn() -> F + Sync,
+) -> anyhow::Result<(RunTotals, u64)> {
+    let sink = sink(args.output.as_deref())?;
+    let run = |out: &mut (dyn Destination + Send)| {
+        games::run(
+            &args.paths,
+            jobs(args.jobs),
+            args.quiet,
+            options,
+            &make,
+            out,
+        )
+    };
+    if table.format() == ExportFormat::Parquet {
+        let mut writer = ParquetWriter::new(sink, table.columns(), ParquetOptions::default())?;
+        let totals = run(&mut writer)?;
+        let rows = writer.rows();
+        writer.finish()?.finish()?;
+        return Ok((totals, rows));
+    }
+    let mut bytes = Vec::new();
+    table.header(&mut bytes);
+    let mut out = Bytes { out: sink, rows: 0 };
+    out.out.write_all(&bytes)?;
+    let totals = run(&mut out)?;
+    bytes.clear();
+    table.footer(out.rows > 0, &mut bytes);
+    out.out.write_all(&bytes)?;
+    out.out.finish()?;
+    Ok((totals, out.rows))
 }

@@ -1,0 +1,298 @@
+//! The main line's annotations, read as they come: the `[%clk]`, `[%emt]` and `[%eval]` commands
+//! of the comments after each move (a malformed one is a warning at its place), the clock
+//! evidence against the `TimeControl` and `Termination` tags, each side's last clock, and, for
+//! `export --plies`, one [`PlyNote`] per main-line ply with its NAGs and comment text.
+//!
+//! Comments before the first move and comments in variations are not read for commands. Nothing
+//! here allocates per move or per game once its buffers have grown.
+
+use std::ops::Range;
+
+use crate::clocks::annotations::lichess_clock;
+use crate::clocks::{ClockEvidence, ClockWarning, Millis, MoveAnnotations, TimeControl};
+use crate::pgn::{GameResult, Location};
+use crate::report::code::Code;
+use crate::rules::{Color, Move, Position};
+
+/// Where a problem found here goes: location, ply, code and message.
+pub type Report<'a> = &'a mut dyn FnMut(Location, Option<u32>, Code, String);
+
+/// One main-line ply as kept for ply rows.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct PlyNote {
+    /// The move, `None` for a null move.
+    pub mv: Option<Move>,
+    /// The clock, time spent and evaluation of its comments.
+    pub notes: MoveAnnotations,
+    /// Its NAGs, in [`PlyLog::nags`].
+    nags: Range<u32>,
+    /// Its comments' text, in [`PlyLog::comment`].
+    comment: Range<u32>,
+}
+
+/// The main line ply by ply, kept when the replay is asked for it ([`super::ReplayOptions::plies`]).
+#[derive(Clone, Debug, Default)]
+pub struct PlyLog {
+    /// The position the main line starts from.
+    pub start: Position,
+    /// One note per ply replayed, in order.
+    pub plies: Vec<PlyNote>,
+    nags: Vec<u8>,
+    comments: String,
+}
+
+impl PlyLog {
+    /// The NAGs of `ply` (`!` is 1, `$14` is 14), in order.
+    pub fn nags(&self, ply: &PlyNote) -> &[u8] {
+        &self.nags[ply.nags.start as usize..ply.nags.end as usize]
+    }
+
+    /// The text of the comments after `ply`, each trimmed, joined by a space (kept only when the
+    /// replay is asked for comments, [`super::ReplayOptions::comments`]).
+    pub fn comment(&self, ply: &PlyNote) -> &str {
+        &self.comments[ply.comment.start as usize..ply.comment.end as usize]
+    }
+
+    fn clear(&mut self) {
+        self.plies.clear();
+        self.nags.clear();
+        self.comments.clear();
+    }
+}
+
+/// The annotation state of the game being replayed.
+#[derive(Clone, Debug, Default)]
+pub struct MainLineNotes {
+    /// Keep a [`PlyNote`] per ply.
+    keep_plies: bool,
+    /// Keep the comments' text too.
+    keep_comments: bool,
+    /// Check the clocks and the commands (warnings); else only each side's last clock is kept.
+    checks: bool,
+    /// Each side's last clock so far, when the clocks are not checked.
+    last_clocks: [Option<Millis>; 2],
+    /// The last main-line ply (0 before the first move), who made it, and its annotations so far.
+    ply: u32,
+    mover: Option<Color>,
+    pending: MoveAnnotations,
+    /// Where the pending clock was read.
+    clock_at: Location,
+    evidence: ClockEvidence,
+    /// The last `TimeControl` value read, and what it was read as: games of one archive share a
+    /// few values, so each is parsed once in a row.
+    time_control_text: String,
+    time_control: Option<Result<TimeControl, &'static str>>,
+    /// The plies being kept (swapped with the report's at the game's end).
+    log: PlyLog,
+}
+
+impl MainLineNotes {
+    /// Notes that check the clocks and commands when `checks` is set, keep ply rows when `plies`
+    /// is set, with their comments' text when `comments` is set too.
+    pub fn new(checks: bool, plies: bool, comments: bool) -> MainLineNotes {
+        MainLineNotes {
+            checks,
+            keep_plies: plies,
+            keep_comments: plies && comments,
+            ..MainLineNotes::default()
+        }
+    }
+
+    /// Forgets the last game: until [`MainLineNotes::start`], nothing is read.
+    pub fn reset(&mut self) {
+        self.ply = 0;
+        self.mover = None;
+        self.pending.clear();
+        self.log.clear();
+        self.last_clocks = [None; 2];
+        self.evidence.begin_game(None);
+    }
+
+    /// Starts a game from `start`, with its `TimeControl` tag's value (`None` when there is
+    /// none). Returns what the value was read as, or why it cannot be read (then no clock is
+    /// checked against it).
+    pub fn start(
+        &mut self,
+        start: &Position,
+        time_control: Option<&str>,
+    ) -> Result<Option<&TimeControl>, String> {
+        if self.keep_plies {
+            self.log.start.clone_from(start);
+        }
+        let Some(text) = time_control else {
+            return Ok(None);
+        };
+        if self.time_control.is_none() || self.time_control_text != text {
+            self.time_control_text.clear();
+            self.time_control_text.push_str(text);
+            self.time_control = Some(TimeControl::parse(text).map_err(|e| e.reason));
+        }
+        match &self.time_control {
+            Some(Ok(tc)) => {
+                self.evidence.begin_game(Some(tc));
+                Ok(Some(tc))
+            }
+            Some(Err(_)) if !self.checks => Ok(None),
+            Some(Err(reason)) => Err(format!("TimeControl \"{text}\": {reason}")),
+            None => Ok(None),
+        }
+    }
+
+    /// A main-line move was played: ply `ply` by `mover` (`mv` is `None` for a null move). The
+    /// previous ply's annotations are complete now.
+    #[inline]
+    pub fn move_played(&mut self, ply: u32, mover: Color, mv: Option<Move>, report: Report<'_>) {
+        if self.checks || self.keep_plies {
+            self.flush(report);
+        } else if let (Some(last), Some(clock)) = (self.mover, self.pending.clock) {
+            // Only the clocks count: the lean path of `flush`.
+            self.last_clocks[last as usize] = Some(clock);
+            self.pending.clock = None;
+        }
+        self.ply = ply;
+        self.mover = Some(mover);
+        if self.keep_plies {
+            let nags = self.log.nags.len() as u32;
+            let comment = self.log.comments.len() as u32;
+            self.log.plies.push(PlyNote {
+                mv,
+                notes: MoveAnnotations::default(),
+                nags: nags..nags,
+                comment: comment..comment,
+            });
+        }
+    }
+
+    /// A comment on the main line, at `location` (its `{` or `;`).
+    #[inline]
+    pub fn comment(&mut self, text: &str, location: Location, report: Report<'_>) {
+        if self.mover.is_none() {
+            return;
+        }
+        // Nearly every comment of an online archive: ` [%clk 0:03:00] ` and nothing else.
+        if self.pending.clock.is_none()
+            && !self.keep_comments
+            && let Some(ms) = lichess_clock(text.as_bytes())
+        {
+            self.pending.clock = Some(ms);
+            self.clock_at = location;
+            return;
+        }
+        // Only the clock counts, and the comment ends with lichess's form of it (after an
+        // evaluation, say) with no other clock before it.
+        if !self.checks && !self.keep_plies && self.pending.clock.is_none() {
+            let bytes = text.as_bytes();
+            if let Some(end) = bytes.len().checked_sub(16)
+                && let Some(ms) = lichess_clock(&bytes[end..])
+                && !bytes[..end].iter().any(|&b| b | 0x20 == b'c')
+            {
+                self.pending.clock = Some(ms);
+                return;
+            }
+        }
+        self.read_comment(text, location, report);
+    }
+
+    /// [`MainLineNotes::comment`] for any comment.
+    #[inline(never)]
+    fn read_comment(&mut self, text: &str, location: Location, report: Report<'_>) {
+        let had_clock = self.pending.clock.is_some();
+        let (ply, checks) = (self.ply, self.checks);
+        self.pending.read(text, |bad| {
+            if checks {
+                let at = Location(location.0.saturating_add(1 + bad.offset as u32));
+                report(at, Some(ply), Code::MalformedCommand, bad.to_string());
+            }
+        });
+        if !had_clock && self.pending.clock.is_some() {
+            self.clock_at = location;
+        }
+        if self.keep_comments
+            && let Some(note) = self.log.plies.last_mut()
+        {
+            let text = text.trim();
+            if !text.is_empty() {
+                if note.comment.end > note.comment.start {
+                    self.log.comments.push(' ');
+                }
+                self.log.comments.push_str(text);
+                note.comment.end = self.log.comments.len() as u32;
+            }
+        }
+    }
+
+    /// A NAG after the last main-line move.
+    pub fn nag(&mut self, nag: u8) {
+        if self.keep_plies
+            && self.mover.is_some()
+            && let Some(note) = self.log.plies.last_mut()
+        {
+            self.log.nags.push(nag);
+            note.nags.end = self.log.nags.len() as u32;
+        }
+    }
+
+    /// The last ply's annotations are complete: they go to the clock evidence and the ply log.
+    fn flush(&mut self, report: Report<'_>) {
+        let Some(mover) = self.mover else {
+            return;
+        };
+        if !self.checks {
+            if self.pending.clock.is_some() {
+                self.last_clocks[mover as usize] = self.pending.clock;
+            }
+            if let Some(note) = self.log.plies.last_mut() {
+                note.notes = self.pending;
+            }
+            self.pending.clear();
+            return;
+        }
+        let at = self.clock_at;
+        self.evidence
+            .ply(self.ply, mover, self.pending.clock, |warning| {
+                report(at, Some(warning.ply()), code(&warning), warning.to_string())
+            });
+        if let Some(note) = self.log.plies.last_mut() {
+            note.notes = self.pending;
+        }
+        self.pending.clear();
+    }
+
+    /// The game is over, with this `Termination` tag (standing at `at`) and result: the clocks
+    /// are checked against a loss on time. Returns each side's last clock.
+    pub fn end_game(
+        &mut self,
+        termination: Option<&str>,
+        at: Location,
+        result: GameResult,
+        report: Report<'_>,
+    ) -> [Option<Millis>; 2] {
+        self.flush(report);
+        if !self.checks {
+            return self.last_clocks;
+        }
+        self.evidence.end_game(termination, result, |warning| {
+            report(at, Some(warning.ply()), code(&warning), warning.to_string())
+        });
+        [
+            self.evidence.final_clock(Color::White),
+            self.evidence.final_clock(Color::Black),
+        ]
+    }
+}
+
+impl MainLineNotes {
+    /// Hands the game's ply log over to `log`, whose buffers are taken for the next game.
+    pub fn hand_over(&mut self, log: &mut PlyLog) {
+        std::mem::swap(log, &mut self.log);
+    }
+}
+
+/// The code of a clock warning.
+fn code(warning: &ClockWarning) -> Code {
+    match warning {
+        ClockWarning::Rise { .. } => Code::ClockRise,
+        ClockWarning::AboveTimeGiven { .. } => Code::ClockAboveTimeGiven,
+        ClockWarning::TimeLeftAtForfeit { .. } => Code::TimeLeftAtForfeit,
+    }
+}

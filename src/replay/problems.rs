@@ -1,0 +1,201 @@
+//! The problem log of one game: each problem recorded with its code's severity (every one an
+//! error under `--strict`), counted, and listed up to a limit, so that a hostile game cannot fill
+//! the memory with problems. At the game's end the problems are located in the source and the
+//! first error is quoted for export's `error` field.
+
+use std::fmt::Write as _;
+
+use crate::pgn::{GameInfo, LineCol, Location};
+use crate::replay::GameReport;
+use crate::report::code::Code;
+use crate::report::diagnostic::Severity;
+
+/// One located problem of a game, without the path (the caller knows the source).
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct Problem {
+    /// Where, within the game's bytes.
+    pub location: Location,
+    /// Where, in the source (filled in when the game ends).
+    pub at: LineCol,
+    /// The ply of the move concerned (counted from the game's start along its line), if any.
+    pub ply: Option<u32>,
+    /// The move as written, if the problem belongs to a move.
+    pub san: Option<String>,
+    /// Error or warning.
+    pub severity: Severity,
+    /// A stable code, e.g. `illegal_move`.
+    pub code: Code,
+    /// What is wrong, in plain words.
+    pub message: String,
+}
+
+/// At most this many problems are listed per game; the rest are counted. A 64 MB game of stray
+/// `)` would otherwise hold 30 million problems (gigabytes) in memory.
+pub const MAX_PROBLEMS: usize = 10_000;
+
+/// At most this many characters of the move text go into a problem: a 50 MB "move" (a line of
+/// garbage) must not become a 50 MB diagnostic.
+const MAX_SAN_CHARS: usize = 32;
+/// At most this many characters of a problem's message (which quotes the move or a tag value).
+const MAX_MESSAGE_CHARS: usize = 512;
+
+/// What the log needs to remember within a game, besides the problems the report holds.
+#[derive(Clone, Debug, Default)]
+pub struct ProblemLog {
+    /// Turn every warning into an error (`validate --strict`).
+    strict: bool,
+    /// The index in the report's problems of the game's first error, if any.
+    first_error: Option<usize>,
+    /// Problems counted but not listed, past [`MAX_PROBLEMS`], and where the first of them is.
+    unlisted: Option<(u64, Location)>,
+}
+
+impl ProblemLog {
+    /// A log; `strict` makes every problem an error.
+    pub fn new(strict: bool) -> ProblemLog {
+        ProblemLog {
+            strict,
+            ..ProblemLog::default()
+        }
+    }
+
+    /// Forgets the last game.
+    pub fn reset(&mut self) {
+        self.first_error = None;
+        self.unlisted = None;
+    }
+
+    /// Records a problem in `report` with its code's severity (an error under `--strict`).
+    pub fn record(
+        &mut self,
+        report: &mut GameReport,
+        location: Location,
+        ply: Option<u32>,
+        san: Option<&str>,
+        code: Code,
+        message: String,
+    ) {
+        let severity = if self.strict {
+            Severity::Error
+        } else {
+            code.severity()
+        };
+        match severity {
+            Severity::Error => report.errors += 1,
+            Severity::Warning => report.warnings += 1,
+        }
+        // The first error is always listed: the report quotes it.
+        let first_error = severity == Severity::Error && self.first_error.is_none();
+        if first_error {
+            self.first_error = Some(report.problems.len());
+        }
+        if report.problems.len() >= MAX_PROBLEMS && !first_error {
+            let unlisted = self.unlisted.get_or_insert((0, location));
+            unlisted.0 += 1;
+            return;
+        }
+        report.problems.push(Problem {
+            location,
+            at: LineCol::default(),
+            ply,
+            san: san.map(|san| clip(san, MAX_SAN_CHARS)),
+            severity,
+            code,
+            message: clip_owned(message, MAX_MESSAGE_CHARS),
+        });
+    }
+
+    /// The game is over: notes the problems counted but not listed, locates every problem in
+    /// `game`'s source, and quotes the first error in `report.first_error` as
+    /// `LINE:COL: ply P "SAN": message`.
+    pub fn finish(&mut self, report: &mut GameReport, game: &GameInfo<'_>) {
+        if let Some((count, location)) = self.unlisted.take() {
+            // A note, not a problem of its own: the counts already hold the unlisted ones.
+            report.problems.push(Problem {
+                location,
+                at: LineCol::default(),
+                ply: None,
+                san: None,
+                severity: Severity::Warning,
+                code: Code::ProblemsNotListed,
+                message: format!(
+                    "{count} more problems from here on are counted but not listed (at most \
+                     {MAX_PROBLEMS} are listed per game)"
+                ),
+            });
+        }
+        for problem in &mut report.problems {
+            problem.at = game.locate(problem.location);
+        }
+        if let Some(index) = self.first_error {
+            let problem = &report.problems[index];
+            let error = &mut report.first_error;
+            let _ = write!(error, "{}: ", problem.at);
+            if let Some(ply) = problem.ply {
+                let _ = write!(error, "ply {ply} ");
+            }
+            if let Some(san) = &problem.san {
+                let _ = write!(error, "\"{san}\": ");
+            }
+            error.push_str(&problem.message);
+        }
+    }
+}
+
+/// `text` cut to `max` characters, with `…` when something was cut.
+fn clip(text: &str, max: usize) -> String {
+    clip_owned(text.chars().take(max + 1).collect(), max)
+}
+
+/// Like [`clip`], in place.
+fn clip_owned(mut text: String, max: usize) -> String {
+    if let Some((end, _)) = text.char_indices().nth(max) {
+        text.truncate(end);
+        text.push('…');
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(log: &mut ProblemLog, report: &mut GameReport, code: Code, at: u32) {
+        log.record(report, Location(at), None, None, code, "m".repeat(600));
+    }
+
+    #[test]
+    fn severity_follows_the_code_unless_strict() {
+        let mut report = GameReport::default();
+        let mut log = ProblemLog::new(false);
+        record(&mut log, &mut report, Code::WrongCheckMark, 1);
+        record(&mut log, &mut report, Code::IllegalMove, 2);
+        assert_eq!((report.errors, report.warnings), (1, 1));
+        assert_eq!(report.problems[0].severity, Severity::Warning);
+        assert_eq!(
+            report.problems[0].message.chars().count(),
+            513,
+            "clipped with …"
+        );
+
+        let mut strict = ProblemLog::new(true);
+        let mut report = GameReport::default();
+        record(&mut strict, &mut report, Code::WrongCheckMark, 1);
+        assert_eq!((report.errors, report.warnings), (1, 0));
+    }
+
+    #[test]
+    fn past_the_limit_problems_are_counted_and_the_first_error_still_listed() {
+        let mut report = GameReport::default();
+        let mut log = ProblemLog::new(false);
+        for i in 0..MAX_PROBLEMS as u32 + 5 {
+            record(&mut log, &mut report, Code::WrongMoveNumber, i);
+        }
+        record(&mut log, &mut report, Code::BadSan, 99_999);
+        assert_eq!(report.problems.len(), MAX_PROBLEMS + 1);
+        assert_eq!(report.warnings, MAX_PROBLEMS as u32 + 5);
+        assert_eq!(report.errors, 1);
+        assert_eq!(log.unlisted, Some((5, Location(MAX_PROBLEMS as u32))));
+        assert_eq!(log.first_error, Some(MAX_PROBLEMS));
+    }
+}

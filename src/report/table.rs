@@ -1,0 +1,391 @@
+//! Export's tables (a row per game, or a row per ply) written from one description of their
+//! columns, so that CSV, JSON, JSON Lines and Parquet stay in step: a row is a series of typed
+//! [`Cell`]s, one per [`Column`], which each format writes its own way.
+//!
+//! - **CSV**: a header row of the column names; a null is an empty field; strings are quoted
+//!   exactly when the csv crate would quote them, so that it reads them back unchanged.
+//! - **JSON Lines** and **JSON** (one array): an object per row, keys in column order, null as
+//!   `null`, dates as `"YYYY-MM-DD"`, seconds as numbers with up to three decimals.
+//! - **Parquet**: the cells are kept typed in the batch's [`Output`] and written into row groups
+//!   in input order ([`crate::report::parquet`]).
+//!
+//! Game numbers may not be known while a row is formatted on a worker: [`Cell::Run`] and
+//! [`Cell::Input`] leave holes that [`Output`] fills in when the output is written in order.
+
+use std::cell::RefCell;
+use std::io;
+
+use crate::clocks::Millis;
+use crate::report::output::{GameNumber, Output, itoa_buf};
+use crate::report::parquet::{Column, Date32};
+
+/// The output format of `export`.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, clap::ValueEnum)]
+pub enum ExportFormat {
+    /// Comma-separated values with a header row.
+    Csv,
+    /// One JSON array of objects.
+    Json,
+    /// One JSON object per line.
+    Jsonl,
+    /// An Apache Parquet file of typed, zstd-compressed columns (needs -o FILE).
+    Parquet,
+}
+
+/// One value of a row.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum Cell<'a> {
+    /// No value.
+    Null,
+    /// Text.
+    Str(&'a str),
+    /// A whole number.
+    Int(i64),
+    /// A duration, written in seconds.
+    Seconds(Millis),
+    /// True or false.
+    Bool(bool),
+    /// A calendar date.
+    Date(Date32),
+    /// The game's number across all inputs.
+    Run(GameNumber),
+    /// The game's number in its input.
+    Input(GameNumber),
+}
+
+impl<'a> From<Option<&'a str>> for Cell<'a> {
+    fn from(value: Option<&'a str>) -> Cell<'a> {
+        value.map_or(Cell::Null, Cell::Str)
+    }
+}
+
+/// Columns and how to write them in one format.
+pub struct Table {
+    format: ExportFormat,
+    columns: Vec<Column>,
+    /// Per column, what comes before its value in JSON: `{"name":` for the first, `,"name":`
+    /// for the others.
+    json_keys: Vec<Vec<u8>>,
+}
+
+impl Table {
+    /// A table of `columns` written as `format`.
+    pub fn new(format: ExportFormat, columns: Vec<Column>) -> Table {
+        let json_keys = columns
+            .iter()
+            .enumerate()
+            .map(|(i, column)| {
+                let mut key = vec![if i == 0 { b'{' } else { b',' }];
+                json_str(&column.name, &mut key);
+                key.push(b':');
+                key
+            })
+            .collect();
+        Table {
+            format,
+            columns,
+            json_keys,
+        }
+    }
+
+    /// The columns.
+    pub fn columns(&self) -> &[Column] {
+        &self.columns
+    }
+
+    /// The format.
+    pub fn format(&self) -> ExportFormat {
+        self.format
+    }
+
+    /// The bytes that open the output: the CSV header row, or `[` for JSON.
+    pub fn header(&self, out: &mut Vec<u8>) {
+        match self.format {
+            ExportFormat::Csv => {
+                let mut csv = csv::WriterBuilder::new().from_writer(Pending(RefCell::new(out)));
+                // Writing into memory cannot fail.
+                let _ = csv.write_record(self.columns.iter().map(|c| c.name.as_str()));
+                let _ = csv.flush();
+            }
+            ExportFormat::Json => out.push(b'['),
+            ExportFormat::Jsonl | ExportFormat::Parquet => {}
+        }
+    }
+
+    /// The bytes that close the output: `]` for JSON (an empty array when there were no rows).
+    pub fn footer(&self, any_row: bool, out: &mut Vec<u8>) {
+        if self.format == ExportFormat::Json {
+            out.extend_from_slice(if any_row { b"\n]\n" } else { b"]\n" });
+        }
+    }
+
+    /// Starts a row in `out`; give it one cell per column, then [`Row::end`] it.
+    #[inline]
+    pub fn row<'t, 'o>(&'t self, out: &'o mut Output) -> Row<'t, 'o> {
+        out.count_row();
+        if self.format == ExportFormat::Json {
+            out.row_comma();
+            out.extend(b"\n");
+        }
+        Row {
+            table: self,
+            out,
+            column: 0,
+        }
+    }
+}
+
+/// A row being written.
+pub struct Row<'t, 'o> {
+    table: &'t Table,
+    out: &'o mut Output,
+    column: usize,
+}
+
+impl Row<'_, '_> {
+    /// The next column's value.
+    #[inline]
+    pub fn cell(&mut self, cell: Cell<'_>) -> &mut Self {
+        let column = self.column;
+        self.column += 1;
+        let out = &mut *self.out;
+        match self.table.format {
+            ExportFormat::Csv => {
+                if column > 0 {
+                    out.extend(b",");
+                }
+                match cell {
+                    Cell::Str(s) => csv_field(s, out.bytes_mut()),
+                    other => scalar(other, out),
+                }
+            }
+            ExportFormat::Json | ExportFormat::Jsonl => {
+                out.extend(&self.table.json_keys[column]);
+                match cell {
+                    Cell::Str(s) => json_str(s, out.bytes_mut()),
+                    Cell::Null => out.extend(b"null"),
+                    Cell::Date(_) => {
+                        out.extend(b"\"");
+                        scalar(cell, out);
+                        out.extend(b"\"");
+                    }
+                    other => scalar(other, out),
+                }
+            }
+            ExportFormat::Parquet => out.cell(cell),
+        }
+        self
+    }
+
+    /// Ends the row.
+    ///
+    /// # Panics
+    ///
+    /// In debug builds, when the row does not have one cell per column.
+    #[inline]
+    pub fn end(self) {
+        debug_assert_eq!(self.column, self.table.columns.len(), "cells in a row");
+        match self.table.format {
+            ExportFormat::Csv | ExportFormat::Jsonl => {
+                if self.table.format == ExportFormat::Jsonl {
+                    self.out.extend(b"}");
+                }
+                self.out.extend(b"\n");
+            }
+            ExportFormat::Json => self.out.extend(b"}"),
+            ExportFormat::Parquet => {}
+        }
+    }
+}
+
+/// Writes a cell that is no string as text: nothing for null, digits, seconds, `true`/`false`,
+/// `YYYY-MM-DD`, or a game number (perhaps a hole).
+fn scalar(cell: Cell<'_>, out: &mut Output) {
+    match cell {
+        Cell::Null => {}
+        Cell::Str(s) => out.extend(s.as_bytes()),
+        Cell::Int(n) => {
+            if n < 0 {
+                out.extend(b"-");
+            }
+            out.extend(itoa_buf(n.unsigned_abs()).as_str().as_bytes());
+        }
+        Cell::Seconds(ms) => seconds(ms, out.bytes_mut()),
+        Cell::Bool(b) => out.extend(if b { b"true" } else { b"false" }),
+        Cell::Date(date) => date.write_iso(out.bytes_mut()),
+        Cell::Run(number) => out.run_number(number),
+        Cell::Input(number) => out.input_number(number),
+    }
+}
+
+/// Milliseconds as seconds: `180`, `12.5`, `0.125`.
+pub fn seconds(ms: Millis, out: &mut Vec<u8>) {
+    out.extend_from_slice(itoa_buf(u64::from(ms / 1000)).as_str().as_bytes());
+    let fraction = ms % 1000;
+    if fraction > 0 {
+        let digits = [
+            b'0' + (fraction / 100) as u8,
+            b'0' + (fraction / 10 % 10) as u8,
+            b'0' + (fraction % 10) as u8,
+        ];
+        let used = if fraction.is_multiple_of(100) {
+            1
+        } else if fraction.is_multiple_of(10) {
+            2
+        } else {
+            3
+        };
+        out.push(b'.');
+        out.extend_from_slice(&digits[..used]);
+    }
+}
+
+/// The CSV writer's destination for the header row (the csv crate lends only a shared reference
+/// to its destination).
+struct Pending<'a>(RefCell<&'a mut Vec<u8>>);
+
+impl io::Write for Pending<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.get_mut().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Appends `s` as a JSON string, exactly as serde_json writes it.
+pub fn json_str(s: &str, out: &mut Vec<u8>) {
+    // A fold without early exit, so that the check runs sixteen bytes at a time.
+    let escapes = s.bytes().fold(false, |any, b| {
+        any | (b < 0x20) | (b == b'"') | (b == b'\\')
+    });
+    if !escapes {
+        out.push(b'"');
+        out.extend_from_slice(s.as_bytes());
+        out.push(b'"');
+    } else {
+        // Writing a string into a Vec cannot fail.
+        let _ = serde_json::to_writer(&mut *out, s);
+    }
+}
+
+/// Appends `field` as a CSV field, quoted (with quotes doubled) when it holds a comma, a quote or
+/// a line end, as the csv crate writes it.
+pub fn csv_field(field: &str, out: &mut Vec<u8>) {
+    let quote = field.bytes().fold(false, |any, b| {
+        any | matches!(b, b',' | b'"' | b'\n' | b'\r')
+    });
+    if !quote {
+        out.extend_from_slice(field.as_bytes());
+        return;
+    }
+    out.push(b'"');
+    for b in field.bytes() {
+        if b == b'"' {
+            out.push(b'"');
+        }
+        out.push(b);
+    }
+    out.push(b'"');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::parquet::ColumnKind;
+
+    #[test]
+    fn json_strings_are_written_as_serde_json_writes_them() {
+        let tricky = [
+            "",
+            "Kasparov, G.",
+            "Réti \"the\" \\ great",
+            "tab\there\nnew\r\u{8}\u{c}\u{1}\u{1f}\u{7f}",
+            "ü€😀",
+        ];
+        for s in tricky {
+            let mut ours = Vec::new();
+            json_str(s, &mut ours);
+            assert_eq!(ours, serde_json::to_vec(s).unwrap_or_default(), "{s:?}");
+        }
+    }
+
+    #[test]
+    fn seconds_keep_their_milliseconds() {
+        for (ms, text) in [
+            (0, "0"),
+            (180_000, "180"),
+            (12_500, "12.5"),
+            (125, "0.125"),
+            (1_050, "1.05"),
+            (u32::MAX, "4294967.295"),
+        ] {
+            let mut out = Vec::new();
+            seconds(ms, &mut out);
+            assert_eq!(String::from_utf8(out).unwrap(), text);
+        }
+    }
+
+    fn table(format: ExportFormat) -> Table {
+        Table::new(
+            format,
+            vec![
+                Column::required("index", ColumnKind::Int64),
+                Column::required("name", ColumnKind::String),
+                Column::optional("elo", ColumnKind::Int32),
+                Column::optional("clock", ColumnKind::Float64),
+                Column::optional("on", ColumnKind::Date),
+                Column::required("ok", ColumnKind::Bool),
+            ],
+        )
+    }
+
+    fn written(format: ExportFormat) -> String {
+        let table = table(format);
+        let mut out = Vec::new();
+        table.header(&mut out);
+        let mut body = Output::default();
+        for (i, (name, elo)) in [("Ann, \"A\"", Some(2400)), ("Bob", None)]
+            .iter()
+            .enumerate()
+        {
+            let number = GameNumber::Later { in_batch: i as u64 };
+            let mut row = table.row(&mut body);
+            row.cell(Cell::Run(number))
+                .cell(Cell::Str(name))
+                .cell(elo.map_or(Cell::Null, Cell::Int))
+                .cell(Cell::Seconds(61_500))
+                .cell(Cell::Date(Date32::from_ymd(2025, 5, 1).unwrap()))
+                .cell(Cell::Bool(i == 0));
+            row.end();
+        }
+        body.write_to(4, 4, &mut 0, &mut out).unwrap();
+        table.footer(true, &mut out);
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn one_row_three_ways() {
+        assert_eq!(
+            written(ExportFormat::Csv),
+            "index,name,elo,clock,on,ok\n5,\"Ann, \"\"A\"\"\",2400,61.5,2025-05-01,true\n\
+             6,Bob,,61.5,2025-05-01,false\n"
+        );
+        let jsonl = written(ExportFormat::Jsonl);
+        let rows: Vec<serde_json::Value> = jsonl
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(
+            rows[0],
+            serde_json::json!({"index": 5, "name": "Ann, \"A\"", "elo": 2400, "clock": 61.5,
+                "on": "2025-05-01", "ok": true})
+        );
+        assert_eq!(rows[1]["elo"], serde_json::Value::Null);
+        let json: serde_json::Value = written(ExportFormat::Json).parse().unwrap();
+        assert_eq!(json.as_array().map(|a| a.len()), Some(2));
+        assert_eq!(json[1], rows[1]);
+    }
+}

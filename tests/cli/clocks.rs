@@ -1,0 +1,298 @@
+//! Clocks, evaluations, ply rows and Parquet through the binary: validate's clock warnings on the
+//! fixtures of `testdata/clocks` (each game lists the codes it must get in a `Codes` tag), the
+//! typed game columns, `export --plies` against python-chess on the lichess sample, and Parquet
+//! files read back with the parquet crate, equal to the JSON Lines rows and to themselves with
+//! `--jobs 1` and `--jobs 2`.
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::path::Path;
+
+use parquet::file::reader::{FileReader, SerializedFileReader};
+use parquet::record::Field;
+use serde_json::{Value, json};
+
+use crate::util::{arbiter, fixture, json_lines, shared, stderr, stdout};
+
+/// The JSON Lines rows of `arbiter export ARGS --format jsonl`.
+fn export_rows(args: &[&str]) -> Vec<Value> {
+    let mut all = vec!["export", "--format", "jsonl"];
+    all.extend_from_slice(args);
+    let out = arbiter(&all);
+    // Exit status 1 says some game is invalid; its row is there all the same.
+    assert!(
+        out.status.code().is_some_and(|c| c < 2),
+        "{args:?}: {}",
+        stderr(&out)
+    );
+    json_lines(&stdout(&out))
+}
+
+#[test]
+fn validate_finds_each_clock_problem_where_the_fixture_says() {
+    let dir = fixture("clocks");
+    let out = arbiter(&["validate", &dir, "--format", "jsonl"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let mut found: BTreeMap<u64, Vec<String>> = BTreeMap::new();
+    let text = std::fs::read_to_string(fixture("clocks/clocks.pgn")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    for line in json_lines(&stdout(&out)) {
+        if line["type"] != "diagnostic" {
+            continue;
+        }
+        assert_eq!(line["severity"], "warning", "{line}");
+        let game = line["game"].as_u64().unwrap();
+        let code = line["code"].as_str().unwrap().to_owned();
+        // Each warning points at the comment or command it is about, or at the tag.
+        let (l, c) = (
+            line["line"].as_u64().unwrap(),
+            line["column"].as_u64().unwrap(),
+        );
+        let at = lines[l as usize - 1].chars().nth(c as usize - 1);
+        let expected = match code.as_str() {
+            "malformed_command" => '[',
+            "clock_rise" | "clock_above_time_given" => '{',
+            _ => '[',
+        };
+        assert_eq!(at, Some(expected), "{line}");
+        found.entry(game).or_default().push(code);
+    }
+    let codes = export_rows(&[&dir, "--tags", "Codes"]);
+    assert_eq!(codes.len(), 8);
+    for game in codes {
+        let number = game["game"].as_u64().unwrap();
+        let expected: Vec<&str> = game["Codes"].as_str().unwrap().split_whitespace().collect();
+        let got = found.remove(&number).unwrap_or_default();
+        assert_eq!(got, expected, "game {number}: {}", game["event"]);
+    }
+}
+
+#[test]
+fn strict_turns_clock_warnings_into_errors() {
+    let out = arbiter(&["validate", "--strict", &fixture("clocks")]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stdout(&out).contains("error: White's clock rose"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn game_rows_have_typed_columns() {
+    let rows = export_rows(&[&fixture("clocks")]);
+    let clean = &rows[5];
+    assert_eq!(clean["event"], "a clean blitz game");
+    let typed: BTreeMap<&str, &Value> = [
+        "white_elo",
+        "black_elo",
+        "eco",
+        "opening",
+        "termination",
+        "time_control",
+        "base_seconds",
+        "increment_seconds",
+        "speed",
+        "played_on",
+        "utc_time",
+        "white_clock",
+        "black_clock",
+    ]
+    .into_iter()
+    .map(|k| (k, &clean[k]))
+    .collect();
+    let expected = json!({
+        "white_elo": 1850, "black_elo": null, "eco": "C20", "opening": "King's Pawn Game",
+        "termination": "Normal", "time_control": "300+3", "base_seconds": 300,
+        "increment_seconds": 3, "speed": "blitz", "played_on": "2026-11-29",
+        "utc_time": "23:59:58", "white_clock": 285, "black_clock": 281
+    });
+    assert_eq!(serde_json::to_value(typed).unwrap(), expected);
+    // No TimeControl: nulls; a sandclock: its seconds and speed but no first-period split.
+    assert_eq!(rows[3]["speed"], Value::Null);
+    assert_eq!(rows[3]["played_on"], "2026-11-30");
+    assert_eq!(rows[4]["time_control"], "5 min");
+    assert_eq!(rows[4]["speed"], Value::Null);
+    assert_eq!(rows[6]["base_seconds"], Value::Null);
+    assert_eq!(rows[6]["speed"], "blitz");
+    // Clocks of variations do not count.
+    assert_eq!(
+        (&rows[7]["white_clock"], &rows[7]["black_clock"]),
+        (&json!(59), &json!(58))
+    );
+}
+
+#[test]
+fn ply_rows_carry_each_moves_annotations() {
+    let rows = export_rows(&[&fixture("clocks"), "--plies", "--fen", "--comments"]);
+    let clean: Vec<&Value> = rows.iter().filter(|r| r["game"] == 6).collect();
+    assert_eq!(clean.len(), 7);
+    let pick = |row: &Value| {
+        json!([
+            row["ply"],
+            row["san"],
+            row["uci"],
+            row["clock"],
+            row["emt"],
+            row["eval_cp"],
+            row["eval_mate"],
+            row["nags"],
+            row["comment"]
+        ])
+    };
+    assert_eq!(
+        pick(clean[1]),
+        json!([
+            2,
+            "e5",
+            "e7e5",
+            302,
+            1,
+            null,
+            null,
+            null,
+            "[%clk 0:05:02] [%emt 0:00:01]"
+        ])
+    );
+    assert_eq!(
+        pick(clean[2]),
+        json!([
+            3,
+            "Qh5",
+            "d1h5",
+            295.5,
+            null,
+            -50,
+            null,
+            "5",
+            "[%eval -0.5,20] [%clk 0:04:55.5]"
+        ])
+    );
+    assert_eq!(
+        pick(clean[5]),
+        json!([
+            6,
+            "Nf6",
+            "g8f6",
+            281,
+            null,
+            null,
+            2,
+            "4",
+            "[%eval #2] [%clk 0:04:41] a blunder"
+        ])
+    );
+    assert_eq!(clean[6]["san"], "Qxf7#");
+    assert_eq!(
+        clean[6]["fen"],
+        "r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4"
+    );
+    // Without --fen and --comments the columns are not there.
+    let plain = export_rows(&[&fixture("clocks"), "--plies"]);
+    assert_eq!(plain.len(), rows.len());
+    assert!(plain[0].get("fen").is_none() && plain[0].get("comment").is_none());
+    // Ply rows stop at an illegal move of the main line.
+    let invalid = export_rows(&[&fixture("invalid"), "--plies"]);
+    let games = export_rows(&[&fixture("invalid")]);
+    let plies: u64 = games.iter().map(|g| g["plies"].as_u64().unwrap()).sum();
+    assert_eq!(invalid.len() as u64, plies);
+}
+
+#[test]
+fn plies_agree_with_python_chess_on_the_lichess_sample() {
+    let (Some(sample), Some(expected)) = (
+        shared("corpora/samples/lichess_db_1000k.pgn"),
+        shared("expected/lichess_plies.jsonl"),
+    ) else {
+        return;
+    };
+    let ours = export_rows(&[sample.to_str().unwrap(), "--plies", "--fen"]);
+    let theirs = json_lines(&std::fs::read_to_string(expected).unwrap());
+    assert_eq!(ours.len(), 28_538);
+    assert_eq!(theirs.len(), ours.len());
+    for (o, t) in ours.iter().zip(&theirs) {
+        for key in ["game", "ply", "san", "uci", "fen", "eval_cp", "eval_mate"] {
+            assert_eq!(o[key], t[key], "{key}: {o} / {t}");
+        }
+        for key in ["clock", "emt"] {
+            assert_eq!(o[key].as_f64(), t[key].as_f64(), "{key}: {o} / {t}");
+        }
+    }
+}
+
+/// The rows of a Parquet file as JSON values, typed columns as JSON Lines writes them.
+fn parquet_rows(path: &Path) -> Vec<Value> {
+    let reader = SerializedFileReader::new(File::open(path).unwrap()).expect("a Parquet file");
+    let rows = reader.get_row_iter(None).expect("rows");
+    rows.map(|row| {
+        let row = row.expect("a row");
+        let object = row
+            .get_column_iter()
+            .map(|(name, field)| (name.clone(), field_value(field)))
+            .collect::<serde_json::Map<_, _>>();
+        Value::Object(object)
+    })
+    .collect()
+}
+
+fn field_value(field: &Field) -> Value {
+    match field {
+        Field::Null => Value::Null,
+        Field::Bool(b) => json!(b),
+        Field::Int(n) => json!(n),
+        Field::Long(n) => json!(n),
+        Field::UInt(n) => json!(n),
+        Field::Double(x) if x.fract() == 0.0 => json!(*x as i64),
+        Field::Double(x) => json!(x),
+        Field::Str(s) => json!(s),
+        Field::Date(days) => {
+            let (y, m, d) = arbiter::report::parquet::Date32(*days).to_ymd();
+            json!(format!("{y:04}-{m:02}-{d:02}"))
+        }
+        other => panic!("unexpected field {other:?}"),
+    }
+}
+
+#[test]
+fn parquet_holds_the_json_lines_rows_whatever_the_jobs() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut inputs = vec![fixture("")];
+    if let Some(sample) = shared("corpora/samples/lichess_db_1000k.pgn") {
+        inputs.push(sample.to_string_lossy().into_owned());
+    }
+    for input in &inputs {
+        for plies in [&[][..], &["--plies", "--fen", "--comments"][..]] {
+            let jsonl = export_rows(&[&[input.as_str()][..], plies].concat());
+            let mut files = Vec::new();
+            for jobs in ["1", "2"] {
+                let path = dir.path().join(format!("out-{jobs}.parquet"));
+                let out = arbiter(
+                    &[
+                        &["export", input, "-o", path.to_str().unwrap(), "-j", jobs][..],
+                        plies,
+                    ]
+                    .concat(),
+                );
+                assert!(out.status.code().is_some_and(|c| c < 2), "{}", stderr(&out));
+                files.push(std::fs::read(&path).unwrap());
+                if jobs == "1" {
+                    let rows = parquet_rows(&path);
+                    assert_eq!(rows.len(), jsonl.len(), "{input} {plies:?}");
+                    for (p, j) in rows.iter().zip(&jsonl) {
+                        assert_eq!(p, j, "{input} {plies:?}");
+                    }
+                }
+            }
+            assert!(files[0] == files[1], "{input} {plies:?}: --jobs 2 differs");
+        }
+    }
+}
+
+#[test]
+fn parquet_goes_whole_to_a_pipe() {
+    let out = arbiter(&["export", &fixture("clocks"), "--format", "parquet"]);
+    // Standard output is a pipe here: the file comes out whole.
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(&out.stdout[..4], b"PAR1");
+    assert_eq!(&out.stdout[out.stdout.len() - 4..], b"PAR1");
+}
