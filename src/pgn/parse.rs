@@ -234,6 +234,7 @@ impl<'a> Parser<'a, '_> {
                 b'{' if !visitor.wants_comments()
                     && let Some(close) = grammar::brace_close(&self.bytes[start + 1..]) =>
                 {
+                    visitor.comment_skipped(loc);
                     self.pos = start + 2 + close;
                 }
                 b'{' => match grammar::brace_comment(self.rest()) {

@@ -201,6 +201,8 @@ pub(super) fn parse<V: Visitor>(
                         return Plain::Bail;
                     };
                     visitor.comment(text, loc);
+                } else {
+                    visitor.comment_skipped(loc);
                 }
                 pos = start + len + 2;
             }

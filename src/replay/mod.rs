@@ -680,6 +680,7 @@ impl Replayer {
             at,
             declared,
             &mut |at, ply, code, message| log.record(report, at, ply, None, code, message),
+            game.bytes(),
         );
         self.report.tags.termination = termination;
         self.notes.hand_over(&mut self.report.ply_log);
@@ -935,6 +936,16 @@ impl Visitor for Replayer {
     fn nag(&mut self, nag: u8, _location: Location) {
         if self.on_main_line() {
             self.notes.nag(nag);
+        }
+    }
+
+    fn wants_comments(&self) -> bool {
+        !self.notes.deferred()
+    }
+
+    fn comment_skipped(&mut self, location: Location) {
+        if self.on_main_line() {
+            self.notes.note(location);
         }
     }
 

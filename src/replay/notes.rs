@@ -5,6 +5,11 @@
 //!
 //! Comments before the first move and comments in variations are not read for commands. Nothing
 //! here allocates per move or per game once its buffers have grown.
+//!
+//! When nothing but each side's last clock is wanted (export without `--plies`), a comment is not
+//! read as it comes: its place is noted (a few instructions), and at the game's end the last
+//! comments of each side are read from the game's bytes until a clock is found, usually one
+//! comment a side. Reading every comment cost export a sixth of its speed on lichess games.
 
 use std::ops::Range;
 
@@ -69,8 +74,12 @@ pub struct MainLineNotes {
     keep_comments: bool,
     /// Check the clocks and the commands (warnings); else only each side's last clock is kept.
     checks: bool,
-    /// Each side's last clock so far, when the clocks are not checked.
+    /// Each side's last clock so far, when comments are read as they come.
     last_clocks: [Option<Millis>; 2],
+    /// Only the last clocks are wanted: comments are noted here as (place, ply, mover) and read
+    /// at the game's end.
+    deferred: bool,
+    noted: Vec<(Location, u32, Color)>,
     /// The last main-line ply (0 before the first move), who made it, and its annotations so far.
     ply: u32,
     mover: Option<Color>,
@@ -94,6 +103,7 @@ impl MainLineNotes {
             checks,
             keep_plies: plies,
             keep_comments: plies && comments,
+            deferred: !checks && !plies,
             ..MainLineNotes::default()
         }
     }
@@ -105,6 +115,7 @@ impl MainLineNotes {
         self.pending.clear();
         self.log.clear();
         self.last_clocks = [None; 2];
+        self.noted.clear();
         self.evidence.begin_game(None);
     }
 
@@ -144,9 +155,8 @@ impl MainLineNotes {
     pub fn move_played(&mut self, ply: u32, mover: Color, mv: Option<Move>, report: Report<'_>) {
         if self.checks || self.keep_plies {
             self.flush(report);
-        } else if let (Some(last), Some(clock)) = (self.mover, self.pending.clock) {
-            // Only the clocks count: the lean path of `flush`.
-            self.last_clocks[last as usize] = Some(clock);
+        } else {
+            // Only the last clocks count, and they are kept as they are read.
             self.pending.clock = None;
         }
         self.ply = ply;
@@ -166,6 +176,10 @@ impl MainLineNotes {
     /// A comment on the main line, at `location` (its `{` or `;`).
     #[inline]
     pub fn comment(&mut self, text: &str, location: Location, report: Report<'_>) {
+        if self.deferred {
+            self.note(location);
+            return;
+        }
         if self.mover.is_none() {
             return;
         }
@@ -174,23 +188,37 @@ impl MainLineNotes {
             && !self.keep_comments
             && let Some(ms) = lichess_clock(text.as_bytes())
         {
-            self.pending.clock = Some(ms);
-            self.clock_at = location;
+            self.clock_read(ms, location);
             return;
         }
-        // Only the clock counts, and the comment ends with lichess's form of it (after an
-        // evaluation, say) with no other clock before it.
-        if !self.checks && !self.keep_plies && self.pending.clock.is_none() {
-            let bytes = text.as_bytes();
-            if let Some(end) = bytes.len().checked_sub(16)
-                && let Some(ms) = lichess_clock(&bytes[end..])
-                && !bytes[..end].iter().any(|&b| b | 0x20 == b'c')
-            {
-                self.pending.clock = Some(ms);
-                return;
-            }
-        }
         self.read_comment(text, location, report);
+        if let Some(ms) = self.pending.clock {
+            self.clock_read(ms, self.clock_at);
+        }
+    }
+
+    /// The last ply's clock shows `ms`, read at `location`.
+    #[inline]
+    fn clock_read(&mut self, ms: Millis, location: Location) {
+        self.pending.clock = Some(ms);
+        self.clock_at = location;
+        if let Some(mover) = self.mover {
+            self.last_clocks[mover as usize] = Some(ms);
+        }
+    }
+
+    /// Whether comments are only noted, to be read at the game's end (only each side's last clock
+    /// is wanted): the reader need not hand out their text.
+    pub fn deferred(&self) -> bool {
+        self.deferred
+    }
+
+    /// Notes the place of a main-line comment, to be read at the game's end if need be.
+    #[inline]
+    pub fn note(&mut self, location: Location) {
+        if let Some(mover) = self.mover {
+            self.noted.push((location, self.ply, mover));
+        }
     }
 
     /// [`MainLineNotes::comment`] for any comment.
@@ -238,9 +266,6 @@ impl MainLineNotes {
             return;
         };
         if !self.checks {
-            if self.pending.clock.is_some() {
-                self.last_clocks[mover as usize] = self.pending.clock;
-            }
             if let Some(note) = self.log.plies.last_mut() {
                 note.notes = self.pending;
             }
@@ -259,33 +284,70 @@ impl MainLineNotes {
     }
 
     /// The game is over, with this `Termination` tag (standing at `at`) and result: the clocks
-    /// are checked against a loss on time. Returns each side's last clock.
+    /// are checked against a loss on time. Returns each side's last clock (`game` holds the
+    /// game's bytes, for the comments whose reading was deferred).
     pub fn end_game(
         &mut self,
         termination: Option<&str>,
         at: Location,
         result: GameResult,
         report: Report<'_>,
+        game: &[u8],
     ) -> [Option<Millis>; 2] {
         self.flush(report);
-        if !self.checks {
-            return self.last_clocks;
+        if self.deferred {
+            self.read_last_clocks(game);
         }
-        self.evidence.end_game(termination, result, |warning| {
-            report(at, Some(warning.ply()), code(&warning), warning.to_string())
-        });
-        [
-            self.evidence.final_clock(Color::White),
-            self.evidence.final_clock(Color::Black),
-        ]
+        if self.checks {
+            self.evidence.end_game(termination, result, |warning| {
+                report(at, Some(warning.ply()), code(&warning), warning.to_string())
+            });
+        }
+        self.last_clocks
     }
-}
 
-impl MainLineNotes {
+    /// Reads the noted comments from the end of `game` (its bytes), for each side until its last
+    /// ply with a clock is found; the first clock of that ply counts.
+    fn read_last_clocks(&mut self, game: &[u8]) {
+        let mut found: [Option<(u32, Millis)>; 2] = [None; 2];
+        for &(location, ply, mover) in self.noted.iter().rev() {
+            let side = mover as usize;
+            if found[side].is_some_and(|(at, _)| at != ply) {
+                if found[0].is_some() && found[1].is_some() {
+                    break;
+                }
+                continue;
+            }
+            let text = comment_at(game, location);
+            let clock = lichess_clock(text).or_else(|| {
+                let mut notes = MoveAnnotations::default();
+                notes.read(&String::from_utf8_lossy(text), |_| {});
+                notes.clock
+            });
+            if let Some(ms) = clock {
+                found[side] = Some((ply, ms));
+            }
+        }
+        self.last_clocks = found.map(|clock| clock.map(|(_, ms)| ms));
+    }
+
     /// Hands the game's ply log over to `log`, whose buffers are taken for the next game.
     pub fn hand_over(&mut self, log: &mut PlyLog) {
         std::mem::swap(log, &mut self.log);
     }
+}
+
+/// The text of the comment at `location` of `game`: from its `{` to the `}`, or from its `;` to
+/// the end of the line, as the reader read it (the bytes: a game that is not UTF-8 has ASCII
+/// commands all the same).
+fn comment_at(game: &[u8], location: Location) -> &[u8] {
+    let start = location.offset().min(game.len());
+    let body = game.get(start + 1..).unwrap_or_default();
+    let end = match game.get(start) {
+        Some(b'{') => memchr::memchr(b'}', body),
+        _ => memchr::memchr2(b'\n', b'\r', body),
+    };
+    &body[..end.unwrap_or(body.len())]
 }
 
 /// The code of a clock warning.

@@ -126,7 +126,7 @@ impl Output {
     pub fn cell(&mut self, cell: Cell<'_>) {
         let stored = match cell {
             Cell::Null => StoredCell::Null,
-            Cell::Str(s) => {
+            Cell::Str(s) | Cell::Plain(s) => {
                 let start = self.bytes.len() as u32;
                 self.bytes.extend_from_slice(s.as_bytes());
                 StoredCell::Str(start, self.bytes.len() as u32)

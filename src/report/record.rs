@@ -163,10 +163,10 @@ impl RecordFormatter {
             .cell(Cell::Str(r.black))
             .cell(Cell::Str(r.result))
             .cell(Cell::Int(i64::from(r.plies)))
-            .cell(Cell::Str(r.outcome.map_or("", Outcome::as_str)))
-            .cell(Cell::Str(r.winner.map_or("", Winner::as_str)))
+            .cell(Cell::Plain(r.outcome.map_or("", Outcome::as_str)))
+            .cell(Cell::Plain(r.winner.map_or("", Winner::as_str)))
             .cell(Cell::Bool(r.result_consistent))
-            .cell(Cell::Str(r.final_fen))
+            .cell(Cell::Plain(r.final_fen))
             .cell(Cell::Bool(r.valid))
             .cell(Cell::Str(r.error))
             .cell(
@@ -187,7 +187,7 @@ impl RecordFormatter {
                 r.base_and_increment
                     .map_or(Cell::Null, |(_, inc)| Cell::Int(inc.into())),
             )
-            .cell(Cell::from(r.speed))
+            .cell(r.speed.map_or(Cell::Null, Cell::Plain))
             .cell(
                 Date32::from_pgn(r.utc_date)
                     .or_else(|| Date32::from_pgn(r.date))
@@ -228,11 +228,19 @@ pub fn columns(extra_tags: &[String]) -> Vec<Column> {
 /// An Elo tag's value as a number: digits only (spaces around allowed), else null (`?`, `-`, an
 /// empty or unrated value).
 fn rating(value: &str) -> Cell<'static> {
-    let value = value.trim();
-    if value.is_empty() || value.len() > 6 || !value.bytes().all(|b| b.is_ascii_digit()) {
+    let value = value.trim_ascii().as_bytes();
+    if value.is_empty() || value.len() > 6 {
         return Cell::Null;
     }
-    value.parse().map_or(Cell::Null, Cell::Int)
+    let mut n = 0;
+    for &b in value {
+        let digit = b.wrapping_sub(b'0');
+        if digit > 9 {
+            return Cell::Null;
+        }
+        n = n * 10 + i64::from(digit);
+    }
+    Cell::Int(n)
 }
 
 /// A tag's value, null when empty.

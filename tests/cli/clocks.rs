@@ -199,6 +199,34 @@ fn ply_rows_carry_each_moves_annotations() {
 }
 
 #[test]
+fn each_sides_last_clock_is_its_last_ply_clock() {
+    // Game rows read only the last comments, at the game's end; ply rows read every comment as
+    // it comes. They must agree.
+    let mut inputs = vec![fixture("clocks")];
+    if let Some(sample) = shared("corpora/samples/lichess_db_1000k.pgn") {
+        inputs.push(sample.to_string_lossy().into_owned());
+    }
+    for input in &inputs {
+        let games = export_rows(&[input]);
+        let plies = export_rows(&[input, "--plies"]);
+        let mut last: BTreeMap<(u64, u64), Value> = BTreeMap::new();
+        for ply in &plies {
+            let side = 1 - ply["ply"].as_u64().unwrap() % 2;
+            if !ply["clock"].is_null() {
+                last.insert((ply["index"].as_u64().unwrap(), side), ply["clock"].clone());
+            }
+        }
+        for game in &games {
+            let index = game["index"].as_u64().unwrap();
+            for (side, key) in [(0, "white_clock"), (1, "black_clock")] {
+                let expected = last.get(&(index, side)).cloned().unwrap_or(Value::Null);
+                assert_eq!(game[key], expected, "{input} game {index} {key}");
+            }
+        }
+    }
+}
+
+#[test]
 fn plies_agree_with_python_chess_on_the_lichess_sample() {
     let (Some(sample), Some(expected)) = (
         shared("corpora/samples/lichess_db_1000k.pgn"),

@@ -121,12 +121,12 @@ impl GameFormatter for PlyFormatter {
                 .cell(Cell::Str(source))
                 .cell(Cell::Input(number))
                 .cell(Cell::Int(ply))
-                .cell(Cell::Str(san))
-                .cell(Cell::Str(&self.uci));
+                .cell(Cell::Plain(san))
+                .cell(Cell::Plain(&self.uci));
             if self.wanted.fen {
                 self.fen.clear();
                 pos.write_fen(&mut self.fen);
-                row.cell(Cell::Str(&self.fen));
+                row.cell(Cell::Plain(&self.fen));
             }
             let notes = &note.notes;
             let (cp, mate) = match notes.eval {
@@ -146,7 +146,7 @@ impl GameFormatter for PlyFormatter {
                 for (i, nag) in nags.iter().enumerate() {
                     let _ = write!(self.nags, "{}{nag}", if i > 0 { " " } else { "" });
                 }
-                row.cell(Cell::Str(&self.nags));
+                row.cell(Cell::Plain(&self.nags));
             }
             if self.wanted.comment {
                 let comment = log.comment(note);
