@@ -149,7 +149,7 @@ impl Output {
     /// Appends the game's number across all inputs.
     pub fn run_number(&mut self, number: GameNumber) {
         match number {
-            GameNumber::Known { run, .. } => self.extend(itoa_buf(run).as_str().as_bytes()),
+            GameNumber::Known { run, .. } => self.extend(itoa_buf(run).as_bytes()),
             GameNumber::Later { in_batch } => self.hole(in_batch, Filling::Run),
         }
     }
@@ -158,7 +158,7 @@ impl Output {
     pub fn input_number(&mut self, number: GameNumber) {
         match number {
             GameNumber::Known { input, .. } => {
-                self.extend(itoa_buf(input).as_str().as_bytes());
+                self.extend(itoa_buf(input).as_bytes());
             }
             GameNumber::Later { in_batch } => self.hole(in_batch, Filling::Input),
         }
@@ -195,14 +195,10 @@ impl Output {
             written = hole.at;
             match hole.what {
                 Filling::Run => {
-                    out.write_all(itoa_buf(run_before + hole.in_batch + 1).as_str().as_bytes())?
+                    out.write_all(itoa_buf(run_before + hole.in_batch + 1).as_bytes())?
                 }
                 Filling::Input => {
-                    out.write_all(
-                        itoa_buf(input_before + hole.in_batch + 1)
-                            .as_str()
-                            .as_bytes(),
-                    )?;
+                    out.write_all(itoa_buf(input_before + hole.in_batch + 1).as_bytes())?;
                 }
                 Filling::RowComma => {
                     if seen > 0 {
@@ -299,9 +295,10 @@ pub(crate) struct NumBuf {
 }
 
 impl NumBuf {
-    pub(crate) fn as_str(&self) -> &str {
-        // Only ASCII digits are ever written.
-        std::str::from_utf8(&self.bytes[self.start..]).unwrap_or("")
+    /// The digits.
+    #[inline]
+    pub(crate) fn as_bytes(&self) -> &[u8] {
+        &self.bytes[self.start..]
     }
 }
 
@@ -370,7 +367,7 @@ mod tests {
     #[test]
     fn numbers_format_in_decimal() {
         for n in [0, 7, 10, 99, 1234567890, u64::MAX] {
-            assert_eq!(itoa_buf(n).as_str(), n.to_string());
+            assert_eq!(itoa_buf(n).as_bytes(), n.to_string().as_bytes());
         }
     }
 }

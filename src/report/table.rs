@@ -223,7 +223,7 @@ fn scalar(cell: Cell<'_>, out: &mut Output) {
             if n < 0 {
                 out.extend(b"-");
             }
-            out.extend(itoa_buf(n.unsigned_abs()).as_str().as_bytes());
+            out.extend(itoa_buf(n.unsigned_abs()).as_bytes());
         }
         Cell::Seconds(ms) => seconds(ms, out.bytes_mut()),
         Cell::Bool(b) => out.extend(if b { b"true" } else { b"false" }),
@@ -235,7 +235,7 @@ fn scalar(cell: Cell<'_>, out: &mut Output) {
 
 /// Milliseconds as seconds: `180`, `12.5`, `0.125`.
 pub fn seconds(ms: Millis, out: &mut Vec<u8>) {
-    out.extend_from_slice(itoa_buf(u64::from(ms / 1000)).as_str().as_bytes());
+    out.extend_from_slice(itoa_buf(u64::from(ms / 1000)).as_bytes());
     let fraction = ms % 1000;
     if fraction > 0 {
         let digits = [
@@ -268,6 +268,16 @@ impl io::Write for Pending<'_> {
     fn flush(&mut self) -> io::Result<()> {
         Ok(())
     }
+}
+
+/// Whether `s` holds nothing that JSON escapes or CSV quotes, so that it may be written as
+/// [`Cell::Plain`].
+pub fn is_plain(s: &str) -> bool {
+    !any_byte(
+        s.as_bytes(),
+        |x| below(x, 0x20) | has(x, b'"') | has(x, b'\\') | has(x, b','),
+        |b| b < 0x20 || matches!(b, b'"' | b'\\' | b','),
+    )
 }
 
 /// Appends `s` as a JSON string, exactly as serde_json writes it.

@@ -198,13 +198,32 @@ pub struct UciMove {
     pub promotion: Option<Role>,
 }
 
+impl UciMove {
+    /// The move's text in a buffer, and its length (4, or 5 with a promotion): no formatting
+    /// machinery, for writers of a row per move.
+    #[inline]
+    pub fn to_ascii(self) -> ([u8; 5], usize) {
+        let mut text = [
+            self.from.file_char() as u8,
+            self.from.rank_char() as u8,
+            self.to.file_char() as u8,
+            self.to.rank_char() as u8,
+            b' ',
+        ];
+        match self.promotion {
+            Some(p) => {
+                text[4] = p.char() as u8;
+                (text, 5)
+            }
+            None => (text, 4),
+        }
+    }
+}
+
 impl fmt::Display for UciMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.from, self.to)?;
-        if let Some(p) = self.promotion {
-            write!(f, "{}", p.char())?;
-        }
-        Ok(())
+        let (text, len) = self.to_ascii();
+        f.write_str(std::str::from_utf8(&text[..len]).unwrap_or_default())
     }
 }
 

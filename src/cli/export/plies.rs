@@ -11,7 +11,7 @@ use crate::clocks::Eval;
 use crate::replay::GameReport;
 use crate::report::output::{GameNumber, Output};
 use crate::report::parquet::{Column, ColumnKind};
-use crate::report::table::{Cell, ExportFormat, Table};
+use crate::report::table::{Cell, ExportFormat, Table, is_plain};
 use crate::rules::san;
 
 /// The fixed columns of a ply row, `fen` and `comment` included (each only when asked for).
@@ -71,8 +71,7 @@ impl PlyColumns {
 pub struct PlyFormatter {
     table: Table,
     wanted: PlyColumns,
-    /// Scratch text: the UCI move, the FEN, the NAGs.
-    uci: String,
+    /// Scratch text: the FEN, the NAGs.
     fen: String,
     nags: String,
 }
@@ -83,7 +82,6 @@ impl PlyFormatter {
         PlyFormatter {
             table: Table::new(format, wanted.columns(extra_tags)),
             wanted,
-            uci: String::new(),
             fen: String::new(),
             nags: String::new(),
         }
@@ -100,29 +98,34 @@ impl GameFormatter for PlyFormatter {
         let log = &report.ply_log;
         let mut pos = log.start.clone();
         let chess960 = pos.is_chess960();
+        // The file's name goes into every row: looked at once.
+        let file = if is_plain(source) {
+            Cell::Plain(source)
+        } else {
+            Cell::Str(source)
+        };
         for (ply, note) in (1i64..).zip(&log.plies) {
-            self.uci.clear();
             let written;
-            let san = match note.mv {
+            let (san, (uci, uci_len)) = match note.mv {
                 Some(mv) => {
                     written = san::write(&pos, mv);
-                    let _ = write!(self.uci, "{}", mv.to_uci(chess960));
+                    let uci = mv.to_uci(chess960).to_ascii();
                     pos.play_unchecked(mv);
-                    written.as_str()
+                    (written.as_str(), uci)
                 }
                 None => {
-                    self.uci.push_str("0000");
                     pos.play_null();
-                    "--"
+                    ("--", (*b"0000 ", 4))
                 }
             };
+            let uci = std::str::from_utf8(&uci[..uci_len]).unwrap_or_default();
             let mut row = self.table.row(out);
             row.cell(Cell::Run(number))
-                .cell(Cell::Str(source))
+                .cell(file)
                 .cell(Cell::Input(number))
                 .cell(Cell::Int(ply))
                 .cell(Cell::Plain(san))
-                .cell(Cell::Plain(&self.uci));
+                .cell(Cell::Plain(uci));
             if self.wanted.fen {
                 self.fen.clear();
                 pos.write_fen(&mut self.fen);
