@@ -35,6 +35,9 @@ const BATCH_GAMES: usize = 1024;
 const BATCH_BYTES: u64 = 256 << 10;
 /// Input bytes per part handed to a worker (a part and its output stay within a core's cache).
 const PART_BYTES: usize = 64 << 10;
+/// Input bytes per part when every ply is a row: ply rows are some twenty times the size of the
+/// PGN they come from, and the parts in flight must not hold tens of megabytes.
+const PLY_PART_BYTES: usize = PART_BYTES / 4;
 /// A part grows up to this size while no place is found where a game surely starts (a huge game,
 /// or a file laid out in a way [`last_game_start`] cannot vouch for); then that stretch is read
 /// here, in order, as with one job, and parts resume at the first game after it that starts a
@@ -162,7 +165,14 @@ pub fn run<F: GameFormatter>(
     let mut per_input: Vec<(u64, bool)> = Vec::new();
     let (input_errors, opened) = run_ordered(
         jobs,
-        |sink| produce(paths, jobs, &progress, &buffers, sink),
+        |sink| {
+            let part_bytes = if options.plies {
+                PLY_PART_BYTES
+            } else {
+                PART_BYTES
+            };
+            produce(paths, jobs, part_bytes, &progress, &buffers, sink)
+        },
         || (Replayer::new(options.clone()), make_formatter()),
         |(replayer, formatter), part: Part| read_part(replayer, formatter, part),
         |mut batch: BatchOutput| {
@@ -218,6 +228,7 @@ fn total_size(paths: &[PathBuf]) -> Option<u64> {
 fn produce<F: GameFormatter>(
     paths: &[PathBuf],
     jobs: usize,
+    part_bytes: usize,
     progress: &Progress,
     buffers: &Buffers,
     sink: &mut dyn Sink<Part, BatchOutput, (Replayer, F)>,
@@ -245,7 +256,15 @@ fn produce<F: GameFormatter>(
             let reader = Reader::new(source.name, source.reader);
             read_here(reader, &name, at, Some(&mut next_index), progress, sink)
         } else {
-            read_in_parts(source.reader, &name, at, progress, buffers, sink)
+            read_in_parts(
+                source.reader,
+                &name,
+                at,
+                part_bytes,
+                progress,
+                buffers,
+                sink,
+            )
         };
         let Some(read) = read else {
             return (input_errors, opened);
@@ -317,27 +336,29 @@ fn read_batch_here<R: Read, F: GameFormatter>(
     Some(ended)
 }
 
-/// Reads `source` in parts, each handed to `sink` (a worker, or this thread when the workers are
-/// busy). Returns how many bytes were read, or `None` if the pipeline is shutting down.
+/// Reads `source` in parts of about `part_bytes`, each handed to `sink` (a worker, or this thread
+/// when the workers are busy). Returns how many bytes were read, or `None` if the pipeline is
+/// shutting down.
 fn read_in_parts<R: Read, F: GameFormatter>(
     mut source: R,
     name: &Arc<str>,
     at: Place,
+    part_bytes: usize,
     progress: &Progress,
     buffers: &Buffers,
     sink: &mut dyn Sink<Part, BatchOutput, (Replayer, F)>,
 ) -> Option<u64> {
     // The bytes of the next part so far, from a game's start at `offset`, on line `line`.
-    let mut pending = buffers.get(PART_BYTES);
+    let mut pending = buffers.get(part_bytes);
     let (mut offset, mut line) = (0u64, 1u64);
     // Where in `pending` to look for the next game's start: bytes before were looked at.
     let mut from = 0;
     loop {
         let (ended, error) = match (&mut source)
-            .take(PART_BYTES as u64)
+            .take(part_bytes as u64)
             .read_to_end(&mut pending)
         {
-            Ok(n) => (n < PART_BYTES, None),
+            Ok(n) => (n < part_bytes, None),
             Err(error) => (true, Some(error)),
         };
         progress.input(at.bytes_before + offset + pending.len() as u64);
@@ -360,7 +381,7 @@ fn read_in_parts<R: Read, F: GameFormatter>(
         }
         match last_game_start(&pending, from) {
             Some(start) => {
-                let mut rest = buffers.get(pending.len() - start + PART_BYTES);
+                let mut rest = buffers.get(pending.len() - start + part_bytes);
                 rest.extend_from_slice(&pending[start..]);
                 pending.truncate(start);
                 let lines = line_ends(&pending);
@@ -392,7 +413,7 @@ fn read_in_parts<R: Read, F: GameFormatter>(
                 };
                 let (unread, rest_of_source) = rest.source.into_inner();
                 let unread = &unread.get_ref()[unread.position() as usize..];
-                pending = buffers.get(rest.bytes.len() + unread.len() + PART_BYTES);
+                pending = buffers.get(rest.bytes.len() + unread.len() + part_bytes);
                 pending.extend_from_slice(&rest.bytes);
                 pending.extend_from_slice(unread);
                 source = rest_of_source;
@@ -614,6 +635,7 @@ mod tests {
                 input: 0,
                 bytes_before: 0,
             },
+            PART_BYTES,
             &progress,
             &Buffers::default(),
             &mut sink,

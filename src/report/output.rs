@@ -229,10 +229,10 @@ impl Output {
             };
             let value = match cell {
                 StoredCell::Null => Value::Null,
-                StoredCell::Str(start, end) => Value::Str(
-                    std::str::from_utf8(&self.bytes[start as usize..end as usize])
-                        .unwrap_or_default(),
-                ),
+                // Copied from a `str` by `Output::cell`.
+                StoredCell::Str(start, end) => {
+                    Value::Utf8(&self.bytes[start as usize..end as usize])
+                }
                 StoredCell::Int(n) => int_value(n, kind),
                 StoredCell::Seconds(ms) => Value::F64(f64::from(ms) / 1000.0),
                 StoredCell::Bool(b) => Value::Bool(b),
