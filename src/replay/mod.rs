@@ -22,34 +22,37 @@
 //!   side's last clock always, and with [`ReplayOptions::clock_checks`] every command strictly and
 //!   the clocks against the `TimeControl` and `Termination` tags (warnings, docs/clocks.md).
 //!
-//! The parts with a job of their own: `tags` captures the tags, `problems` logs the problems
-//! (severity, `--strict`, limits), `notes` reads the annotations, `claims` and `dead` judge
-//! draws that need a look ahead.
-//!
-//! Repetitions are counted on Zobrist keys since the last capture or pawn move. While the game is
-//! running, each new position is compared with the positions of the same side to move since then
-//! (fewer than 75 while the 75-move rule has not struck), so the work stays linear in the length of
-//! the game however long it is.
+//! The parts with a job of their own: `lines` holds the main line and the variations with the
+//! repetition history, `tags` captures the tags, `problems` logs the problems (severity,
+//! `--strict`, limits), `notes` reads the annotations, `warnings` words what goes wrong along the
+//! way, `judge` gives the verdict at the end, and `claims` and `dead` judge the draws that need a
+//! look ahead. Each is tested on its own; this file plays the moves and resets every part at
+//! each game's start (`begin_game`).
 
 mod claims;
 mod dead;
+mod judge;
+mod lines;
 mod notes;
 mod problems;
 mod tags;
+mod warnings;
 
 pub use notes::{PlyLog, PlyNote};
 pub use problems::{MAX_PROBLEMS, Problem};
 pub use tags::Tags;
 
 use crate::clocks::{Millis, Period, Speed};
-use crate::outcome::{self, BoardFacts, Classification, Outcome, termination};
+use crate::outcome::Classification;
 use crate::pgn::{Flow, GameInfo, GameResult, Location, PgnError, Visitor};
 use crate::report::code::Code;
-use crate::rules::san::{self, Leniency, ParseSanError, Resolved, San, Suffix};
+use crate::rules::san::{San, Suffix};
 use crate::rules::{Color, Position};
+use lines::{LineStack, MAX_VARIATION_DEPTH, Opened};
 use notes::MainLineNotes;
 use problems::ProblemLog;
 use tags::{TagCapture, VariantKind, variant_kind};
+use warnings::{breaks_main_line, pgn_code};
 
 /// How strictly a replay judges, and what it keeps. Variations are always replayed: `validate`
 /// and `export` judge a game alike.
@@ -108,44 +111,12 @@ pub struct GameReport {
     pub ply_log: PlyLog,
 }
 
-/// One line being replayed: the main line, or a variation.
-#[derive(Clone, Debug)]
-struct Line {
-    /// The position now.
-    pos: Position,
-    /// The position before the last move played (where a variation starts).
-    before: Position,
-    /// The last move played on this line (by SAN), if any.
-    last_move: Option<crate::rules::Move>,
-    /// Plies from the game's start to `pos`.
-    ply: u32,
-    /// Whether the side to move in `pos` is in check, when known: found after every move played
-    /// from SAN (replay needs it for the check mark), and handed to the next move's resolution.
-    in_check: Option<bool>,
-    /// A move of this line failed: the rest of it is skipped.
-    dead: bool,
-    /// A move has been played on this line (a variation before any move has nothing to replace).
-    moved: bool,
-}
-
 /// Replays games; reusable from one game to the next so that buffers are allocated once.
 pub struct Replayer {
     options: ReplayOptions,
     report: GameReport,
-    /// The main line is `lines[0]`; each variation being replayed pushes one.
-    lines: Vec<Line>,
-    /// Variations inside a variation that is not replayed (dead, or opened before any move).
-    skipped_depth: u32,
-    /// Zobrist keys of the main line since the last capture or pawn move, the current one last.
-    history: Vec<u64>,
-    /// The ply at which the game ended automatically, and how, if it did.
-    automatic_end: Option<(u32, Outcome)>,
-    /// The main line's first position, and its moves with where each was written (for the first
-    /// dead ply, looked for only when the final position is dead).
-    start: Position,
-    main_moves: Vec<(crate::rules::Move, Location)>,
-    /// The main line holds a null move (which the move list cannot hold).
-    main_null: bool,
+    /// The main line and the variations being replayed.
+    stack: LineStack,
     /// The warning about moves after the automatic end was given.
     warned_after_end: bool,
     /// The main line hit an error: the outcome is `invalid`.
@@ -167,13 +138,7 @@ impl Replayer {
     pub fn new(options: ReplayOptions) -> Replayer {
         Replayer {
             report: GameReport::default(),
-            lines: Vec::new(),
-            skipped_depth: 0,
-            history: Vec::new(),
-            automatic_end: None,
-            start: Position::startpos(),
-            main_moves: Vec::new(),
-            main_null: false,
+            stack: LineStack::default(),
             warned_after_end: false,
             main_line_broken: false,
             tags: TagCapture::default(),
@@ -218,7 +183,7 @@ impl Replayer {
         code: Code,
         message: String,
     ) {
-        if let Some(line) = self.lines.first_mut() {
+        if let Some(line) = self.stack.lines.first_mut() {
             line.dead = true;
         }
         self.main_line_broken = true;
@@ -227,10 +192,10 @@ impl Replayer {
 
     /// Records an error on the current line, and skips the rest of that line.
     fn line_error(&mut self, location: Location, ply: u32, san: &str, code: Code, message: String) {
-        if self.lines.len() <= 1 {
+        if self.stack.lines.len() <= 1 {
             self.main_line_error(location, Some(ply), Some(san), code, message);
         } else {
-            if let Some(line) = self.lines.last_mut() {
+            if let Some(line) = self.stack.lines.last_mut() {
                 line.dead = true;
             }
             self.problem(location, Some(ply), Some(san), code, message);
@@ -238,7 +203,7 @@ impl Replayer {
     }
 
     /// Sets up the starting position from the tags.
-    fn start(&mut self) {
+    fn set_up(&mut self) {
         let at = Location(0);
         let chess960 = match self.tags.variant.as_deref().map(variant_kind) {
             None | Some(VariantKind::Standard) => false,
@@ -271,9 +236,6 @@ impl Replayer {
         if chess960 {
             pos.set_chess960(true);
         }
-        self.history.push(pos.zobrist());
-        self.automatic_end = automatic_end_now(&pos).map(|outcome| (0, outcome));
-        self.start.clone_from(&pos);
         let tags = &self.report.tags;
         let time_control = self
             .tags
@@ -295,35 +257,18 @@ impl Replayer {
                 self.problem(at, None, None, Code::BadTimeControl, message);
             }
         }
-        self.lines.push(Line {
-            before: pos.clone(),
-            pos,
-            ply: 0,
-            last_move: None,
-            in_check: None,
-            dead: false,
-            moved: false,
-        });
-    }
-
-    /// The line moves are played on now, unless it is dead or skipped.
-    fn live_line(&self) -> Option<usize> {
-        if self.skipped_depth > 0 {
-            return None;
-        }
-        let index = self.lines.len().checked_sub(1)?;
-        (!self.lines[index].dead).then_some(index)
+        self.stack.start(pos);
     }
 
     /// Plays one move written in SAN. The rare paths (a bad or illegal move, a non-standard form,
     /// a wrong check mark) live in cold functions of their own, so that the path every move takes
     /// stays short.
     fn play_text(&mut self, text: &str, location: Location) {
-        let Some(index) = self.live_line() else {
+        let Some(index) = self.stack.live() else {
             return;
         };
         let main = index == 0;
-        let ply = self.lines[index].ply + 1;
+        let ply = self.stack.lines[index].ply + 1;
         let parsed = match San::from_ascii(text.as_bytes()) {
             Ok(parsed) => parsed,
             Err(err) => return self.bad_san(text, location, ply, err),
@@ -332,10 +277,10 @@ impl Replayer {
             self.play_null_move(text, location);
             return;
         }
-        if main && self.automatic_end.is_some() {
+        if main && self.stack.automatic_end.is_some() {
             self.warn_after_end(text, location, ply);
         }
-        let line = &self.lines[index];
+        let line = &self.stack.lines[index];
         let Some(resolved) = parsed.try_resolve_knowing_check(&line.pos, line.in_check) else {
             return self.illegal_move(index, text, location, ply, parsed);
         };
@@ -343,7 +288,7 @@ impl Replayer {
         if !resolved.leniency.is_empty() {
             self.warn_leniency(index, text, location, ply, resolved);
         }
-        let line = &mut self.lines[index];
+        let line = &mut self.stack.lines[index];
         // A variation starts from the position before the last move.
         line.before.clone_from(&line.pos);
         line.pos.play_unchecked(mv);
@@ -361,10 +306,11 @@ impl Replayer {
         }
         if main {
             self.report.plies = ply;
-            self.main_moves.push((mv, location));
+            self.stack.main_moves.push((mv, location));
             let material_changed = mv.is_capture() || mv.promotion().is_some();
-            self.after_main_line_move(mv.is_zeroing(), material_changed);
-            let mover = self.lines[0].before.turn();
+            self.stack
+                .after_main_line_move(mv.is_zeroing(), material_changed);
+            let mover = self.stack.lines[0].before.turn();
             self.note_move(ply, mover, Some(mv));
         }
     }
@@ -379,154 +325,11 @@ impl Replayer {
             });
     }
 
-    /// Whether the main line is being replayed now (not a variation, not after its end).
-    fn on_main_line(&self) -> bool {
-        self.skipped_depth == 0 && self.lines.len() == 1 && !self.lines[0].dead
-    }
-
-    /// Text that is no move at all.
-    #[cold]
-    #[inline(never)]
-    fn bad_san(&mut self, text: &str, location: Location, ply: u32, err: ParseSanError) {
-        let message = format!("{text}: {err}");
-        self.line_error(location, ply, text, Code::BadSan, message);
-    }
-
-    /// A move that is not legal on line `index` (the hot path resolved it without asking why).
-    #[cold]
-    #[inline(never)]
-    fn illegal_move(&mut self, index: usize, text: &str, location: Location, ply: u32, san: San) {
-        let line = &self.lines[index];
-        let message = match (
-            game_over(&line.pos),
-            san.resolve_knowing_check(&line.pos, line.in_check),
-        ) {
-            (Some(over), _) => format!("{text}: the game is already over: {over}"),
-            (None, Err(err)) => err.to_string(),
-            // The same resolver, asked again for its explanation, cannot succeed this time.
-            (None, Ok(_)) => unreachable!("{text} resolved only the second time"),
-        };
-        self.line_error(location, ply, text, Code::IllegalMove, message);
-    }
-
-    /// One warning per non-standard form of a legal move, before it is played on line `index`;
-    /// an `e.p.` mark on a move that is no en passant capture is an error (the move still
-    /// stands).
-    #[cold]
-    #[inline(never)]
-    fn warn_leniency(
-        &mut self,
-        index: usize,
-        text: &str,
-        location: Location,
-        ply: u32,
-        resolved: Resolved,
-    ) {
-        let canonical = san::write(&self.lines[index].pos, resolved.mv);
-        for form in resolved.leniency.iter() {
-            if form == Leniency::EN_PASSANT_MARK && !resolved.mv.is_en_passant() {
-                let message = format!(
-                    "{text}: the e.p. mark follows a move that is not an en passant capture; \
-                     the move is {canonical}"
-                );
-                self.problem(
-                    location,
-                    Some(ply),
-                    Some(text),
-                    Code::WrongEnPassantMark,
-                    message,
-                );
-                continue;
-            }
-            let message = form.warning(text, canonical.as_str()).to_string();
-            self.problem(
-                location,
-                Some(ply),
-                Some(text),
-                Code::NonStandardSan,
-                message,
-            );
-        }
-    }
-
-    /// A check mark that does not match the position after the move just played on line
-    /// `index`: the message names the move's standard form, the same as its other warnings do.
-    #[cold]
-    #[inline(never)]
-    fn warn_check_mark(
-        &mut self,
-        index: usize,
-        text: &str,
-        location: Location,
-        ply: u32,
-        written: Option<Suffix>,
-        actual: Option<Suffix>,
-    ) {
-        let line = &self.lines[index];
-        let Some(mv) = line.last_move else {
-            return;
-        };
-        let canonical = san::write(&line.before, mv);
-        let message = suffix_message(text, written, actual, canonical.as_str());
-        self.problem(
-            location,
-            Some(ply),
-            Some(text),
-            Code::WrongCheckMark,
-            message,
-        );
-    }
-
-    /// An `e.p.` written as a token of its own after a move: a warning after an en passant
-    /// capture (the mark is not standard), an error after anything else.
-    fn en_passant_mark(&mut self, location: Location) {
-        let Some(index) = self.live_line() else {
-            return;
-        };
-        let line = &self.lines[index];
-        let ply = line.ply;
-        let Some(mv) = line.last_move.filter(|_| line.moved) else {
-            let message = "e.p.: an e.p. mark with no move before it".to_owned();
-            self.problem(
-                location,
-                None,
-                Some("e.p."),
-                Code::WrongEnPassantMark,
-                message,
-            );
-            return;
-        };
-        let canonical = san::write(&line.before, mv);
-        if mv.is_en_passant() {
-            let message = Leniency::EN_PASSANT_MARK
-                .warning(&format!("{canonical} e.p."), canonical.as_str())
-                .to_string();
-            self.problem(
-                location,
-                Some(ply),
-                Some("e.p."),
-                Code::NonStandardSan,
-                message,
-            );
-        } else {
-            let message = format!(
-                "e.p.: the e.p. mark follows {canonical}, which is not an en passant capture"
-            );
-            self.problem(
-                location,
-                Some(ply),
-                Some("e.p."),
-                Code::WrongEnPassantMark,
-                message,
-            );
-        }
-    }
-
     fn play_null_move(&mut self, text: &str, location: Location) {
-        let Some(index) = self.live_line() else {
+        let Some(index) = self.stack.live() else {
             return;
         };
-        let line = &mut self.lines[index];
+        let line = &mut self.stack.lines[index];
         let ply = line.ply + 1;
         line.before.clone_from(&line.pos);
         line.pos.play_null();
@@ -536,8 +339,8 @@ impl Replayer {
         line.moved = true;
         if index == 0 {
             self.report.plies = ply;
-            self.main_null = true;
-            let mover = self.lines[0].before.turn();
+            self.stack.main_null = true;
+            let mover = self.stack.lines[0].before.turn();
             self.note_move(ply, mover, None);
             self.problem(
                 location,
@@ -548,105 +351,26 @@ impl Replayer {
                     "{text}: a null move in the main line passes the turn; it is not a legal move"
                 ),
             );
-            self.after_main_line_move(false, false);
+            self.stack.after_main_line_move(false, false);
         }
-    }
-
-    /// Warns once about moves played after the game ended automatically.
-    #[cold]
-    #[inline(never)]
-    fn warn_after_end(&mut self, text: &str, location: Location, ply: u32) {
-        if self.warned_after_end {
-            return;
-        }
-        if let Some((end_ply, outcome)) = self.automatic_end {
-            self.warned_after_end = true;
-            let how = match outcome {
-                Outcome::InsufficientMaterial => "insufficient material",
-                Outcome::SeventyfiveMoves => "the 75-move rule",
-                Outcome::FivefoldRepetition => "fivefold repetition",
-                _ => outcome.as_str(),
-            };
-            let when = if end_ply == 0 {
-                "in its starting position".to_owned()
-            } else {
-                format!("at ply {end_ply}")
-            };
-            self.problem(
-                location,
-                Some(ply),
-                Some(text),
-                Code::MoveAfterEnd,
-                format!("{text}: the game already ended {when} by {how}; later moves do not count"),
-            );
-        }
-    }
-
-    /// After a main-line move: the key joins the history, and an automatic end is noted.
-    /// Always inlined: it runs once per ply, and as a call it cost about 2% of the replay.
-    #[inline(always)]
-    fn after_main_line_move(&mut self, zeroing: bool, material_changed: bool) {
-        // The history restarts after a capture or pawn move. A length to keep, chosen without a
-        // branch: which moves zero the clock is a coin toss to the branch predictor.
-        let keep = std::hint::select_unpredictable(zeroing, 0, self.history.len());
-        self.history.truncate(keep);
-        let pos = &self.lines[0].pos;
-        self.history.push(pos.zobrist());
-        // A position recurs at the earliest four plies later (each side must move away and
-        // back), so a fifth occurrence needs sixteen plies without a capture or pawn move.
-        if self.automatic_end.is_none()
-            && (material_changed && pos.is_insufficient_material()
-                || pos.halfmoves() >= 150
-                || pos.halfmoves() >= 16 && repetitions(&self.history) >= 5)
-        {
-            self.note_automatic_end(material_changed);
-        }
-    }
-
-    /// Records which automatic end the last main-line move brought, the first that applies.
-    #[cold]
-    #[inline(never)]
-    fn note_automatic_end(&mut self, material_changed: bool) {
-        let line = &self.lines[0];
-        let pos = &line.pos;
-        let outcome = if material_changed && pos.is_insufficient_material() {
-            Outcome::InsufficientMaterial
-        } else if pos.halfmoves() >= 150 {
-            Outcome::SeventyfiveMoves
-        } else {
-            Outcome::FivefoldRepetition
-        };
-        self.automatic_end = Some((line.ply, outcome));
     }
 
     fn check_move_number(&mut self, number: u32, location: Location) {
-        let Some(index) = self.live_line() else {
+        let Some(index) = self.stack.live() else {
             return;
         };
-        let line = &self.lines[index];
+        let line = &self.stack.lines[index];
         let expected = line.pos.fullmoves();
         if number != expected {
             self.warn_move_number(number, expected, line.ply + 1, location);
         }
     }
 
-    #[cold]
-    #[inline(never)]
-    fn warn_move_number(&mut self, number: u32, expected: u32, ply: u32, location: Location) {
-        self.problem(
-            location,
-            Some(ply),
-            None,
-            Code::WrongMoveNumber,
-            format!("move number {number} should be {expected}"),
-        );
-    }
-
     /// Classifies the game and locates its problems.
     fn finish(&mut self, game: &GameInfo<'_>) {
-        if self.lines.is_empty() && !self.main_line_broken {
+        if self.stack.lines.is_empty() && !self.main_line_broken {
             // A game without movetext never reached `end_tags`.
-            self.start();
+            self.set_up();
         }
         if let Some((marker, location)) = self.marker {
             let tag = self
@@ -688,188 +412,11 @@ impl Replayer {
         self.log.finish(&mut self.report, game);
         let report = &mut self.report;
         report.main_line_valid = !self.main_line_broken;
-        if let Some(line) = self.lines.first() {
+        if let Some(line) = self.stack.main() {
             report.final_fen.clear();
             line.pos.write_fen(&mut report.final_fen);
         }
     }
-
-    /// Classifies the game and reports what the tags say against the board: the first automatic
-    /// end of the main line decides, else its final position, else the tags.
-    fn judge(&mut self, declared: GameResult) {
-        let tags = &self.report.tags;
-        let termination = self
-            .tags
-            .termination_at
-            .map(|_| termination::read(&tags.termination, &tags.white, &tags.black));
-        let line = match self.lines.first() {
-            Some(line) if !self.main_line_broken => line,
-            _ => {
-                self.report.classification = Some(outcome::classify_invalid(declared));
-                return;
-            }
-        };
-        let mut ended = self.automatic_end.filter(|&(ply, _)| ply < line.ply);
-        let dead_at_end = ended.is_none() && dead::is_dead(&line.pos);
-        if dead_at_end && !self.main_null {
-            let moves: Vec<crate::rules::Move> =
-                self.main_moves.iter().map(|&(mv, _)| mv).collect();
-            let first = dead::first_dead_ply(&self.start, &moves);
-            if first < line.ply {
-                ended = Some((first, Outcome::DeadPosition));
-                let (_, at) = self.main_moves[first as usize];
-                let message = format!(
-                    "the game already ended at ply {first} in a dead position (neither side can \
-                     mate by any series of legal moves); later moves do not count"
-                );
-                self.problem(at, Some(first + 1), None, Code::MoveAfterEnd, message);
-            }
-        }
-        let Some(line) = self.lines.first() else {
-            return;
-        };
-        let classification = match ended {
-            Some((ply, outcome)) => {
-                self.report.end_ply = Some(ply);
-                outcome::classify_ended(outcome, declared)
-            }
-            None => {
-                let facts = self.final_facts(&line.pos, declared, dead_at_end);
-                outcome::classify(&facts, declared, termination.as_ref())
-            }
-        };
-        self.report.classification = Some(classification);
-        let result_at = self.tags.result_at.unwrap_or(Location(0));
-        let at = self.marker.map_or(result_at, |(_, at)| at);
-        let end_ply = ended.map(|(ply, _)| ply);
-        if let Some(message) = outcome::contradiction(&classification, declared, end_ply) {
-            self.problem(at, None, None, Code::ResultContradictsBoard, message);
-        }
-        let implied = termination.and_then(|t| t.implies);
-        let text = self
-            .tags
-            .termination_at
-            .map(|_| &self.report.tags.termination);
-        if let (Some(implied), Some(text)) = (implied, text)
-            && declared != GameResult::Unknown
-            && outcome::declared_winner(declared) != implied
-        {
-            let message = format!(
-                "the Termination tag \"{text}\" says {}, but the Result is {}",
-                winner_words(implied),
-                declared.as_str()
-            );
-            self.problem(
-                self.tags.termination_at.unwrap_or(Location(0)),
-                None,
-                None,
-                Code::TerminationContradictsResult,
-                message,
-            );
-        }
-    }
-
-    /// What the final position `pos` of the main line tells (`dead`: it is a proved dead
-    /// position). The claims are looked at only for a drawn result, where they count.
-    fn final_facts(&self, pos: &Position, declared: GameResult, dead: bool) -> BoardFacts {
-        let stuck = !pos.has_legal_moves();
-        let check = pos.is_check();
-        let repetitions = repetitions(&self.history);
-        let drawn = declared == GameResult::Draw;
-        BoardFacts {
-            checkmate: stuck && check,
-            stalemate: stuck && !check,
-            insufficient_material: pos.is_insufficient_material(),
-            dead_position: dead,
-            halfmove_clock: pos.halfmoves(),
-            repetitions,
-            fifty_claimable: drawn && !stuck && claims::fifty(pos),
-            threefold_claimable: drawn && !stuck && claims::threefold(pos, &self.history),
-            white_to_move: pos.turn() == Color::White,
-            white_cannot_mate: dead::cannot_mate(pos, Color::White),
-            black_cannot_mate: dead::cannot_mate(pos, Color::Black),
-        }
-    }
-}
-
-/// `White won`, `Black won`, `the game was drawn`.
-fn winner_words(winner: outcome::Winner) -> &'static str {
-    match winner {
-        outcome::Winner::White => "White won",
-        outcome::Winner::Black => "Black won",
-        outcome::Winner::Draw => "the game was drawn",
-        outcome::Winner::Unknown => "nothing about the result",
-    }
-}
-
-/// Why no move can be played: `white is checkmated`, `the position is stalemate`.
-fn game_over(pos: &Position) -> Option<String> {
-    if pos.is_checkmate() {
-        Some(format!("{} is checkmated", color_name(pos.turn())))
-    } else if pos.is_stalemate() {
-        Some(format!("{} is stalemated", color_name(pos.turn())))
-    } else {
-        None
-    }
-}
-
-fn color_name(color: Color) -> &'static str {
-    match color {
-        Color::White => "white",
-        Color::Black => "black",
-    }
-}
-
-/// The warning for a check mark that does not match the position after the move, whose
-/// standard form (with the right mark) is `standard`.
-fn suffix_message(
-    text: &str,
-    written: Option<Suffix>,
-    actual: Option<Suffix>,
-    standard: &str,
-) -> String {
-    match actual {
-        None => format!("{text}: the move gives no check; the standard form is {standard}"),
-        Some(Suffix::Check) if written.is_none() => {
-            format!("{text}: the move gives check; the standard form is {standard}")
-        }
-        Some(Suffix::Check) => {
-            format!("{text}: the move gives check, not mate; the standard form is {standard}")
-        }
-        Some(Suffix::Checkmate) => {
-            format!("{text}: the move gives checkmate; the standard form is {standard}")
-        }
-    }
-}
-
-/// Variations nested deeper than this are read but not replayed: each level holds two positions,
-/// and a 64 MB game of `(d4 ` would need gigabytes. Real games nest a few levels.
-const MAX_VARIATION_DEPTH: usize = 1_000;
-
-/// How many times the last position of `history` occurs in it (positions of the same side to
-/// move stand two apart).
-fn repetitions(history: &[u64]) -> u32 {
-    let Some(&last) = history.last() else {
-        return 0;
-    };
-    history
-        .iter()
-        .rev()
-        .step_by(2)
-        .filter(|&&k| k == last)
-        .count() as u32
-}
-
-/// An automatic end a starting position shows on its own (a game set up from a FEN may start
-/// ended).
-fn automatic_end_now(pos: &Position) -> Option<Outcome> {
-    let facts = BoardFacts {
-        insufficient_material: pos.is_insufficient_material(),
-        halfmove_clock: pos.halfmoves(),
-        repetitions: 1,
-        ..BoardFacts::default()
-    };
-    outcome::automatic_end(&facts)
 }
 
 impl Visitor for Replayer {
@@ -894,12 +441,7 @@ impl Visitor for Replayer {
         report.final_clocks = [None; 2];
         self.log.reset();
         self.notes.reset();
-        self.lines.clear();
-        self.skipped_depth = 0;
-        self.history.clear();
-        self.automatic_end = None;
-        self.main_moves.clear();
-        self.main_null = false;
+        self.stack.reset();
         self.warned_after_end = false;
         self.main_line_broken = false;
         self.warned_too_deep = false;
@@ -913,7 +455,7 @@ impl Visitor for Replayer {
     }
 
     fn end_tags(&mut self) -> Flow {
-        self.start();
+        self.set_up();
         Flow::Continue
     }
 
@@ -934,7 +476,7 @@ impl Visitor for Replayer {
     }
 
     fn nag(&mut self, nag: u8, _location: Location) {
-        if self.on_main_line() {
+        if self.stack.on_main_line() {
             self.notes.nag(nag);
         }
     }
@@ -944,13 +486,13 @@ impl Visitor for Replayer {
     }
 
     fn comment_skipped(&mut self, location: Location) {
-        if self.on_main_line() {
+        if self.stack.on_main_line() {
             self.notes.note(location);
         }
     }
 
     fn comment(&mut self, text: &str, location: Location) {
-        if self.on_main_line() {
+        if self.stack.on_main_line() {
             let (log, report) = (&mut self.log, &mut self.report);
             self.notes
                 .comment(text, location, &mut |at, ply, code, message| {
@@ -965,45 +507,18 @@ impl Visitor for Replayer {
     }
 
     fn begin_variation(&mut self, location: Location) -> Flow {
-        let too_deep = self.lines.len() > MAX_VARIATION_DEPTH;
-        let walk = self
-            .live_line()
-            .map(|index| &self.lines[index])
-            .filter(|line| line.moved);
-        match walk {
-            Some(_) if too_deep => {
-                self.skipped_depth += 1;
-                if !self.warned_too_deep {
-                    self.warned_too_deep = true;
-                    let message = format!(
-                        "variations nested deeper than {MAX_VARIATION_DEPTH} levels are not replayed"
-                    );
-                    self.problem(location, None, None, Code::DeepVariation, message);
-                }
-            }
-            Some(parent) => {
-                let line = Line {
-                    pos: parent.before.clone(),
-                    before: parent.before.clone(),
-                    ply: parent.ply - 1,
-                    last_move: None,
-                    in_check: None,
-                    dead: false,
-                    moved: false,
-                };
-                self.lines.push(line);
-            }
-            None => self.skipped_depth += 1,
+        if self.stack.open_variation() == Opened::TooDeep && !self.warned_too_deep {
+            self.warned_too_deep = true;
+            let message = format!(
+                "variations nested deeper than {MAX_VARIATION_DEPTH} levels are not replayed"
+            );
+            self.problem(location, None, None, Code::DeepVariation, message);
         }
         Flow::Continue
     }
 
     fn end_variation(&mut self, _location: Location) {
-        if self.skipped_depth > 0 {
-            self.skipped_depth -= 1;
-        } else if self.lines.len() > 1 {
-            self.lines.pop();
-        }
+        self.stack.close_variation();
     }
 
     fn result(&mut self, result: GameResult, location: Location) {
@@ -1011,9 +526,12 @@ impl Visitor for Replayer {
     }
 
     fn error(&mut self, error: PgnError) {
-        let ply = self.lines.last().map(|line| line.ply + 1);
+        let ply = self.stack.lines.last().map(|line| line.ply + 1);
         let code = pgn_code(&error);
-        if breaks_main_line(&error, self.lines.len() <= 1 && self.skipped_depth == 0) {
+        if breaks_main_line(
+            &error,
+            self.stack.lines.len() <= 1 && self.stack.skipped_depth == 0,
+        ) {
             self.main_line_error(error.location, ply, None, code, error.message);
         } else {
             self.problem(error.location, ply, None, code, error.message);
@@ -1022,37 +540,5 @@ impl Visitor for Replayer {
 
     fn end_game(&mut self, game: &GameInfo<'_>) {
         self.finish(game);
-    }
-}
-
-/// Whether a reader defect breaks the main line, so that its outcome is `invalid`: it cost the
-/// main line some of its moves, or (`in_main_line`) it is junk among the main line's moves. Other
-/// defects (a broken tag, a bad NAG, junk in a variation or after the result) make the game
-/// invalid, but the main line replays as written and keeps its outcome.
-fn breaks_main_line(error: &PgnError, in_main_line: bool) -> bool {
-    use crate::pgn::PgnErrorKind as K;
-    match error.kind {
-        K::UnterminatedComment | K::UnclosedVariation | K::GameTooLarge => true,
-        K::UnexpectedText => in_main_line,
-        _ => false,
-    }
-}
-
-/// A stable code for each kind of reader defect.
-fn pgn_code(error: &PgnError) -> Code {
-    use crate::pgn::PgnErrorKind as K;
-    match error.kind {
-        K::NotUtf8 => Code::NotUtf8,
-        K::NoResult => Code::NoResult,
-        K::BrokenTag => Code::BrokenTag,
-        K::UnterminatedComment => Code::UnterminatedComment,
-        K::UnclosedVariation => Code::UnclosedVariation,
-        K::UnopenedVariation => Code::UnopenedVariation,
-        K::ResultInVariation => Code::ResultInVariation,
-        K::TextAfterResult => Code::TextAfterResult,
-        K::BadNag => Code::BadNag,
-        K::BadMoveNumber => Code::BadMoveNumber,
-        K::UnexpectedText => Code::UnexpectedText,
-        K::GameTooLarge => Code::GameTooLarge,
     }
 }
