@@ -13,7 +13,7 @@ use crate::outcome::{Outcome, Winner};
 use crate::report::output::{GameNumber, Output};
 use crate::report::parquet::{Column, ColumnKind, Date32};
 pub use crate::report::table::ExportFormat;
-use crate::report::table::{Cell, Table};
+use crate::report::table::{Cell, Table, is_plain};
 
 /// The fixed export fields, in order, with their types.
 pub const COLUMNS: [(&str, ColumnKind, bool); 31] = {
@@ -129,6 +129,9 @@ pub struct ExportRecord<'a> {
 /// Formats records into a batch's output.
 pub struct RecordFormatter {
     table: Table,
+    /// The last input name seen, and whether it is plain text (every game of an input repeats
+    /// it, and looking at it once is enough).
+    file: (String, bool),
 }
 
 impl RecordFormatter {
@@ -136,6 +139,7 @@ impl RecordFormatter {
     pub fn new(format: ExportFormat, extra_tags: Vec<String>) -> RecordFormatter {
         RecordFormatter {
             table: Table::new(format, columns(&extra_tags)),
+            file: (String::new(), true),
         }
     }
 
@@ -151,9 +155,17 @@ impl RecordFormatter {
 
     /// Appends one record.
     pub fn record(&mut self, r: &ExportRecord<'_>, out: &mut Output) {
+        if self.file.0 != r.file {
+            self.file = (r.file.to_owned(), is_plain(r.file));
+        }
+        let file = if self.file.1 {
+            Cell::Plain(r.file)
+        } else {
+            Cell::Str(r.file)
+        };
         let mut row = self.table.row(out);
         row.cell(Cell::Run(r.number))
-            .cell(Cell::Str(r.file))
+            .cell(file)
             .cell(Cell::Input(r.number))
             .cell(Cell::Str(r.event))
             .cell(Cell::Str(r.site))

@@ -68,7 +68,38 @@ pub struct Table {
     columns: Vec<Column>,
     /// Per column, what comes before its value in JSON: `{"name":` for the first, `,"name":`
     /// for the others.
-    json_keys: Vec<Vec<u8>>,
+    json_keys: Vec<Key>,
+}
+
+/// A JSON key as written before its value. Short ones (every fixed column's) are kept padded to
+/// 32 bytes, so that writing one is two vector stores instead of a call to `memcpy`.
+enum Key {
+    Short([u8; 32], usize),
+    Long(Box<[u8]>),
+}
+
+impl Key {
+    fn new(bytes: Vec<u8>) -> Key {
+        if bytes.len() <= 32 {
+            let mut padded = [b' '; 32];
+            padded[..bytes.len()].copy_from_slice(&bytes);
+            Key::Short(padded, bytes.len())
+        } else {
+            Key::Long(bytes.into_boxed_slice())
+        }
+    }
+
+    #[inline(always)]
+    fn write(&self, out: &mut Vec<u8>) {
+        match self {
+            Key::Short(padded, len) => {
+                let end = out.len() + len;
+                out.extend_from_slice(padded);
+                out.truncate(end);
+            }
+            Key::Long(bytes) => out.extend_from_slice(bytes),
+        }
+    }
 }
 
 impl Table {
@@ -81,7 +112,7 @@ impl Table {
                 let mut key = vec![if i == 0 { b'{' } else { b',' }];
                 json_str(&column.name, &mut key);
                 key.push(b':');
-                key
+                Key::new(key)
             })
             .collect();
         Table {
@@ -164,7 +195,7 @@ impl Row<'_, '_> {
                 }
             }
             ExportFormat::Json | ExportFormat::Jsonl => {
-                out.extend(&self.table.json_keys[column]);
+                self.table.json_keys[column].write(out.bytes_mut());
                 match cell {
                     Cell::Str(s) => json_str(s, out.bytes_mut()),
                     Cell::Plain(s) => {
