@@ -15,8 +15,9 @@
 # pgn-extract (Debian package `pgn-extract`, installed in /usr/games).
 #
 # What it does:
-#   1. builds `arbiter` and the yardstick (`bench/yardstick`, pgn-reader 0.29 + shakmaty 0.30) in
-#      release mode;
+#   1. builds `arbiter`, the yardstick (`bench/yardstick`, pgn-reader 0.29 + shakmaty 0.30) and
+#      the peer (`bench/peer-shakmaty` of the shared data, the strongest plain pgn-reader +
+#      shakmaty program for the main-line work, built from a copy in target/) in release mode;
 #   2. makes, in a temporary folder removed on exit: master×8 (the 13,163 pgnmentor master games
 #      concatenated 8 times), lichess×64 (the lichess sample, with its %clk/%eval comments, 64
 #      times), a 10 MB file and a ~BIG_MB file for the peak-memory check;
@@ -43,6 +44,11 @@ done
 echo "building release binaries..." >&2
 (cd "$ROOT" && cargo build --release --quiet)
 (cd "$ROOT/bench/yardstick" && cargo build --release --quiet)
+PEER_SRC=$(cd "$DATA/../.." && pwd)/bench/peer-shakmaty
+[ -d "$PEER_SRC" ] || { echo "bench/run.sh: the peer is missing at $PEER_SRC" >&2; exit 2; }
+rm -rf "$ROOT/target/peer-shakmaty" && cp -r "$PEER_SRC" "$ROOT/target/peer-shakmaty"
+(cd "$ROOT/target/peer-shakmaty" && cargo build --release --quiet)
+PEER=$ROOT/target/peer-shakmaty/target/release/peer-shakmaty
 ARBITER=$ROOT/target/release/arbiter
 YARDSTICK=$ROOT/bench/yardstick/target/release/yardstick
 
@@ -76,6 +82,7 @@ for round in $(seq "$ROUNDS"); do
         fi
         hyperfine --style none -N --runs 1 --export-json "$TMP/$corpus.$round.json" \
             -n yardstick "$YARDSTICK $f" \
+            -n peer "$PEER $f" \
             -n "arbiter --jobs 1" "$(export_cmd 1 "$f")" \
             -n "arbiter --jobs 2" "$(export_cmd 2 "$f")" \
             "${base[@]}" >/dev/null
@@ -142,8 +149,10 @@ for corpus, label in [("master8", "master×8"), ("lichess64", "lichess×64")]:
     for name, t in m.items():
         print(f"| {label} | {name} | {t:.3f} | {games / t:,.0f} | {plies / t / 1e6:.2f} M "
               f"| {mb / t:.1f} | {base / t:.2f}x |")
-    ratios.append((f"{label}: arbiter --jobs 1 vs yardstick (target ≥ 1.5x)",
+    ratios.append((f"{label}: arbiter --jobs 1 vs yardstick",
                    base / m["arbiter --jobs 1"]))
+    ratios.append((f"{label}: arbiter --jobs 1 vs peer (target ≥ 1.5x)",
+                   m["peer"] / m["arbiter --jobs 1"]))
     ratios.append((f"{label}: arbiter --jobs 2 vs --jobs 1 (target ≥ 1.8x)",
                    m["arbiter --jobs 1"] / m["arbiter --jobs 2"]))
     if "baseline" in m:
