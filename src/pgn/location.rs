@@ -9,7 +9,7 @@
 use std::cell::{Cell, OnceCell};
 use std::fmt;
 
-use super::split::RawGame;
+use super::raw::RawGame;
 
 /// Where a token starts: a byte offset within its game's raw bytes.
 ///

@@ -101,147 +101,26 @@
 //! ```
 
 mod boundary;
+mod buffer;
+mod cut;
 mod encoding;
 mod error;
 mod grammar;
 mod location;
 mod parse;
 mod plain;
+mod raw;
+mod reader;
 mod scan;
 mod split;
+mod tag_names;
 mod visitor;
-
-use std::io::Read;
 
 pub use boundary::{last_game_start, line_ends};
 pub use error::{PgnError, PgnErrorKind, ReadError};
 pub use location::{Encoding, GameInfo, LineCol, Location};
 pub use parse::parse_game;
-pub use split::{DEFAULT_MAX_GAME_BYTES, PartEnd, RawGame, Rest, Splitter};
+pub use raw::RawGame;
+pub use reader::Reader;
+pub use split::{DEFAULT_MAX_GAME_BYTES, PartEnd, Rest, Splitter};
 pub use visitor::{Flow, GameResult, Visitor};
-
-/// Reads the games of one named source, one at a time: splits and parses in one loop (in one pass
-/// over the bytes of plain games, for a restartable visitor).
-#[derive(Debug)]
-pub struct Reader<R> {
-    name: String,
-    splitter: Splitter<R>,
-    game: RawGame,
-}
-
-impl Reader<std::io::Empty> {
-    /// A reader of one part of the source `name`, all in `bytes`, as [`Splitter::part`] takes it:
-    /// the part starts at stream offset `offset`, at the start of line `line` and of a game, and
-    /// its games are exactly those that reading the whole source finds there, with the same lines
-    /// and columns and the same errors (their numbers count from 1 in the part, though).
-    pub fn part(
-        name: impl Into<String>,
-        bytes: Vec<u8>,
-        offset: u64,
-        line: u64,
-        end: PartEnd,
-    ) -> Reader<std::io::Empty> {
-        Reader {
-            name: name.into(),
-            splitter: Splitter::part(bytes, offset, line, end),
-            game: RawGame::default(),
-        }
-    }
-}
-
-impl<R: Read> Reader<R> {
-    /// A reader of the games in `reader`, whose name (the path as given, or `<stdin>`) goes into
-    /// read errors.
-    pub fn new(name: impl Into<String>, reader: R) -> Reader<R> {
-        Reader {
-            name: name.into(),
-            splitter: Splitter::new(reader),
-            game: RawGame::default(),
-        }
-    }
-
-    /// Takes the source as starting at offset `offset`, at the start of line `line` and of a game:
-    /// for the rest of a source of which the first part was read elsewhere. (Game numbers still
-    /// count from 1.)
-    pub fn starting_at(mut self, offset: u64, line: u64) -> Reader<R> {
-        self.splitter = self.splitter.starting_at(offset, line);
-        self
-    }
-
-    /// Sets the largest game read, in bytes (default [`DEFAULT_MAX_GAME_BYTES`]); a larger game is
-    /// skipped with a [`PgnErrorKind::GameTooLarge`] error.
-    pub fn with_max_game_bytes(mut self, max: usize) -> Reader<R> {
-        self.splitter = self.splitter.with_max_game_bytes(max);
-        self
-    }
-
-    /// The source's name.
-    pub fn name(&self) -> &str {
-        &self.name
-    }
-
-    /// How many (decompressed) bytes have been read from the source so far.
-    pub fn bytes_read(&self) -> u64 {
-        self.splitter.bytes_read()
-    }
-
-    /// How many bytes of the source the games read so far span.
-    pub fn bytes_done(&self) -> u64 {
-        self.splitter.bytes_done()
-    }
-
-    /// The reader's buffer, to be used again (for the next part, say).
-    pub fn into_buffer(self) -> Vec<u8> {
-        self.splitter.into_buffer()
-    }
-
-    /// The rest of the source after the games read so far, to read it some other way (in parts,
-    /// say), if the next game starts at the start of a line and nothing went wrong; else the
-    /// reader back.
-    pub fn into_rest(self) -> Result<Rest<R>, Box<Reader<R>>> {
-        let Reader {
-            name,
-            splitter,
-            game,
-        } = self;
-        splitter.into_rest().map_err(|splitter| {
-            Box::new(Reader {
-                name,
-                splitter: *splitter,
-                game,
-            })
-        })
-    }
-
-    /// After `read_game` panicked (in the visitor, say), moves past the game it was reading and
-    /// returns it, so that the caller can report it and go on with the next; `None` if the reader
-    /// itself failed, and the source is over.
-    pub fn recover(&mut self) -> Option<&RawGame> {
-        self.splitter.recover(&mut self.game).then_some(&self.game)
-    }
-
-    /// Reads the next game through `visitor`; `Ok(None)` at the end of the input.
-    ///
-    /// A defect inside a game goes to [`Visitor::error`]; only a failure of the byte stream is an
-    /// `Err`, after which the stream is over.
-    pub fn read_game<V: Visitor>(
-        &mut self,
-        visitor: &mut V,
-    ) -> Result<Option<V::Output>, ReadError> {
-        let read = if visitor.restartable() {
-            self.splitter.read_plain(&mut self.game, visitor)
-        } else {
-            self.splitter.read_cut(&mut self.game, visitor)
-        };
-        read.map_err(|source| self.read_error(source))
-    }
-
-    /// A failure of the byte stream, with where it happened.
-    fn read_error(&self, source: std::io::Error) -> ReadError {
-        ReadError {
-            name: self.name.clone(),
-            offset: self.splitter.bytes_read(),
-            source,
-        }
-    }
-}

@@ -14,7 +14,7 @@ use super::encoding::Text;
 use super::error::{PgnError, PgnErrorKind};
 use super::grammar;
 use super::location::{GameInfo, Location};
-use super::split::RawGame;
+use super::raw::RawGame;
 use super::visitor::{Flow, GameResult, Visitor};
 
 /// Parses one game and returns what the visitor's `end_game` makes of it. Never panics, whatever

@@ -25,8 +25,9 @@
 
 use super::grammar;
 use super::location::{Encoding, GameInfo, Location};
+use super::raw::RawGame;
 use super::scan::find_any;
-use super::split::{NAME_HASH_START, RawGame, TagNames, hash_name, hash_name_byte};
+use super::tag_names::{NAME_HASH_START, TagNames, hash_name, hash_name_byte};
 use super::visitor::{Flow, Visitor};
 
 /// How a plain parse ended.
