@@ -8,15 +8,13 @@
 use std::io::{self, Read};
 
 use super::location::{Encoding, count_chars};
+use super::token::{BOM, LineEnd, line_end};
 
 /// How much the buffer asks of the source at once.
 const CHUNK: usize = 128 << 10;
 
 /// How much of the current line a refill keeps before the current game, for its column.
 const LINE_KEPT: usize = 4096;
-
-/// The UTF-8 byte order mark, skipped between games.
-const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// Line bookkeeping.
 #[derive(Debug, Default)]
@@ -131,12 +129,11 @@ impl<R: Read> Buffer<R> {
                 let i = self.start;
                 match self.buf[i] {
                     b' ' | b'\t' | 0x0b | 0x0c => self.start += 1,
-                    b'\n' => self.newline(i + 1),
-                    b'\r' => match self.buf.get(i + 1).filter(|_| i + 1 < self.end) {
-                        Some(b'\n') => self.start += 1,
-                        Some(_) => self.newline(i + 1),
-                        None if self.eof => self.newline(i + 1),
-                        None => break,
+                    b'\n' | b'\r' => match line_end(&self.buf[..self.end], i) {
+                        // The LF ends the line, on the next turn.
+                        LineEnd::CrLf => self.start += 1,
+                        LineEnd::CrAtEnd if !self.eof => break,
+                        _ => self.newline(i + 1),
                     },
                     0xEF if self.buf[i..self.end].starts_with(BOM) => {
                         self.start += BOM.len();

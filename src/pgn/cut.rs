@@ -26,7 +26,11 @@ use super::buffer::{Buffer, Lines};
 use super::grammar;
 use super::raw::RawGame;
 use super::scan::find_any;
-use super::tag_names::{NAME_HASH_START, TagNames, hash_name, hash_name_byte};
+use super::tag_names::{TagNames, hash_name, simple_tag_hashed};
+use super::token::{
+    BRACE_STOP, LineEnd, MAX_TAG_LINE, MOVETEXT_STOP, SUSPECT_STOP, TAG_STOP, VALUE_STOP, is_blank,
+    is_delim_before, line_end,
+};
 
 /// Which part of a game the scan is in.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -80,21 +84,6 @@ enum Step {
     /// More input is needed to go on.
     NeedMore,
 }
-
-/// Bytes that stop the fast scan through movetext.
-const MOVETEXT_STOP: [u8; 10] = *b"\n\r{;%()[-*";
-
-/// Bytes that stop the scan through a `{ }` comment.
-const BRACE_STOP: [u8; 3] = *b"}\n\r";
-
-/// Bytes that stop the scan through a `{ }` comment that holds a tag line.
-const SUSPECT_STOP: [u8; 4] = *b"}{\n\r";
-
-/// Bytes that stop the scan through a tag's quoted value.
-const QUOTE_STOP: [u8; 4] = *b"\"\\\n\r";
-
-/// Bytes that stop the scan between a tag's `[` and its `]`.
-const TAG_STOP: [u8; 4] = *b"\"]\n\r";
 
 /// Cuts the next game of `input` into `game` (all but its number), noting its tag names in
 /// `names`; a game over `max_game` bytes is skipped (see [`RawGame::too_large`]). Returns `false`
@@ -261,13 +250,14 @@ fn scan<R>(input: &mut Buffer<R>, names: &mut TagNames, max_game: usize, s: &mut
                                 s.pos = q + 1;
                                 s.check_line = true;
                             }
-                            _ => match next(q) {
-                                Err(()) => {
+                            _ => match line_end(buf, q) {
+                                LineEnd::CrAtEnd if !eof => {
                                     s.pos = q;
                                     return Step::NeedMore;
                                 }
-                                Ok(Some(b'\n')) => s.pos = q + 1,
-                                Ok(_) => {
+                                // The LF ends the line, on the next turn.
+                                LineEnd::CrLf => s.pos = q + 1,
+                                _ => {
                                     newline(lines, q + 1);
                                     s.pos = q + 1;
                                     s.check_line = true;
@@ -286,7 +276,7 @@ fn scan<R>(input: &mut Buffer<R>, names: &mut TagNames, max_game: usize, s: &mut
             }
             Inner::Quote => match buf[p] {
                 // The common case first: plain text, skipped in a tight loop.
-                b if !QUOTE_STOP.contains(&b) => s.pos = p + find_any(&buf[p..], QUOTE_STOP),
+                b if !VALUE_STOP.contains(&b) => s.pos = p + find_any(&buf[p..], VALUE_STOP),
                 b'"' => {
                     s.pos = p + 1;
                     s.inner = Inner::Normal;
@@ -303,9 +293,10 @@ fn scan<R>(input: &mut Buffer<R>, names: &mut TagNames, max_game: usize, s: &mut
                 let b = buf[p];
                 // Line ends are the same in every section.
                 if b == b'\n' || b == b'\r' {
-                    let after = match (b, next(p)) {
-                        (b'\r', Err(())) => return Step::NeedMore,
-                        (b'\r', Ok(Some(b'\n'))) => {
+                    let after = match line_end(buf, p) {
+                        LineEnd::CrAtEnd if !eof => return Step::NeedMore,
+                        LineEnd::CrLf => {
+                            // The LF ends the line, on the next turn.
                             s.pos = p + 1;
                             continue;
                         }
@@ -485,11 +476,6 @@ fn could_be_movetext(rest: &[u8]) -> bool {
     }
 }
 
-/// Blanks within a line.
-fn is_blank(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | 0x0b | 0x0c)
-}
-
 /// Takes the line count back to `(at, line)`, the start of a line the scan looked past, where
 /// the game ends after all; returns `at`.
 fn rewind(lines: &mut Lines, base: u64, (at, line): (usize, u64)) -> usize {
@@ -498,20 +484,17 @@ fn rewind(lines: &mut Lines, base: u64, (at, line): (usize, u64)) -> usize {
     at
 }
 
-/// The longest look-ahead the scan takes for a tag start or a tag line.
-const LOOKAHEAD: usize = 4096;
-
 /// Whether a tag pair starts at `buf[p]` (a `[`): `None` if not, `Some(None)` if more input is
 /// needed to tell, `Some(Some((name, value)))` if it does, with the index where its value starts.
 /// A tag start never spans lines, so a line end (or the end of the input, or the look-ahead limit)
 /// within reach decides.
 fn tag_start_at(buf: &[u8], p: usize, eof: bool) -> Option<Option<(&[u8], usize)>> {
-    let window = &buf[p..buf.len().min(p + LOOKAHEAD)];
+    let window = &buf[p..buf.len().min(p + MAX_TAG_LINE)];
     match grammar::tag_start(window) {
         Ok((rest, name)) => Some(Some((name, p + window.len() - rest.len()))),
         Err(_)
             if !eof
-                && window.len() < LOOKAHEAD
+                && window.len() < MAX_TAG_LINE
                 && memchr::memchr2(b'\n', b'\r', window).is_none() =>
         {
             Some(None)
@@ -520,15 +503,13 @@ fn tag_start_at(buf: &[u8], p: usize, eof: bool) -> Option<Option<(&[u8], usize)
     }
 }
 
-/// The common tag pair `[Name "value"]` at `buf[p]` (a `[`), by [`grammar::simple_tag_pair`]:
+/// The common tag pair `[Name "value"]` at `buf[p]` (a `[`), by [`simple_tag_hashed`]:
 /// `Some(Some(after))`, the index after its `]`, with its name noted in `names`; `Some(None)` if
 /// the name is already there; `None` for any other form, or a name too long to be sure that
 /// [`tag_start_at`]'s look-ahead would see all of it.
 #[inline]
 fn simple_tag_at(buf: &[u8], p: usize, names: &mut TagNames) -> Option<Option<usize>> {
-    let mut hash = NAME_HASH_START;
-    let (name_end, value_end) =
-        grammar::simple_tag_pair(&buf[p..], |b| hash = hash_name_byte(hash, b))?;
+    let (name_end, value_end, hash) = simple_tag_hashed(&buf[p..])?;
     if name_end > 256 {
         return None;
     }
@@ -538,10 +519,10 @@ fn simple_tag_at(buf: &[u8], p: usize, names: &mut TagNames) -> Option<Option<us
 /// The line starting at `buf[p]` up to (not including) its end, if it is complete in the buffer
 /// (or the input has ended); long lines are cut at the look-ahead limit.
 fn complete_line(buf: &[u8], p: usize, eof: bool) -> Option<&[u8]> {
-    let window = &buf[p..buf.len().min(p + LOOKAHEAD)];
+    let window = &buf[p..buf.len().min(p + MAX_TAG_LINE)];
     match memchr::memchr2(b'\n', b'\r', window) {
         Some(k) => Some(&window[..k]),
-        None if eof || window.len() == LOOKAHEAD => Some(window),
+        None if eof || window.len() == MAX_TAG_LINE => Some(window),
         None => None,
     }
 }
@@ -554,7 +535,7 @@ fn result_around(buf: &[u8], game_start: usize, q: usize, eof: bool) -> Option<O
         let Some(s) = q.checked_sub(back).filter(|&s| s >= game_start) else {
             continue;
         };
-        if s > game_start && !grammar::is_delim_before(buf[s - 1]) {
+        if s > game_start && !is_delim_before(buf[s - 1]) {
             continue;
         }
         // A result is at most 7 bytes; one more tells whether a delimiter follows.

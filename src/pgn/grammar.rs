@@ -16,69 +16,19 @@ use nom::bytes::complete::{tag, take_while, take_while1};
 use nom::combinator::value;
 use nom::sequence::preceded;
 
-use super::visitor::GameResult;
+use super::scan::find_any;
+use super::token::{
+    GameResult, SAN_CLASS, SAN_DIGIT, VALUE_STOP, is_delim_after, is_delim_before, is_san_char,
+    is_tag_name_char,
+};
 
 /// A parser result over game bytes. Errors carry nothing: the driver knows where it was.
 pub(crate) type PResult<'a, O> = IResult<&'a [u8], O, ()>;
-
-/// Whitespace bytes, as a table.
-static SPACE: [bool; 256] = {
-    let mut t = [false; 256];
-    t[b' ' as usize] = true;
-    t[b'\t' as usize] = true;
-    t[b'\n' as usize] = true;
-    t[b'\r' as usize] = true;
-    t[0x0b] = true;
-    t[0x0c] = true;
-    t
-};
-
-/// Whitespace between tokens (a form feed and a vertical tab count too).
-#[inline]
-pub(crate) fn is_space(b: u8) -> bool {
-    SPACE[b as usize]
-}
-
-/// A byte after which a result may start (or the start of the game).
-pub(crate) fn is_delim_before(b: u8) -> bool {
-    is_space(b) || matches!(b, b'(' | b')' | b'}' | b'.')
-}
-
-/// A byte at which a result may end (or the end of the game).
-pub(crate) fn is_delim_after(b: u8) -> bool {
-    is_space(b) || matches!(b, b'(' | b')' | b'{' | b'}' | b';' | b'[')
-}
-
-/// Bytes that may appear in a tag name: letters, digits, `_ + # = : -`.
-static TAG_NAME_CHAR: [bool; 256] = {
-    let mut t = [false; 256];
-    let mut b = 0;
-    while b < 256 {
-        let c = b as u8;
-        t[b] = c.is_ascii_alphanumeric() || matches!(c, b'_' | b'+' | b'#' | b'=' | b':' | b'-');
-        b += 1;
-    }
-    t
-};
-
-/// A byte that may appear in a tag name.
-#[inline]
-pub(crate) fn is_tag_name_char(b: u8) -> bool {
-    TAG_NAME_CHAR[b as usize]
-}
-
-/// A byte that may appear in a move after its first letter: letters, digits, `= + # : - @`.
-pub(crate) fn is_san_char(b: u8) -> bool {
-    SAN_CLASS[b as usize] != 0
-}
 
 /// Spaces and tabs: ` \t`
 fn blanks(i: &[u8]) -> PResult<'_, &[u8]> {
     take_while(|b| b == b' ' || b == b'\t').parse(i)
 }
-
-/// Bytes that stop the scan through a quoted tag value.
-pub(crate) const VALUE_STOP: [u8; 4] = *b"\"\\\n\r";
 
 /// The index of the quote that closes a tag value in `i` (the bytes after the opening quote),
 /// skipping `\"` and `\\` escapes; `None` if the line or the input ends first.
@@ -94,7 +44,7 @@ fn closing_quote_and_backslash(i: &[u8]) -> Option<(usize, bool)> {
     let mut k = 0;
     let mut backslash = false;
     loop {
-        k += super::scan::find_any(&i[k..], VALUE_STOP);
+        k += find_any(&i[k..], VALUE_STOP);
         match i.get(k) {
             None | Some(b'\n' | b'\r') => return None,
             Some(b'"') => return Some((k, backslash)),
@@ -171,7 +121,7 @@ pub(crate) fn simple_tag_pair(
         return None;
     }
     let value = k + 2;
-    let close = value + super::scan::find_any(&i[value..], VALUE_STOP);
+    let close = value + find_any(&i[value..], VALUE_STOP);
     if i.get(close) != Some(&b'"') || i.get(close + 1) != Some(&b']') {
         return None;
     }
@@ -278,30 +228,6 @@ fn en_passant_tail(i: &[u8]) -> PResult<'_, &[u8]> {
     tag(&b".p."[..]).parse(i)
 }
 
-/// [`SAN_CLASS`] bit: the byte may appear in a move after its first letter.
-const SAN_BYTE: u8 = 1;
-/// [`SAN_CLASS`] bit: the byte is a digit (a move must name a rank).
-const SAN_DIGIT: u8 = 2;
-
-/// The bytes that may appear in a move after its first letter (see [`is_san_char`]), classified
-/// for the move scan: one table lookup per byte tells both whether the move goes on and whether it
-/// holds a digit.
-static SAN_CLASS: [u8; 256] = {
-    let mut t = [0; 256];
-    let mut b = 0;
-    while b < 256 {
-        let c = b as u8;
-        if c.is_ascii_alphanumeric() || matches!(c, b'=' | b'+' | b'#' | b':' | b'-' | b'@') {
-            t[b] = SAN_BYTE;
-        }
-        if c.is_ascii_digit() {
-            t[b] |= SAN_DIGIT;
-        }
-        b += 1;
-    }
-    t
-};
-
 /// A move that starts with a letter, with an optional attached `e.p.`: `Nbxd2+`, `exd6e.p.`
 /// (hand-written: this is the hottest rule). To look like a move it must name a rank (hold a
 /// digit) or be castling with letters (`O-O`); a bare `e.p.` is accepted for the driver to drop.
@@ -382,7 +308,7 @@ pub(crate) fn brace_comment(i: &[u8]) -> PResult<'_, &[u8]> {
 /// Most comments are short (`{ [%clk 0:03:00] }`), so an inlined search beats `memchr`'s call.
 #[inline]
 pub(crate) fn brace_close(body: &[u8]) -> Option<usize> {
-    let k = super::scan::find_any(body, [b'}']);
+    let k = find_any(body, [b'}']);
     (k < body.len()).then_some(k)
 }
 
@@ -411,6 +337,23 @@ pub(crate) fn result(i: &[u8]) -> PResult<'_, GameResult> {
         Some(&b) if !is_delim_after(b) => Err(nom::Err::Error(())),
         _ => Ok((rest, r)),
     }
+}
+
+/// The result token at `bytes[at]`, with its length, if one stands there: at the start or after
+/// a delimiter, and followed by one or the end (see [`result`]). A quick test comes first: a move
+/// number such as `12.` must not pay for the whole rule.
+#[inline]
+pub(crate) fn result_at(bytes: &[u8], at: usize) -> Option<(GameResult, usize)> {
+    let rest = bytes.get(at..)?;
+    if rest.first() != Some(&b'*') && !matches!(rest.get(1), Some(b'-' | b'/')) {
+        return None;
+    }
+    if at > 0 && !is_delim_before(bytes[at - 1]) {
+        return None;
+    }
+    result(rest)
+        .ok()
+        .map(|(after, r)| (r, rest.len() - after.len()))
 }
 
 /// The start of a tag pair as the splitter recognises one, `[Name "`; returns the name.

@@ -10,6 +10,7 @@ use std::cell::{Cell, OnceCell};
 use std::fmt;
 
 use super::raw::RawGame;
+use super::token::line_starts;
 
 /// Where a token starts: a byte offset within its game's raw bytes.
 ///
@@ -140,18 +141,6 @@ impl<'a> GameInfo<'a> {
     pub fn end(&self) -> Location {
         Location::at(self.bytes.len())
     }
-}
-
-/// The byte offsets at which the lines of `bytes` start (the first is 0).
-fn line_starts(bytes: &[u8]) -> Vec<u32> {
-    let mut starts = vec![0];
-    for i in memchr::memchr2_iter(b'\n', b'\r', bytes) {
-        let lone_cr = bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n');
-        if bytes[i] == b'\n' || lone_cr {
-            starts.push(u32::try_from(i + 1).unwrap_or(u32::MAX));
-        }
-    }
-    starts
 }
 
 /// The number of characters in `bytes` decoded as `encoding`.

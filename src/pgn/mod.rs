@@ -114,6 +114,7 @@ mod reader;
 mod scan;
 mod split;
 mod tag_names;
+mod token;
 mod visitor;
 
 pub use boundary::{last_game_start, line_ends};
@@ -123,4 +124,5 @@ pub use parse::parse_game;
 pub use raw::RawGame;
 pub use reader::Reader;
 pub use split::{DEFAULT_MAX_GAME_BYTES, PartEnd, Rest, Splitter};
-pub use visitor::{Flow, GameResult, Visitor};
+pub use token::{GameResult, MAX_TAG_LINE};
+pub use visitor::{Flow, Visitor};

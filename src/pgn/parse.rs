@@ -15,7 +15,8 @@ use super::error::{PgnError, PgnErrorKind};
 use super::grammar;
 use super::location::{GameInfo, Location};
 use super::raw::RawGame;
-use super::visitor::{Flow, GameResult, Visitor};
+use super::token::{GameResult, is_space};
+use super::visitor::{Flow, Visitor};
 
 /// Parses one game and returns what the visitor's `end_game` makes of it. Never panics, whatever
 /// the bytes.
@@ -112,11 +113,7 @@ impl<'a> Parser<'a, '_> {
 
     #[inline]
     fn skip_spaces(&mut self) {
-        while self
-            .bytes
-            .get(self.pos)
-            .is_some_and(|&b| grammar::is_space(b))
-        {
+        while self.bytes.get(self.pos).is_some_and(|&b| is_space(b)) {
             self.pos += 1;
         }
     }
@@ -292,7 +289,7 @@ impl<'a> Parser<'a, '_> {
                     self.pos += len;
                     visitor.move_number(number, dots, loc);
                 }
-                b'0' | b'1' | b'*' if let Some(result) = self.result_here() => {
+                b'0' | b'1' | b'*' if let Some(result) = grammar::result_at(self.bytes, start) => {
                     result_seen = self.result(visitor, result, &mut open);
                 }
                 _ => self.move_or_number(visitor),
@@ -311,25 +308,6 @@ impl<'a> Parser<'a, '_> {
         }
     }
 
-    /// The result token at `self.pos`, if there is one (with its length).
-    fn result_here(&self) -> Option<(GameResult, usize)> {
-        // Quick test first: a move number like `12.` must not pay for the whole rule.
-        let rest = self.rest();
-        if rest.first() != Some(&b'*') && !matches!(rest.get(1), Some(b'-' | b'/')) {
-            return None;
-        }
-        let delimited = match self.pos.checked_sub(1) {
-            None => true,
-            Some(prev) => grammar::is_delim_before(self.bytes[prev]),
-        };
-        if !delimited {
-            return None;
-        }
-        grammar::result(rest)
-            .ok()
-            .map(|(after, r)| (r, rest.len() - after.len()))
-    }
-
     /// Handles a result token; returns whether it ended the game.
     fn result<V: Visitor>(
         &mut self,
@@ -339,7 +317,7 @@ impl<'a> Parser<'a, '_> {
     ) -> bool {
         let start = self.pos;
         self.pos += len;
-        let only_space_after = self.rest().iter().all(|&b| grammar::is_space(b));
+        let only_space_after = self.rest().iter().all(|&b| is_space(b));
         if !open.is_empty() && !only_space_after {
             let message = format!(
                 "result {} at {} inside a variation is ignored",
@@ -518,7 +496,7 @@ impl<'a> Parser<'a, '_> {
             .get(1..)
             .unwrap_or_default()
             .iter()
-            .position(|&b| grammar::is_space(b) || b"{}();[$".contains(&b))
+            .position(|&b| is_space(b) || b"{}();[$".contains(&b))
             .map_or(self.rest().len(), |k| k + 1);
         self.pos += len;
         let message = format!(

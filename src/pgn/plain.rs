@@ -27,7 +27,8 @@ use super::grammar;
 use super::location::{Encoding, GameInfo, Location};
 use super::raw::RawGame;
 use super::scan::find_any;
-use super::tag_names::{NAME_HASH_START, TagNames, hash_name, hash_name_byte};
+use super::tag_names::{TagNames, hash_name, simple_tag_hashed};
+use super::token::{self, BRACE_STOP, LineEnd, MAX_TAG_LINE, VARIATION_STOP};
 use super::visitor::{Flow, Visitor};
 
 /// How a plain parse ended.
@@ -48,9 +49,6 @@ const GUARD: usize = 256;
 /// The most tag pairs of a plain game (they are held until the tag section is known to be UTF-8).
 const MAX_TAGS: usize = 32;
 
-/// The longest tag line of a plain game: well within the splitter's look-ahead for a tag start.
-const MAX_TAG_LINE: usize = 2048;
-
 /// Where one tag pair's parts lie in the game (a plain game's tag section is well under 4 GiB).
 #[derive(Copy, Clone, Default)]
 struct TagSpan {
@@ -59,13 +57,6 @@ struct TagSpan {
     value: (u32, u32),
     backslash: bool,
 }
-
-/// Bytes that stop the scan through a `{ }` comment.
-const COMMENT_STOP: [u8; 3] = *b"}\n\r";
-
-/// Bytes that stop the scan through a skipped variation: brackets and comments, and what makes a
-/// game not plain.
-const VARIATION_STOP: [u8; 8] = *b"(){[;%\n\r";
 
 /// Early exits of the parse.
 macro_rules! need_more_or_bail {
@@ -248,7 +239,7 @@ pub(super) fn parse<V: Visitor>(
                 visitor.move_number(number, dots, loc);
                 pos += len;
             }
-            b'0' | b'1' | b'*' if let Some((result, len)) = result_here(bytes, start) => {
+            b'0' | b'1' | b'*' if let Some((result, len)) = grammar::result_at(bytes, start) => {
                 if depth > 0 {
                     return Plain::Bail;
                 }
@@ -299,13 +290,11 @@ pub(super) fn parse<V: Visitor>(
 /// holds a backslash, the index after its `]`, and the hash of its name.
 type TagParts = ((usize, usize), (usize, usize), bool, usize, u64);
 
-/// The common tag pair `[Name "value"]`, by [`grammar::simple_tag_pair`]: what [`general_tag`]
+/// The common tag pair `[Name "value"]`, by [`simple_tag_hashed`]: what [`general_tag`]
 /// gives for it, or `None` for any other form.
 #[inline(always)]
 fn simple_tag(bytes: &[u8], pos: usize) -> Option<TagParts> {
-    let mut hash = NAME_HASH_START;
-    let (name_end, value_end) =
-        grammar::simple_tag_pair(&bytes[pos..], |b| hash = hash_name_byte(hash, b))?;
+    let (name_end, value_end, hash) = simple_tag_hashed(&bytes[pos..])?;
     let (name_end, value_end) = (pos + name_end, pos + value_end);
     Some((
         (pos + 1, name_end),
@@ -355,19 +344,17 @@ fn skip_blanks(bytes: &[u8], mut pos: usize, lines: &mut u64) -> usize {
     }
 }
 
-/// The length of the line end at `bytes[at]`: 1 for LF, 2 for CRLF, 0 for anything else (a lone
-/// CR included); `Err` if the buffer ends first.
+/// The length of the line end at `bytes[at]` (by [`token::line_end`]) that a one-pass game may
+/// hold: 1 for LF, 2 for CRLF, 0 for anything else (a lone CR included); `Err` if the buffer ends
+/// first.
 #[inline]
 fn line_end(bytes: &[u8], at: usize) -> Result<usize, ()> {
-    match bytes.get(at) {
-        Some(b'\n') => Ok(1),
-        Some(b'\r') => match bytes.get(at + 1) {
-            Some(b'\n') => Ok(2),
-            Some(_) => Ok(0),
-            None => Err(()),
-        },
-        Some(_) => Ok(0),
-        None => Err(()),
+    match token::line_end(bytes, at) {
+        LineEnd::Lf => Ok(1),
+        LineEnd::CrLf => Ok(2),
+        LineEnd::LoneCr => Ok(0),
+        LineEnd::Not if at < bytes.len() => Ok(0),
+        LineEnd::CrAtEnd | LineEnd::Not => Err(()),
     }
 }
 
@@ -377,7 +364,7 @@ fn line_end(bytes: &[u8], at: usize) -> Result<usize, ()> {
 #[inline(always)]
 fn comment(body: &[u8], eof: bool, lines: &mut u64) -> Option<usize> {
     // Most comments are one line, `{ [%clk 0:03:00] }`: one search.
-    let k = find_any(body, COMMENT_STOP);
+    let k = find_any(body, BRACE_STOP);
     if body.get(k) == Some(&b'}') {
         return Some(k);
     }
@@ -389,7 +376,7 @@ fn comment(body: &[u8], eof: bool, lines: &mut u64) -> Option<usize> {
 #[inline(never)]
 fn comment_lines(body: &[u8], mut k: usize, eof: bool, lines: &mut u64) -> Option<usize> {
     loop {
-        k += find_any(&body[k..], COMMENT_STOP);
+        k += find_any(&body[k..], BRACE_STOP);
         match body.get(k) {
             Some(b'}') => return Some(k),
             Some(_) => match line_end(body, k) {
@@ -452,21 +439,6 @@ fn skip_variation<T>(
             _ => return Err(Plain::Bail),
         }
     }
-}
-
-/// The result token at `bytes[at]`, if there is one, with its length: the general parser's rule.
-#[inline]
-fn result_here(bytes: &[u8], at: usize) -> Option<(super::visitor::GameResult, usize)> {
-    let rest = &bytes[at..];
-    if rest.first() != Some(&b'*') && !matches!(rest.get(1), Some(b'-' | b'/')) {
-        return None;
-    }
-    if at > 0 && !grammar::is_delim_before(bytes[at - 1]) {
-        return None;
-    }
-    grammar::result(rest)
-        .ok()
-        .map(|(after, r)| (r, rest.len() - after.len()))
 }
 
 /// A move at the start of `rest` (at `start` in the game), with any suffix annotation: visits it

@@ -2,13 +2,15 @@
 //! the next game (header-only games in a row), so the splitter and the one-pass reader note each
 //! name as they pass it.
 
+use super::grammar;
+
 /// The tag names of one tag section, as hashes: a short list searched in order (real games have
 /// a dozen tags), and a hash set once there are many, so that a hostile section of a million
 /// distinct tags costs linear time, not quadratic. In front of the list, a 64-bit summary with one
 /// bit per name (picked by its hash): a name whose bit is clear is certainly new, and most names
 /// are, so the list is searched only for the few whose bit is taken.
 #[derive(Debug, Default)]
-pub(crate) struct TagNames {
+pub(super) struct TagNames {
     summary: u64,
     few: Vec<u64>,
     many: std::collections::HashSet<u64>,
@@ -45,6 +47,15 @@ impl TagNames {
     }
 }
 
+/// The common tag pair `[Name "value"]` at the start of `i`, by [`grammar::simple_tag_pair`],
+/// with the hash of its name (see [`hash_name`]), taken on the way: `(name_end, value_end, hash)`.
+#[inline(always)]
+pub(super) fn simple_tag_hashed(i: &[u8]) -> Option<(usize, usize, u64)> {
+    let mut hash = NAME_HASH_START;
+    let (name_end, value_end) = grammar::simple_tag_pair(i, |b| hash = hash_name_byte(hash, b))?;
+    Some((name_end, value_end, hash))
+}
+
 /// A 64-bit FNV-1a hash of a tag name.
 pub(super) fn hash_name(name: &[u8]) -> u64 {
     name.iter()
@@ -52,11 +63,11 @@ pub(super) fn hash_name(name: &[u8]) -> u64 {
 }
 
 /// The hash of an empty name (see [`hash_name`]).
-pub(super) const NAME_HASH_START: u64 = 0xcbf2_9ce4_8422_2325;
+const NAME_HASH_START: u64 = 0xcbf2_9ce4_8422_2325;
 
 /// The hash of a name `h` is the hash of, with byte `b` added (see [`hash_name`]).
 #[inline(always)]
-pub(super) fn hash_name_byte(h: u64, b: u8) -> u64 {
+fn hash_name_byte(h: u64, b: u8) -> u64 {
     (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
 }
 

@@ -9,6 +9,7 @@
 
 use super::error::PgnError;
 use super::location::{GameInfo, Location};
+use super::token::GameResult;
 
 /// Whether the reader should go into a part of the game or skip it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -18,42 +19,6 @@ pub enum Flow {
     Continue,
     /// Skip this part cheaply; its tokens (and errors) are not reported.
     Skip,
-}
-
-/// A game termination marker.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum GameResult {
-    /// `1-0`
-    WhiteWins,
-    /// `0-1`
-    BlackWins,
-    /// `1/2-1/2`
-    Draw,
-    /// `*`: unknown, unfinished or abandoned.
-    Unknown,
-}
-
-impl GameResult {
-    /// Reads a `Result` tag's value; anything but the three decisive or drawn markers (`*`, an
-    /// empty or unusual value such as `½-½`) is [`GameResult::Unknown`].
-    pub fn from_tag(value: &str) -> GameResult {
-        match value.trim() {
-            "1-0" => GameResult::WhiteWins,
-            "0-1" => GameResult::BlackWins,
-            "1/2-1/2" => GameResult::Draw,
-            _ => GameResult::Unknown,
-        }
-    }
-
-    /// The marker as written in PGN.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            GameResult::WhiteWins => "1-0",
-            GameResult::BlackWins => "0-1",
-            GameResult::Draw => "1/2-1/2",
-            GameResult::Unknown => "*",
-        }
-    }
 }
 
 /// Receives the tokens of each game. Every method but `end_game` does nothing by default.
