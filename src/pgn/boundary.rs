@@ -30,7 +30,7 @@
 //! that holds a tag line and then a `{` was never closed, and its game ends at its first tag line,
 //! so that `B` is read out of any comment.
 
-use super::grammar;
+use super::tags;
 use super::token::{MAX_TAG_LINE, count_line_ends, is_blank};
 
 /// How many blank lines may stand between `L` and `B`.
@@ -67,7 +67,7 @@ fn starts_game(bytes: &[u8], start: usize) -> bool {
         return false;
     };
     let tag_line = &window[..len];
-    if grammar::tag_line(tag_line).is_err() || grammar::tag_start(tag_line).is_err() {
+    if tags::tag_line(tag_line).is_err() || tags::tag_start(tag_line).is_err() {
         return false;
     }
     let after_tags = match last_non_blank_line(bytes, start - 1) {

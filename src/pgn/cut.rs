@@ -27,6 +27,7 @@ use super::grammar;
 use super::raw::RawGame;
 use super::scan::find_any;
 use super::tag_names::{TagNames, hash_name, simple_tag_hashed};
+use super::tags;
 use super::token::{
     BRACE_STOP, LineEnd, MAX_TAG_LINE, MOVETEXT_STOP, SUSPECT_STOP, TAG_STOP, VALUE_STOP, is_blank,
     is_delim_before, line_end,
@@ -193,7 +194,7 @@ fn scan<R>(input: &mut Buffer<R>, names: &mut TagNames, max_game: usize, s: &mut
                     let Some(line) = complete_line(buf, p, eof) else {
                         return Step::NeedMore;
                     };
-                    let tag_line = line.first() == Some(&b'[') && grammar::tag_line(line).is_ok();
+                    let tag_line = line.first() == Some(&b'[') && tags::tag_line(line).is_ok();
                     match s.suspect {
                         None if tag_line => s.suspect = Some((p, lines.line)),
                         // A second tag section after text: the next game's, not a quote.
@@ -345,7 +346,7 @@ fn scan<R>(input: &mut Buffer<R>, names: &mut TagNames, max_game: usize, s: &mut
                                 // taken in one step here; `closing_quote` reads escapes as
                                 // the `Quote` state does, and gives up (leaving it to that
                                 // state) at a line end or at the end of the buffer.
-                                match grammar::closing_quote(&buf[value..]) {
+                                match tags::closing_quote(&buf[value..]) {
                                     Some(k) => {
                                         s.pos = value + k + 1;
                                         if buf.get(s.pos) == Some(&b']') {
@@ -490,7 +491,7 @@ fn rewind(lines: &mut Lines, base: u64, (at, line): (usize, u64)) -> usize {
 /// within reach decides.
 fn tag_start_at(buf: &[u8], p: usize, eof: bool) -> Option<Option<(&[u8], usize)>> {
     let window = &buf[p..buf.len().min(p + MAX_TAG_LINE)];
-    match grammar::tag_start(window) {
+    match tags::tag_start(window) {
         Ok((rest, name)) => Some(Some((name, p + window.len() - rest.len()))),
         Err(_)
             if !eof

@@ -96,8 +96,13 @@ impl<'a> GameInfo<'a> {
         self.raw.index
     }
 
-    /// Where the game stands in its input: number, first line and column, end line. (Its `bytes`
-    /// are empty for a game read in one pass; [`GameInfo::bytes`] always holds them.)
+    /// Where the game stands in its input: number, first line and column, end line, whether it
+    /// ends the input, whether it was too large.
+    ///
+    /// Its `bytes` field holds the game's bytes only for a game cut out of the stream (read the
+    /// general way, or by a visitor that is not [`super::Visitor::one_pass`]); for a game read in
+    /// one pass it is empty, since the bytes stay in the reader's buffer and are never copied.
+    /// [`GameInfo::bytes`] holds them in every case: use that.
     pub fn raw(&self) -> &RawGame {
         self.raw
     }

@@ -8,8 +8,8 @@
 //!    constant memory;
 //! 2. [`parse_game`] walks one game with the nom grammar and calls a [`Visitor`] per token.
 //!
-//! [`Reader`] does both in one loop; for a [`Visitor::restartable`] visitor it goes further and
-//! parses each plain game (nearly every game of a real archive) straight from its read buffer, in
+//! [`Reader`] does both in one loop; for a [`Visitor::one_pass`] visitor it goes further and
+//! parses each one-pass game (nearly every game of a real archive) straight from its read buffer, in
 //! one pass over the bytes that also finds where the game ends, exactly where the splitter would.
 //! To read one large source on several threads, cut it into parts where [`last_game_start`] says
 //! a game surely starts, and read each part with [`Reader::part`]: no thread has to cut the games
@@ -107,13 +107,15 @@ mod encoding;
 mod error;
 mod grammar;
 mod location;
+mod moves;
+mod one_pass;
 mod parse;
-mod plain;
 mod raw;
 mod reader;
 mod scan;
 mod split;
 mod tag_names;
+mod tags;
 mod token;
 mod visitor;
 

@@ -14,7 +14,9 @@ use super::encoding::Text;
 use super::error::{PgnError, PgnErrorKind};
 use super::grammar;
 use super::location::{GameInfo, Location};
+use super::moves::{self, NotVisited};
 use super::raw::RawGame;
+use super::tags;
 use super::token::{GameResult, is_space};
 use super::visitor::{Flow, Visitor};
 
@@ -141,7 +143,7 @@ impl<'a> Parser<'a, '_> {
             match self.bytes.get(start) {
                 Some(b'[')
                     if let Some((name_end, value_end)) =
-                        grammar::simple_tag_pair(self.rest(), |_| {}) =>
+                        tags::simple_tag_pair(self.rest(), |_| {}) =>
                 {
                     // The common form, quickly; tag names are ASCII by the grammar.
                     let name = self.text.ascii(start + 1..start + name_end);
@@ -149,7 +151,7 @@ impl<'a> Parser<'a, '_> {
                     visitor.tag(name, &value, Location::at(start));
                     self.pos = start + value_end + 2;
                 }
-                Some(b'[') => match grammar::tag_pair_and_backslash(self.rest()) {
+                Some(b'[') => match tags::tag_pair_and_backslash(self.rest()) {
                     Ok((rest, ((name, raw), backslash))) => {
                         let name_at = name.as_ptr() as usize - self.bytes.as_ptr() as usize;
                         let value_at = raw.as_ptr() as usize - self.bytes.as_ptr() as usize;
@@ -159,7 +161,7 @@ impl<'a> Parser<'a, '_> {
                         // Only a value with a backslash can hold an escape to undo.
                         let unescaped;
                         let value: &str = if backslash {
-                            unescaped = grammar::unescape(&value);
+                            unescaped = tags::unescape(&value);
                             &unescaped
                         } else {
                             &value
@@ -223,11 +225,10 @@ impl<'a> Parser<'a, '_> {
             match b {
                 // Moves first: the most common token. (`Z` may start a null move `Z0`, and goes the
                 // general way.) A word that is no move is stray text, as the general way finds.
-                b'a'..=b'z' | b'A'..=b'Y' => {
-                    if !self.san(visitor) {
-                        self.unexpected(visitor);
-                    }
-                }
+                b'a'..=b'z' | b'A'..=b'Y' => match moves::san(self.rest(), start, visitor) {
+                    Some(len) => self.pos += len,
+                    None => self.unexpected(visitor),
+                },
                 b'{' if !visitor.wants_comments()
                     && let Some(close) = grammar::brace_close(&self.bytes[start + 1..]) =>
                 {
@@ -284,7 +285,7 @@ impl<'a> Parser<'a, '_> {
                 },
                 // The common move number `12.` (not a result: a dot follows the digits).
                 b'1'..=b'9'
-                    if let Some((number, len, dots)) = grammar::plain_move_number(self.rest()) =>
+                    if let Some((number, len, dots)) = grammar::common_move_number(self.rest()) =>
                 {
                     self.pos += len;
                     visitor.move_number(number, dots, loc);
@@ -432,60 +433,19 @@ impl<'a> Parser<'a, '_> {
     /// A move, a null move or a move number at `self.pos`, or else stray text.
     fn move_or_number<V: Visitor>(&mut self, visitor: &mut V) {
         let start = self.pos;
-        let loc = Location::at(start);
-        let rest = self.rest();
-        let first = rest.first().copied().unwrap_or_default();
-        if matches!(first, b'-' | b'Z')
-            && let Ok((rest, text)) = grammar::null_move(rest)
-        {
-            visitor.null_move(if text == b"--" { "--" } else { "Z0" }, loc);
-            self.advance_to(rest);
-            return;
-        }
-        if (first.is_ascii_alphabetic() || first == b'0') && self.san(visitor) {
-            return;
-        }
-        if let Ok((rest, (digits, dots))) = grammar::move_number(rest) {
-            self.advance_to(rest);
-            match grammar::number::<u32>(digits) {
-                Some(n) => visitor.move_number(n, dots, loc),
-                None => {
-                    let message = format!(
-                        "bad move number: `{}` at {} is too large; it is ignored",
-                        self.quote(start..start + digits.len()),
-                        self.lc(start)
-                    );
-                    self.report(visitor, PgnErrorKind::BadMoveNumber, start, message);
-                }
+        match moves::move_or_number(self.rest(), start, visitor) {
+            Ok(len) => self.pos += len,
+            Err(NotVisited::TooLarge { digits, len }) => {
+                self.pos += len;
+                let message = format!(
+                    "bad move number: `{}` at {} is too large; it is ignored",
+                    self.quote(start..start + digits),
+                    self.lc(start)
+                );
+                self.report(visitor, PgnErrorKind::BadMoveNumber, start, message);
             }
-        } else {
-            self.unexpected(visitor);
+            Err(NotVisited::Nothing) => self.unexpected(visitor),
         }
-    }
-
-    /// A move at `self.pos`, with any suffix annotation: visits it and returns `true`, or returns
-    /// `false` if no move starts there.
-    #[inline(always)]
-    fn san<V: Visitor>(&mut self, visitor: &mut V) -> bool {
-        let start = self.pos;
-        let Ok((rest, (text, suffix))) = grammar::san(self.rest()) else {
-            return false;
-        };
-        self.advance_to(rest);
-        if text == b"e.p." {
-            // A separate `e.p.` after a capture, as in `exd6 e.p.`.
-            visitor.en_passant_mark(Location::at(start));
-            return true;
-        }
-        // Moves are ASCII by the grammar, so their text is a plain view.
-        visitor.san(
-            self.text.ascii(start..start + text.len()),
-            Location::at(start),
-        );
-        if let Some(nag) = suffix {
-            visitor.nag(nag, Location::at(start + text.len()));
-        }
-        true
     }
 
     /// Stray text at `self.pos`: reported and skipped up to the next space or bracket.

@@ -1,17 +1,17 @@
 //! The reader: reads the games of one named source through a [`Visitor`], one at a time, in one
 //! loop over the [`Splitter`]'s buffer.
 //!
-//! For a [`Visitor::restartable`] visitor it parses each plain game (nearly every game of a real
+//! For a [`Visitor::one_pass`] visitor it parses each one-pass game (nearly every game of a real
 //! archive) straight from the read buffer, in one pass over its bytes that also finds where the
-//! game ends (see [`super::plain`]); any other game is cut by the splitter and parsed the general
+//! game ends (see [`super::one_pass`]); any other game is cut by the splitter and parsed the general
 //! way ([`parse_game`]). It also recovers from a panic in the visitor: [`Reader::recover`] moves
 //! past the game that was being read.
 
 use std::io::{self, Read};
 
 use super::error::ReadError;
+use super::one_pass::{self, Attempt};
 use super::parse::parse_game;
-use super::plain::{self, Plain};
 use super::raw::RawGame;
 use super::split::{PartEnd, Rest, Splitter};
 use super::visitor::Visitor;
@@ -33,7 +33,7 @@ enum Stage {
 }
 
 /// Reads the games of one named source, one at a time: splits and parses in one loop (in one pass
-/// over the bytes of plain games, for a restartable visitor).
+/// over the bytes of most games, for a one-pass visitor).
 #[derive(Debug)]
 pub struct Reader<R> {
     name: String,
@@ -157,7 +157,7 @@ impl<R: Read> Reader<R> {
         &mut self,
         visitor: &mut V,
     ) -> Result<Option<V::Output>, ReadError> {
-        let read = if visitor.restartable() {
+        let read = if visitor.one_pass() {
             self.read_one_pass(visitor)
         } else {
             self.read_cut(visitor)
@@ -166,9 +166,9 @@ impl<R: Read> Reader<R> {
     }
 
     /// Reads the next game into `visitor` and returns what its `end_game` made of it, or `None` at
-    /// the end of the input. A plain game is parsed straight from the buffer, in one pass (see
-    /// [`super::plain`]); any other is cut and parsed the general way. The visitor must be
-    /// [`Visitor::restartable`]: a game may be begun more than once.
+    /// the end of the input. A one-pass game is parsed straight from the buffer, in one pass (see
+    /// [`super::one_pass`]); any other is cut and parsed the general way. The visitor must be
+    /// [`Visitor::one_pass`]: a game may be begun more than once.
     ///
     /// After an I/O error every later call returns `Ok(None)`.
     fn read_one_pass<V: Visitor>(&mut self, visitor: &mut V) -> io::Result<Option<V::Output>> {
@@ -203,7 +203,7 @@ impl<R: Read> Reader<R> {
                 break;
             }
             let rest = &input.buf[input.start..input.end];
-            match plain::parse(
+            match one_pass::parse(
                 rest,
                 input.eof,
                 input.more_follows,
@@ -212,7 +212,7 @@ impl<R: Read> Reader<R> {
                 &mut splitter.tag_names,
                 visitor,
             ) {
-                Plain::Done(len, output) => {
+                Attempt::Done(len, output) => {
                     let text = &input.buf[input.start..input.start + len];
                     if let Some(last) = memchr::memrchr(b'\n', text) {
                         input.lines.line = game.end_line;
@@ -223,10 +223,10 @@ impl<R: Read> Reader<R> {
                     self.stage = Stage::Between;
                     return Ok(Some(output));
                 }
-                Plain::NeedMore if attempt == 0 && !input.eof => {
+                Attempt::NeedMore if attempt == 0 && !input.eof => {
                     input.fill();
                 }
-                Plain::NeedMore | Plain::Bail => break,
+                Attempt::NeedMore | Attempt::Bail => break,
             }
         }
         self.read_cut(visitor)

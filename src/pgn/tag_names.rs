@@ -2,7 +2,7 @@
 //! the next game (header-only games in a row), so the splitter and the one-pass reader note each
 //! name as they pass it.
 
-use super::grammar;
+use super::tags;
 
 /// The tag names of one tag section, as hashes: a short list searched in order (real games have
 /// a dozen tags), and a hash set once there are many, so that a hostile section of a million
@@ -47,12 +47,12 @@ impl TagNames {
     }
 }
 
-/// The common tag pair `[Name "value"]` at the start of `i`, by [`grammar::simple_tag_pair`],
+/// The common tag pair `[Name "value"]` at the start of `i`, by [`tags::simple_tag_pair`],
 /// with the hash of its name (see [`hash_name`]), taken on the way: `(name_end, value_end, hash)`.
 #[inline(always)]
 pub(super) fn simple_tag_hashed(i: &[u8]) -> Option<(usize, usize, u64)> {
     let mut hash = NAME_HASH_START;
-    let (name_end, value_end) = grammar::simple_tag_pair(i, |b| hash = hash_name_byte(hash, b))?;
+    let (name_end, value_end) = tags::simple_tag_pair(i, |b| hash = hash_name_byte(hash, b))?;
     Some((name_end, value_end, hash))
 }
 

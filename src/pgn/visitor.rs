@@ -84,13 +84,17 @@ pub trait Visitor {
         true
     }
 
-    /// Whether this visitor may be taken through a game more than once: `begin_game` forgets all
-    /// of any game before it, so that only the calls after the last `begin_game` count. Then
-    /// [`super::Reader`] parses most games straight from its read buffer, in one pass over their
-    /// bytes, and begins a game again in the rare case it cannot finish it there. In that pass the
-    /// [`GameInfo`] given to `begin_game` holds only the game's number and first line and column;
-    /// the one given to `end_game` is complete, as always.
-    fn restartable(&self) -> bool {
+    /// Whether [`super::Reader`] may read games through this visitor in one pass: parse each game
+    /// straight from its read buffer, finding the game's end on the way, instead of cutting the
+    /// game out first and then parsing it (twice the work). Return `true` only if `begin_game`
+    /// forgets all of any game before it, so that only the calls after the last `begin_game`
+    /// count: in the rare case the reader cannot finish a game in one pass (a defect, a lone CR,
+    /// a `;` comment...), it begins the game again the general way.
+    ///
+    /// In one pass the [`GameInfo`] given to `begin_game` holds only the game's number and first
+    /// line and column; the one given to `end_game` is complete, as always, but for
+    /// [`GameInfo::raw`]'s `bytes` (see there).
+    fn one_pass(&self) -> bool {
         false
     }
 

@@ -1,43 +1,45 @@
-//! One pass over plain games: most games are parsed straight from the splitter's read buffer,
-//! finding their own end, so that their bytes are scanned once instead of twice (cut, then parse).
+//! One-pass reading: most games are parsed straight from the splitter's read buffer, finding
+//! their own end, so that their bytes are scanned once instead of twice (cut, then parse).
 //!
-//! A plain game is what real archives are made of: tag pairs one per line, then movetext of moves,
+//! A one-pass game is what real archives are made of: tag pairs one per line, then movetext of moves,
 //! move numbers, NAGs, `{ }` comments and `( )` variations, and a result at the end of its line
 //! followed by blank lines and the next game's `[`, or by the end of the input. For such a game
 //! [`parse`] makes exactly the visitor calls [`super::parse_game`] makes for the bytes the
 //! [`super::Splitter`] would cut, and says where the game ends, which is where the splitter would
 //! end it.
 //!
-//! Lines may end with LF or CRLF. Anything else gives up ([`Plain::Bail`]) before it could
+//! Lines may end with LF or CRLF. Anything else gives up ([`Attempt::Bail`]) before it could
 //! matter: a defect of any kind, a lone CR, a `[` in the movetext or at the start of a comment line
 //! (where the splitter may end a game), `;` comments and `%` lines, a repeated tag name, a result
 //! inside a variation, text after the result, a game that is not UTF-8, or a missing result at the
 //! end of the input. The caller then cuts the game with the splitter and parses it the general
-//! way; the visitor is begun again, which is why only a [`Visitor::restartable`] visitor is taken
+//! way; the visitor is begun again, which is why only a [`Visitor::one_pass`] visitor is taken
 //! this way. A game that runs past the end of the buffer asks for more input
-//! ([`Plain::NeedMore`]) and is begun again after the refill.
+//! ([`Attempt::NeedMore`]) and is begun again after the refill.
 //!
 //! Tokens are read with the same rules of [`super::grammar`] as the general parser, on the rest of
 //! the buffer rather than on the game's bytes. A rule may look past its token (a move number looks
-//! past blanks for more dots), but not past a plain game's last line, that of its result. Near the
+//! past blanks for more dots), but not past a one-pass game's last line, that of its result. Near the
 //! end of an unfinished buffer (closer than [`GUARD`] bytes) no token is read; a token the buffer
 //! cuts short runs to its end, and the next step asks for more input and drops the attempt.
 
 use super::grammar;
 use super::location::{Encoding, GameInfo, Location};
+use super::moves;
 use super::raw::RawGame;
 use super::scan::find_any;
 use super::tag_names::{TagNames, hash_name, simple_tag_hashed};
+use super::tags;
 use super::token::{self, BRACE_STOP, LineEnd, MAX_TAG_LINE, VARIATION_STOP};
 use super::visitor::{Flow, Visitor};
 
-/// How a plain parse ended.
-pub(super) enum Plain<T> {
+/// How a one-pass attempt ended.
+pub(super) enum Attempt<T> {
     /// The game is done and `end_game` has returned; it is this many bytes long.
     Done(usize, T),
     /// The buffer ends before the game does: refill and begin again.
     NeedMore,
-    /// Not a plain game: cut it and parse it the general way.
+    /// Not a one-pass game: cut it and parse it the general way.
     Bail,
 }
 
@@ -46,10 +48,10 @@ pub(super) enum Plain<T> {
 /// step would ask for more input and so drop the attempt; the margin makes that rare.)
 const GUARD: usize = 256;
 
-/// The most tag pairs of a plain game (they are held until the tag section is known to be UTF-8).
+/// The most tag pairs of a one-pass game (they are held until the tag section is known to be UTF-8).
 const MAX_TAGS: usize = 32;
 
-/// Where one tag pair's parts lie in the game (a plain game's tag section is well under 4 GiB).
+/// Where one tag pair's parts lie in the game (a one-pass game's tag section is well under 4 GiB).
 #[derive(Copy, Clone, Default)]
 struct TagSpan {
     start: u32,
@@ -61,13 +63,17 @@ struct TagSpan {
 /// Early exits of the parse.
 macro_rules! need_more_or_bail {
     ($eof:expr) => {
-        return if $eof { Plain::Bail } else { Plain::NeedMore }
+        return if $eof {
+            Attempt::Bail
+        } else {
+            Attempt::NeedMore
+        }
     };
 }
 
-/// Parses the plain game at the start of `bytes` (the rest of the splitter's buffer; `eof` if the
+/// Parses the one-pass game at the start of `bytes` (the rest of the splitter's buffer; `eof` if the
 /// input ends there, unless `more_follows`: see [`super::Splitter::part`]) into `visitor`. `game`
-/// comes with its number and first line and column; on [`Plain::Done`] it ends as the splitter
+/// comes with its number and first line and column; on [`Attempt::Done`] it ends as the splitter
 /// would have cut it (its bytes stay in the buffer: the visitor sees them through
 /// [`GameInfo::bytes`]).
 pub(super) fn parse<V: Visitor>(
@@ -78,7 +84,7 @@ pub(super) fn parse<V: Visitor>(
     game: &mut RawGame,
     names: &mut TagNames,
     visitor: &mut V,
-) -> Plain<V::Output> {
+) -> Attempt<V::Output> {
     game.bytes.clear();
     game.too_large = None;
     game.at_eof = false;
@@ -104,7 +110,7 @@ pub(super) fn parse<V: Visitor>(
                         Err(()) if memchr::memchr2(b'\n', b'\r', &bytes[pos..]).is_none() => {
                             need_more_or_bail!(eof)
                         }
-                        Err(()) => return Plain::Bail,
+                        Err(()) => return Attempt::Bail,
                     },
                 };
                 while let Some(b' ' | b'\t') = bytes.get(k) {
@@ -120,7 +126,7 @@ pub(super) fn parse<V: Visitor>(
                     || k > u32::MAX as usize
                     || !names.insert(hash)
                 {
-                    return Plain::Bail;
+                    return Attempt::Bail;
                 }
                 tags[count] = TagSpan {
                     start: pos as u32,
@@ -132,20 +138,20 @@ pub(super) fn parse<V: Visitor>(
                 lines += 1;
                 pos = k + line_end;
             }
-            Some(b';' | b'%' | b'\r' | 0x0b | 0x0c) => return Plain::Bail,
+            Some(b';' | b'%' | b'\r' | 0x0b | 0x0c) => return Attempt::Bail,
             Some(_) => break pos,
             None => need_more_or_bail!(eof),
         }
     };
     let Ok(section) = simdutf8::basic::from_utf8(&bytes[..movetext]) else {
-        return Plain::Bail;
+        return Attempt::Bail;
     };
     for tag in &tags[..count] {
         let name = &section[tag.name.0 as usize..tag.name.1 as usize];
         let raw = &section[tag.value.0 as usize..tag.value.1 as usize];
         let unescaped;
         let value: &str = if tag.backslash {
-            unescaped = grammar::unescape(raw);
+            unescaped = tags::unescape(raw);
             &unescaped
         } else {
             raw
@@ -153,7 +159,7 @@ pub(super) fn parse<V: Visitor>(
         visitor.tag(name, value, Location::at(tag.start as usize));
     }
     if visitor.end_tags() == Flow::Skip {
-        return Plain::Bail;
+        return Attempt::Bail;
     }
 
     // The movetext, up to the result.
@@ -167,30 +173,30 @@ pub(super) fn parse<V: Visitor>(
     loop {
         pos = skip_blanks(bytes, pos, &mut lines);
         if pos >= near_end {
-            return Plain::NeedMore;
+            return Attempt::NeedMore;
         }
         let Some(&b) = bytes.get(pos) else {
             // The input ends without a result.
-            return Plain::Bail;
+            return Attempt::Bail;
         };
         let start = pos;
         let loc = Location::at(start);
         let rest = &bytes[start..];
         match b {
-            b'a'..=b'z' | b'A'..=b'Y' => match san(rest, start, visitor) {
+            b'a'..=b'z' | b'A'..=b'Y' => match moves::san(rest, start, visitor) {
                 Some(len) => pos += len,
-                None => return Plain::Bail,
+                None => return Attempt::Bail,
             },
             b'{' => {
                 let Some(len) = comment(&bytes[start + 1..], eof, &mut lines) else {
                     need_more_or_bail!(eof);
                 };
                 if len == usize::MAX {
-                    return Plain::Bail;
+                    return Attempt::Bail;
                 }
                 if wants_comments {
                     let Ok(text) = std::str::from_utf8(&bytes[start + 1..start + 1 + len]) else {
-                        return Plain::Bail;
+                        return Attempt::Bail;
                     };
                     visitor.comment(text, loc);
                 }
@@ -202,13 +208,13 @@ pub(super) fn parse<V: Visitor>(
                     Flow::Continue => depth += 1,
                     Flow::Skip => match skip_variation(bytes, pos, eof, &mut lines) {
                         Ok(end) => pos = end,
-                        Err(plain) => return plain,
+                        Err(attempt) => return attempt,
                     },
                 }
             }
             b')' => {
                 if depth == 0 {
-                    return Plain::Bail;
+                    return Attempt::Bail;
                 }
                 depth -= 1;
                 pos += 1;
@@ -216,40 +222,40 @@ pub(super) fn parse<V: Visitor>(
             }
             b'$' => {
                 let Ok((after, digits)) = grammar::nag(rest) else {
-                    return Plain::Bail;
+                    return Attempt::Bail;
                 };
                 let Some(nag) = grammar::number::<u8>(digits) else {
-                    return Plain::Bail;
+                    return Attempt::Bail;
                 };
                 visitor.nag(nag, loc);
                 pos = bytes.len() - after.len();
             }
             b'!' | b'?' => {
                 let Ok((after, nag)) = grammar::glyph(rest) else {
-                    return Plain::Bail;
+                    return Attempt::Bail;
                 };
                 visitor.nag(nag, loc);
                 pos = bytes.len() - after.len();
             }
             b'.' => match grammar::dots(rest) {
                 Ok((after, _)) => pos = bytes.len() - after.len(),
-                Err(_) => return Plain::Bail,
+                Err(_) => return Attempt::Bail,
             },
-            b'1'..=b'9' if let Some((number, len, dots)) = grammar::plain_move_number(rest) => {
+            b'1'..=b'9' if let Some((number, len, dots)) = grammar::common_move_number(rest) => {
                 visitor.move_number(number, dots, loc);
                 pos += len;
             }
             b'0' | b'1' | b'*' if let Some((result, len)) = grammar::result_at(bytes, start) => {
                 if depth > 0 {
-                    return Plain::Bail;
+                    return Attempt::Bail;
                 }
                 visitor.result(result, loc);
                 pos += len;
                 break;
             }
-            _ => match move_or_number(rest, start, visitor) {
-                Some(len) => pos += len,
-                None => return Plain::Bail,
+            _ => match moves::move_or_number(rest, start, visitor) {
+                Ok(len) => pos += len,
+                Err(_) => return Attempt::Bail,
             },
         }
     }
@@ -260,7 +266,7 @@ pub(super) fn parse<V: Visitor>(
         pos += 1;
     }
     match line_end(bytes, pos) {
-        Ok(0) => return Plain::Bail,
+        Ok(0) => return Attempt::Bail,
         Ok(_) => {}
         Err(()) if eof && pos == bytes.len() => {}
         Err(()) => need_more_or_bail!(eof),
@@ -268,13 +274,13 @@ pub(super) fn parse<V: Visitor>(
     pos = skip_blanks(bytes, pos, &mut lines);
     match bytes.get(pos) {
         Some(b'[') => {}
-        Some(_) => return Plain::Bail,
+        Some(_) => return Attempt::Bail,
         None if eof => {}
-        None => return Plain::NeedMore,
+        None => return Attempt::NeedMore,
     }
     let len = pos;
     if len > max_game || simdutf8::basic::from_utf8(&bytes[movetext..len]).is_err() {
-        return Plain::Bail;
+        return Attempt::Bail;
     }
 
     let text = &bytes[..len];
@@ -283,7 +289,7 @@ pub(super) fn parse<V: Visitor>(
     game.end_line = game.first_line + lines;
     game.at_eof = eof && !more_follows && len == bytes.len();
     let output = visitor.end_game(&GameInfo::with_bytes(game, text, Encoding::Utf8));
-    Plain::Done(len, output)
+    Attempt::Done(len, output)
 }
 
 /// A tag pair at `bytes[pos]` (a `[`): the ranges of its name and raw value, whether the value
@@ -309,7 +315,7 @@ fn simple_tag(bytes: &[u8], pos: usize) -> Option<TagParts> {
 /// line, or it is no pair.)
 fn general_tag(bytes: &[u8], pos: usize) -> Result<TagParts, ()> {
     let (after, ((name, value), backslash)) =
-        grammar::tag_pair_and_backslash(&bytes[pos..]).map_err(|_| ())?;
+        tags::tag_pair_and_backslash(&bytes[pos..]).map_err(|_| ())?;
     let at = |part: &[u8]| {
         let at = part.as_ptr() as usize - bytes.as_ptr() as usize;
         (at, at + part.len())
@@ -359,7 +365,7 @@ fn line_end(bytes: &[u8], at: usize) -> Result<usize, ()> {
 }
 
 /// The length of a `{ }` comment's text (`body` follows its `{`), if its `}` is in the buffer;
-/// `usize::MAX` if the game is not plain: a line of the comment starts with `[` (the splitter may
+/// `usize::MAX` if the game is not a one-pass game: a line of the comment starts with `[` (the splitter may
 /// end the game there, the comment never closed) or ends with a lone CR.
 #[inline(always)]
 fn comment(body: &[u8], eof: bool, lines: &mut u64) -> Option<usize> {
@@ -406,12 +412,16 @@ fn skip_variation<T>(
     mut pos: usize,
     eof: bool,
     lines: &mut u64,
-) -> Result<usize, Plain<T>> {
+) -> Result<usize, Attempt<T>> {
     let mut depth = 1u32;
     loop {
         pos += find_any(&bytes[pos..], VARIATION_STOP);
         let Some(&b) = bytes.get(pos) else {
-            return Err(if eof { Plain::Bail } else { Plain::NeedMore });
+            return Err(if eof {
+                Attempt::Bail
+            } else {
+                Attempt::NeedMore
+            });
         };
         pos += 1;
         match b {
@@ -423,9 +433,15 @@ fn skip_variation<T>(
                 }
             }
             b'{' => match comment(&bytes[pos..], eof, lines) {
-                Some(usize::MAX) => return Err(Plain::Bail),
+                Some(usize::MAX) => return Err(Attempt::Bail),
                 Some(len) => pos += len + 1,
-                None => return Err(if eof { Plain::Bail } else { Plain::NeedMore }),
+                None => {
+                    return Err(if eof {
+                        Attempt::Bail
+                    } else {
+                        Attempt::NeedMore
+                    });
+                }
             },
             b'\n' => *lines += 1,
             b'\r' => match line_end(bytes, pos - 1) {
@@ -433,67 +449,16 @@ fn skip_variation<T>(
                     pos += 1;
                     *lines += 1;
                 }
-                Ok(_) => return Err(Plain::Bail),
-                Err(()) => return Err(if eof { Plain::Bail } else { Plain::NeedMore }),
+                Ok(_) => return Err(Attempt::Bail),
+                Err(()) => {
+                    return Err(if eof {
+                        Attempt::Bail
+                    } else {
+                        Attempt::NeedMore
+                    });
+                }
             },
-            _ => return Err(Plain::Bail),
+            _ => return Err(Attempt::Bail),
         }
     }
-}
-
-/// A move at the start of `rest` (at `start` in the game), with any suffix annotation: visits it
-/// and returns its length, or `None` if no plain move starts there.
-#[inline(always)]
-fn san<V: Visitor>(rest: &[u8], start: usize, visitor: &mut V) -> Option<usize> {
-    let (after, (text, suffix)) = grammar::san(rest).ok()?;
-    let len = rest.len() - after.len();
-    if text == b"e.p." {
-        // A separate `e.p.` after a capture.
-        visitor.en_passant_mark(Location::at(start));
-        return Some(len);
-    }
-    let san = move_text(text);
-    visitor.san(san, Location::at(start));
-    if let Some(nag) = suffix {
-        visitor.nag(nag, Location::at(start + text.len()));
-    }
-    Some(len)
-}
-
-/// A null move, a move or a move number at the start of `rest`: the general parser's rule for the
-/// tokens its quick cases leave. Returns the token's length, or `None` for anything else.
-fn move_or_number<V: Visitor>(rest: &[u8], start: usize, visitor: &mut V) -> Option<usize> {
-    let loc = Location::at(start);
-    let first = rest.first().copied().unwrap_or_default();
-    if matches!(first, b'-' | b'Z')
-        && let Ok((after, text)) = grammar::null_move(rest)
-    {
-        visitor.null_move(if text == b"--" { "--" } else { "Z0" }, loc);
-        return Some(rest.len() - after.len());
-    }
-    if first.is_ascii_alphabetic() || first == b'0' {
-        if let Some(len) = san(rest, start, visitor) {
-            return Some(len);
-        }
-        // Not a move, so a move number, if anything: it starts with a digit.
-        if first != b'0' {
-            return None;
-        }
-    }
-    let (after, (digits, dots)) = grammar::move_number(rest).ok()?;
-    let len = rest.len() - after.len();
-    let number = grammar::number::<u32>(digits)?;
-    visitor.move_number(number, dots, loc);
-    Some(len)
-}
-
-/// A move's text as the grammar reads it, as a string. (Not `str::from_utf8`, nor even a check
-/// for ASCII: this runs for every move.)
-#[inline(always)]
-fn move_text(text: &[u8]) -> &str {
-    debug_assert!(text.is_ascii());
-    // SAFETY: moves are ASCII by the grammar: their first byte is an ASCII letter or the `0` of
-    // castling, and every later byte an ASCII byte of its move class (a grammar test holds it to
-    // that); ASCII is valid UTF-8.
-    unsafe { std::str::from_utf8_unchecked(text) }
 }
