@@ -14,6 +14,23 @@
 //! To read one large source on several threads, cut it into parts where [`last_game_start`] says
 //! a game surely starts, and read each part with [`Reader::part`]: no thread has to cut the games
 //! first.
+//!
+//! The files form a one-way stack: each uses only files before it in this list (a test below
+//! holds them to it), so the grammar can be read, and changed, from the bottom up.
+//!
+//! 1. Tokens: `scan` (the byte search of the hot loops); `token` (byte classes, every stop set,
+//!    the size limits, the line-end rule, the result token).
+//! 2. Rules: `grammar` (movetext tokens, nom), `tags` (tag pairs), `boundary` (where a game
+//!    surely starts, for parts).
+//! 3. One game: `raw` ([`RawGame`]), `location` ([`Location`], [`GameInfo`]), `encoding` (UTF-8
+//!    or Windows-1252), `error`, `visitor`, `tag_names` (a repeated tag name starts a game).
+//! 4. Movetext drivers: `moves` (move-like tokens, visited the same way by both), `parse` (the
+//!    general way: report each defect and recover), `one_pass` (straight from the read buffer:
+//!    at any defect, hand the game to the general way).
+//! 5. The stream: `buffer` (the read buffer and its line count), `cut` (where a game ends),
+//!    `split` ([`Splitter`]).
+//! 6. `reader` ([`Reader`]: the choice between one pass and the general way, panic recovery).
+//!
 //! Read leniently, report precisely:
 //!
 //! - the PGN import format: tag pairs with `\"` and `\\` escapes (several on a line, blank lines
@@ -128,3 +145,60 @@ pub use reader::Reader;
 pub use split::{DEFAULT_MAX_GAME_BYTES, PartEnd, Rest, Splitter};
 pub use token::{GameResult, MAX_TAG_LINE};
 pub use visitor::{Flow, Visitor};
+
+#[cfg(test)]
+mod tests {
+    /// The files of the module, in the order of the stack in the module documentation.
+    const LAYERS: [(&str, &str); 18] = [
+        ("scan", include_str!("scan.rs")),
+        ("token", include_str!("token.rs")),
+        ("grammar", include_str!("grammar.rs")),
+        ("tags", include_str!("tags.rs")),
+        ("boundary", include_str!("boundary.rs")),
+        ("raw", include_str!("raw.rs")),
+        ("location", include_str!("location.rs")),
+        ("encoding", include_str!("encoding.rs")),
+        ("error", include_str!("error.rs")),
+        ("visitor", include_str!("visitor.rs")),
+        ("tag_names", include_str!("tag_names.rs")),
+        ("moves", include_str!("moves.rs")),
+        ("parse", include_str!("parse.rs")),
+        ("one_pass", include_str!("one_pass.rs")),
+        ("buffer", include_str!("buffer.rs")),
+        ("cut", include_str!("cut.rs")),
+        ("split", include_str!("split.rs")),
+        ("reader", include_str!("reader.rs")),
+    ];
+
+    #[test]
+    fn files_use_only_the_files_below_them() {
+        for (at, (name, text)) in LAYERS.iter().enumerate() {
+            // Code only: not comments (doc links may point anywhere), not the unit tests.
+            let code = text.split("\n#[cfg(test)]\n").next().unwrap_or_default();
+            for line in code.lines().filter(|l| !l.trim_start().starts_with("//")) {
+                for (i, _) in line.match_indices("super::") {
+                    let used: String = line[i + 7..]
+                        .chars()
+                        .take_while(|c| c.is_ascii_lowercase() || *c == '_')
+                        .collect();
+                    let Some(below) = LAYERS.iter().position(|(n, _)| *n == used) else {
+                        continue;
+                    };
+                    assert!(
+                        below < at,
+                        "{name}.rs uses {used}.rs, which is not below it: {line}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_file_is_in_the_stack() {
+        let declared = include_str!("mod.rs")
+            .lines()
+            .filter_map(|l| l.strip_prefix("mod ")?.strip_suffix(';'))
+            .count();
+        assert_eq!(declared, LAYERS.len());
+    }
+}
