@@ -24,7 +24,8 @@
 //!    surely starts, for parts).
 //! 3. One game: `raw` ([`RawGame`]), `location` ([`Location`], [`GameInfo`]), `encoding` (UTF-8
 //!    or Windows-1252), `error`, `visitor`, `tag_names` (a repeated tag name starts a game).
-//! 4. Movetext drivers: `moves` (move-like tokens, visited the same way by both), `parse` (the
+//! 4. Movetext drivers: `moves` (move-like tokens, visited the same way by both), `variation`
+//!    (skipping a variation, one scan for both), `parse` (the
 //!    general way: report each defect and recover), `one_pass` (straight from the read buffer:
 //!    at any defect, hand the game to the general way).
 //! 5. The stream: `buffer` (the read buffer and its line count), `cut` (where a game ends),
@@ -134,6 +135,7 @@ mod split;
 mod tag_names;
 mod tags;
 mod token;
+mod variation;
 mod visitor;
 
 pub use boundary::{last_game_start, line_ends};
@@ -149,7 +151,7 @@ pub use visitor::{Flow, Visitor};
 #[cfg(test)]
 mod tests {
     /// The files of the module, in the order of the stack in the module documentation.
-    const LAYERS: [(&str, &str); 18] = [
+    const LAYERS: [(&str, &str); 19] = [
         ("scan", include_str!("scan.rs")),
         ("token", include_str!("token.rs")),
         ("grammar", include_str!("grammar.rs")),
@@ -162,6 +164,7 @@ mod tests {
         ("visitor", include_str!("visitor.rs")),
         ("tag_names", include_str!("tag_names.rs")),
         ("moves", include_str!("moves.rs")),
+        ("variation", include_str!("variation.rs")),
         ("parse", include_str!("parse.rs")),
         ("one_pass", include_str!("one_pass.rs")),
         ("buffer", include_str!("buffer.rs")),

@@ -31,6 +31,7 @@ use super::scan::find_any;
 use super::tag_names::{TagNames, hash_name, simple_tag_hashed};
 use super::tags;
 use super::token::{self, BRACE_STOP, LineEnd, MAX_TAG_LINE, VARIATION_STOP};
+use super::variation::{SkipVariation, skip_variation};
 use super::visitor::{Flow, Visitor};
 
 /// How a one-pass attempt ended.
@@ -206,10 +207,17 @@ pub(super) fn parse<V: Visitor>(
                 pos += 1;
                 match visitor.begin_variation(loc) {
                     Flow::Continue => depth += 1,
-                    Flow::Skip => match skip_variation(bytes, pos, eof, &mut lines) {
-                        Ok(end) => pos = end,
-                        Err(attempt) => return attempt,
-                    },
+                    Flow::Skip => {
+                        let mut skip = Skip {
+                            eof,
+                            lines: &mut lines,
+                        };
+                        match skip_variation(bytes, pos, &mut skip) {
+                            Ok(end) => pos = end,
+                            Err(Attempt::NeedMore) => return Attempt::NeedMore,
+                            Err(_) => return Attempt::Bail,
+                        }
+                    }
                 }
             }
             b')' => {
@@ -405,60 +413,58 @@ fn comment_lines(body: &[u8], mut k: usize, eof: bool, lines: &mut u64) -> Optio
     }
 }
 
-/// Skips a variation whose `(` is just before `pos`, up to its matching `)`; returns the index
-/// after it.
-fn skip_variation<T>(
-    bytes: &[u8],
-    mut pos: usize,
+/// The one-pass reader's part in skipping a variation: it counts the line ends it passes, and
+/// gives the game up at anything unusual (`[`, `;`, `%`, a lone CR, a comment it would give up).
+struct Skip<'l> {
     eof: bool,
-    lines: &mut u64,
-) -> Result<usize, Attempt<T>> {
-    let mut depth = 1u32;
-    loop {
-        pos += find_any(&bytes[pos..], VARIATION_STOP);
-        let Some(&b) = bytes.get(pos) else {
-            return Err(if eof {
-                Attempt::Bail
-            } else {
-                Attempt::NeedMore
-            });
-        };
-        pos += 1;
-        match b {
-            b'(' => depth += 1,
-            b')' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Ok(pos);
-                }
-            }
-            b'{' => match comment(&bytes[pos..], eof, lines) {
-                Some(usize::MAX) => return Err(Attempt::Bail),
-                Some(len) => pos += len + 1,
-                None => {
-                    return Err(if eof {
-                        Attempt::Bail
-                    } else {
-                        Attempt::NeedMore
-                    });
-                }
-            },
-            b'\n' => *lines += 1,
-            b'\r' => match line_end(bytes, pos - 1) {
-                Ok(2) => {
-                    pos += 1;
-                    *lines += 1;
-                }
-                Ok(_) => return Err(Attempt::Bail),
-                Err(()) => {
-                    return Err(if eof {
-                        Attempt::Bail
-                    } else {
-                        Attempt::NeedMore
-                    });
-                }
-            },
-            _ => return Err(Attempt::Bail),
+    lines: &'l mut u64,
+}
+
+impl Skip<'_> {
+    /// The buffer ended: more input if there is more.
+    fn short<T>(&self) -> Attempt<T> {
+        if self.eof {
+            Attempt::Bail
+        } else {
+            Attempt::NeedMore
         }
+    }
+}
+
+impl SkipVariation<8> for Skip<'_> {
+    type Stop = Attempt<()>;
+
+    const STOP: [u8; 8] = VARIATION_STOP;
+
+    #[inline]
+    fn comment(&mut self, bytes: &[u8], body: usize) -> Result<usize, Attempt<()>> {
+        match comment(&bytes[body..], self.eof, self.lines) {
+            Some(usize::MAX) => Err(Attempt::Bail),
+            Some(len) => Ok(body + len + 1),
+            None => Err(self.short()),
+        }
+    }
+
+    #[inline]
+    fn other(&mut self, bytes: &[u8], at: usize) -> Result<usize, Attempt<()>> {
+        match bytes[at] {
+            b'\n' => {
+                *self.lines += 1;
+                Ok(at + 1)
+            }
+            b'\r' => match line_end(bytes, at) {
+                Ok(2) => {
+                    *self.lines += 1;
+                    Ok(at + 2)
+                }
+                Ok(_) => Err(Attempt::Bail),
+                Err(()) => Err(self.short()),
+            },
+            _ => Err(Attempt::Bail),
+        }
+    }
+
+    fn end(&mut self) -> Attempt<()> {
+        self.short()
     }
 }

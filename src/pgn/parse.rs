@@ -17,7 +17,8 @@ use super::location::{GameInfo, Location};
 use super::moves::{self, NotVisited};
 use super::raw::RawGame;
 use super::tags;
-use super::token::{GameResult, is_space};
+use super::token::{GameResult, SKIP_STOP, is_space};
+use super::variation::{SkipVariation, skip_variation};
 use super::visitor::{Flow, Visitor};
 
 /// Parses one game and returns what the visitor's `end_game` makes of it. Never panics, whatever
@@ -360,45 +361,18 @@ impl<'a> Parser<'a, '_> {
         }
     }
 
-    /// Skips a variation whose `(` is at `open`, up to its matching `)`, without recursion.
-    /// Brackets inside comments and `%` escape lines do not count.
+    /// Skips a variation whose `(` is at `open`, up to its matching `)` (see [`skip_variation`]).
     fn skip_variation<V: Visitor>(&mut self, visitor: &mut V, open: usize) {
-        let mut depth = 1u64;
-        while let Some(&b) = self.bytes.get(self.pos) {
-            let at = self.pos;
-            self.pos += 1;
-            match b {
-                b'(' => depth += 1,
-                b')' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        return;
-                    }
-                }
-                b'{' => match memchr::memchr(b'}', self.rest()) {
-                    Some(close) => self.pos += close + 1,
-                    None => {
-                        let message = format!(
-                            "unterminated comment: `{{` at {} is never closed; {}",
-                            self.lc(at),
-                            self.next_game_words()
-                        );
-                        self.report(visitor, PgnErrorKind::UnterminatedComment, at, message);
-                        self.pos = self.bytes.len();
-                        return;
-                    }
-                },
-                b';' => self.skip_line(),
-                b'%' if self.at_line_start(at) => self.skip_line(),
-                _ => {}
-            }
+        let mut skip = Skip {
+            parser: self,
+            visitor,
+            open,
+        };
+        match skip_variation(self.bytes, self.pos, &mut skip) {
+            Ok(end) => self.pos = end,
+            // Reported: the rest of the game is skipped.
+            Err(()) => self.pos = self.bytes.len(),
         }
-        let message = format!(
-            "unbalanced `(`: `(` at {} is never closed; the variation ends at {}",
-            self.lc(open),
-            self.lc(self.bytes.trim_ascii_end().len())
-        );
-        self.report(visitor, PgnErrorKind::UnclosedVariation, open, message);
     }
 
     /// A `$n` NAG at `self.pos`.
@@ -465,5 +439,61 @@ impl<'a> Parser<'a, '_> {
             self.lc(start)
         );
         self.report(visitor, PgnErrorKind::UnexpectedText, start, message);
+    }
+}
+
+/// The general way's part in skipping a variation: `;` comments and `%` lines are skipped to their
+/// line end, and a comment or the variation never closed is reported.
+struct Skip<'s, 'a, 'g, V> {
+    parser: &'s Parser<'a, 'g>,
+    visitor: &'s mut V,
+    /// Where the skipped variation's `(` is.
+    open: usize,
+}
+
+impl<V: Visitor> SkipVariation<5> for Skip<'_, '_, '_, V> {
+    type Stop = ();
+
+    const STOP: [u8; 5] = SKIP_STOP;
+
+    fn comment(&mut self, bytes: &[u8], body: usize) -> Result<usize, ()> {
+        match memchr::memchr(b'}', &bytes[body..]) {
+            Some(close) => Ok(body + close + 1),
+            None => {
+                let at = body - 1;
+                let message = format!(
+                    "unterminated comment: `{{` at {} is never closed; {}",
+                    self.parser.lc(at),
+                    self.parser.next_game_words()
+                );
+                self.parser
+                    .report(self.visitor, PgnErrorKind::UnterminatedComment, at, message);
+                Err(())
+            }
+        }
+    }
+
+    fn other(&mut self, bytes: &[u8], at: usize) -> Result<usize, ()> {
+        let line = bytes[at] == b';' || self.parser.at_line_start(at);
+        if !line {
+            // A `%` that is no escape line.
+            return Ok(at + 1);
+        }
+        Ok(at + memchr::memchr2(b'\n', b'\r', &bytes[at..]).unwrap_or(bytes.len() - at))
+    }
+
+    fn end(&mut self) {
+        let parser = self.parser;
+        let message = format!(
+            "unbalanced `(`: `(` at {} is never closed; the variation ends at {}",
+            parser.lc(self.open),
+            parser.lc(parser.bytes.trim_ascii_end().len())
+        );
+        parser.report(
+            self.visitor,
+            PgnErrorKind::UnclosedVariation,
+            self.open,
+            message,
+        );
     }
 }

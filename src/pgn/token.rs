@@ -175,9 +175,12 @@ pub(crate) const TAG_STOP: [u8; 4] = *b"\"]\n\r";
 /// brackets, a tag start, and the bytes a result holds (`-`, `*`).
 pub(crate) const MOVETEXT_STOP: [u8; 10] = *b"\n\r{;%()[-*";
 
-/// Bytes that stop the one-pass reader's scan through a skipped variation: brackets and
-/// comments, and what makes a game not one for that reader (`[`, `;`, `%`, and line ends, which
-/// it counts).
+/// Bytes that stop the general way's scan through a skipped variation: brackets, and comments
+/// (in which brackets do not count) and `%` lines.
+pub(crate) const SKIP_STOP: [u8; 5] = *b"(){;%";
+
+/// Bytes that stop the one-pass reader's scan through a skipped variation: as [`SKIP_STOP`], and
+/// what makes a game not one for that reader (`[`, and line ends, which it counts).
 pub(crate) const VARIATION_STOP: [u8; 8] = *b"(){[;%\n\r";
 
 // ---- Limits --------------------------------------------------------------------------------
