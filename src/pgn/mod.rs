@@ -25,7 +25,8 @@
 //! 3. One game: `raw` ([`RawGame`]), `location` ([`Location`], [`GameInfo`]), `encoding` (UTF-8
 //!    or Windows-1252), `error`, `visitor`, `tag_names` (a repeated tag name starts a game).
 //! 4. Movetext drivers: `moves` (move-like tokens, visited the same way by both), `variation`
-//!    (skipping a variation, one scan for both), `parse` (the
+//!    (skipping a variation, one scan for both), `movetext` (the driver: every movetext token,
+//!    once, generic over a `Way` that says what to do at a defect), `parse` (the
 //!    general way: report each defect and recover), `one_pass` (straight from the read buffer:
 //!    at any defect, hand the game to the general way).
 //! 5. The stream: `buffer` (the read buffer and its line count), `cut` (where a game ends),
@@ -126,6 +127,7 @@ mod error;
 mod grammar;
 mod location;
 mod moves;
+mod movetext;
 mod one_pass;
 mod parse;
 mod raw;
@@ -151,7 +153,7 @@ pub use visitor::{Flow, Visitor};
 #[cfg(test)]
 mod tests {
     /// The files of the module, in the order of the stack in the module documentation.
-    const LAYERS: [(&str, &str); 19] = [
+    const LAYERS: [(&str, &str); 20] = [
         ("scan", include_str!("scan.rs")),
         ("token", include_str!("token.rs")),
         ("grammar", include_str!("grammar.rs")),
@@ -165,6 +167,7 @@ mod tests {
         ("tag_names", include_str!("tag_names.rs")),
         ("moves", include_str!("moves.rs")),
         ("variation", include_str!("variation.rs")),
+        ("movetext", include_str!("movetext.rs")),
         ("parse", include_str!("parse.rs")),
         ("one_pass", include_str!("one_pass.rs")),
         ("buffer", include_str!("buffer.rs")),

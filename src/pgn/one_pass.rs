@@ -23,9 +23,8 @@
 //! end of an unfinished buffer (closer than [`GUARD`] bytes) no token is read; a token the buffer
 //! cuts short runs to its end, and the next step asks for more input and drops the attempt.
 
-use super::grammar;
 use super::location::{Encoding, GameInfo, Location};
-use super::moves;
+use super::movetext::{self, Defect, Step, Way};
 use super::raw::RawGame;
 use super::scan::find_any;
 use super::tag_names::{TagNames, hash_name, simple_tag_hashed};
@@ -164,109 +163,40 @@ pub(super) fn parse<V: Visitor>(
     }
 
     // The movetext, up to the result.
-    let wants_comments = visitor.wants_comments();
     // No token starts closer than `GUARD` bytes to the end of an unfinished buffer.
     let near_end = match eof {
         true => usize::MAX,
         false => (bytes.len() + 1).saturating_sub(GUARD),
     };
-    let mut depth = 0u32;
+    let mut way = Buffered {
+        eof,
+        lines,
+        depth: 0,
+        wants_comments: visitor.wants_comments(),
+    };
     loop {
-        pos = skip_blanks(bytes, pos, &mut lines);
+        pos = skip_blanks(bytes, pos, &mut way.lines);
         if pos >= near_end {
             return Attempt::NeedMore;
         }
-        let Some(&b) = bytes.get(pos) else {
+        if pos >= bytes.len() {
             // The input ends without a result.
             return Attempt::Bail;
-        };
-        let start = pos;
-        let loc = Location::at(start);
-        let rest = &bytes[start..];
-        match b {
-            b'a'..=b'z' | b'A'..=b'Y' => match moves::san(rest, start, visitor) {
-                Some(len) => pos += len,
-                None => return Attempt::Bail,
-            },
-            b'{' => {
-                let Some(len) = comment(&bytes[start + 1..], eof, &mut lines) else {
-                    need_more_or_bail!(eof);
-                };
-                if len == usize::MAX {
+        }
+        match movetext::token(bytes, pos, &mut way, visitor) {
+            Ok(Step::Next(next)) => pos = next,
+            Ok(Step::Result(result, len)) => {
+                if way.depth > 0 {
                     return Attempt::Bail;
                 }
-                if wants_comments {
-                    let Ok(text) = std::str::from_utf8(&bytes[start + 1..start + 1 + len]) else {
-                        return Attempt::Bail;
-                    };
-                    visitor.comment(text, loc);
-                }
-                pos = start + len + 2;
-            }
-            b'(' => {
-                pos += 1;
-                match visitor.begin_variation(loc) {
-                    Flow::Continue => depth += 1,
-                    Flow::Skip => {
-                        let mut skip = Skip {
-                            eof,
-                            lines: &mut lines,
-                        };
-                        match skip_variation(bytes, pos, &mut skip) {
-                            Ok(end) => pos = end,
-                            Err(Attempt::NeedMore) => return Attempt::NeedMore,
-                            Err(_) => return Attempt::Bail,
-                        }
-                    }
-                }
-            }
-            b')' => {
-                if depth == 0 {
-                    return Attempt::Bail;
-                }
-                depth -= 1;
-                pos += 1;
-                visitor.end_variation(loc);
-            }
-            b'$' => {
-                let Ok((after, digits)) = grammar::nag(rest) else {
-                    return Attempt::Bail;
-                };
-                let Some(nag) = grammar::number::<u8>(digits) else {
-                    return Attempt::Bail;
-                };
-                visitor.nag(nag, loc);
-                pos = bytes.len() - after.len();
-            }
-            b'!' | b'?' => {
-                let Ok((after, nag)) = grammar::glyph(rest) else {
-                    return Attempt::Bail;
-                };
-                visitor.nag(nag, loc);
-                pos = bytes.len() - after.len();
-            }
-            b'.' => match grammar::dots(rest) {
-                Ok((after, _)) => pos = bytes.len() - after.len(),
-                Err(_) => return Attempt::Bail,
-            },
-            b'1'..=b'9' if let Some((number, len, dots)) = grammar::common_move_number(rest) => {
-                visitor.move_number(number, dots, loc);
-                pos += len;
-            }
-            b'0' | b'1' | b'*' if let Some((result, len)) = grammar::result_at(bytes, start) => {
-                if depth > 0 {
-                    return Attempt::Bail;
-                }
-                visitor.result(result, loc);
+                visitor.result(result, Location::at(pos));
                 pos += len;
                 break;
             }
-            _ => match moves::move_or_number(rest, start, visitor) {
-                Ok(len) => pos += len,
-                Err(_) => return Attempt::Bail,
-            },
+            Err(short) => return short.attempt(),
         }
     }
+    lines = way.lines;
 
     // The rest of the result's line must be blank; then blank lines up to the next game's `[` or
     // the end of the input.
@@ -413,6 +343,101 @@ fn comment_lines(body: &[u8], mut k: usize, eof: bool, lines: &mut u64) -> Optio
     }
 }
 
+/// Why the one-pass reader stops reading a game: it is not one for it (then it is read the
+/// general way), or the buffer ends too soon (then it is begun again after a refill).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Short {
+    Bail,
+    NeedMore,
+}
+
+impl Short {
+    /// The buffer ends here: more input, unless the input has ended.
+    fn at_end(eof: bool) -> Short {
+        if eof { Short::Bail } else { Short::NeedMore }
+    }
+
+    fn attempt<T>(self) -> Attempt<T> {
+        match self {
+            Short::Bail => Attempt::Bail,
+            Short::NeedMore => Attempt::NeedMore,
+        }
+    }
+}
+
+/// The one-pass reader's way through the movetext (see [`Way`]): it counts the lines it passes,
+/// and gives the game up at any defect and at anything the splitter might cut differently.
+struct Buffered {
+    eof: bool,
+    /// The line ends passed.
+    lines: u64,
+    /// How many variations are open.
+    depth: u32,
+    wants_comments: bool,
+}
+
+impl Way for Buffered {
+    type Stop = Short;
+
+    #[inline(always)]
+    fn comment<V: Visitor>(
+        &mut self,
+        bytes: &[u8],
+        start: usize,
+        visitor: &mut V,
+    ) -> Result<usize, Short> {
+        let Some(len) = comment(&bytes[start + 1..], self.eof, &mut self.lines) else {
+            return Err(Short::at_end(self.eof));
+        };
+        if len == usize::MAX {
+            return Err(Short::Bail);
+        }
+        if self.wants_comments {
+            let Ok(text) = std::str::from_utf8(&bytes[start + 1..start + 1 + len]) else {
+                return Err(Short::Bail);
+            };
+            visitor.comment(text, Location::at(start));
+        }
+        Ok(start + len + 2)
+    }
+
+    fn line<V: Visitor>(&mut self, _: &[u8], _: usize, _: &mut V) -> Result<Option<usize>, Short> {
+        Err(Short::Bail)
+    }
+
+    #[inline]
+    fn open_variation(&mut self, _: usize) {
+        self.depth += 1;
+    }
+
+    #[inline]
+    fn close_variation(&mut self) -> bool {
+        if self.depth == 0 {
+            return false;
+        }
+        self.depth -= 1;
+        true
+    }
+
+    fn skip<V: Visitor>(&mut self, bytes: &[u8], open: usize, _: &mut V) -> Result<usize, Short> {
+        let mut skip = Skip {
+            eof: self.eof,
+            lines: &mut self.lines,
+        };
+        skip_variation(bytes, open + 1, &mut skip)
+    }
+
+    fn defect<V: Visitor>(
+        &mut self,
+        _: &[u8],
+        _: usize,
+        _: Defect,
+        _: &mut V,
+    ) -> Result<usize, Short> {
+        Err(Short::Bail)
+    }
+}
+
 /// The one-pass reader's part in skipping a variation: it counts the line ends it passes, and
 /// gives the game up at anything unusual (`[`, `;`, `%`, a lone CR, a comment it would give up).
 struct Skip<'l> {
@@ -420,33 +445,22 @@ struct Skip<'l> {
     lines: &'l mut u64,
 }
 
-impl Skip<'_> {
-    /// The buffer ended: more input if there is more.
-    fn short<T>(&self) -> Attempt<T> {
-        if self.eof {
-            Attempt::Bail
-        } else {
-            Attempt::NeedMore
-        }
-    }
-}
-
 impl SkipVariation<8> for Skip<'_> {
-    type Stop = Attempt<()>;
+    type Stop = Short;
 
     const STOP: [u8; 8] = VARIATION_STOP;
 
     #[inline]
-    fn comment(&mut self, bytes: &[u8], body: usize) -> Result<usize, Attempt<()>> {
+    fn comment(&mut self, bytes: &[u8], body: usize) -> Result<usize, Short> {
         match comment(&bytes[body..], self.eof, self.lines) {
-            Some(usize::MAX) => Err(Attempt::Bail),
+            Some(usize::MAX) => Err(Short::Bail),
             Some(len) => Ok(body + len + 1),
-            None => Err(self.short()),
+            None => Err(Short::at_end(self.eof)),
         }
     }
 
     #[inline]
-    fn other(&mut self, bytes: &[u8], at: usize) -> Result<usize, Attempt<()>> {
+    fn other(&mut self, bytes: &[u8], at: usize) -> Result<usize, Short> {
         match bytes[at] {
             b'\n' => {
                 *self.lines += 1;
@@ -457,14 +471,14 @@ impl SkipVariation<8> for Skip<'_> {
                     *self.lines += 1;
                     Ok(at + 2)
                 }
-                Ok(_) => Err(Attempt::Bail),
-                Err(()) => Err(self.short()),
+                Ok(_) => Err(Short::Bail),
+                Err(()) => Err(Short::at_end(self.eof)),
             },
-            _ => Err(Attempt::Bail),
+            _ => Err(Short::Bail),
         }
     }
 
-    fn end(&mut self) -> Attempt<()> {
-        self.short()
+    fn end(&mut self) -> Short {
+        Short::at_end(self.eof)
     }
 }

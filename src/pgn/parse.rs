@@ -10,11 +10,13 @@
 //! after stray text or a stray `)`, the end of the game after an unterminated `{` (the splitter has
 //! already cut the game before the next tag section).
 
+use std::convert::Infallible;
+
 use super::encoding::Text;
 use super::error::{PgnError, PgnErrorKind};
 use super::grammar;
 use super::location::{GameInfo, Location};
-use super::moves::{self, NotVisited};
+use super::movetext::{self, Defect, Step, Way};
 use super::raw::RawGame;
 use super::tags;
 use super::token::{GameResult, SKIP_STOP, is_space};
@@ -29,6 +31,7 @@ pub fn parse_game<V: Visitor>(raw: &RawGame, visitor: &mut V) -> V::Output {
     visitor.begin_game(&info);
     let mut parser = Parser {
         bytes: &raw.bytes,
+        open: Vec::new(),
         text,
         info: &info,
         pos: 0,
@@ -55,6 +58,8 @@ pub fn parse_game<V: Visitor>(raw: &RawGame, visitor: &mut V) -> V::Output {
 /// The state of parsing one game.
 struct Parser<'a, 'g> {
     bytes: &'a [u8],
+    /// Where the open `(`s are, innermost last.
+    open: Vec<usize>,
     text: Text<'a>,
     info: &'g GameInfo<'a>,
     pos: usize,
@@ -188,6 +193,33 @@ impl<'a> Parser<'a, '_> {
         }
     }
 
+    /// A `{ }` comment at `self.pos`.
+    fn brace_comment<V: Visitor>(&mut self, visitor: &mut V) {
+        let start = self.pos;
+        if !visitor.wants_comments()
+            && let Some(close) = grammar::brace_close(&self.bytes[start + 1..])
+        {
+            self.pos = start + 2 + close;
+            return;
+        }
+        match grammar::brace_comment(self.rest()) {
+            Ok((rest, body)) => {
+                let text = self.text.get(start + 1..start + 1 + body.len());
+                visitor.comment(&text, Location::at(start));
+                self.advance_to(rest);
+            }
+            Err(_) => {
+                let message = format!(
+                    "unterminated comment: `{{` at {} is never closed; {}",
+                    self.lc(start),
+                    self.next_game_words()
+                );
+                self.report(visitor, PgnErrorKind::UnterminatedComment, start, message);
+                self.pos = self.bytes.len();
+            }
+        }
+    }
+
     /// A `;` comment at `self.pos`.
     fn line_comment<V: Visitor>(&mut self, visitor: &mut V) {
         let start = self.pos;
@@ -202,18 +234,17 @@ impl<'a> Parser<'a, '_> {
 
     /// The movetext, up to the end of the game.
     fn movetext<V: Visitor>(&mut self, visitor: &mut V) {
-        // Locations of the open `(`s, innermost last.
-        let mut open: Vec<usize> = Vec::new();
+        let bytes = self.bytes;
         let mut result_seen = false;
         loop {
             self.skip_spaces();
             let start = self.pos;
-            let Some(&b) = self.bytes.get(start) else {
+            let Some(&b) = bytes.get(start) else {
                 break;
             };
             if result_seen && !matches!(b, b'{' | b';') && !(b == b'%' && self.at_line_start(start))
             {
-                let end = self.bytes.trim_ascii_end().len();
+                let end = bytes.trim_ascii_end().len();
                 let message = format!(
                     "text after the result: `{}` at {} is ignored",
                     self.quote(start..end),
@@ -222,82 +253,18 @@ impl<'a> Parser<'a, '_> {
                 self.report(visitor, PgnErrorKind::TextAfterResult, start, message);
                 break;
             }
-            let loc = Location::at(start);
-            match b {
-                // Moves first: the most common token. (`Z` may start a null move `Z0`, and goes the
-                // general way.) A word that is no move is stray text, as the general way finds.
-                b'a'..=b'z' | b'A'..=b'Y' => match moves::san(self.rest(), start, visitor) {
-                    Some(len) => self.pos += len,
-                    None => self.unexpected(visitor),
-                },
-                b'{' if !visitor.wants_comments()
-                    && let Some(close) = grammar::brace_close(&self.bytes[start + 1..]) =>
-                {
-                    self.pos = start + 2 + close;
+            match movetext::token(bytes, start, self, visitor) {
+                Ok(Step::Next(next)) => self.pos = next,
+                Ok(Step::Result(result, len)) => {
+                    let mut open = std::mem::take(&mut self.open);
+                    result_seen = self.result(visitor, (result, len), &mut open);
+                    self.open = open;
                 }
-                b'{' => match grammar::brace_comment(self.rest()) {
-                    Ok((rest, body)) => {
-                        visitor.comment(&self.text.get(start + 1..start + 1 + body.len()), loc);
-                        self.advance_to(rest);
-                    }
-                    Err(_) => {
-                        let message = format!(
-                            "unterminated comment: `{{` at {} is never closed; {}",
-                            self.lc(start),
-                            self.next_game_words()
-                        );
-                        self.report(visitor, PgnErrorKind::UnterminatedComment, start, message);
-                        self.pos = self.bytes.len();
-                    }
-                },
-                b';' => self.line_comment(visitor),
-                b'%' if self.at_line_start(start) => self.skip_line(),
-                b'(' => {
-                    self.pos += 1;
-                    match visitor.begin_variation(loc) {
-                        Flow::Continue => open.push(start),
-                        Flow::Skip => self.skip_variation(visitor, start),
-                    }
-                }
-                b')' => {
-                    self.pos += 1;
-                    if open.pop().is_some() {
-                        visitor.end_variation(loc);
-                    } else {
-                        let message = format!(
-                            "unbalanced `)` at {}: no variation is open; it is ignored",
-                            self.lc(start)
-                        );
-                        self.report(visitor, PgnErrorKind::UnopenedVariation, start, message);
-                    }
-                }
-                b'$' => self.nag(visitor),
-                b'!' | b'?' => match grammar::glyph(self.rest()) {
-                    Ok((rest, nag)) => {
-                        visitor.nag(nag, loc);
-                        self.advance_to(rest);
-                    }
-                    Err(_) => self.unexpected(visitor),
-                },
-                b'.' => match grammar::dots(self.rest()) {
-                    // Stray dots, as in `{comment} ... e5`: part of a move number's notation.
-                    Ok((rest, _)) => self.advance_to(rest),
-                    Err(_) => self.unexpected(visitor),
-                },
-                // The common move number `12.` (not a result: a dot follows the digits).
-                b'1'..=b'9'
-                    if let Some((number, len, dots)) = grammar::common_move_number(self.rest()) =>
-                {
-                    self.pos += len;
-                    visitor.move_number(number, dots, loc);
-                }
-                b'0' | b'1' | b'*' if let Some(result) = grammar::result_at(self.bytes, start) => {
-                    result_seen = self.result(visitor, result, &mut open);
-                }
-                _ => self.move_or_number(visitor),
+                Err(never) => match never {},
             }
         }
-        if !open.is_empty() {
+        if !self.open.is_empty() {
+            let mut open = std::mem::take(&mut self.open);
             self.close_open_variations(visitor, &mut open);
         }
         if !result_seen {
@@ -375,53 +342,6 @@ impl<'a> Parser<'a, '_> {
         }
     }
 
-    /// A `$n` NAG at `self.pos`.
-    fn nag<V: Visitor>(&mut self, visitor: &mut V) {
-        let start = self.pos;
-        match grammar::nag(self.rest()) {
-            Ok((rest, digits)) => {
-                self.advance_to(rest);
-                match grammar::number::<u8>(digits) {
-                    Some(n) => visitor.nag(n, Location::at(start)),
-                    None => {
-                        let message = format!(
-                            "bad NAG: `{}` at {} is over 255; it is ignored",
-                            self.quote(start..self.pos),
-                            self.lc(start)
-                        );
-                        self.report(visitor, PgnErrorKind::BadNag, start, message);
-                    }
-                }
-            }
-            Err(_) => {
-                self.pos += 1;
-                let message = format!(
-                    "bad NAG: `$` at {} is not followed by a number; it is ignored",
-                    self.lc(start)
-                );
-                self.report(visitor, PgnErrorKind::BadNag, start, message);
-            }
-        }
-    }
-
-    /// A move, a null move or a move number at `self.pos`, or else stray text.
-    fn move_or_number<V: Visitor>(&mut self, visitor: &mut V) {
-        let start = self.pos;
-        match moves::move_or_number(self.rest(), start, visitor) {
-            Ok(len) => self.pos += len,
-            Err(NotVisited::TooLarge { digits, len }) => {
-                self.pos += len;
-                let message = format!(
-                    "bad move number: `{}` at {} is too large; it is ignored",
-                    self.quote(start..start + digits),
-                    self.lc(start)
-                );
-                self.report(visitor, PgnErrorKind::BadMoveNumber, start, message);
-            }
-            Err(NotVisited::Nothing) => self.unexpected(visitor),
-        }
-    }
-
     /// Stray text at `self.pos`: reported and skipped up to the next space or bracket.
     fn unexpected<V: Visitor>(&mut self, visitor: &mut V) {
         let start = self.pos;
@@ -495,5 +415,109 @@ impl<V: Visitor> SkipVariation<5> for Skip<'_, '_, '_, V> {
             self.open,
             message,
         );
+    }
+}
+
+/// The general way through the movetext: every defect is reported, and reading goes on after it.
+impl Way for Parser<'_, '_> {
+    type Stop = Infallible;
+
+    fn comment<V: Visitor>(
+        &mut self,
+        _: &[u8],
+        start: usize,
+        visitor: &mut V,
+    ) -> Result<usize, Infallible> {
+        self.pos = start;
+        self.brace_comment(visitor);
+        Ok(self.pos)
+    }
+
+    fn line<V: Visitor>(
+        &mut self,
+        bytes: &[u8],
+        start: usize,
+        visitor: &mut V,
+    ) -> Result<Option<usize>, Infallible> {
+        self.pos = start;
+        if bytes[start] == b';' {
+            self.line_comment(visitor);
+        } else if self.at_line_start(start) {
+            self.skip_line();
+        } else {
+            return Ok(None);
+        }
+        Ok(Some(self.pos))
+    }
+
+    fn open_variation(&mut self, start: usize) {
+        self.open.push(start);
+    }
+
+    fn close_variation(&mut self) -> bool {
+        self.open.pop().is_some()
+    }
+
+    fn skip<V: Visitor>(
+        &mut self,
+        _: &[u8],
+        open: usize,
+        visitor: &mut V,
+    ) -> Result<usize, Infallible> {
+        self.pos = open + 1;
+        self.skip_variation(visitor, open);
+        Ok(self.pos)
+    }
+
+    fn defect<V: Visitor>(
+        &mut self,
+        _: &[u8],
+        at: usize,
+        defect: Defect,
+        visitor: &mut V,
+    ) -> Result<usize, Infallible> {
+        self.pos = at;
+        let (kind, message) = match defect {
+            Defect::Unexpected => {
+                self.unexpected(visitor);
+                return Ok(self.pos);
+            }
+            Defect::Unopened => {
+                self.pos = at + 1;
+                let message = format!(
+                    "unbalanced `)` at {}: no variation is open; it is ignored",
+                    self.lc(at)
+                );
+                (PgnErrorKind::UnopenedVariation, message)
+            }
+            Defect::NagWithoutNumber => {
+                self.pos = at + 1;
+                let message = format!(
+                    "bad NAG: `$` at {} is not followed by a number; it is ignored",
+                    self.lc(at)
+                );
+                (PgnErrorKind::BadNag, message)
+            }
+            Defect::NagTooLarge { end } => {
+                self.pos = end;
+                let message = format!(
+                    "bad NAG: `{}` at {} is over 255; it is ignored",
+                    self.quote(at..end),
+                    self.lc(at)
+                );
+                (PgnErrorKind::BadNag, message)
+            }
+            Defect::MoveNumberTooLarge { digits, len } => {
+                self.pos = at + len;
+                let message = format!(
+                    "bad move number: `{}` at {} is too large; it is ignored",
+                    self.quote(at..at + digits),
+                    self.lc(at)
+                );
+                (PgnErrorKind::BadMoveNumber, message)
+            }
+        };
+        self.report(visitor, kind, at, message);
+        Ok(self.pos)
     }
 }
