@@ -83,8 +83,8 @@ impl<R: Read> Reader<R> {
         self
     }
 
-    /// Sets the largest game read, in bytes (default [`DEFAULT_MAX_GAME_BYTES`]); a larger game is
-    /// skipped with a [`PgnErrorKind::GameTooLarge`] error.
+    /// Sets the largest game read, in bytes (default [`super::DEFAULT_MAX_GAME_BYTES`]); a larger game is
+    /// skipped with a [`super::PgnErrorKind::GameTooLarge`] error.
     pub fn with_max_game_bytes(mut self, max: usize) -> Reader<R> {
         self.splitter = self.splitter.with_max_game_bytes(max);
         self
