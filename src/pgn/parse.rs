@@ -199,6 +199,7 @@ impl<'a> Parser<'a, '_> {
         if !visitor.wants_comments()
             && let Some(close) = grammar::brace_close(&self.bytes[start + 1..])
         {
+            visitor.comment_skipped(Location::at(start));
             self.pos = start + 2 + close;
             return;
         }

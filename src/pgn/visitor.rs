@@ -79,9 +79,16 @@ pub trait Visitor {
     }
 
     /// Whether the reader should hand out comments. A visitor that ignores them returns `false`:
-    /// the reader then skips each `{ }` comment with one search and never decodes its text.
+    /// the reader then skips each `{ }` comment with one search and never decodes its text, and
+    /// calls [`Visitor::comment_skipped`] instead.
     fn wants_comments(&self) -> bool {
         true
+    }
+
+    /// A `{ }` comment was skipped, as [`Visitor::wants_comments`] asked: only its place, its `{`
+    /// (a visitor may read it later from the game's bytes).
+    fn comment_skipped(&mut self, location: Location) {
+        let _ = location;
     }
 
     /// Whether [`super::Reader`] may read games through this visitor in one pass: parse each game
