@@ -1,5 +1,5 @@
 //! The PGN reader on arbitrary bytes: no panic, no hang, and every token it reports lies inside
-//! the game it belongs to; and the one-pass reading of plain games (a restartable visitor) sees
+//! the game it belongs to; and the one-pass reading (a one-pass visitor) sees
 //! exactly what the general way sees, and so does reading the input in parts cut where a game
 //! surely starts (as `--jobs N` reads one large input). A small game size limit keeps the
 //! over-limit path busy too.
@@ -17,7 +17,7 @@ struct Everything {
     depth: i64,
     locations: Vec<Location>,
     errors: u64,
-    restartable: bool,
+    one_pass: bool,
 }
 
 /// What a game looked like: its number, token and error counts, where its tokens are, and its
@@ -33,8 +33,8 @@ impl Visitor for Everything {
         self.locations.clear();
         self.errors = 0;
     }
-    fn restartable(&self) -> bool {
-        self.restartable
+    fn one_pass(&self) -> bool {
+        self.one_pass
     }
     fn tag(&mut self, name: &str, value: &str, location: Location) {
         self.tokens += (name.len() + value.len()) as u64;
@@ -88,11 +88,11 @@ impl Visitor for Everything {
     }
 }
 
-/// Reads every game of `data` with a visitor that is restartable or not.
-fn read_all(data: &[u8], limit: usize, restartable: bool) -> Vec<Seen> {
+/// Reads every game of `data` with a visitor that reads in one pass or not.
+fn read_all(data: &[u8], limit: usize, one_pass: bool) -> Vec<Seen> {
     let mut reader = Reader::new("fuzz.pgn", data).with_max_game_bytes(limit);
     let mut visitor = Everything {
-        restartable,
+        one_pass,
         ..Everything::default()
     };
     let mut games: Vec<Seen> = Vec::new();
@@ -108,10 +108,10 @@ fn read_all(data: &[u8], limit: usize, restartable: bool) -> Vec<Seen> {
 }
 
 /// Reads every game of `data` in parts of about `size` bytes, each cut where a game surely
-/// starts, with a restartable visitor; numbers the games across the parts.
+/// starts, with a one-pass visitor; numbers the games across the parts.
 fn read_in_parts(data: &[u8], limit: usize, size: usize) -> Vec<Seen> {
     let mut visitor = Everything {
-        restartable: true,
+        one_pass: true,
         ..Everything::default()
     };
     let mut games: Vec<Seen> = Vec::new();

@@ -426,7 +426,7 @@ fn read_in_parts<R: Read, F: GameFormatter>(
 }
 
 /// How far back a look for a game's start goes again: past a tag line cut short by the last read.
-const MAX_TAG_LINE: usize = 4096 + 2;
+const MAX_TAG_LINE: usize = crate::pgn::MAX_TAG_LINE + 2;
 
 /// Buffers of parts done with, for the next parts: the same few go round, so that memory does not
 /// creep up with the size of the input (as fresh buffers, freed on other threads, make it do).

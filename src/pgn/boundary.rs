@@ -30,10 +30,8 @@
 //! that holds a tag line and then a `{` was never closed, and its game ends at its first tag line,
 //! so that `B` is read out of any comment.
 
-use super::grammar;
-
-/// How far a tag line may run: the splitter's look-ahead, within which it checks tag lines.
-const MAX_TAG_LINE: usize = 4096;
+use super::tags;
+use super::token::{MAX_TAG_LINE, count_line_ends, is_blank};
 
 /// How many blank lines may stand between `L` and `B`.
 const MAX_BLANK_LINES: usize = 16;
@@ -59,14 +57,7 @@ pub fn last_game_start(bytes: &[u8], from: usize) -> Option<usize> {
 /// The line ends in `bytes` as the reader counts lines: LF, CRLF and a lone CR (for the line on
 /// which the part after `bytes` starts).
 pub fn line_ends(bytes: &[u8]) -> u64 {
-    let lf = memchr::memchr_iter(b'\n', bytes).count();
-    let lone_cr = match memchr::memchr(b'\r', bytes) {
-        Some(first) => memchr::memchr_iter(b'\r', &bytes[first..])
-            .filter(|&i| bytes.get(first + i + 1) != Some(&b'\n'))
-            .count(),
-        None => 0,
-    };
-    (lf + lone_cr) as u64
+    count_line_ends(bytes)
 }
 
 /// Whether the line at `bytes[start]` (just after a line feed) surely starts a game.
@@ -76,7 +67,7 @@ fn starts_game(bytes: &[u8], start: usize) -> bool {
         return false;
     };
     let tag_line = &window[..len];
-    if grammar::tag_line(tag_line).is_err() || grammar::tag_start(tag_line).is_err() {
+    if tags::tag_line(tag_line).is_err() || tags::tag_start(tag_line).is_err() {
         return false;
     }
     let after_tags = match last_non_blank_line(bytes, start - 1) {
@@ -130,11 +121,6 @@ fn cannot_leave_tags_open(line: &[u8]) -> bool {
             None => false,
         },
     }
-}
-
-/// The blanks of a line, as the splitter skips them between tags and after a result.
-fn is_blank(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | 0x0b | 0x0c)
 }
 
 #[cfg(test)]

@@ -2,7 +2,8 @@
 //!
 //! All parsers are `complete`: the splitter hands over whole games, so running out of input means
 //! the token is broken, never that more is coming. They return the rest of the input and the
-//! token; the driver in `parse` decides what to do with a failure. Read leniently:
+//! token; the drivers (`parse`, `one_pass`) decide what to do with a failure. The rules of the tag
+//! section are in [`super::tags`]. Read leniently:
 //!
 //! - move numbers with any number of dots, spaced or not (`12.`, `12...`, `12 ...`, `12. ...`);
 //! - anything that looks like a move is kept as text: `Nf3`, `0-0`, `O-O-O`, `e8=Q`, `e8Q`,
@@ -16,167 +17,13 @@ use nom::bytes::complete::{tag, take_while, take_while1};
 use nom::combinator::value;
 use nom::sequence::preceded;
 
-use super::visitor::GameResult;
+use super::scan::find_any;
+use super::token::{
+    GameResult, SAN_CLASS, SAN_DIGIT, is_delim_after, is_delim_before, is_san_char,
+};
 
 /// A parser result over game bytes. Errors carry nothing: the driver knows where it was.
 pub(crate) type PResult<'a, O> = IResult<&'a [u8], O, ()>;
-
-/// Whitespace bytes, as a table.
-static SPACE: [bool; 256] = {
-    let mut t = [false; 256];
-    t[b' ' as usize] = true;
-    t[b'\t' as usize] = true;
-    t[b'\n' as usize] = true;
-    t[b'\r' as usize] = true;
-    t[0x0b] = true;
-    t[0x0c] = true;
-    t
-};
-
-/// Whitespace between tokens (a form feed and a vertical tab count too).
-#[inline]
-pub(crate) fn is_space(b: u8) -> bool {
-    SPACE[b as usize]
-}
-
-/// A byte after which a result may start (or the start of the game).
-pub(crate) fn is_delim_before(b: u8) -> bool {
-    is_space(b) || matches!(b, b'(' | b')' | b'}' | b'.')
-}
-
-/// A byte at which a result may end (or the end of the game).
-pub(crate) fn is_delim_after(b: u8) -> bool {
-    is_space(b) || matches!(b, b'(' | b')' | b'{' | b'}' | b';' | b'[')
-}
-
-/// Bytes that may appear in a tag name: letters, digits, `_ + # = : -`.
-static TAG_NAME_CHAR: [bool; 256] = {
-    let mut t = [false; 256];
-    let mut b = 0;
-    while b < 256 {
-        let c = b as u8;
-        t[b] = c.is_ascii_alphanumeric() || matches!(c, b'_' | b'+' | b'#' | b'=' | b':' | b'-');
-        b += 1;
-    }
-    t
-};
-
-/// A byte that may appear in a tag name.
-#[inline]
-pub(crate) fn is_tag_name_char(b: u8) -> bool {
-    TAG_NAME_CHAR[b as usize]
-}
-
-/// A byte that may appear in a move after its first letter: letters, digits, `= + # : - @`.
-pub(crate) fn is_san_char(b: u8) -> bool {
-    SAN_CLASS[b as usize] != 0
-}
-
-/// Spaces and tabs: ` \t`
-fn blanks(i: &[u8]) -> PResult<'_, &[u8]> {
-    take_while(|b| b == b' ' || b == b'\t').parse(i)
-}
-
-/// Bytes that stop the scan through a quoted tag value.
-pub(crate) const VALUE_STOP: [u8; 4] = *b"\"\\\n\r";
-
-/// The index of the quote that closes a tag value in `i` (the bytes after the opening quote),
-/// skipping `\"` and `\\` escapes; `None` if the line or the input ends first.
-#[inline]
-pub(crate) fn closing_quote(i: &[u8]) -> Option<usize> {
-    closing_quote_and_backslash(i).map(|(k, _)| k)
-}
-
-/// [`closing_quote`], and whether the value holds a backslash: only then can it need unescaping,
-/// and the search stops at every backslash anyway.
-#[inline]
-fn closing_quote_and_backslash(i: &[u8]) -> Option<(usize, bool)> {
-    let mut k = 0;
-    let mut backslash = false;
-    loop {
-        k += super::scan::find_any(&i[k..], VALUE_STOP);
-        match i.get(k) {
-            None | Some(b'\n' | b'\r') => return None,
-            Some(b'"') => return Some((k, backslash)),
-            Some(b'\\') if matches!(i.get(k + 1), Some(b'"' | b'\\')) => {
-                backslash = true;
-                k += 2;
-            }
-            Some(_) => {
-                backslash = true;
-                k += 1;
-            }
-        }
-    }
-}
-
-/// A quoted tag value with `\"` and `\\` escapes, on one line: `"Kasparov, \"Gazza\""`.
-/// Returns the raw text between the quotes (escapes still in).
-#[cfg(test)]
-pub(crate) fn tag_value(i: &[u8]) -> PResult<'_, &[u8]> {
-    let (i, _) = tag(&b"\""[..]).parse(i)?;
-    match closing_quote(i) {
-        Some(k) => Ok((&i[k + 1..], &i[..k])),
-        None => Err(nom::Err::Error(())),
-    }
-}
-
-/// A tag pair's name and raw value (escapes still in).
-pub(crate) type TagPair<'a> = (&'a [u8], &'a [u8]);
-
-/// A tag pair: `[White "Kasparov, G."]` (spaces allowed inside the brackets). Hand-written on
-/// [`tag_start`] (`[`, blanks, the name, blanks, the opening quote): it runs for every tag.
-#[inline]
-pub(crate) fn tag_pair(i: &[u8]) -> PResult<'_, TagPair<'_>> {
-    let (rest, (pair, _)) = tag_pair_and_backslash(i)?;
-    Ok((rest, pair))
-}
-
-/// [`tag_pair`], and whether the value holds a backslash (see [`unescape`]).
-#[inline]
-pub(crate) fn tag_pair_and_backslash(i: &[u8]) -> PResult<'_, (TagPair<'_>, bool)> {
-    let (value, name) = tag_start(i)?;
-    let Some((k, backslash)) = closing_quote_and_backslash(value) else {
-        return Err(nom::Err::Error(()));
-    };
-    let rest = &value[k + 1..];
-    let blanks = rest
-        .iter()
-        .take_while(|&&b| b == b' ' || b == b'\t')
-        .count();
-    match rest.get(blanks) {
-        Some(b']') => Ok((&rest[blanks + 1..], ((name, &value[..k]), backslash))),
-        _ => Err(nom::Err::Error(())),
-    }
-}
-
-/// The common tag pair `[Name "value"]` (one space, no backslash in the value) at the start of
-/// `i`, a `[`, read without the general rule: `Some((name_end, value_end))`, the name being
-/// `i[1..name_end]`, the raw value `i[name_end + 2..value_end]` and the pair ending at
-/// `value_end + 2`, as [`tag_pair_and_backslash`] gives it. `None` for any other form.
-/// `each_name_byte` sees the bytes of the name (the one-pass reader hashes them on the way).
-#[inline(always)]
-pub(crate) fn simple_tag_pair(
-    i: &[u8],
-    mut each_name_byte: impl FnMut(u8),
-) -> Option<(usize, usize)> {
-    let mut k = 1;
-    while let Some(&b) = i.get(k)
-        && is_tag_name_char(b)
-    {
-        each_name_byte(b);
-        k += 1;
-    }
-    if k == 1 || i.get(k) != Some(&b' ') || i.get(k + 1) != Some(&b'"') {
-        return None;
-    }
-    let value = k + 2;
-    let close = value + super::scan::find_any(&i[value..], VALUE_STOP);
-    if i.get(close) != Some(&b'"') || i.get(close + 1) != Some(&b']') {
-        return None;
-    }
-    Some((k, close))
-}
 
 /// A move number with its dots: `12.`, `12...`, `12 ...`, `12. ...` or a bare `12`.
 /// Returns the digits and the number of dots (saturating at 255).
@@ -210,7 +57,7 @@ pub(crate) fn move_number(i: &[u8]) -> PResult<'_, (&[u8], u8)> {
 /// which goes to the general rule. (Index loops, not iterator chains: this runs for every move
 /// number, and nine digits cannot overflow a `u32`.)
 #[inline(always)]
-pub(crate) fn plain_move_number(i: &[u8]) -> Option<(u32, usize, u8)> {
+pub(crate) fn common_move_number(i: &[u8]) -> Option<(u32, usize, u8)> {
     let mut number = 0u32;
     let mut digits = 0;
     while digits < 9
@@ -277,30 +124,6 @@ fn castle_with_zeros(i: &[u8]) -> PResult<'_, &[u8]> {
 fn en_passant_tail(i: &[u8]) -> PResult<'_, &[u8]> {
     tag(&b".p."[..]).parse(i)
 }
-
-/// [`SAN_CLASS`] bit: the byte may appear in a move after its first letter.
-const SAN_BYTE: u8 = 1;
-/// [`SAN_CLASS`] bit: the byte is a digit (a move must name a rank).
-const SAN_DIGIT: u8 = 2;
-
-/// The bytes that may appear in a move after its first letter (see [`is_san_char`]), classified
-/// for the move scan: one table lookup per byte tells both whether the move goes on and whether it
-/// holds a digit.
-static SAN_CLASS: [u8; 256] = {
-    let mut t = [0; 256];
-    let mut b = 0;
-    while b < 256 {
-        let c = b as u8;
-        if c.is_ascii_alphanumeric() || matches!(c, b'=' | b'+' | b'#' | b':' | b'-' | b'@') {
-            t[b] = SAN_BYTE;
-        }
-        if c.is_ascii_digit() {
-            t[b] |= SAN_DIGIT;
-        }
-        b += 1;
-    }
-    t
-};
 
 /// A move that starts with a letter, with an optional attached `e.p.`: `Nbxd2+`, `exd6e.p.`
 /// (hand-written: this is the hottest rule). To look like a move it must name a rank (hold a
@@ -382,7 +205,7 @@ pub(crate) fn brace_comment(i: &[u8]) -> PResult<'_, &[u8]> {
 /// Most comments are short (`{ [%clk 0:03:00] }`), so an inlined search beats `memchr`'s call.
 #[inline]
 pub(crate) fn brace_close(body: &[u8]) -> Option<usize> {
-    let k = super::scan::find_any(body, [b'}']);
+    let k = find_any(body, [b'}']);
     (k < body.len()).then_some(k)
 }
 
@@ -413,60 +236,21 @@ pub(crate) fn result(i: &[u8]) -> PResult<'_, GameResult> {
     }
 }
 
-/// The start of a tag pair as the splitter recognises one, `[Name "`; returns the name.
-/// (Hand-written with index loops: the splitter and the parser call it for every tag.)
+/// The result token at `bytes[at]`, with its length, if one stands there: at the start or after
+/// a delimiter, and followed by one or the end (see [`result`]). A quick test comes first: a move
+/// number such as `12.` must not pay for the whole rule.
 #[inline]
-pub(crate) fn tag_start(i: &[u8]) -> PResult<'_, &[u8]> {
-    let blanks = |mut at: usize| {
-        while let Some(b' ' | b'\t') = i.get(at) {
-            at += 1;
-        }
-        at
-    };
-    if i.first() != Some(&b'[') {
-        return Err(nom::Err::Error(()));
+pub(crate) fn result_at(bytes: &[u8], at: usize) -> Option<(GameResult, usize)> {
+    let rest = bytes.get(at..)?;
+    if rest.first() != Some(&b'*') && !matches!(rest.get(1), Some(b'-' | b'/')) {
+        return None;
     }
-    let name_start = blanks(1);
-    let mut name_end = name_start;
-    while i.get(name_end).is_some_and(|&b| is_tag_name_char(b)) {
-        name_end += 1;
+    if at > 0 && !is_delim_before(bytes[at - 1]) {
+        return None;
     }
-    let quote = blanks(name_end);
-    if name_end == name_start || i.get(quote) != Some(&b'"') {
-        return Err(nom::Err::Error(()));
-    }
-    Ok((&i[quote + 1..], &i[name_start..name_end]))
-}
-
-/// A whole line that is one tag pair and nothing else: `[Event "Rated Blitz game"]   ` up to the
-/// line end (not consumed) or the end of input.
-pub(crate) fn tag_line(i: &[u8]) -> PResult<'_, (&[u8], &[u8])> {
-    let (i, pair) = tag_pair(i)?;
-    let (i, _) = blanks(i)?;
-    match i.first() {
-        None | Some(b'\n' | b'\r') => Ok((i, pair)),
-        Some(_) => Err(nom::Err::Error(())),
-    }
-}
-
-/// Undoes the `\"` and `\\` escapes of a raw tag value; other backslashes stay as they are.
-#[inline]
-pub(crate) fn unescape(raw: &str) -> std::borrow::Cow<'_, str> {
-    if !raw.contains('\\') {
-        return std::borrow::Cow::Borrowed(raw);
-    }
-    let mut out = String::with_capacity(raw.len());
-    let mut chars = raw.chars().peekable();
-    while let Some(c) = chars.next() {
-        match (c, chars.peek()) {
-            ('\\', Some(&next @ ('"' | '\\'))) => {
-                out.push(next);
-                chars.next();
-            }
-            _ => out.push(c),
-        }
-    }
-    std::borrow::Cow::Owned(out)
+    result(rest)
+        .ok()
+        .map(|(after, r)| (r, rest.len() - after.len()))
 }
 
 /// The value of a run of ASCII digits, or `None` if it does not fit in `T` (or is no number).
@@ -483,7 +267,7 @@ pub(crate) fn number<T: TryFrom<u64>>(digits: &[u8]) -> Option<T> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     type Out<'a, O> = Result<(&'a [u8], O), nom::Err<()>>;
@@ -508,83 +292,6 @@ mod tests {
                 }
             }
         }
-    }
-
-    #[test]
-    fn the_simple_tag_rule_agrees_with_the_general_one() {
-        let cases: [&[u8]; 14] = [
-            b"[Event \"Rated Blitz game\"]\n",
-            b"[White \"Kasparov, G.\"]",
-            b"[A \"\"]",
-            b"[Result \"1-0\"] [B \"x\"]",
-            b"[Event  \"two spaces\"]",
-            b"[Event\t\"tab\"]",
-            b"[ Event \"blank first\"]",
-            b"[Event \"escaped \\\" quote\"]",
-            b"[Event \"back\\slash\"]",
-            b"[Event \"no close]\n",
-            b"[Event \"x\" ]",
-            b"[Event \"x\"",
-            b"[Ev\xc3\xa9nt \"x\"]",
-            b"[Site \"R\xc3\xa9ti\"]",
-        ];
-        let mut simple = 0;
-        for case in cases {
-            let mut name_bytes = Vec::new();
-            let Some((name_end, value_end)) = simple_tag_pair(case, |b| name_bytes.push(b)) else {
-                continue;
-            };
-            simple += 1;
-            let (rest, ((name, value), backslash)) =
-                tag_pair_and_backslash(case).expect("the general rule reads it too");
-            assert_eq!(name, &case[1..name_end], "{case:?}");
-            assert_eq!(name_bytes, name);
-            assert_eq!(value, &case[name_end + 2..value_end], "{case:?}");
-            assert!(!backslash);
-            assert_eq!(rest, &case[value_end + 2..], "{case:?}");
-        }
-        assert_eq!(simple, 5);
-    }
-
-    #[test]
-    fn tag_pairs() {
-        assert_eq!(
-            tag_pair(b"[White \"Kasparov, G.\"] x"),
-            ok(" x", (&b"White"[..], &b"Kasparov, G."[..]))
-        );
-        assert_eq!(
-            tag_pair(br#"[ Event   "a \"b\" \\ [c]" ][Site "x"]"#),
-            ok(r#"[Site "x"]"#, (&b"Event"[..], &br#"a \"b\" \\ [c]"#[..]))
-        );
-        assert_eq!(tag_pair(b"[Event \"x\"\n"), Err(nom::Err::Error(())));
-        assert_eq!(tag_pair(b"[Event \"x\n\"]"), Err(nom::Err::Error(())));
-        assert_eq!(tag_pair(b"[Event x]"), Err(nom::Err::Error(())));
-        assert_eq!(
-            tag_pair(br#"[kj90trkm"sdfsdf"yl]"#),
-            Err(nom::Err::Error(()))
-        );
-    }
-
-    #[test]
-    fn tag_values_and_escapes() {
-        assert_eq!(tag_value(br#""" x"#), ok(" x", &b""[..]));
-        assert_eq!(tag_value(br#""a\\" b"#), ok(" b", &br"a\\"[..]));
-        assert_eq!(unescape(r#"a \"b\" \\ \n"#), r#"a "b" \ \n"#);
-        assert!(matches!(unescape("plain"), std::borrow::Cow::Borrowed(_)));
-    }
-
-    #[test]
-    fn tag_starts_and_lines() {
-        assert_eq!(tag_start(b"[Event \"x\"]"), ok("x\"]", &b"Event"[..]));
-        assert_eq!(tag_start(b"[%clk 0:01]"), Err(nom::Err::Error(())));
-        assert_eq!(tag_start(b"[ A\t \"x"), ok("x", &b"A"[..]));
-        assert_eq!(tag_start(b"[ \"x"), Err(nom::Err::Error(())));
-        assert_eq!(tag_start(b"[A"), Err(nom::Err::Error(())));
-        assert_eq!(
-            tag_line(b"[Event \"x\"]  \r\n1."),
-            ok("\r\n1.", (&b"Event"[..], &b"x"[..]))
-        );
-        assert_eq!(tag_line(b"[Event \"x\"] e4"), Err(nom::Err::Error(())));
     }
 
     #[test]
@@ -618,7 +325,7 @@ mod tests {
     }
 
     #[test]
-    fn plain_move_numbers_agree_with_the_general_rule() {
+    fn common_move_numbers_agree_with_the_general_rule() {
         let inputs: [&[u8]; 12] = [
             b"12. e4",
             b"1... e5",
@@ -637,17 +344,17 @@ mod tests {
             let general = move_number(i).ok().and_then(|(rest, (digits, dots))| {
                 Some((number::<u32>(digits)?, i.len() - rest.len(), dots))
             });
-            if let Some(fast) = plain_move_number(i) {
+            if let Some(fast) = common_move_number(i) {
                 assert_eq!(Some(fast), general, "{:?}", String::from_utf8_lossy(i));
             }
         }
-        assert_eq!(plain_move_number(b"12. e4"), Some((12, 3, 1)));
-        assert_eq!(plain_move_number(b"12. ... e5"), None);
+        assert_eq!(common_move_number(b"12. e4"), Some((12, 3, 1)));
+        assert_eq!(common_move_number(b"12. ... e5"), None);
     }
 
     /// Every string of up to `max` bytes from `alphabet`, for checking fast rules against the
     /// general ones.
-    fn short_strings(alphabet: &[u8], max: usize) -> Vec<Vec<u8>> {
+    pub(crate) fn short_strings(alphabet: &[u8], max: usize) -> Vec<Vec<u8>> {
         let mut all = vec![Vec::new()];
         let mut last = vec![Vec::new()];
         for _ in 0..max {
@@ -667,12 +374,12 @@ mod tests {
     }
 
     #[test]
-    fn plain_move_numbers_agree_with_the_general_rule_on_short_inputs() {
+    fn common_move_numbers_agree_with_the_general_rule_on_short_inputs() {
         for i in short_strings(b"09. \t\na", 4) {
             let general = move_number(&i).ok().and_then(|(rest, (digits, dots))| {
                 Some((number::<u32>(digits)?, i.len() - rest.len(), dots))
             });
-            if let Some(fast) = plain_move_number(&i) {
+            if let Some(fast) = common_move_number(&i) {
                 assert_eq!(Some(fast), general, "{:?}", String::from_utf8_lossy(&i));
             }
         }
@@ -735,53 +442,6 @@ mod tests {
         }
         for i in short_strings(b"!?x", 3) {
             assert_eq!(glyph(&i), general(&i), "{:?}", String::from_utf8_lossy(&i));
-        }
-    }
-
-    #[test]
-    fn tag_starts_agree_with_the_general_rule() {
-        fn general(i: &[u8]) -> PResult<'_, &[u8]> {
-            let (i, _) = tag(&b"["[..]).parse(i)?;
-            let (i, _) = blanks(i)?;
-            let (i, name) = take_while1(is_tag_name_char).parse(i)?;
-            let (i, _) = blanks(i)?;
-            let (i, _) = tag(&b"\""[..]).parse(i)?;
-            Ok((i, name))
-        }
-        let mut inputs = short_strings(b"[E \"\t]", 5);
-        inputs.extend(
-            [
-                &b"[Event \"x\"]"[..],
-                b"[ White\t \"",
-                b"[\"",
-                b"[E-1_+#=:\"v",
-            ]
-            .map(<[u8]>::to_vec),
-        );
-        for i in inputs {
-            assert_eq!(
-                tag_start(&i),
-                general(&i),
-                "{:?}",
-                String::from_utf8_lossy(&i)
-            );
-        }
-    }
-
-    #[test]
-    fn tag_values_with_a_backslash_are_flagged() {
-        for (input, flagged) in [
-            (&br#"[A "plain"]"#[..], false),
-            (br#"[A "a \"b\""]"#, true),
-            (br#"[A "c:\\x"]"#, true),
-            (br#"[A "c:\x"]"#, true),
-            (br#"[A "\"]"]"#, true),
-        ] {
-            let (rest, (pair, backslash)) = tag_pair_and_backslash(input).expect("a tag pair");
-            assert_eq!(Ok((rest, pair)), tag_pair(input));
-            assert_eq!(backslash, flagged, "{:?}", String::from_utf8_lossy(input));
-            let value = std::str::from_utf8(pair.1).expect("ASCII");
-            assert_eq!(backslash, value.contains('\\'));
         }
     }
 

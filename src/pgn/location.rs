@@ -9,7 +9,8 @@
 use std::cell::{Cell, OnceCell};
 use std::fmt;
 
-use super::split::RawGame;
+use super::raw::RawGame;
+use super::token::line_starts;
 
 /// Where a token starts: a byte offset within its game's raw bytes.
 ///
@@ -95,8 +96,13 @@ impl<'a> GameInfo<'a> {
         self.raw.index
     }
 
-    /// Where the game stands in its input: number, first line and column, end line. (Its `bytes`
-    /// are empty for a game read in one pass; [`GameInfo::bytes`] always holds them.)
+    /// Where the game stands in its input: number, first line and column, end line, whether it
+    /// ends the input, whether it was too large.
+    ///
+    /// Its `bytes` field holds the game's bytes only for a game cut out of the stream (read the
+    /// general way, or by a visitor that is not [`super::Visitor::one_pass`]); for a game read in
+    /// one pass it is empty, since the bytes stay in the reader's buffer and are never copied.
+    /// [`GameInfo::bytes`] holds them in every case: use that.
     pub fn raw(&self) -> &RawGame {
         self.raw
     }
@@ -140,18 +146,6 @@ impl<'a> GameInfo<'a> {
     pub fn end(&self) -> Location {
         Location::at(self.bytes.len())
     }
-}
-
-/// The byte offsets at which the lines of `bytes` start (the first is 0).
-fn line_starts(bytes: &[u8]) -> Vec<u32> {
-    let mut starts = vec![0];
-    for i in memchr::memchr2_iter(b'\n', b'\r', bytes) {
-        let lone_cr = bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n');
-        if bytes[i] == b'\n' || lone_cr {
-            starts.push(u32::try_from(i + 1).unwrap_or(u32::MAX));
-        }
-    }
-    starts
 }
 
 /// The number of characters in `bytes` decoded as `encoding`.

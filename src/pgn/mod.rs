@@ -8,12 +8,31 @@
 //!    constant memory;
 //! 2. [`parse_game`] walks one game with the nom grammar and calls a [`Visitor`] per token.
 //!
-//! [`Reader`] does both in one loop; for a [`Visitor::restartable`] visitor it goes further and
-//! parses each plain game (nearly every game of a real archive) straight from its read buffer, in
+//! [`Reader`] does both in one loop; for a [`Visitor::one_pass`] visitor it goes further and
+//! parses each one-pass game (nearly every game of a real archive) straight from its read buffer, in
 //! one pass over the bytes that also finds where the game ends, exactly where the splitter would.
 //! To read one large source on several threads, cut it into parts where [`last_game_start`] says
 //! a game surely starts, and read each part with [`Reader::part`]: no thread has to cut the games
 //! first.
+//!
+//! The files form a one-way stack: each uses only files before it in this list (a test below
+//! holds them to it), so the grammar can be read, and changed, from the bottom up.
+//!
+//! 1. Tokens: `scan` (the byte search of the hot loops); `token` (byte classes, every stop set,
+//!    the size limits, the line-end rule, the result token).
+//! 2. Rules: `grammar` (movetext tokens, nom), `tags` (tag pairs), `boundary` (where a game
+//!    surely starts, for parts).
+//! 3. One game: `raw` ([`RawGame`]), `location` ([`Location`], [`GameInfo`]), `encoding` (UTF-8
+//!    or Windows-1252), `error`, `visitor`, `tag_names` (a repeated tag name starts a game).
+//! 4. Movetext drivers: `moves` (move-like tokens, visited the same way by both), `variation`
+//!    (skipping a variation, one scan for both), `movetext` (the driver: every movetext token,
+//!    once, generic over a `Way` that says what to do at a defect), `parse` (the
+//!    general way: report each defect and recover), `one_pass` (straight from the read buffer:
+//!    at any defect, hand the game to the general way).
+//! 5. The stream: `buffer` (the read buffer and its line count), `cut` (where a game ends),
+//!    `split` ([`Splitter`]).
+//! 6. `reader` ([`Reader`]: the choice between one pass and the general way, panic recovery).
+//!
 //! Read leniently, report precisely:
 //!
 //! - the PGN import format: tag pairs with `\"` and `\\` escapes (several on a line, blank lines
@@ -101,147 +120,91 @@
 //! ```
 
 mod boundary;
+mod buffer;
+mod cut;
 mod encoding;
 mod error;
 mod grammar;
 mod location;
+mod moves;
+mod movetext;
+mod one_pass;
 mod parse;
-mod plain;
+mod raw;
+mod reader;
 mod scan;
 mod split;
+mod tag_names;
+mod tags;
+mod token;
+mod variation;
 mod visitor;
-
-use std::io::Read;
 
 pub use boundary::{last_game_start, line_ends};
 pub use error::{PgnError, PgnErrorKind, ReadError};
 pub use location::{Encoding, GameInfo, LineCol, Location};
 pub use parse::parse_game;
-pub use split::{DEFAULT_MAX_GAME_BYTES, PartEnd, RawGame, Rest, Splitter};
-pub use visitor::{Flow, GameResult, Visitor};
+pub use raw::RawGame;
+pub use reader::Reader;
+pub use split::{DEFAULT_MAX_GAME_BYTES, PartEnd, Rest, Splitter};
+pub use token::{GameResult, MAX_TAG_LINE};
+pub use visitor::{Flow, Visitor};
 
-/// Reads the games of one named source, one at a time: splits and parses in one loop (in one pass
-/// over the bytes of plain games, for a restartable visitor).
-#[derive(Debug)]
-pub struct Reader<R> {
-    name: String,
-    splitter: Splitter<R>,
-    game: RawGame,
-}
+#[cfg(test)]
+mod tests {
+    /// The files of the module, in the order of the stack in the module documentation.
+    const LAYERS: [(&str, &str); 20] = [
+        ("scan", include_str!("scan.rs")),
+        ("token", include_str!("token.rs")),
+        ("grammar", include_str!("grammar.rs")),
+        ("tags", include_str!("tags.rs")),
+        ("boundary", include_str!("boundary.rs")),
+        ("raw", include_str!("raw.rs")),
+        ("location", include_str!("location.rs")),
+        ("encoding", include_str!("encoding.rs")),
+        ("error", include_str!("error.rs")),
+        ("visitor", include_str!("visitor.rs")),
+        ("tag_names", include_str!("tag_names.rs")),
+        ("moves", include_str!("moves.rs")),
+        ("variation", include_str!("variation.rs")),
+        ("movetext", include_str!("movetext.rs")),
+        ("parse", include_str!("parse.rs")),
+        ("one_pass", include_str!("one_pass.rs")),
+        ("buffer", include_str!("buffer.rs")),
+        ("cut", include_str!("cut.rs")),
+        ("split", include_str!("split.rs")),
+        ("reader", include_str!("reader.rs")),
+    ];
 
-impl Reader<std::io::Empty> {
-    /// A reader of one part of the source `name`, all in `bytes`, as [`Splitter::part`] takes it:
-    /// the part starts at stream offset `offset`, at the start of line `line` and of a game, and
-    /// its games are exactly those that reading the whole source finds there, with the same lines
-    /// and columns and the same errors (their numbers count from 1 in the part, though).
-    pub fn part(
-        name: impl Into<String>,
-        bytes: Vec<u8>,
-        offset: u64,
-        line: u64,
-        end: PartEnd,
-    ) -> Reader<std::io::Empty> {
-        Reader {
-            name: name.into(),
-            splitter: Splitter::part(bytes, offset, line, end),
-            game: RawGame::default(),
+    #[test]
+    fn files_use_only_the_files_below_them() {
+        for (at, (name, text)) in LAYERS.iter().enumerate() {
+            // Code only: not comments (doc links may point anywhere), not the unit tests.
+            let code = text.split("\n#[cfg(test)]\n").next().unwrap_or_default();
+            for line in code.lines().filter(|l| !l.trim_start().starts_with("//")) {
+                for (i, _) in line.match_indices("super::") {
+                    let used: String = line[i + 7..]
+                        .chars()
+                        .take_while(|c| c.is_ascii_lowercase() || *c == '_')
+                        .collect();
+                    let Some(below) = LAYERS.iter().position(|(n, _)| *n == used) else {
+                        continue;
+                    };
+                    assert!(
+                        below < at,
+                        "{name}.rs uses {used}.rs, which is not below it: {line}"
+                    );
+                }
+            }
         }
     }
-}
 
-impl<R: Read> Reader<R> {
-    /// A reader of the games in `reader`, whose name (the path as given, or `<stdin>`) goes into
-    /// read errors.
-    pub fn new(name: impl Into<String>, reader: R) -> Reader<R> {
-        Reader {
-            name: name.into(),
-            splitter: Splitter::new(reader),
-            game: RawGame::default(),
-        }
-    }
-
-    /// Takes the source as starting at offset `offset`, at the start of line `line` and of a game:
-    /// for the rest of a source of which the first part was read elsewhere. (Game numbers still
-    /// count from 1.)
-    pub fn starting_at(mut self, offset: u64, line: u64) -> Reader<R> {
-        self.splitter = self.splitter.starting_at(offset, line);
-        self
-    }
-
-    /// Sets the largest game read, in bytes (default [`DEFAULT_MAX_GAME_BYTES`]); a larger game is
-    /// skipped with a [`PgnErrorKind::GameTooLarge`] error.
-    pub fn with_max_game_bytes(mut self, max: usize) -> Reader<R> {
-        self.splitter = self.splitter.with_max_game_bytes(max);
-        self
-    }
-
-    /// The source's name.
-    pub fn name(&self) -> &str {
-        &self.name
-    }
-
-    /// How many (decompressed) bytes have been read from the source so far.
-    pub fn bytes_read(&self) -> u64 {
-        self.splitter.bytes_read()
-    }
-
-    /// How many bytes of the source the games read so far span.
-    pub fn bytes_done(&self) -> u64 {
-        self.splitter.bytes_done()
-    }
-
-    /// The reader's buffer, to be used again (for the next part, say).
-    pub fn into_buffer(self) -> Vec<u8> {
-        self.splitter.into_buffer()
-    }
-
-    /// The rest of the source after the games read so far, to read it some other way (in parts,
-    /// say), if the next game starts at the start of a line and nothing went wrong; else the
-    /// reader back.
-    pub fn into_rest(self) -> Result<Rest<R>, Box<Reader<R>>> {
-        let Reader {
-            name,
-            splitter,
-            game,
-        } = self;
-        splitter.into_rest().map_err(|splitter| {
-            Box::new(Reader {
-                name,
-                splitter: *splitter,
-                game,
-            })
-        })
-    }
-
-    /// After `read_game` panicked (in the visitor, say), moves past the game it was reading and
-    /// returns it, so that the caller can report it and go on with the next; `None` if the reader
-    /// itself failed, and the source is over.
-    pub fn recover(&mut self) -> Option<&RawGame> {
-        self.splitter.recover(&mut self.game).then_some(&self.game)
-    }
-
-    /// Reads the next game through `visitor`; `Ok(None)` at the end of the input.
-    ///
-    /// A defect inside a game goes to [`Visitor::error`]; only a failure of the byte stream is an
-    /// `Err`, after which the stream is over.
-    pub fn read_game<V: Visitor>(
-        &mut self,
-        visitor: &mut V,
-    ) -> Result<Option<V::Output>, ReadError> {
-        let read = if visitor.restartable() {
-            self.splitter.read_plain(&mut self.game, visitor)
-        } else {
-            self.splitter.read_cut(&mut self.game, visitor)
-        };
-        read.map_err(|source| self.read_error(source))
-    }
-
-    /// A failure of the byte stream, with where it happened.
-    fn read_error(&self, source: std::io::Error) -> ReadError {
-        ReadError {
-            name: self.name.clone(),
-            offset: self.splitter.bytes_read(),
-            source,
-        }
+    #[test]
+    fn every_file_is_in_the_stack() {
+        let declared = include_str!("mod.rs")
+            .lines()
+            .filter_map(|l| l.strip_prefix("mod ")?.strip_suffix(';'))
+            .count();
+        assert_eq!(declared, LAYERS.len());
     }
 }

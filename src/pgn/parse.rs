@@ -10,12 +10,18 @@
 //! after stray text or a stray `)`, the end of the game after an unterminated `{` (the splitter has
 //! already cut the game before the next tag section).
 
+use std::convert::Infallible;
+
 use super::encoding::Text;
 use super::error::{PgnError, PgnErrorKind};
 use super::grammar;
 use super::location::{GameInfo, Location};
-use super::split::RawGame;
-use super::visitor::{Flow, GameResult, Visitor};
+use super::movetext::{self, Defect, Step, Way};
+use super::raw::RawGame;
+use super::tags;
+use super::token::{GameResult, SKIP_STOP, is_space};
+use super::variation::{SkipVariation, skip_variation};
+use super::visitor::{Flow, Visitor};
 
 /// Parses one game and returns what the visitor's `end_game` makes of it. Never panics, whatever
 /// the bytes.
@@ -25,6 +31,7 @@ pub fn parse_game<V: Visitor>(raw: &RawGame, visitor: &mut V) -> V::Output {
     visitor.begin_game(&info);
     let mut parser = Parser {
         bytes: &raw.bytes,
+        open: Vec::new(),
         text,
         info: &info,
         pos: 0,
@@ -51,6 +58,8 @@ pub fn parse_game<V: Visitor>(raw: &RawGame, visitor: &mut V) -> V::Output {
 /// The state of parsing one game.
 struct Parser<'a, 'g> {
     bytes: &'a [u8],
+    /// Where the open `(`s are, innermost last.
+    open: Vec<usize>,
     text: Text<'a>,
     info: &'g GameInfo<'a>,
     pos: usize,
@@ -112,11 +121,7 @@ impl<'a> Parser<'a, '_> {
 
     #[inline]
     fn skip_spaces(&mut self) {
-        while self
-            .bytes
-            .get(self.pos)
-            .is_some_and(|&b| grammar::is_space(b))
-        {
+        while self.bytes.get(self.pos).is_some_and(|&b| is_space(b)) {
             self.pos += 1;
         }
     }
@@ -144,7 +149,7 @@ impl<'a> Parser<'a, '_> {
             match self.bytes.get(start) {
                 Some(b'[')
                     if let Some((name_end, value_end)) =
-                        grammar::simple_tag_pair(self.rest(), |_| {}) =>
+                        tags::simple_tag_pair(self.rest(), |_| {}) =>
                 {
                     // The common form, quickly; tag names are ASCII by the grammar.
                     let name = self.text.ascii(start + 1..start + name_end);
@@ -152,7 +157,7 @@ impl<'a> Parser<'a, '_> {
                     visitor.tag(name, &value, Location::at(start));
                     self.pos = start + value_end + 2;
                 }
-                Some(b'[') => match grammar::tag_pair_and_backslash(self.rest()) {
+                Some(b'[') => match tags::tag_pair_and_backslash(self.rest()) {
                     Ok((rest, ((name, raw), backslash))) => {
                         let name_at = name.as_ptr() as usize - self.bytes.as_ptr() as usize;
                         let value_at = raw.as_ptr() as usize - self.bytes.as_ptr() as usize;
@@ -162,7 +167,7 @@ impl<'a> Parser<'a, '_> {
                         // Only a value with a backslash can hold an escape to undo.
                         let unescaped;
                         let value: &str = if backslash {
-                            unescaped = grammar::unescape(&value);
+                            unescaped = tags::unescape(&value);
                             &unescaped
                         } else {
                             &value
@@ -188,6 +193,34 @@ impl<'a> Parser<'a, '_> {
         }
     }
 
+    /// A `{ }` comment at `self.pos`.
+    fn brace_comment<V: Visitor>(&mut self, visitor: &mut V) {
+        let start = self.pos;
+        if !visitor.wants_comments()
+            && let Some(close) = grammar::brace_close(&self.bytes[start + 1..])
+        {
+            visitor.comment_skipped(Location::at(start));
+            self.pos = start + 2 + close;
+            return;
+        }
+        match grammar::brace_comment(self.rest()) {
+            Ok((rest, body)) => {
+                let text = self.text.get(start + 1..start + 1 + body.len());
+                visitor.comment(&text, Location::at(start));
+                self.advance_to(rest);
+            }
+            Err(_) => {
+                let message = format!(
+                    "unterminated comment: `{{` at {} is never closed; {}",
+                    self.lc(start),
+                    self.next_game_words()
+                );
+                self.report(visitor, PgnErrorKind::UnterminatedComment, start, message);
+                self.pos = self.bytes.len();
+            }
+        }
+    }
+
     /// A `;` comment at `self.pos`.
     fn line_comment<V: Visitor>(&mut self, visitor: &mut V) {
         let start = self.pos;
@@ -202,18 +235,17 @@ impl<'a> Parser<'a, '_> {
 
     /// The movetext, up to the end of the game.
     fn movetext<V: Visitor>(&mut self, visitor: &mut V) {
-        // Locations of the open `(`s, innermost last.
-        let mut open: Vec<usize> = Vec::new();
+        let bytes = self.bytes;
         let mut result_seen = false;
         loop {
             self.skip_spaces();
             let start = self.pos;
-            let Some(&b) = self.bytes.get(start) else {
+            let Some(&b) = bytes.get(start) else {
                 break;
             };
             if result_seen && !matches!(b, b'{' | b';') && !(b == b'%' && self.at_line_start(start))
             {
-                let end = self.bytes.trim_ascii_end().len();
+                let end = bytes.trim_ascii_end().len();
                 let message = format!(
                     "text after the result: `{}` at {} is ignored",
                     self.quote(start..end),
@@ -222,84 +254,18 @@ impl<'a> Parser<'a, '_> {
                 self.report(visitor, PgnErrorKind::TextAfterResult, start, message);
                 break;
             }
-            let loc = Location::at(start);
-            match b {
-                // Moves first: the most common token. (`Z` may start a null move `Z0`, and goes the
-                // general way.) A word that is no move is stray text, as the general way finds.
-                b'a'..=b'z' | b'A'..=b'Y' => {
-                    if !self.san(visitor) {
-                        self.unexpected(visitor);
-                    }
+            match movetext::token(bytes, start, self, visitor) {
+                Ok(Step::Next(next)) => self.pos = next,
+                Ok(Step::Result(result, len)) => {
+                    let mut open = std::mem::take(&mut self.open);
+                    result_seen = self.result(visitor, (result, len), &mut open);
+                    self.open = open;
                 }
-                b'{' if !visitor.wants_comments()
-                    && let Some(close) = grammar::brace_close(&self.bytes[start + 1..]) =>
-                {
-                    visitor.comment_skipped(loc);
-                    self.pos = start + 2 + close;
-                }
-                b'{' => match grammar::brace_comment(self.rest()) {
-                    Ok((rest, body)) => {
-                        visitor.comment(&self.text.get(start + 1..start + 1 + body.len()), loc);
-                        self.advance_to(rest);
-                    }
-                    Err(_) => {
-                        let message = format!(
-                            "unterminated comment: `{{` at {} is never closed; {}",
-                            self.lc(start),
-                            self.next_game_words()
-                        );
-                        self.report(visitor, PgnErrorKind::UnterminatedComment, start, message);
-                        self.pos = self.bytes.len();
-                    }
-                },
-                b';' => self.line_comment(visitor),
-                b'%' if self.at_line_start(start) => self.skip_line(),
-                b'(' => {
-                    self.pos += 1;
-                    match visitor.begin_variation(loc) {
-                        Flow::Continue => open.push(start),
-                        Flow::Skip => self.skip_variation(visitor, start),
-                    }
-                }
-                b')' => {
-                    self.pos += 1;
-                    if open.pop().is_some() {
-                        visitor.end_variation(loc);
-                    } else {
-                        let message = format!(
-                            "unbalanced `)` at {}: no variation is open; it is ignored",
-                            self.lc(start)
-                        );
-                        self.report(visitor, PgnErrorKind::UnopenedVariation, start, message);
-                    }
-                }
-                b'$' => self.nag(visitor),
-                b'!' | b'?' => match grammar::glyph(self.rest()) {
-                    Ok((rest, nag)) => {
-                        visitor.nag(nag, loc);
-                        self.advance_to(rest);
-                    }
-                    Err(_) => self.unexpected(visitor),
-                },
-                b'.' => match grammar::dots(self.rest()) {
-                    // Stray dots, as in `{comment} ... e5`: part of a move number's notation.
-                    Ok((rest, _)) => self.advance_to(rest),
-                    Err(_) => self.unexpected(visitor),
-                },
-                // The common move number `12.` (not a result: a dot follows the digits).
-                b'1'..=b'9'
-                    if let Some((number, len, dots)) = grammar::plain_move_number(self.rest()) =>
-                {
-                    self.pos += len;
-                    visitor.move_number(number, dots, loc);
-                }
-                b'0' | b'1' | b'*' if let Some(result) = self.result_here() => {
-                    result_seen = self.result(visitor, result, &mut open);
-                }
-                _ => self.move_or_number(visitor),
+                Err(never) => match never {},
             }
         }
-        if !open.is_empty() {
+        if !self.open.is_empty() {
+            let mut open = std::mem::take(&mut self.open);
             self.close_open_variations(visitor, &mut open);
         }
         if !result_seen {
@@ -312,25 +278,6 @@ impl<'a> Parser<'a, '_> {
         }
     }
 
-    /// The result token at `self.pos`, if there is one (with its length).
-    fn result_here(&self) -> Option<(GameResult, usize)> {
-        // Quick test first: a move number like `12.` must not pay for the whole rule.
-        let rest = self.rest();
-        if rest.first() != Some(&b'*') && !matches!(rest.get(1), Some(b'-' | b'/')) {
-            return None;
-        }
-        let delimited = match self.pos.checked_sub(1) {
-            None => true,
-            Some(prev) => grammar::is_delim_before(self.bytes[prev]),
-        };
-        if !delimited {
-            return None;
-        }
-        grammar::result(rest)
-            .ok()
-            .map(|(after, r)| (r, rest.len() - after.len()))
-    }
-
     /// Handles a result token; returns whether it ended the game.
     fn result<V: Visitor>(
         &mut self,
@@ -340,7 +287,7 @@ impl<'a> Parser<'a, '_> {
     ) -> bool {
         let start = self.pos;
         self.pos += len;
-        let only_space_after = self.rest().iter().all(|&b| grammar::is_space(b));
+        let only_space_after = self.rest().iter().all(|&b| is_space(b));
         if !open.is_empty() && !only_space_after {
             let message = format!(
                 "result {} at {} inside a variation is ignored",
@@ -382,133 +329,18 @@ impl<'a> Parser<'a, '_> {
         }
     }
 
-    /// Skips a variation whose `(` is at `open`, up to its matching `)`, without recursion.
-    /// Brackets inside comments and `%` escape lines do not count.
+    /// Skips a variation whose `(` is at `open`, up to its matching `)` (see [`skip_variation`]).
     fn skip_variation<V: Visitor>(&mut self, visitor: &mut V, open: usize) {
-        let mut depth = 1u64;
-        while let Some(&b) = self.bytes.get(self.pos) {
-            let at = self.pos;
-            self.pos += 1;
-            match b {
-                b'(' => depth += 1,
-                b')' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        return;
-                    }
-                }
-                b'{' => match memchr::memchr(b'}', self.rest()) {
-                    Some(close) => self.pos += close + 1,
-                    None => {
-                        let message = format!(
-                            "unterminated comment: `{{` at {} is never closed; {}",
-                            self.lc(at),
-                            self.next_game_words()
-                        );
-                        self.report(visitor, PgnErrorKind::UnterminatedComment, at, message);
-                        self.pos = self.bytes.len();
-                        return;
-                    }
-                },
-                b';' => self.skip_line(),
-                b'%' if self.at_line_start(at) => self.skip_line(),
-                _ => {}
-            }
-        }
-        let message = format!(
-            "unbalanced `(`: `(` at {} is never closed; the variation ends at {}",
-            self.lc(open),
-            self.lc(self.bytes.trim_ascii_end().len())
-        );
-        self.report(visitor, PgnErrorKind::UnclosedVariation, open, message);
-    }
-
-    /// A `$n` NAG at `self.pos`.
-    fn nag<V: Visitor>(&mut self, visitor: &mut V) {
-        let start = self.pos;
-        match grammar::nag(self.rest()) {
-            Ok((rest, digits)) => {
-                self.advance_to(rest);
-                match grammar::number::<u8>(digits) {
-                    Some(n) => visitor.nag(n, Location::at(start)),
-                    None => {
-                        let message = format!(
-                            "bad NAG: `{}` at {} is over 255; it is ignored",
-                            self.quote(start..self.pos),
-                            self.lc(start)
-                        );
-                        self.report(visitor, PgnErrorKind::BadNag, start, message);
-                    }
-                }
-            }
-            Err(_) => {
-                self.pos += 1;
-                let message = format!(
-                    "bad NAG: `$` at {} is not followed by a number; it is ignored",
-                    self.lc(start)
-                );
-                self.report(visitor, PgnErrorKind::BadNag, start, message);
-            }
-        }
-    }
-
-    /// A move, a null move or a move number at `self.pos`, or else stray text.
-    fn move_or_number<V: Visitor>(&mut self, visitor: &mut V) {
-        let start = self.pos;
-        let loc = Location::at(start);
-        let rest = self.rest();
-        let first = rest.first().copied().unwrap_or_default();
-        if matches!(first, b'-' | b'Z')
-            && let Ok((rest, text)) = grammar::null_move(rest)
-        {
-            visitor.null_move(if text == b"--" { "--" } else { "Z0" }, loc);
-            self.advance_to(rest);
-            return;
-        }
-        if (first.is_ascii_alphabetic() || first == b'0') && self.san(visitor) {
-            return;
-        }
-        if let Ok((rest, (digits, dots))) = grammar::move_number(rest) {
-            self.advance_to(rest);
-            match grammar::number::<u32>(digits) {
-                Some(n) => visitor.move_number(n, dots, loc),
-                None => {
-                    let message = format!(
-                        "bad move number: `{}` at {} is too large; it is ignored",
-                        self.quote(start..start + digits.len()),
-                        self.lc(start)
-                    );
-                    self.report(visitor, PgnErrorKind::BadMoveNumber, start, message);
-                }
-            }
-        } else {
-            self.unexpected(visitor);
-        }
-    }
-
-    /// A move at `self.pos`, with any suffix annotation: visits it and returns `true`, or returns
-    /// `false` if no move starts there.
-    #[inline(always)]
-    fn san<V: Visitor>(&mut self, visitor: &mut V) -> bool {
-        let start = self.pos;
-        let Ok((rest, (text, suffix))) = grammar::san(self.rest()) else {
-            return false;
+        let mut skip = Skip {
+            parser: self,
+            visitor,
+            open,
         };
-        self.advance_to(rest);
-        if text == b"e.p." {
-            // A separate `e.p.` after a capture, as in `exd6 e.p.`.
-            visitor.en_passant_mark(Location::at(start));
-            return true;
+        match skip_variation(self.bytes, self.pos, &mut skip) {
+            Ok(end) => self.pos = end,
+            // Reported: the rest of the game is skipped.
+            Err(()) => self.pos = self.bytes.len(),
         }
-        // Moves are ASCII by the grammar, so their text is a plain view.
-        visitor.san(
-            self.text.ascii(start..start + text.len()),
-            Location::at(start),
-        );
-        if let Some(nag) = suffix {
-            visitor.nag(nag, Location::at(start + text.len()));
-        }
-        true
     }
 
     /// Stray text at `self.pos`: reported and skipped up to the next space or bracket.
@@ -519,7 +351,7 @@ impl<'a> Parser<'a, '_> {
             .get(1..)
             .unwrap_or_default()
             .iter()
-            .position(|&b| grammar::is_space(b) || b"{}();[$".contains(&b))
+            .position(|&b| is_space(b) || b"{}();[$".contains(&b))
             .map_or(self.rest().len(), |k| k + 1);
         self.pos += len;
         let message = format!(
@@ -528,5 +360,165 @@ impl<'a> Parser<'a, '_> {
             self.lc(start)
         );
         self.report(visitor, PgnErrorKind::UnexpectedText, start, message);
+    }
+}
+
+/// The general way's part in skipping a variation: `;` comments and `%` lines are skipped to their
+/// line end, and a comment or the variation never closed is reported.
+struct Skip<'s, 'a, 'g, V> {
+    parser: &'s Parser<'a, 'g>,
+    visitor: &'s mut V,
+    /// Where the skipped variation's `(` is.
+    open: usize,
+}
+
+impl<V: Visitor> SkipVariation<5> for Skip<'_, '_, '_, V> {
+    type Stop = ();
+
+    const STOP: [u8; 5] = SKIP_STOP;
+
+    fn comment(&mut self, bytes: &[u8], body: usize) -> Result<usize, ()> {
+        match memchr::memchr(b'}', &bytes[body..]) {
+            Some(close) => Ok(body + close + 1),
+            None => {
+                let at = body - 1;
+                let message = format!(
+                    "unterminated comment: `{{` at {} is never closed; {}",
+                    self.parser.lc(at),
+                    self.parser.next_game_words()
+                );
+                self.parser
+                    .report(self.visitor, PgnErrorKind::UnterminatedComment, at, message);
+                Err(())
+            }
+        }
+    }
+
+    fn other(&mut self, bytes: &[u8], at: usize) -> Result<usize, ()> {
+        let line = bytes[at] == b';' || self.parser.at_line_start(at);
+        if !line {
+            // A `%` that is no escape line.
+            return Ok(at + 1);
+        }
+        Ok(at + memchr::memchr2(b'\n', b'\r', &bytes[at..]).unwrap_or(bytes.len() - at))
+    }
+
+    fn end(&mut self) {
+        let parser = self.parser;
+        let message = format!(
+            "unbalanced `(`: `(` at {} is never closed; the variation ends at {}",
+            parser.lc(self.open),
+            parser.lc(parser.bytes.trim_ascii_end().len())
+        );
+        parser.report(
+            self.visitor,
+            PgnErrorKind::UnclosedVariation,
+            self.open,
+            message,
+        );
+    }
+}
+
+/// The general way through the movetext: every defect is reported, and reading goes on after it.
+impl Way for Parser<'_, '_> {
+    type Stop = Infallible;
+
+    fn comment<V: Visitor>(
+        &mut self,
+        _: &[u8],
+        start: usize,
+        visitor: &mut V,
+    ) -> Result<usize, Infallible> {
+        self.pos = start;
+        self.brace_comment(visitor);
+        Ok(self.pos)
+    }
+
+    fn line<V: Visitor>(
+        &mut self,
+        bytes: &[u8],
+        start: usize,
+        visitor: &mut V,
+    ) -> Result<Option<usize>, Infallible> {
+        self.pos = start;
+        if bytes[start] == b';' {
+            self.line_comment(visitor);
+        } else if self.at_line_start(start) {
+            self.skip_line();
+        } else {
+            return Ok(None);
+        }
+        Ok(Some(self.pos))
+    }
+
+    fn open_variation(&mut self, start: usize) {
+        self.open.push(start);
+    }
+
+    fn close_variation(&mut self) -> bool {
+        self.open.pop().is_some()
+    }
+
+    fn skip<V: Visitor>(
+        &mut self,
+        _: &[u8],
+        open: usize,
+        visitor: &mut V,
+    ) -> Result<usize, Infallible> {
+        self.pos = open + 1;
+        self.skip_variation(visitor, open);
+        Ok(self.pos)
+    }
+
+    fn defect<V: Visitor>(
+        &mut self,
+        _: &[u8],
+        at: usize,
+        defect: Defect,
+        visitor: &mut V,
+    ) -> Result<usize, Infallible> {
+        self.pos = at;
+        let (kind, message) = match defect {
+            Defect::Unexpected => {
+                self.unexpected(visitor);
+                return Ok(self.pos);
+            }
+            Defect::Unopened => {
+                self.pos = at + 1;
+                let message = format!(
+                    "unbalanced `)` at {}: no variation is open; it is ignored",
+                    self.lc(at)
+                );
+                (PgnErrorKind::UnopenedVariation, message)
+            }
+            Defect::NagWithoutNumber => {
+                self.pos = at + 1;
+                let message = format!(
+                    "bad NAG: `$` at {} is not followed by a number; it is ignored",
+                    self.lc(at)
+                );
+                (PgnErrorKind::BadNag, message)
+            }
+            Defect::NagTooLarge { end } => {
+                self.pos = end;
+                let message = format!(
+                    "bad NAG: `{}` at {} is over 255; it is ignored",
+                    self.quote(at..end),
+                    self.lc(at)
+                );
+                (PgnErrorKind::BadNag, message)
+            }
+            Defect::MoveNumberTooLarge { digits, len } => {
+                self.pos = at + len;
+                let message = format!(
+                    "bad move number: `{}` at {} is too large; it is ignored",
+                    self.quote(at..at + digits),
+                    self.lc(at)
+                );
+                (PgnErrorKind::BadMoveNumber, message)
+            }
+        };
+        self.report(visitor, kind, at, message);
+        Ok(self.pos)
     }
 }

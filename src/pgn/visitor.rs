@@ -9,6 +9,7 @@
 
 use super::error::PgnError;
 use super::location::{GameInfo, Location};
+use super::token::GameResult;
 
 /// Whether the reader should go into a part of the game or skip it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -18,42 +19,6 @@ pub enum Flow {
     Continue,
     /// Skip this part cheaply; its tokens (and errors) are not reported.
     Skip,
-}
-
-/// A game termination marker.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum GameResult {
-    /// `1-0`
-    WhiteWins,
-    /// `0-1`
-    BlackWins,
-    /// `1/2-1/2`
-    Draw,
-    /// `*`: unknown, unfinished or abandoned.
-    Unknown,
-}
-
-impl GameResult {
-    /// Reads a `Result` tag's value; anything but the three decisive or drawn markers (`*`, an
-    /// empty or unusual value such as `½-½`) is [`GameResult::Unknown`].
-    pub fn from_tag(value: &str) -> GameResult {
-        match value.trim() {
-            "1-0" => GameResult::WhiteWins,
-            "0-1" => GameResult::BlackWins,
-            "1/2-1/2" => GameResult::Draw,
-            _ => GameResult::Unknown,
-        }
-    }
-
-    /// The marker as written in PGN.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            GameResult::WhiteWins => "1-0",
-            GameResult::BlackWins => "0-1",
-            GameResult::Draw => "1/2-1/2",
-            GameResult::Unknown => "*",
-        }
-    }
 }
 
 /// Receives the tokens of each game. Every method but `end_game` does nothing by default.
@@ -126,13 +91,17 @@ pub trait Visitor {
         let _ = location;
     }
 
-    /// Whether this visitor may be taken through a game more than once: `begin_game` forgets all
-    /// of any game before it, so that only the calls after the last `begin_game` count. Then
-    /// [`super::Reader`] parses most games straight from its read buffer, in one pass over their
-    /// bytes, and begins a game again in the rare case it cannot finish it there. In that pass the
-    /// [`GameInfo`] given to `begin_game` holds only the game's number and first line and column;
-    /// the one given to `end_game` is complete, as always.
-    fn restartable(&self) -> bool {
+    /// Whether [`super::Reader`] may read games through this visitor in one pass: parse each game
+    /// straight from its read buffer, finding the game's end on the way, instead of cutting the
+    /// game out first and then parsing it (twice the work). Return `true` only if `begin_game`
+    /// forgets all of any game before it, so that only the calls after the last `begin_game`
+    /// count: in the rare case the reader cannot finish a game in one pass (a defect, a lone CR,
+    /// a `;` comment...), it begins the game again the general way.
+    ///
+    /// In one pass the [`GameInfo`] given to `begin_game` holds only the game's number and first
+    /// line and column; the one given to `end_game` is complete, as always, but for
+    /// [`GameInfo::raw`]'s `bytes` (see there).
+    fn one_pass(&self) -> bool {
         false
     }
 

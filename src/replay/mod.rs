@@ -502,7 +502,7 @@ impl Visitor for Replayer {
     }
 
     /// `begin_game` resets every per-game field.
-    fn restartable(&self) -> bool {
+    fn one_pass(&self) -> bool {
         true
     }
 

@@ -43,8 +43,8 @@ impl Visitor for Failing {
         (self.current, self.sans) = (game.index(), 0);
         self.inner.begin_game(game);
     }
-    fn restartable(&self) -> bool {
-        self.inner.restartable()
+    fn one_pass(&self) -> bool {
+        self.inner.one_pass()
     }
     fn tag(&mut self, name: &str, value: &str, location: Location) {
         self.inner.tag(name, value, location);

@@ -1,6 +1,6 @@
 //! Integration tests of the PGN reader and the input layer: real corpora and edge files, recovery
 //! from damage, encodings, deep nesting, round trips of generated games, compressed input, and the
-//! one-pass reading of plain games against the general way.
+//! one-pass reading against the general way.
 
 mod corpora;
 mod input;

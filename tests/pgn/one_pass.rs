@@ -1,4 +1,4 @@
-//! The one-pass reading of plain games against the general way (cut, then parse): the same games,
+//! The one-pass reading against the general way (cut, then parse): the same games,
 //! tokens, locations, errors and raw bytes, on every real file, at any read size, and on damaged
 //! copies of real games. (Every test that reads through `util::read_with` compares both ways too.)
 
@@ -15,9 +15,9 @@ use crate::util::{
 /// how many games there were and how many went the one-pass way.
 fn compare(bytes: &[u8], reader: impl Read, what: &str) -> (u64, u64) {
     let (general, _) = read_recording(bytes, Recorder::default());
-    let (one_pass, recorder) = read_recording(reader, Recorder::default().restartable());
+    let (one_pass, recorder) = read_recording(reader, Recorder::default().one_pass());
     assert_same_games(&general, &one_pass, what);
-    (general.len() as u64, recorder.plain_games)
+    (general.len() as u64, recorder.one_pass_games)
 }
 
 /// A reader that hands out its bytes in pieces of random sizes, to cut games at every place.
@@ -48,20 +48,20 @@ fn real_files_read_the_same_in_one_pass_and_most_games_take_it() {
         &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testdata"),
     ));
     assert!(corpora >= 10 && files.len() > corpora + 50, "too few files");
-    let (mut games, mut plain) = (0, 0);
+    let (mut games, mut one_pass) = (0, 0);
     for (i, path) in files.iter().enumerate() {
         let bytes = fs::read(path).expect("read test file");
         let (n, p) = compare(&bytes, &bytes[..], &path.display().to_string());
         if i < corpora {
             games += n;
-            plain += p;
+            one_pass += p;
         }
     }
-    // The corpora are real archives, LF and CRLF: nearly every game is plain.
+    // The corpora are real archives, LF and CRLF: nearly every game is a one-pass game.
     assert!(games > 15_000, "only {games} corpus games");
     assert!(
-        plain * 100 >= games * 99,
-        "only {plain} of {games} corpus games were read in one pass"
+        one_pass * 100 >= games * 99,
+        "only {one_pass} of {games} corpus games were read in one pass"
     );
 }
 
@@ -119,7 +119,7 @@ fn damaged_games_read_the_same_in_one_pass() {
 /// A visitor that panics at one move, and otherwise returns each game's number.
 struct PanicAt {
     san: &'static str,
-    restartable: bool,
+    one_pass: bool,
 }
 
 impl arbiter::pgn::Visitor for PanicAt {
@@ -128,8 +128,8 @@ impl arbiter::pgn::Visitor for PanicAt {
     fn san(&mut self, san: &str, _: arbiter::pgn::Location) {
         assert_ne!(san, self.san, "a bug in the visitor");
     }
-    fn restartable(&self) -> bool {
-        self.restartable
+    fn one_pass(&self) -> bool {
+        self.one_pass
     }
     fn end_game(&mut self, game: &arbiter::pgn::GameInfo<'_>) -> u64 {
         game.index()
@@ -140,10 +140,10 @@ impl arbiter::pgn::Visitor for PanicAt {
 fn a_panic_in_the_visitor_loses_only_its_game() {
     use std::panic::{AssertUnwindSafe, catch_unwind};
     let pgn = "[A \"1\"]\n\n1. e4 1-0\n\n[A \"2\"]\n\n1. d4 Nf6 0-1\n\n[A \"3\"]\n\n1. c4 *\n";
-    for restartable in [true, false] {
+    for one_pass in [true, false] {
         let mut visitor = PanicAt {
             san: "Nf6",
-            restartable,
+            one_pass,
         };
         let mut reader = arbiter::pgn::Reader::new("test.pgn", pgn.as_bytes());
         let mut seen = Vec::new();
@@ -160,6 +160,6 @@ fn a_panic_in_the_visitor_loses_only_its_game() {
                 }
             }
         }
-        assert_eq!(seen, [1, 102, 3], "restartable: {restartable}");
+        assert_eq!(seen, [1, 102, 3], "one_pass: {one_pass}");
     }
 }

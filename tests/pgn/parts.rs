@@ -57,7 +57,7 @@ fn read_in_parts(bytes: &[u8], size: usize, recorder: &mut Recorder) -> (Vec<Gam
 fn compare(bytes: &[u8], size: usize, what: &str) -> usize {
     let (whole, _) = read_recording(bytes, Recorder::default());
     let mut parts = 0;
-    for mut recorder in [Recorder::default(), Recorder::default().restartable()] {
+    for mut recorder in [Recorder::default(), Recorder::default().one_pass()] {
         let (in_parts, n) = read_in_parts(bytes, size, &mut recorder);
         assert_same_games(&whole, &in_parts, &format!("{what}, in parts of {size}"));
         parts = n;

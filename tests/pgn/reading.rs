@@ -23,7 +23,7 @@ fn a_full_game_gives_every_token_in_order() {
     ));
     use Token::*;
     assert_eq!(
-        game.plain(),
+        game.bare(),
         vec![
             Tag("Event".into(), "Wch \"blitz\" [rapid]".into()),
             Tag("Site".into(), "C:\\x".into()),
@@ -81,10 +81,10 @@ fn a_full_game_gives_every_token_in_order() {
 fn lichess_commands_stay_in_their_comments() {
     let game = read_one("1. e4 { [%eval 0.17] [%clk 0:03:00] } 1... c5 { [%clk 0:02:58] } 0-1");
     assert_eq!(
-        game.plain()[2..3],
+        game.bare()[2..3],
         [comment(" [%eval 0.17] [%clk 0:03:00] ")]
     );
-    assert_eq!(game.plain()[5], comment(" [%clk 0:02:58] "));
+    assert_eq!(game.bare()[5], comment(" [%clk 0:02:58] "));
 }
 
 #[test]
@@ -138,7 +138,7 @@ fn comments_after_the_result_belong_to_the_game() {
         read_all(b"1. e4 1-0 ; over\n; { Game Nr. 1\n; by adjudication }\n\n[Event \"b\"] *");
     assert_eq!(games.len(), 2);
     assert_eq!(
-        games[0].plain()[3..],
+        games[0].bare()[3..],
         [
             comment(" over"),
             comment(" { Game Nr. 1"),
@@ -175,7 +175,7 @@ fn latin1_game_between_utf8_games() {
     assert!(games[0].errors.is_empty());
     assert_eq!(games[1].kinds(), [PgnErrorKind::NotUtf8]);
     assert_eq!(games[1].errors[0].at.to_string(), "4:1");
-    assert_eq!(games[1].plain()[3], comment("éé"));
+    assert_eq!(games[1].bare()[3], comment("éé"));
     // Columns count characters: `e5` is the 12th character of its line in both encodings.
     assert_eq!(games[0].tokens[4].1, "2:11");
     assert_eq!(games[1].tokens[4].1, "5:12");
@@ -210,7 +210,7 @@ fn crlf_and_cr_only_line_ends() {
             "{eol:?}"
         );
         assert_eq!(games[1].first_line, 7, "{eol:?}");
-        assert_eq!(games[0].plain()[3], comment(&format!("x{eol}y")));
+        assert_eq!(games[0].bare()[3], comment(&format!("x{eol}y")));
     }
 }
 
@@ -222,8 +222,8 @@ fn nested(depth: usize) -> String {
 fn deep_nesting_ten_thousand_levels() {
     let game = read_one(&nested(10_000));
     assert!(game.errors.is_empty());
-    let begins = game.plain().iter().filter(|t| **t == Token::Begin).count();
-    let ends = game.plain().iter().filter(|t| **t == Token::End).count();
+    let begins = game.bare().iter().filter(|t| **t == Token::Begin).count();
+    let ends = game.bare().iter().filter(|t| **t == Token::End).count();
     assert_eq!((begins, ends), (10_000, 10_000));
 }
 
@@ -241,7 +241,7 @@ fn deep_nesting_hundred_thousand_levels() {
     let game = read_one(&open);
     assert_eq!(game.kinds(), [PgnErrorKind::UnclosedVariation]);
     assert_eq!(
-        game.plain().iter().filter(|t| **t == Token::End).count(),
+        game.bare().iter().filter(|t| **t == Token::End).count(),
         100_000
     );
 }

@@ -52,17 +52,17 @@ fn unclosed_variation() {
     the_error(&games[0], PgnErrorKind::UnclosedVariation, "2:7");
     let game = &games[0];
     let begins = game
-        .plain()
+        .bare()
         .iter()
         .filter(|t| **t == crate::util::Token::Begin)
         .count();
     let ends = game
-        .plain()
+        .bare()
         .iter()
         .filter(|t| **t == crate::util::Token::End)
         .count();
     assert_eq!((begins, ends), (1, 1));
-    assert!(game.plain().contains(&crate::util::Token::Result(
+    assert!(game.bare().contains(&crate::util::Token::Result(
         arbiter::pgn::GameResult::Unknown
     )));
     next_game_is_whole(&games, 1);

@@ -159,7 +159,7 @@ proptest! {
             expected.push(tokens);
         }
         let read = read_all(text.as_bytes());
-        let got: Vec<Vec<Token>> = read.iter().map(|g| g.plain()).collect();
+        let got: Vec<Vec<Token>> = read.iter().map(|g| g.bare()).collect();
         prop_assert_eq!(got, expected, "text: {:?}", text);
         for game in &read {
             prop_assert!(game.errors.is_empty(), "{:?} in {:?}", game.errors, text);

@@ -31,7 +31,7 @@ pub struct Game {
 
 impl Game {
     /// The tokens without their locations.
-    pub fn plain(&self) -> Vec<Token> {
+    pub fn bare(&self) -> Vec<Token> {
         self.tokens.iter().map(|(t, _)| t.clone()).collect()
     }
 
@@ -71,12 +71,12 @@ pub struct Recorder {
     pending: Vec<(Token, arbiter::pgn::Location)>,
     errors: Vec<PgnError>,
     skip_variations: bool,
-    /// Says it is [`Visitor::restartable`] (and is: `begin_game` forgets the game before).
-    restartable: bool,
+    /// Says it is [`Visitor::one_pass`] (and is: `begin_game` forgets the game before).
+    one_pass: bool,
     /// The current game was begun in the reader's one-pass way (its bytes not yet known).
-    began_plain: bool,
+    began_one_pass: bool,
     /// Games read the one-pass way, and how often a game was begun.
-    pub plain_games: u64,
+    pub one_pass_games: u64,
     pub begins: u64,
 }
 
@@ -89,10 +89,10 @@ impl Recorder {
         }
     }
 
-    /// The same recorder, but restartable: the reader then takes plain games in one pass.
-    pub fn restartable(self) -> Recorder {
+    /// The same recorder, but a one-pass visitor: the reader then takes most games in one pass.
+    pub fn one_pass(self) -> Recorder {
         Recorder {
-            restartable: true,
+            one_pass: true,
             ..self
         }
     }
@@ -107,14 +107,14 @@ impl Visitor for Recorder {
 
     fn begin_game(&mut self, game: &GameInfo<'_>) {
         self.begins += 1;
-        self.began_plain = game.raw().bytes.is_empty();
-        if self.restartable {
+        self.began_one_pass = game.raw().bytes.is_empty();
+        if self.one_pass {
             self.pending.clear();
             self.errors.clear();
         }
     }
-    fn restartable(&self) -> bool {
-        self.restartable
+    fn one_pass(&self) -> bool {
+        self.one_pass
     }
 
     fn tag(&mut self, name: &str, value: &str, location: arbiter::pgn::Location) {
@@ -152,8 +152,8 @@ impl Visitor for Recorder {
         self.errors.push(error);
     }
     fn end_game(&mut self, game: &GameInfo<'_>) -> Game {
-        if self.began_plain {
-            self.plain_games += 1;
+        if self.began_one_pass {
+            self.one_pass_games += 1;
         }
         let raw = game.raw();
         Game {
@@ -182,16 +182,16 @@ pub fn read_all(bytes: &[u8]) -> Vec<Game> {
 }
 
 /// Reads every game of `bytes` with `recorder`, both ways: cut then parsed, and in one pass where
-/// the game is plain (a restartable recorder). Both must see exactly the same games.
+/// the game allows it (a one-pass recorder). Both must see exactly the same games.
 pub fn read_with(bytes: &[u8], recorder: Recorder) -> Vec<Game> {
     let one_pass = Recorder {
         skip_variations: recorder.skip_variations,
         ..Recorder::default()
     }
-    .restartable();
+    .one_pass();
     let (games, _) = read_recording(bytes, recorder);
-    let (plain, _) = read_recording(bytes, one_pass);
-    assert_same_games(&games, &plain, "the one-pass reading");
+    let (one_pass_games, _) = read_recording(bytes, one_pass);
+    assert_same_games(&games, &one_pass_games, "the one-pass reading");
     games
 }
 

@@ -1,0 +1,499 @@
+//! One-pass reading: most games are parsed straight from the splitter's read buffer, finding
+//! their own end, so that their bytes are scanned once instead of twice (cut, then parse).
+//!
+//! A one-pass game is what real archives are made of: tag pairs one per line, then movetext of moves,
+//! move numbers, NAGs, `{ }` comments and `( )` variations, and a result at the end of its line
+//! followed by blank lines and the next game's `[`, or by the end of the input. For such a game
+//! [`parse`] makes exactly the visitor calls [`super::parse_game`] makes for the bytes the
+//! [`super::Splitter`] would cut, and says where the game ends, which is where the splitter would
+//! end it.
+//!
+//! Lines may end with LF or CRLF. Anything else gives up ([`Attempt::Bail`]) before it could
+//! matter: a defect of any kind, a lone CR, a `[` in the movetext or at the start of a comment line
+//! (where the splitter may end a game), `;` comments and `%` lines, a repeated tag name, a result
+//! inside a variation, text after the result, a game that is not UTF-8, or a missing result at the
+//! end of the input. The caller then cuts the game with the splitter and parses it the general
+//! way; the visitor is begun again, which is why only a [`Visitor::one_pass`] visitor is taken
+//! this way. A game that runs past the end of the buffer asks for more input
+//! ([`Attempt::NeedMore`]) and is begun again after the refill.
+//!
+//! Tokens are read with the same rules of [`super::grammar`] as the general parser, on the rest of
+//! the buffer rather than on the game's bytes. A rule may look past its token (a move number looks
+//! past blanks for more dots), but not past a one-pass game's last line, that of its result. Near the
+//! end of an unfinished buffer (closer than [`GUARD`] bytes) no token is read; a token the buffer
+//! cuts short runs to its end, and the next step asks for more input and drops the attempt.
+
+use super::location::{Encoding, GameInfo, Location};
+use super::movetext::{self, Defect, Step, Way};
+use super::raw::RawGame;
+use super::scan::find_any;
+use super::tag_names::{TagNames, hash_name, simple_tag_hashed};
+use super::tags;
+use super::token::{self, BRACE_STOP, LineEnd, MAX_TAG_LINE, VARIATION_STOP};
+use super::variation::{SkipVariation, skip_variation};
+use super::visitor::{Flow, Visitor};
+
+/// How a one-pass attempt ended.
+pub(super) enum Attempt<T> {
+    /// The game is done and `end_game` has returned; it is this many bytes long.
+    Done(usize, T),
+    /// The buffer ends before the game does: refill and begin again.
+    NeedMore,
+    /// Not a one-pass game: cut it and parse it the general way.
+    Bail,
+}
+
+/// No token is read closer than this to the end of an unfinished buffer. (A token that the buffer
+/// cut short would be read wrongly, but it would also run to the end of the buffer, and the next
+/// step would ask for more input and so drop the attempt; the margin makes that rare.)
+const GUARD: usize = 256;
+
+/// The most tag pairs of a one-pass game (they are held until the tag section is known to be UTF-8).
+const MAX_TAGS: usize = 32;
+
+/// Where one tag pair's parts lie in the game (a one-pass game's tag section is well under 4 GiB).
+#[derive(Copy, Clone, Default)]
+struct TagSpan {
+    start: u32,
+    name: (u32, u32),
+    value: (u32, u32),
+    backslash: bool,
+}
+
+/// Early exits of the parse.
+macro_rules! need_more_or_bail {
+    ($eof:expr) => {
+        return if $eof {
+            Attempt::Bail
+        } else {
+            Attempt::NeedMore
+        }
+    };
+}
+
+/// Parses the one-pass game at the start of `bytes` (the rest of the splitter's buffer; `eof` if the
+/// input ends there, unless `more_follows`: see [`super::Splitter::part`]) into `visitor`. `game`
+/// comes with its number and first line and column; on [`Attempt::Done`] it ends as the splitter
+/// would have cut it (its bytes stay in the buffer: the visitor sees them through
+/// [`GameInfo::bytes`]).
+pub(super) fn parse<V: Visitor>(
+    bytes: &[u8],
+    eof: bool,
+    more_follows: bool,
+    max_game: usize,
+    game: &mut RawGame,
+    names: &mut TagNames,
+    visitor: &mut V,
+) -> Attempt<V::Output> {
+    game.bytes.clear();
+    game.too_large = None;
+    game.at_eof = false;
+    game.end_line = game.first_line;
+    visitor.begin_game(&GameInfo::new(game, Encoding::Utf8));
+
+    // The tag section: whole lines of one tag pair each, among blank lines.
+    let mut tags = [TagSpan::default(); MAX_TAGS];
+    let mut count = 0;
+    let mut pos = 0;
+    // The line ends passed (the game's lines less one).
+    let mut lines = 0;
+    names.clear();
+    let movetext = loop {
+        pos = skip_blanks(bytes, pos, &mut lines);
+        match bytes.get(pos) {
+            Some(b'[') => {
+                let (name, value, backslash, mut k, hash) = match simple_tag(bytes, pos) {
+                    Some(tag) => tag,
+                    None => match general_tag(bytes, pos) {
+                        Ok(tag) => tag,
+                        // Perhaps the buffer cut it short.
+                        Err(()) if memchr::memchr2(b'\n', b'\r', &bytes[pos..]).is_none() => {
+                            need_more_or_bail!(eof)
+                        }
+                        Err(()) => return Attempt::Bail,
+                    },
+                };
+                while let Some(b' ' | b'\t') = bytes.get(k) {
+                    k += 1;
+                }
+                let line_end = match line_end(bytes, k) {
+                    Ok(len) => len,
+                    Err(()) => need_more_or_bail!(eof),
+                };
+                if line_end == 0
+                    || k - pos > MAX_TAG_LINE
+                    || count == MAX_TAGS
+                    || k > u32::MAX as usize
+                    || !names.insert(hash)
+                {
+                    return Attempt::Bail;
+                }
+                tags[count] = TagSpan {
+                    start: pos as u32,
+                    name: (name.0 as u32, name.1 as u32),
+                    value: (value.0 as u32, value.1 as u32),
+                    backslash,
+                };
+                count += 1;
+                lines += 1;
+                pos = k + line_end;
+            }
+            Some(b';' | b'%' | b'\r' | 0x0b | 0x0c) => return Attempt::Bail,
+            Some(_) => break pos,
+            None => need_more_or_bail!(eof),
+        }
+    };
+    let Ok(section) = simdutf8::basic::from_utf8(&bytes[..movetext]) else {
+        return Attempt::Bail;
+    };
+    for tag in &tags[..count] {
+        let name = &section[tag.name.0 as usize..tag.name.1 as usize];
+        let raw = &section[tag.value.0 as usize..tag.value.1 as usize];
+        let unescaped;
+        let value: &str = if tag.backslash {
+            unescaped = tags::unescape(raw);
+            &unescaped
+        } else {
+            raw
+        };
+        visitor.tag(name, value, Location::at(tag.start as usize));
+    }
+    if visitor.end_tags() == Flow::Skip {
+        return Attempt::Bail;
+    }
+
+    // The movetext, up to the result.
+    // No token starts closer than `GUARD` bytes to the end of an unfinished buffer.
+    let near_end = match eof {
+        true => usize::MAX,
+        false => (bytes.len() + 1).saturating_sub(GUARD),
+    };
+    let mut way = Buffered {
+        eof,
+        lines,
+        depth: 0,
+        wants_comments: visitor.wants_comments(),
+    };
+    loop {
+        pos = skip_blanks(bytes, pos, &mut way.lines);
+        if pos >= near_end {
+            return Attempt::NeedMore;
+        }
+        if pos >= bytes.len() {
+            // The input ends without a result.
+            return Attempt::Bail;
+        }
+        match movetext::token(bytes, pos, &mut way, visitor) {
+            Ok(Step::Next(next)) => pos = next,
+            Ok(Step::Result(result, len)) => {
+                if way.depth > 0 {
+                    return Attempt::Bail;
+                }
+                visitor.result(result, Location::at(pos));
+                pos += len;
+                break;
+            }
+            Err(short) => return short.attempt(),
+        }
+    }
+    lines = way.lines;
+
+    // The rest of the result's line must be blank; then blank lines up to the next game's `[` or
+    // the end of the input.
+    while let Some(b' ' | b'\t') = bytes.get(pos) {
+        pos += 1;
+    }
+    match line_end(bytes, pos) {
+        Ok(0) => return Attempt::Bail,
+        Ok(_) => {}
+        Err(()) if eof && pos == bytes.len() => {}
+        Err(()) => need_more_or_bail!(eof),
+    }
+    pos = skip_blanks(bytes, pos, &mut lines);
+    match bytes.get(pos) {
+        Some(b'[') => {}
+        Some(_) => return Attempt::Bail,
+        None if eof => {}
+        None => return Attempt::NeedMore,
+    }
+    let len = pos;
+    if len > max_game || simdutf8::basic::from_utf8(&bytes[movetext..len]).is_err() {
+        return Attempt::Bail;
+    }
+
+    let text = &bytes[..len];
+    debug_assert!(memchr::memchr_iter(b'\r', text).all(|i| text.get(i + 1) == Some(&b'\n')));
+    debug_assert_eq!(lines, memchr::memchr_iter(b'\n', text).count() as u64);
+    game.end_line = game.first_line + lines;
+    game.at_eof = eof && !more_follows && len == bytes.len();
+    let output = visitor.end_game(&GameInfo::with_bytes(game, text, Encoding::Utf8));
+    Attempt::Done(len, output)
+}
+
+/// A tag pair at `bytes[pos]` (a `[`): the ranges of its name and raw value, whether the value
+/// holds a backslash, the index after its `]`, and the hash of its name.
+type TagParts = ((usize, usize), (usize, usize), bool, usize, u64);
+
+/// The common tag pair `[Name "value"]`, by [`simple_tag_hashed`]: what [`general_tag`]
+/// gives for it, or `None` for any other form.
+#[inline(always)]
+fn simple_tag(bytes: &[u8], pos: usize) -> Option<TagParts> {
+    let (name_end, value_end, hash) = simple_tag_hashed(&bytes[pos..])?;
+    let (name_end, value_end) = (pos + name_end, pos + value_end);
+    Some((
+        (pos + 1, name_end),
+        (name_end + 2, value_end),
+        false,
+        value_end + 2,
+        hash,
+    ))
+}
+
+/// A tag pair at `bytes[pos]` by the general rule. (It stops at a line end: the pair is on this
+/// line, or it is no pair.)
+fn general_tag(bytes: &[u8], pos: usize) -> Result<TagParts, ()> {
+    let (after, ((name, value), backslash)) =
+        tags::tag_pair_and_backslash(&bytes[pos..]).map_err(|_| ())?;
+    let at = |part: &[u8]| {
+        let at = part.as_ptr() as usize - bytes.as_ptr() as usize;
+        (at, at + part.len())
+    };
+    let hash = hash_name(name);
+    Ok((
+        at(name),
+        at(value),
+        backslash,
+        bytes.len() - after.len(),
+        hash,
+    ))
+}
+
+/// The index of the first byte at or after `pos` that is not a space, a tab or a line end (LF or
+/// CRLF; a lone CR stops it, as does a CR at the end of the buffer). Counts the line ends.
+#[inline(always)]
+fn skip_blanks(bytes: &[u8], mut pos: usize, lines: &mut u64) -> usize {
+    loop {
+        match bytes.get(pos) {
+            Some(b' ' | b'\t') => pos += 1,
+            Some(b'\n') => {
+                pos += 1;
+                *lines += 1;
+            }
+            Some(b'\r') if bytes.get(pos + 1) == Some(&b'\n') => {
+                pos += 2;
+                *lines += 1;
+            }
+            _ => return pos,
+        }
+    }
+}
+
+/// The length of the line end at `bytes[at]` (by [`token::line_end`]) that a one-pass game may
+/// hold: 1 for LF, 2 for CRLF, 0 for anything else (a lone CR included); `Err` if the buffer ends
+/// first.
+#[inline]
+fn line_end(bytes: &[u8], at: usize) -> Result<usize, ()> {
+    match token::line_end(bytes, at) {
+        LineEnd::Lf => Ok(1),
+        LineEnd::CrLf => Ok(2),
+        LineEnd::LoneCr => Ok(0),
+        LineEnd::Not if at < bytes.len() => Ok(0),
+        LineEnd::CrAtEnd | LineEnd::Not => Err(()),
+    }
+}
+
+/// The length of a `{ }` comment's text (`body` follows its `{`), if its `}` is in the buffer;
+/// `usize::MAX` if the game is not a one-pass game: a line of the comment starts with `[` (the splitter may
+/// end the game there, the comment never closed) or ends with a lone CR.
+#[inline(always)]
+fn comment(body: &[u8], eof: bool, lines: &mut u64) -> Option<usize> {
+    // Most comments are one line, `{ [%clk 0:03:00] }`: one search.
+    let k = find_any(body, BRACE_STOP);
+    if body.get(k) == Some(&b'}') {
+        return Some(k);
+    }
+    comment_lines(body, k, eof, lines)
+}
+
+/// [`comment`] from `body[k]`, the first line end or the end of the buffer.
+#[cold]
+#[inline(never)]
+fn comment_lines(body: &[u8], mut k: usize, eof: bool, lines: &mut u64) -> Option<usize> {
+    loop {
+        k += find_any(&body[k..], BRACE_STOP);
+        match body.get(k) {
+            Some(b'}') => return Some(k),
+            Some(_) => match line_end(body, k) {
+                Ok(0) => return Some(usize::MAX),
+                Ok(len) => {
+                    k += len;
+                    *lines += 1;
+                    match body.get(k) {
+                        Some(b'[') => return Some(usize::MAX),
+                        Some(_) => {}
+                        None if eof => return Some(usize::MAX),
+                        None => return None,
+                    }
+                }
+                Err(()) if eof => return Some(usize::MAX),
+                Err(()) => return None,
+            },
+            None => return None,
+        }
+    }
+}
+
+/// Why the one-pass reader stops reading a game: it is not one for it (then it is read the
+/// general way), or the buffer ends too soon (then it is begun again after a refill).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Short {
+    Bail,
+    NeedMore,
+}
+
+impl Short {
+    /// The buffer ends here: more input, unless the input has ended.
+    fn at_end(eof: bool) -> Short {
+        if eof { Short::Bail } else { Short::NeedMore }
+    }
+
+    fn attempt<T>(self) -> Attempt<T> {
+        match self {
+            Short::Bail => Attempt::Bail,
+            Short::NeedMore => Attempt::NeedMore,
+        }
+    }
+}
+
+/// The one-pass reader's way through the movetext (see [`Way`]): it counts the lines it passes,
+/// and gives the game up at any defect and at anything the splitter might cut differently.
+struct Buffered {
+    eof: bool,
+    /// The line ends passed.
+    lines: u64,
+    /// How many variations are open.
+    depth: u32,
+    wants_comments: bool,
+}
+
+impl Way for Buffered {
+    type Stop = Short;
+
+    #[inline(always)]
+    fn comment<V: Visitor>(
+        &mut self,
+        bytes: &[u8],
+        start: usize,
+        visitor: &mut V,
+    ) -> Result<usize, Short> {
+        let Some(len) = comment(&bytes[start + 1..], self.eof, &mut self.lines) else {
+            return Err(Short::at_end(self.eof));
+        };
+        if len == usize::MAX {
+            return Err(Short::Bail);
+        }
+        if self.wants_comments {
+            let Some(text) = comment_text(&bytes[start + 1..start + 1 + len]) else {
+                return Err(Short::Bail);
+            };
+            visitor.comment(text, Location::at(start));
+        } else {
+            visitor.comment_skipped(Location::at(start));
+        }
+        Ok(start + len + 2)
+    }
+
+    fn line<V: Visitor>(&mut self, _: &[u8], _: usize, _: &mut V) -> Result<Option<usize>, Short> {
+        Err(Short::Bail)
+    }
+
+    #[inline]
+    fn open_variation(&mut self, _: usize) {
+        self.depth += 1;
+    }
+
+    #[inline]
+    fn close_variation(&mut self) -> bool {
+        if self.depth == 0 {
+            return false;
+        }
+        self.depth -= 1;
+        true
+    }
+
+    fn skip<V: Visitor>(&mut self, bytes: &[u8], open: usize, _: &mut V) -> Result<usize, Short> {
+        let mut skip = Skip {
+            eof: self.eof,
+            lines: &mut self.lines,
+        };
+        skip_variation(bytes, open + 1, &mut skip)
+    }
+
+    fn defect<V: Visitor>(
+        &mut self,
+        _: &[u8],
+        _: usize,
+        _: Defect,
+        _: &mut V,
+    ) -> Result<usize, Short> {
+        Err(Short::Bail)
+    }
+}
+
+/// The one-pass reader's part in skipping a variation: it counts the line ends it passes, and
+/// gives the game up at anything unusual (`[`, `;`, `%`, a lone CR, a comment it would give up).
+struct Skip<'l> {
+    eof: bool,
+    lines: &'l mut u64,
+}
+
+impl SkipVariation<8> for Skip<'_> {
+    type Stop = Short;
+
+    const STOP: [u8; 8] = VARIATION_STOP;
+
+    #[inline]
+    fn comment(&mut self, bytes: &[u8], body: usize) -> Result<usize, Short> {
+        match comment(&bytes[body..], self.eof, self.lines) {
+            Some(usize::MAX) => Err(Short::Bail),
+            Some(len) => Ok(body + len + 1),
+            None => Err(Short::at_end(self.eof)),
+        }
+    }
+
+    #[inline]
+    fn other(&mut self, bytes: &[u8], at: usize) -> Result<usize, Short> {
+        match bytes[at] {
+            b'\n' => {
+                *self.lines += 1;
+                Ok(at + 1)
+            }
+            b'\r' => match line_end(bytes, at) {
+                Ok(2) => {
+                    *self.lines += 1;
+                    Ok(at + 2)
+                }
+                Ok(_) => Err(Short::Bail),
+                Err(()) => Err(Short::at_end(self.eof)),
+            },
+            _ => Err(Short::Bail),
+        }
+    }
+
+    fn end(&mut self) -> Short {
+        Short::at_end(self.eof)
+    }
+}
+
+/// A comment's text as a string, if it is UTF-8. Most comments are a few ASCII bytes
+/// (`[%clk 0:03:00]`), checked as such in a few instructions: `str::from_utf8` cost more than the
+/// rest of a comment's reading.
+#[inline]
+fn comment_text(bytes: &[u8]) -> Option<&str> {
+    if bytes.is_ascii() {
+        // SAFETY: ASCII is UTF-8.
+        Some(unsafe { std::str::from_utf8_unchecked(bytes) })
+    } else {
+        std::str::from_utf8(bytes).ok()
+    }
+}
