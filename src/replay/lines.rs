@@ -132,7 +132,8 @@ impl LineStack {
                 Opened::TooDeep
             }
             Some(parent) => {
-                let line = Line::at(parent.before.clone(), parent.ply - 1);
+                // A line that moved is at least one ply from the start.
+                let line = Line::at(parent.before.clone(), parent.ply.saturating_sub(1));
                 self.lines.push(line);
                 Opened::Replayed
             }
@@ -284,8 +285,10 @@ mod tests {
         play(&mut stack, "e4");
         for _ in 0..MAX_VARIATION_DEPTH {
             assert_eq!(stack.open_variation(), Opened::Replayed);
+            // As if the variation made its first move.
             let index = stack.lines.len() - 1;
             stack.lines[index].moved = true;
+            stack.lines[index].ply += 1;
         }
         assert_eq!(stack.open_variation(), Opened::TooDeep);
         assert_eq!(stack.live(), None);
