@@ -215,5 +215,6 @@ print()
 print("| ratio | value |")
 print("| --- | ---: |")
 for name, value in ratios:
-    print(f"| {name} | {value:.2f}x |")
+    unit = "" if "plies/s" in name else "x"
+    print(f"| {name} | {value:.2f}{unit} |")
 EOF

@@ -76,10 +76,13 @@ pub struct MainLineNotes {
     checks: bool,
     /// Each side's last clock so far, when comments are read as they come.
     last_clocks: [Option<Millis>; 2],
-    /// Only the last clocks are wanted: comments are noted here as (place, ply, mover) and read
+    /// Only the last clocks are wanted: comments are noted here, each as its place and its ply
+    /// in one word (the ply in the high half), and read
     /// at the game's end.
     deferred: bool,
-    noted: Vec<(Location, u32, Color)>,
+    noted: Vec<u64>,
+    /// Black makes the first move (and every odd ply): the game starts from a FEN.
+    black_first: bool,
     /// The last main-line ply (0 before the first move), who made it, and its annotations so far.
     ply: u32,
     mover: Option<Color>,
@@ -130,6 +133,7 @@ impl MainLineNotes {
         if self.keep_plies {
             self.log.start.clone_from(start);
         }
+        self.black_first = start.turn() == Color::Black;
         let Some(text) = time_control else {
             return Ok(None);
         };
@@ -216,8 +220,9 @@ impl MainLineNotes {
     /// Notes the place of a main-line comment, to be read at the game's end if need be.
     #[inline]
     pub fn note(&mut self, location: Location) {
-        if let Some(mover) = self.mover {
-            self.noted.push((location, self.ply, mover));
+        if self.ply > 0 {
+            self.noted
+                .push(u64::from(self.ply) << 32 | u64::from(location.0));
         }
     }
 
@@ -310,8 +315,10 @@ impl MainLineNotes {
     /// ply with a clock is found; the first clock of that ply counts.
     fn read_last_clocks(&mut self, game: &[u8]) {
         let mut found: [Option<(u32, Millis)>; 2] = [None; 2];
-        for &(location, ply, mover) in self.noted.iter().rev() {
-            let side = mover as usize;
+        for &word in self.noted.iter().rev() {
+            let (ply, location) = ((word >> 32) as u32, Location(word as u32));
+            // White is side 0: the first mover's side for odd plies.
+            let side = usize::from((ply % 2 == 0) != self.black_first);
             if found[side].is_some_and(|(at, _)| at != ply) {
                 if found[0].is_some() && found[1].is_some() {
                     break;

@@ -58,7 +58,7 @@ fn validate_finds_each_clock_problem_where_the_fixture_says() {
         found.entry(game).or_default().push(code);
     }
     let codes = export_rows(&[&dir, "--tags", "Codes"]);
-    assert_eq!(codes.len(), 8);
+    assert_eq!(codes.len(), 9);
     for game in codes {
         let number = game["game"].as_u64().unwrap();
         let expected: Vec<&str> = game["Codes"].as_str().unwrap().split_whitespace().collect();
@@ -119,6 +119,11 @@ fn game_rows_have_typed_columns() {
     assert_eq!(
         (&rows[7]["white_clock"], &rows[7]["black_clock"]),
         (&json!(59), &json!(58))
+    );
+    // Black moves first in a game set up from a FEN.
+    assert_eq!(
+        (&rows[8]["white_clock"], &rows[8]["black_clock"]),
+        (&json!(50), &json!(40))
     );
 }
 
@@ -208,10 +213,11 @@ fn each_sides_last_clock_is_its_last_ply_clock() {
     }
     for input in &inputs {
         let games = export_rows(&[input]);
-        let plies = export_rows(&[input, "--plies"]);
+        let plies = export_rows(&[input, "--plies", "--fen"]);
         let mut last: BTreeMap<(u64, u64), Value> = BTreeMap::new();
         for ply in &plies {
-            let side = 1 - ply["ply"].as_u64().unwrap() % 2;
+            // The mover is the side not to move after the move (0 for White).
+            let side = u64::from(ply["fen"].as_str().unwrap().contains(" w "));
             if !ply["clock"].is_null() {
                 last.insert((ply["index"].as_u64().unwrap(), side), ply["clock"].clone());
             }
