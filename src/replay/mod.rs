@@ -485,6 +485,8 @@ impl Visitor for Replayer {
         !self.notes.deferred()
     }
 
+    /// Always inlined: it runs for nearly every move of an online archive.
+    #[inline(always)]
     fn comment_skipped(&mut self, location: Location) {
         if self.stack.on_main_line() {
             self.notes.note(location);

@@ -218,7 +218,7 @@ impl MainLineNotes {
     }
 
     /// Notes the place of a main-line comment, to be read at the game's end if need be.
-    #[inline]
+    #[inline(always)]
     pub fn note(&mut self, location: Location) {
         if self.ply > 0 {
             self.noted
