@@ -157,6 +157,11 @@ impl MainLineNotes {
     /// previous ply's annotations are complete now.
     #[inline]
     pub fn move_played(&mut self, ply: u32, mover: Color, mv: Option<Move>, report: Report<'_>) {
+        if self.deferred {
+            // Comments are only noted, with this ply: nothing else is kept per move.
+            self.ply = ply;
+            return;
+        }
         if self.checks || self.keep_plies {
             self.flush(report);
         } else {

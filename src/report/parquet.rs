@@ -153,13 +153,20 @@ impl Date32 {
             out.push(b'-');
         }
         let year = year.unsigned_abs();
-        let two = |n: u32| [b'0' + (n / 10 % 10) as u8, b'0' + (n % 10) as u8];
-        out.extend_from_slice(&two(year / 100));
-        out.extend_from_slice(&two(year));
-        out.push(b'-');
-        out.extend_from_slice(&two(month));
-        out.push(b'-');
-        out.extend_from_slice(&two(day));
+        // Written in one piece: a row holds a date, and each push costs a capacity check.
+        let digit = |n: u32| b'0' + (n % 10) as u8;
+        out.extend_from_slice(&[
+            digit(year / 1000),
+            digit(year / 100),
+            digit(year / 10),
+            digit(year),
+            b'-',
+            digit(month / 10),
+            digit(month),
+            b'-',
+            digit(day / 10),
+            digit(day),
+        ]);
     }
 
     /// A PGN `Date` tag's value, `YYYY.MM.DD`, when it is complete and exists; `None` for
