@@ -8,11 +8,12 @@ use std::time::Instant;
 use clap::{Args, ValueEnum};
 
 use crate::cli::exit::Exit;
-use crate::cli::games::{self, GameFormatter};
-use crate::replay::{GameReport, ReplayOptions};
-use crate::report::diagnostic::Diagnostic;
-use crate::report::output::{Bytes, GameNumber, Output};
-use crate::report::sink::Sink;
+use crate::cli::games;
+use arbiter::pipeline::GameFormatter;
+use arbiter::replay::{GameReport, ReplayOptions};
+use arbiter::report::diagnostic::Diagnostic;
+use arbiter::report::output::{Bytes, GameNumber, Output};
+use arbiter::report::sink::Sink;
 
 /// Arguments of `arbiter validate`.
 #[derive(Args, Debug)]
@@ -96,7 +97,7 @@ pub fn parse_jobs(text: &str) -> Result<usize, String> {
 /// Where `-o` sends the output, or standard output.
 pub fn sink(output: Option<&Path>) -> anyhow::Result<Sink> {
     match output {
-        Some(path) => Sink::file(path),
+        Some(path) => Ok(Sink::file(path)?),
         None => Ok(Sink::stdout()),
     }
 }
