@@ -37,6 +37,8 @@
 //! assert_eq!(problem.code, Code::IllegalMove);
 //! assert_eq!((problem.at.line, problem.at.column, problem.ply), (9, 13, Some(3)));
 //! assert_eq!(problem.san.as_deref(), Some("Ke3"));
+//! assert_eq!(problem.to_string(), "9:13: ply 3 \"Ke3\": Ke3: no king can reach e3");
+//! assert_eq!(broken.first_error, problem.to_string());
 //!
 //! assert!(games.next().is_none());
 //! # Ok::<(), arbiter::games::StreamError>(())
@@ -69,8 +71,7 @@ use crate::input::{self, InputError};
 use crate::outcome;
 use crate::pgn::{LineCol, Location, RawGame, ReadError, Reader, Visitor};
 use crate::replay::{GameReport, Problem, ReplayOptions, Replayer};
-use crate::report::code::Code;
-use crate::report::diagnostic::Severity;
+use crate::report::code::{Code, Severity};
 
 /// The games of one PGN stream, replayed and judged one at a time.
 ///
@@ -206,20 +207,21 @@ fn internal_error_report(game: &RawGame, payload: &(dyn std::any::Any + Send)) -
         line: game.first_line,
         column: game.first_column,
     };
+    let problem = Problem {
+        location: Location(0),
+        at,
+        ply: None,
+        san: None,
+        severity: Severity::Error,
+        code: Code::InternalError,
+        message,
+    };
     GameReport {
         index: game.index,
         main_line_valid: false,
-        first_error: format!("{at}: {message}"),
+        first_error: problem.to_string(),
         classification: Some(outcome::classify_invalid(outcome::GameResult::Unknown)),
-        problems: vec![Problem {
-            location: Location(0),
-            at,
-            ply: None,
-            san: None,
-            severity: Severity::Error,
-            code: Code::InternalError,
-            message,
-        }],
+        problems: vec![problem],
         errors: 1,
         ..GameReport::default()
     }

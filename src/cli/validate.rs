@@ -63,15 +63,9 @@ impl GameFormatter for DiagnosticFormatter {
     fn format(&mut self, source: &str, number: GameNumber, report: &GameReport, out: &mut Output) {
         for problem in &report.problems {
             let diagnostic = Diagnostic {
-                path: source.to_owned(),
-                line: clamp(problem.at.line),
-                column: clamp(problem.at.column),
+                path: source,
                 game: number,
-                ply: problem.ply,
-                san: problem.san.clone(),
-                severity: problem.severity,
-                code: problem.code,
-                message: problem.message.clone(),
+                problem,
             };
             match self.format {
                 ValidateFormat::Text => diagnostic.write_text(&mut self.text, out),
@@ -79,10 +73,6 @@ impl GameFormatter for DiagnosticFormatter {
             }
         }
     }
-}
-
-fn clamp(n: u64) -> u32 {
-    u32::try_from(n).unwrap_or(u32::MAX)
 }
 
 /// `--jobs N`: a whole number of at least 1.
