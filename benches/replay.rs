@@ -11,11 +11,10 @@ use std::path::PathBuf;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
-use arbiter::cli::export::export_record;
 use arbiter::pgn::{RawGame, Splitter, parse_game};
 use arbiter::replay::{ReplayOptions, Replayer};
 use arbiter::report::output::{GameNumber, Output};
-use arbiter::report::record::{ExportFormat, RecordFormatter};
+use arbiter::report::record::{ExportFormat, ExportRecord, RecordFormatter};
 
 /// Games in the in-memory export slice.
 const SLICE_GAMES: usize = 1000;
@@ -105,7 +104,7 @@ fn bench_export_slice(c: &mut Criterion) {
                         input: index as u64,
                     };
                     formatter.record(
-                        &export_record("bench.pgn", number, replayer.report()),
+                        &ExportRecord::from_report("bench.pgn", number, replayer.report()),
                         &mut out,
                     );
                 }

@@ -8,8 +8,7 @@
 //! - A path that does not exist but holds `*`, `?` or `[` is a pattern (`games/*.pgn`, for shells
 //!   that leave it unexpanded): its matches are read in sorted order, and a pattern that matches
 //!   nothing is an error naming it.
-//! - `-`, or no path at all, means standard input; with no path and a terminal on standard input,
-//!   one line on stderr says that arbiter is reading it.
+//! - `-`, or no path at all, means standard input.
 //! - The compression is recognised by its magic bytes, not by the name: gzip (several members),
 //!   zstd (several frames, skippable frames), bzip2 (several streams) and xz (several streams) are
 //!   decoded as one stream.
@@ -23,7 +22,7 @@
 
 use std::collections::HashSet;
 use std::fs::{self, File};
-use std::io::{self, IsTerminal, Read, Write};
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -104,9 +103,6 @@ pub fn sources<P: AsRef<Path>>(paths: &[P]) -> Sources {
         .map(|p| Pending::Given(p.as_ref().to_path_buf()))
         .collect();
     if pending.is_empty() {
-        if io::stdin().is_terminal() {
-            let _ = writeln!(io::stderr().lock(), "{STDIN_NOTICE}");
-        }
         pending.push(Pending::Given(PathBuf::from("-")));
     }
     Sources {
@@ -115,10 +111,6 @@ pub fn sources<P: AsRef<Path>>(paths: &[P]) -> Sources {
         found: 0,
     }
 }
-
-/// What arbiter says on stderr when it waits for games typed on a terminal.
-pub const STDIN_NOTICE: &str =
-    "arbiter: reading PGN from standard input (no path given); end with Ctrl-D, or see --help";
 
 /// What is left to visit.
 #[derive(Debug)]

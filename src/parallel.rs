@@ -18,6 +18,7 @@
 //! results. With one job nothing is spawned and the work runs inline.
 
 use std::collections::BTreeMap;
+use std::io;
 use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError, TryLockError};
 use std::thread;
@@ -47,14 +48,15 @@ pub trait Sink<B, R, W> {
 /// * `make_worker` builds each computing thread's reusable state; `work` turns a batch into a
 ///   result.
 /// * `consume` receives the results in input order, on whichever thread finished the next one;
-///   an error stops the run.
+///   an error (writing the output) stops the run and is returned; so is an internal error when a
+///   thread panicked.
 pub fn run_ordered<B, R, W, P>(
     jobs: usize,
     produce: impl FnOnce(&mut dyn Sink<B, R, W>) -> P + Send,
     make_worker: impl Fn() -> W + Sync,
     work: impl Fn(&mut W, B) -> R + Sync,
-    mut consume: impl FnMut(R) -> anyhow::Result<()> + Send,
-) -> anyhow::Result<P>
+    mut consume: impl FnMut(R) -> io::Result<()> + Send,
+) -> io::Result<P>
 where
     B: Send,
     R: Send,
@@ -119,10 +121,12 @@ where
             .filter(Result::is_err)
             .count();
         let (produced, batches) =
-            producer.map_err(|_| anyhow::anyhow!("internal error: the input thread panicked"))?;
+            producer.map_err(|_| io::Error::other("internal error: the input thread panicked"))?;
         let consumed = ordered.finish()?;
         if failed_workers > 0 || consumed != batches {
-            anyhow::bail!("internal error: a worker thread stopped before finishing its batch");
+            return Err(io::Error::other(
+                "internal error: a worker thread stopped before finishing its batch",
+            ));
         }
         Ok(produced)
     })
@@ -134,13 +138,13 @@ struct Inline<'a, W, F, C> {
     work: &'a F,
     consume: &'a mut C,
     /// The consumer's error, which stops the run.
-    failure: Option<anyhow::Error>,
+    failure: Option<io::Error>,
 }
 
 impl<B, R, W, F, C> Sink<B, R, W> for Inline<'_, W, F, C>
 where
     F: Fn(&mut W, B) -> R,
-    C: FnMut(R) -> anyhow::Result<()>,
+    C: FnMut(R) -> io::Result<()>,
 {
     fn send(&mut self, batch: B) -> bool {
         let result = (self.work)(&mut self.worker, batch);
@@ -180,7 +184,7 @@ struct Producer<'a, B, R, W, F, C> {
 impl<B, R, W, F, C> Producer<'_, B, R, W, F, C>
 where
     F: Fn(&mut W, B) -> R,
-    C: FnMut(R) -> anyhow::Result<()>,
+    C: FnMut(R) -> io::Result<()>,
 {
     /// Once everything is produced, works on the batches still queued alongside the workers, so
     /// that the last ones are not left to fewer threads than there are jobs. Returns how many
@@ -214,7 +218,7 @@ where
 impl<B, R, W, F, C> Sink<B, R, W> for Producer<'_, B, R, W, F, C>
 where
     F: Fn(&mut W, B) -> R,
-    C: FnMut(R) -> anyhow::Result<()>,
+    C: FnMut(R) -> io::Result<()>,
 {
     fn send(&mut self, batch: B) -> bool {
         if !self.window.wait_for_room(self.sequence) {
@@ -259,10 +263,10 @@ struct Consumer<C> {
     /// The sequence number of the next result to consume.
     next: u64,
     /// The consumer's error, which stops the run.
-    failure: Option<anyhow::Error>,
+    failure: Option<io::Error>,
 }
 
-impl<R, C: FnMut(R) -> anyhow::Result<()>> InOrder<R, C> {
+impl<R, C: FnMut(R) -> io::Result<()>> InOrder<R, C> {
     fn new(consume: C) -> InOrder<R, C> {
         InOrder {
             waiting: Mutex::new(BTreeMap::new()),
@@ -311,7 +315,7 @@ impl<R, C: FnMut(R) -> anyhow::Result<()>> InOrder<R, C> {
     }
 
     /// After every thread is done: how many results were consumed, or the consumer's error.
-    fn finish(&self) -> anyhow::Result<u64> {
+    fn finish(&self) -> io::Result<u64> {
         let mut consumer = lock(&self.consumer);
         match consumer.failure.take() {
             Some(err) => Err(err),
@@ -488,7 +492,7 @@ mod tests {
                 |_| {
                     emitted += 1;
                     if emitted == 10 {
-                        anyhow::bail!("closed pipe")
+                        return Err(io::Error::from(io::ErrorKind::BrokenPipe));
                     }
                     Ok(())
                 },

@@ -5,8 +5,7 @@
 
 use arbiter::pgn::Reader;
 use arbiter::replay::{ReplayOptions, Replayer};
-use arbiter::report::code::Code;
-use arbiter::report::diagnostic::Severity;
+use arbiter::report::code::{Code, Severity};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -28,8 +28,8 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 
 use crate::cli::exit::Exit;
-use crate::rules::mate::{CanMate, MateLimits, can_mate};
-use crate::rules::{Color, Position, Role, Square, san};
+use arbiter::rules::mate::{CanMate, MateLimits, can_mate};
+use arbiter::rules::{Color, Position, Role, Square, san};
 
 /// Arguments of `arbiter moves`.
 #[derive(Args, Debug)]
@@ -202,7 +202,7 @@ pub fn run(args: &MovesArgs) -> anyhow::Result<Exit> {
 }
 
 /// Reads a FEN of standard chess, or of Chess960 with `chess960`.
-fn read_fen(text: &str, chess960: bool) -> Result<Position, crate::rules::FenError> {
+fn read_fen(text: &str, chess960: bool) -> Result<Position, arbiter::rules::FenError> {
     if chess960 {
         Position::from_fen_chess960(text)
     } else {

@@ -21,7 +21,7 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 
 use crate::cli::exit::Exit;
-use crate::rules::{self, Position};
+use arbiter::rules::{self, Position};
 
 /// Arguments of `arbiter perft`.
 #[derive(Args, Debug)]

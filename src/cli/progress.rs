@@ -1,11 +1,16 @@
-//! The progress bar on stderr: bytes and games, rate and ETA for files, a spinner for stdin.
+//! What a run of the game pipeline shows on stderr: the progress bar (bytes and games, rate and
+//! ETA for files, a spinner for stdin), the inputs that could not be read, and those that held no
+//! game.
 //!
-//! It shows only when stderr is a terminal and `--quiet` is not given, so it never mixes with data
-//! on stdout or with redirected diagnostics.
+//! The bar shows only when stderr is a terminal and `--quiet` is not given, so it never mixes with
+//! data on stdout or with redirected diagnostics; the messages always show.
 
-use std::io::IsTerminal;
+use std::fmt::Display;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
 use std::time::Duration;
 
+use arbiter::pipeline::Observer;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// A progress display that may be hidden.
@@ -14,13 +19,13 @@ pub struct Progress {
 }
 
 impl Progress {
-    /// A bar over `total_bytes` of input, or a spinner when the size is unknown (stdin, or a
-    /// compressed input whose expanded size is unknown).
-    pub fn new(total_bytes: Option<u64>, quiet: bool) -> Progress {
+    /// A bar over the inputs `paths`, or a spinner when their size is unknown (stdin, or a
+    /// directory).
+    pub fn new(paths: &[PathBuf], quiet: bool) -> Progress {
         if quiet || !std::io::stderr().is_terminal() {
             return Progress { bar: None };
         }
-        let bar = match total_bytes {
+        let bar = match total_size(paths) {
             Some(total) => {
                 let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
                 bar.set_style(
@@ -43,16 +48,16 @@ impl Progress {
         bar.enable_steady_tick(Duration::from_millis(200));
         Progress { bar: Some(bar) }
     }
+}
 
-    /// Records that the input was read up to `bytes`.
-    pub fn input(&self, bytes: u64) {
+impl Observer for Progress {
+    fn input(&self, bytes: u64) {
         if let Some(bar) = &self.bar {
             bar.set_position(bytes);
         }
     }
 
-    /// Records that `games` games were done, `invalid` of them invalid, with `warnings` warnings.
-    pub fn games(&self, games: u64, invalid: u64, warnings: u64) {
+    fn games(&self, games: u64, invalid: u64, warnings: u64) {
         if let Some(bar) = &self.bar {
             bar.set_message(format!(
                 "{games} games, {invalid} invalid, {warnings} warnings"
@@ -60,10 +65,33 @@ impl Progress {
         }
     }
 
+    fn input_error(&self, error: &dyn Display) {
+        crate::cli::report_error(format_args!("{error}"));
+    }
+
     /// Removes the bar from the terminal.
-    pub fn finish(&self) {
+    fn finish(&self) {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
     }
+
+    fn no_games(&self, name: &str) {
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "arbiter: warning: {name}: no games found"
+        );
+    }
+}
+
+/// The sum of the sizes of the given regular files, when every path is one (for the progress
+/// bar's ETA); `None` for stdin and directories.
+fn total_size(paths: &[PathBuf]) -> Option<u64> {
+    if paths.is_empty() {
+        return None;
+    }
+    paths.iter().try_fold(0u64, |sum, path| {
+        let meta = std::fs::metadata(path).ok()?;
+        meta.is_file().then(|| sum + meta.len())
+    })
 }

@@ -8,11 +8,12 @@ use std::time::Instant;
 use clap::{Args, ValueEnum};
 
 use crate::cli::exit::Exit;
-use crate::cli::games::{self, GameFormatter};
-use crate::replay::{GameReport, ReplayOptions};
-use crate::report::diagnostic::Diagnostic;
-use crate::report::output::{Bytes, GameNumber, Output};
-use crate::report::sink::Sink;
+use crate::cli::games;
+use arbiter::pipeline::GameFormatter;
+use arbiter::replay::{GameReport, ReplayOptions};
+use arbiter::report::diagnostic::Diagnostic;
+use arbiter::report::output::{Bytes, GameNumber, Output};
+use arbiter::report::sink::Sink;
 
 /// Arguments of `arbiter validate`.
 #[derive(Args, Debug)]
@@ -62,15 +63,9 @@ impl GameFormatter for DiagnosticFormatter {
     fn format(&mut self, source: &str, number: GameNumber, report: &GameReport, out: &mut Output) {
         for problem in &report.problems {
             let diagnostic = Diagnostic {
-                path: source.to_owned(),
-                line: clamp(problem.at.line),
-                column: clamp(problem.at.column),
+                path: source,
                 game: number,
-                ply: problem.ply,
-                san: problem.san.clone(),
-                severity: problem.severity,
-                code: problem.code,
-                message: problem.message.clone(),
+                problem,
             };
             match self.format {
                 ValidateFormat::Text => diagnostic.write_text(&mut self.text, out),
@@ -78,10 +73,6 @@ impl GameFormatter for DiagnosticFormatter {
             }
         }
     }
-}
-
-fn clamp(n: u64) -> u32 {
-    u32::try_from(n).unwrap_or(u32::MAX)
 }
 
 /// `--jobs N`: a whole number of at least 1.
@@ -96,7 +87,7 @@ pub fn parse_jobs(text: &str) -> Result<usize, String> {
 /// Where `-o` sends the output, or standard output.
 pub fn sink(output: Option<&Path>) -> anyhow::Result<Sink> {
     match output {
-        Some(path) => Sink::file(path),
+        Some(path) => Ok(Sink::file(path)?),
         None => Ok(Sink::stdout()),
     }
 }

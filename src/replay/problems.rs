@@ -1,14 +1,18 @@
-//! The problem log of one game: each problem recorded with its code's severity (every one an
-//! error under `--strict`), counted, and listed up to a limit, so that a hostile game cannot fill
-//! the memory with problems. At the game's end the problems are located in the source and the
-//! first error is quoted for export's `error` field.
+//! One problem of a game, and the problem log that records them: each problem recorded with its
+//! code's severity (every one an error under `--strict`), counted, and listed up to a limit, so
+//! that a hostile game cannot fill the memory with problems. At the game's end the problems are
+//! located in the source and the first error is quoted for export's `error` field.
+//!
+//! A [`Problem`] is the one type for what goes wrong in a game: `validate` writes it as a
+//! diagnostic through a view that adds the path and game number
+//! ([`crate::report::diagnostic::Diagnostic`]), and its [`Display`](fmt::Display) form,
+//! `LINE:COL: ply P "SAN": message`, is the only writer of that text.
 
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
 
 use crate::pgn::{GameInfo, LineCol, Location};
 use crate::replay::GameReport;
-use crate::report::code::Code;
-use crate::report::diagnostic::Severity;
+use crate::report::code::{Code, Severity};
 
 /// One located problem of a game, without the path (the caller knows the source).
 #[derive(Clone, Debug, Eq, PartialEq)]
@@ -27,6 +31,21 @@ pub struct Problem {
     pub code: Code,
     /// What is wrong, in plain words.
     pub message: String,
+}
+
+/// `LINE:COL: ply P "SAN": message`, the ply and the move left out when the problem has none:
+/// the text export's `error` field quotes.
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: ", self.at)?;
+        if let Some(ply) = self.ply {
+            write!(f, "ply {ply} ")?;
+        }
+        if let Some(san) = &self.san {
+            write!(f, "\"{san}\": ")?;
+        }
+        f.write_str(&self.message)
+    }
 }
 
 /// At most this many problems are listed per game; the rest are counted. A 64 MB game of stray
@@ -106,8 +125,8 @@ impl ProblemLog {
     }
 
     /// The game is over: notes the problems counted but not listed, locates every problem in
-    /// `game`'s source, and quotes the first error in `report.first_error` as
-    /// `LINE:COL: ply P "SAN": message`.
+    /// `game`'s source, and quotes the first error in `report.first_error` (its
+    /// [`Display`](fmt::Display) form).
     pub fn finish(&mut self, report: &mut GameReport, game: &GameInfo<'_>) {
         if let Some((count, location)) = self.unlisted.take() {
             // A note, not a problem of its own: the counts already hold the unlisted ones.
@@ -128,16 +147,7 @@ impl ProblemLog {
             problem.at = game.locate(problem.location);
         }
         if let Some(index) = self.first_error {
-            let problem = &report.problems[index];
-            let error = &mut report.first_error;
-            let _ = write!(error, "{}: ", problem.at);
-            if let Some(ply) = problem.ply {
-                let _ = write!(error, "ply {ply} ");
-            }
-            if let Some(san) = &problem.san {
-                let _ = write!(error, "\"{san}\": ");
-            }
-            error.push_str(&problem.message);
+            let _ = write!(report.first_error, "{}", report.problems[index]);
         }
     }
 }
@@ -182,6 +192,33 @@ mod tests {
         let mut report = GameReport::default();
         record(&mut strict, &mut report, Code::WrongCheckMark, 1);
         assert_eq!((report.errors, report.warnings), (1, 0));
+    }
+
+    #[test]
+    fn the_text_leaves_out_the_ply_and_the_move_when_there_are_none() {
+        let problem = Problem {
+            location: Location(7),
+            at: LineCol {
+                line: 12,
+                column: 5,
+            },
+            ply: Some(17),
+            san: Some("Nbd2".into()),
+            severity: Severity::Error,
+            code: Code::IllegalMove,
+            message: "Nbd2: no knight on the b-file can reach d2".into(),
+        };
+        assert_eq!(
+            problem.to_string(),
+            "12:5: ply 17 \"Nbd2\": Nbd2: no knight on the b-file can reach d2"
+        );
+        let whole_game = Problem {
+            ply: None,
+            san: None,
+            message: "bad FEN".into(),
+            ..problem
+        };
+        assert_eq!(whole_game.to_string(), "12:5: bad FEN");
     }
 
     #[test]

@@ -1,10 +1,28 @@
 //! The diagnostic codes: one [`Code`] per kind of problem `validate` reports, each with its stable
-//! name (`illegal_move`), its default severity and one line saying what it means. `docs/diagnostics.md`
+//! name (`illegal_move`), its default [`Severity`] and one line saying what it means. `docs/diagnostics.md`
 //! lists the same codes (a test keeps the two equal).
 
 use serde::Serialize;
 
-use crate::report::diagnostic::Severity;
+/// How bad a problem is.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    /// The game (or the variation) is invalid.
+    Error,
+    /// Accepted, but not what the standard asks for.
+    Warning,
+}
+
+impl Severity {
+    /// `error` or `warning`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
 
 /// Declares [`Code`] with its name, default severity and meaning, from one table.
 macro_rules! codes {

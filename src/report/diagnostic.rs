@@ -1,4 +1,5 @@
-//! One problem found in a game, and its text and JSON Lines forms.
+//! A problem as `validate` writes it: the game's [`Problem`] seen with its input's path and the
+//! game's number, in its text and JSON Lines forms.
 //!
 //! Text: `PATH:LINE:COL: game N, ply P "SAN": error: MESSAGE` (the ply and SAN part is left out
 //! for problems that belong to the whole game, such as a bad FEN tag).
@@ -7,67 +8,38 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use crate::report::code::Code;
+use crate::replay::Problem;
+use crate::report::code::{Code, Severity};
 use crate::report::output::{GameNumber, Output};
 
-/// How bad a problem is.
-#[derive(Copy, Clone, Debug, Eq, PartialEq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Severity {
-    /// The game (or the variation) is invalid.
-    Error,
-    /// Accepted, but not what the standard asks for.
-    Warning,
-}
-
-impl Severity {
-    /// `error` or `warning`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        }
-    }
-}
-
-/// One located problem.
-#[derive(Clone, Debug, Eq, PartialEq)]
-pub struct Diagnostic {
+/// One problem, located: a view of the game's [`Problem`] with what the game does not know.
+#[derive(Copy, Clone, Debug)]
+pub struct Diagnostic<'a> {
     /// The input's name: the path as given, or `<stdin>`.
-    pub path: String,
-    /// 1-based line in the input.
-    pub line: u32,
-    /// 1-based column, counted in characters.
-    pub column: u32,
+    pub path: &'a str,
     /// The game's number: `game N` is its number in the input.
     pub game: GameNumber,
-    /// 1-based ply of the move concerned, when the problem belongs to a move.
-    pub ply: Option<u32>,
-    /// The move text as written, when the problem belongs to a move.
-    pub san: Option<String>,
-    /// Error or warning.
-    pub severity: Severity,
-    /// A stable machine-readable code, e.g. `illegal_move`.
-    pub code: Code,
-    /// What is wrong, in plain words.
-    pub message: String,
+    /// The problem, located in the input.
+    pub problem: &'a Problem,
 }
 
-impl Diagnostic {
+impl Diagnostic<'_> {
     /// Appends the text form and a newline to `out`; `text` is scratch space.
     pub fn write_text(&self, text: &mut String, out: &mut Output) {
+        let problem = self.problem;
+        let (line, column) = self.line_column();
         text.clear();
-        let _ = write!(text, "{}:{}:{}: game ", self.path, self.line, self.column);
+        let _ = write!(text, "{}:{line}:{column}: game ", self.path);
         out.extend(text.as_bytes());
         out.input_number(self.game);
         text.clear();
-        if let Some(ply) = self.ply {
+        if let Some(ply) = problem.ply {
             let _ = write!(text, ", ply {ply}");
         }
-        if let Some(san) = &self.san {
+        if let Some(san) = &problem.san {
             let _ = write!(text, " \"{san}\"");
         }
-        let _ = writeln!(text, ": {}: {}", self.severity.as_str(), self.message);
+        let _ = writeln!(text, ": {}: {}", problem.severity.as_str(), problem.message);
         out.extend(text.as_bytes());
     }
 
@@ -89,18 +61,20 @@ impl Diagnostic {
             code: Code,
             message: &'a str,
         }
+        let problem = self.problem;
+        let (line, column) = self.line_column();
         let before = Before {
             r#type: "diagnostic",
-            path: &self.path,
-            line: self.line,
-            column: self.column,
+            path: self.path,
+            line,
+            column,
         };
         let after = After {
-            ply: self.ply,
-            san: self.san.as_deref(),
-            severity: self.severity,
-            code: self.code,
-            message: &self.message,
+            ply: problem.ply,
+            san: problem.san.as_deref(),
+            severity: problem.severity,
+            code: problem.code,
+            message: &problem.message,
         };
         // Serialising plain strings and numbers into a Vec cannot fail; each half is an object,
         // `{...}`, of which the braces between the halves are dropped.
@@ -115,22 +89,33 @@ impl Diagnostic {
         bytes[mark] = b',';
         bytes.push(b'\n');
     }
+
+    /// The line and column, each at most `u32::MAX` as the written forms have it.
+    fn line_column(&self) -> (u32, u32) {
+        let clamp = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
+        (clamp(self.problem.at.line), clamp(self.problem.at.column))
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pgn::{LineCol, Location};
 
-    /// The text `write` gives, the game number known and filled in later alike.
-    fn written(diagnostic: &Diagnostic, write: impl Fn(&Diagnostic, &mut Output)) -> String {
-        let mut known = Output::default();
-        write(diagnostic, &mut known);
-        let mut later = Output::default();
-        let second = Diagnostic {
-            game: GameNumber::Later { in_batch: 1 },
-            ..diagnostic.clone()
+    /// The text `write` gives for `problem`, the game number known and filled in later alike.
+    fn written(problem: &Problem, write: impl Fn(&Diagnostic<'_>, &mut Output)) -> String {
+        let diagnostic = |game| Diagnostic {
+            path: "games.pgn",
+            game,
+            problem,
         };
-        write(&second, &mut later);
+        let mut known = Output::default();
+        write(
+            &diagnostic(GameNumber::Known { run: 30, input: 3 }),
+            &mut known,
+        );
+        let mut later = Output::default();
+        write(&diagnostic(GameNumber::Later { in_batch: 1 }), &mut later);
         let [mut a, mut b] = [Vec::new(), Vec::new()];
         known.write_to(0, 0, &mut 0, &mut a).unwrap();
         later.write_to(28, 1, &mut 0, &mut b).unwrap();
@@ -138,12 +123,13 @@ mod tests {
         String::from_utf8(a).unwrap()
     }
 
-    fn sample() -> Diagnostic {
-        Diagnostic {
-            path: "games.pgn".into(),
-            line: 12,
-            column: 5,
-            game: GameNumber::Known { run: 30, input: 3 },
+    fn sample() -> Problem {
+        Problem {
+            location: Location(40),
+            at: LineCol {
+                line: 12,
+                column: 5,
+            },
             ply: Some(17),
             san: Some("Nbd2".into()),
             severity: Severity::Error,
@@ -154,12 +140,12 @@ mod tests {
 
     #[test]
     fn text_puts_the_location_first() {
-        let text = |d: &Diagnostic, out: &mut Output| d.write_text(&mut String::new(), out);
+        let text = |d: &Diagnostic<'_>, out: &mut Output| d.write_text(&mut String::new(), out);
         assert_eq!(
             written(&sample(), text),
             "games.pgn:12:5: game 3, ply 17 \"Nbd2\": error: no knight on the b-file can reach d2\n"
         );
-        let warning = Diagnostic {
+        let warning = Problem {
             ply: None,
             san: None,
             severity: Severity::Warning,
@@ -174,10 +160,23 @@ mod tests {
     #[test]
     fn jsonl_has_every_field_in_order() {
         assert_eq!(
-            written(&sample(), Diagnostic::write_jsonl),
+            written(&sample(), |d, out| d.write_jsonl(out)),
             "{\"type\":\"diagnostic\",\"path\":\"games.pgn\",\"line\":12,\"column\":5,\"game\":3,\
              \"ply\":17,\"san\":\"Nbd2\",\"severity\":\"error\",\"code\":\"illegal_move\",\
              \"message\":\"no knight on the b-file can reach d2\"}\n"
         );
+    }
+
+    #[test]
+    fn a_line_past_u32_is_clamped() {
+        let far = Problem {
+            at: LineCol {
+                line: 1 << 40,
+                column: 3,
+            },
+            ..sample()
+        };
+        let text = |d: &Diagnostic<'_>, out: &mut Output| d.write_text(&mut String::new(), out);
+        assert!(written(&far, text).starts_with("games.pgn:4294967295:3: game 3,"));
     }
 }

@@ -10,6 +10,7 @@
 
 use crate::clocks::Millis;
 use crate::outcome::{Outcome, Winner};
+use crate::replay::GameReport;
 use crate::report::output::{GameNumber, Output};
 use crate::report::parquet::{Column, ColumnKind, Date32};
 pub use crate::report::table::ExportFormat;
@@ -124,6 +125,48 @@ pub struct ExportRecord<'a> {
     pub final_clocks: [Option<Millis>; 2],
     /// Values of the tags asked for with `--tags`, in that order (empty when absent).
     pub extra: &'a [String],
+}
+
+impl<'a> ExportRecord<'a> {
+    /// The record of a replayed game of input `file`, numbered `number`: every field borrowed
+    /// from the report.
+    pub fn from_report(
+        file: &'a str,
+        number: GameNumber,
+        report: &'a GameReport,
+    ) -> ExportRecord<'a> {
+        let tags = &report.tags;
+        ExportRecord {
+            number,
+            file,
+            event: &tags.event,
+            site: &tags.site,
+            date: &tags.date,
+            round: &tags.round,
+            white: &tags.white,
+            black: &tags.black,
+            result: &tags.result,
+            plies: report.plies,
+            outcome: report.classification.map(|c| c.outcome),
+            winner: report.classification.map(|c| c.winner),
+            result_consistent: report.classification.is_none_or(|c| c.result_consistent),
+            final_fen: &report.final_fen,
+            valid: report.errors == 0,
+            error: &report.first_error,
+            end_ply: report.end_ply,
+            elo: [&tags.white_elo, &tags.black_elo],
+            eco: &tags.eco,
+            opening: &tags.opening,
+            termination: &tags.termination,
+            time_control: &tags.time_control,
+            base_and_increment: report.base_and_increment,
+            speed: report.speed.map(|speed| speed.as_str()),
+            utc_date: &tags.utc_date,
+            utc_time: &tags.utc_time,
+            final_clocks: report.final_clocks,
+            extra: &tags.extra,
+        }
+    }
 }
 
 /// Formats records into a batch's output.

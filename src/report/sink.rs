@@ -7,8 +7,6 @@ use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use anyhow::Context;
-
 /// An output destination. Call [`Sink::finish`] to commit it; dropping it unfinished removes the
 /// temporary file.
 pub struct Sink {
@@ -29,13 +27,13 @@ impl Sink {
     }
 
     /// `path`, through a temporary file beside it if it is (or will be) a regular file.
-    pub fn file(path: &Path) -> anyhow::Result<Sink> {
+    pub fn file(path: &Path) -> io::Result<Sink> {
         let is_special = fs::metadata(path).is_ok_and(|meta| !meta.is_file());
         if is_special {
             let file = fs::OpenOptions::new()
                 .write(true)
                 .open(path)
-                .with_context(|| format!("cannot open {} for writing", path.display()))?;
+                .map_err(|e| saying(e, "cannot open", path, " for writing"))?;
             return Ok(Sink {
                 writer: BufWriter::with_capacity(1 << 16, Box::new(file)),
                 commit: None,
@@ -43,8 +41,7 @@ impl Sink {
             });
         }
         let temp = temp_path(path);
-        let file =
-            File::create(&temp).with_context(|| format!("cannot create {}", path.display()))?;
+        let file = File::create(&temp).map_err(|e| saying(e, "cannot create", path, ""))?;
         Ok(Sink {
             writer: BufWriter::with_capacity(1 << 16, Box::new(file)),
             commit: Some((temp, path.to_path_buf())),
@@ -53,11 +50,10 @@ impl Sink {
     }
 
     /// Flushes, and renames the temporary file into place.
-    pub fn finish(mut self) -> anyhow::Result<()> {
+    pub fn finish(mut self) -> io::Result<()> {
         self.writer.flush().map_err(|e| self.named(e))?;
         if let Some((temp, target)) = self.commit.take() {
-            fs::rename(&temp, &target)
-                .with_context(|| format!("cannot create {}", target.display()))?;
+            fs::rename(&temp, &target).map_err(|e| saying(e, "cannot create", &target, ""))?;
         }
         Ok(())
     }
@@ -66,13 +62,18 @@ impl Sink {
     /// pipe is still told apart).
     fn named(&self, err: io::Error) -> io::Error {
         match &self.target {
-            Some(path) => io::Error::new(
-                err.kind(),
-                format!("cannot write {}: {err}", path.display()),
-            ),
+            Some(path) => saying(err, "cannot write", path, ""),
             None => err,
         }
     }
+}
+
+/// `err` as `WHAT PATH[AFTER]: err`, its kind kept (so that a closed pipe is still told apart).
+fn saying(err: io::Error, what: &str, path: &Path, after: &str) -> io::Error {
+    io::Error::new(
+        err.kind(),
+        format!("{what} {}{after}: {err}", path.display()),
+    )
 }
 
 /// Writes go through the buffer; `finish` commits them. Errors name the path the user gave.

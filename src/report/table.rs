@@ -20,7 +20,7 @@ use crate::report::output::{GameNumber, Output, itoa_buf};
 use crate::report::parquet::{Column, Date32};
 
 /// The output format of `export`.
-#[derive(Copy, Clone, Debug, Eq, PartialEq, clap::ValueEnum)]
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
 pub enum ExportFormat {
     /// Comma-separated values with a header row.
     Csv,
@@ -28,7 +28,7 @@ pub enum ExportFormat {
     Json,
     /// One JSON object per line.
     Jsonl,
-    /// An Apache Parquet file of typed, zstd-compressed columns (needs -o FILE).
+    /// An Apache Parquet file of typed, zstd-compressed columns (binary: not for a terminal).
     Parquet,
 }
 

@@ -4,8 +4,9 @@
 
 use std::sync::Arc;
 
-use arbiter::cli::games::{GameFormatter, GameReplay, Part, read_part};
+use arbiter::games::GameReplay;
 use arbiter::pgn::{Flow, GameInfo, GameResult, Location, PartEnd, PgnError, Splitter, Visitor};
+use arbiter::pipeline::{BatchOutput, GameFormatter, Part, read_part};
 use arbiter::replay::{GameReport, ReplayOptions, Replayer};
 use arbiter::report::output::{GameNumber, Output};
 
@@ -128,7 +129,7 @@ impl GameFormatter for Seen {
 }
 
 /// Reads `text`, starting at line 20 of its input, with `replay`.
-fn read(text: &str, replay: &mut Failing) -> (arbiter::cli::games::BatchOutput, Seen) {
+fn read(text: &str, replay: &mut Failing) -> (BatchOutput, Seen) {
     let part = Part {
         source: Arc::from("games.pgn"),
         input: 0,
@@ -138,7 +139,7 @@ fn read(text: &str, replay: &mut Failing) -> (arbiter::cli::games::BatchOutput, 
         end: PartEnd::Last(None),
     };
     let mut seen = Seen::default();
-    let output = read_part(replay, &mut seen, part);
+    let output = read_part(replay, &mut seen, part, &());
     (output, seen)
 }
 

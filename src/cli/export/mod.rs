@@ -14,16 +14,17 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::bail;
-use clap::Args;
+use clap::{Args, ValueEnum};
 
 use crate::cli::exit::Exit;
-use crate::cli::games::{self, GameFormatter, RunTotals};
+use crate::cli::games;
 use crate::cli::validate::{jobs, parse_jobs, sink};
-use crate::replay::{GameReport, ReplayOptions};
-use crate::report::output::{Bytes, Destination, GameNumber, Output};
-use crate::report::parquet::{ParquetOptions, ParquetWriter};
-use crate::report::record::{ExportFormat, ExportRecord, FIELDS, RecordFormatter};
-use crate::report::table::Table;
+use arbiter::pipeline::{GameFormatter, RunTotals};
+use arbiter::replay::{GameReport, ReplayOptions};
+use arbiter::report::output::{Bytes, Destination, GameNumber, Output};
+use arbiter::report::parquet::{ParquetOptions, ParquetWriter};
+use arbiter::report::record::{ExportFormat, ExportRecord, FIELDS, RecordFormatter};
+use arbiter::report::table::Table;
 use plies::{PlyColumns, PlyFormatter};
 
 /// Arguments of `arbiter export`.
@@ -41,7 +42,7 @@ pub struct ExportArgs {
     /// Output format (default: the one -o's extension names, .csv, .json, .jsonl, .ndjson or
     /// .parquet; else csv).
     #[arg(long, value_enum)]
-    pub format: Option<ExportFormat>,
+    pub format: Option<FormatArg>,
     /// Write to FILE (through a temporary file renamed at the end) instead of standard output.
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
@@ -67,6 +68,30 @@ pub struct ExportArgs {
     pub quiet: bool,
 }
 
+/// `--format`: the library's [`ExportFormat`], named and explained for the command line.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, ValueEnum)]
+pub enum FormatArg {
+    /// Comma-separated values with a header row.
+    Csv,
+    /// One JSON array of objects.
+    Json,
+    /// One JSON object per line.
+    Jsonl,
+    /// An Apache Parquet file of typed, zstd-compressed columns (needs -o FILE).
+    Parquet,
+}
+
+impl From<FormatArg> for ExportFormat {
+    fn from(format: FormatArg) -> ExportFormat {
+        match format {
+            FormatArg::Csv => ExportFormat::Csv,
+            FormatArg::Json => ExportFormat::Json,
+            FormatArg::Jsonl => ExportFormat::Jsonl,
+            FormatArg::Parquet => ExportFormat::Parquet,
+        }
+    }
+}
+
 /// Formats each game as one export record.
 struct Exporter {
     records: RecordFormatter,
@@ -75,61 +100,24 @@ struct Exporter {
 impl GameFormatter for Exporter {
     fn format(&mut self, source: &str, number: GameNumber, report: &GameReport, out: &mut Output) {
         self.records
-            .record(&export_record(source, number, report), out);
-    }
-}
-
-/// The export record of a replayed game of input `file`, numbered `number`: every field borrowed
-/// from the report (public for the benchmarks).
-pub fn export_record<'a>(
-    file: &'a str,
-    number: GameNumber,
-    report: &'a GameReport,
-) -> ExportRecord<'a> {
-    let tags = &report.tags;
-    ExportRecord {
-        number,
-        file,
-        event: &tags.event,
-        site: &tags.site,
-        date: &tags.date,
-        round: &tags.round,
-        white: &tags.white,
-        black: &tags.black,
-        result: &tags.result,
-        plies: report.plies,
-        outcome: report.classification.map(|c| c.outcome),
-        winner: report.classification.map(|c| c.winner),
-        result_consistent: report.classification.is_none_or(|c| c.result_consistent),
-        final_fen: &report.final_fen,
-        valid: report.errors == 0,
-        error: &report.first_error,
-        end_ply: report.end_ply,
-        elo: [&tags.white_elo, &tags.black_elo],
-        eco: &tags.eco,
-        opening: &tags.opening,
-        termination: &tags.termination,
-        time_control: &tags.time_control,
-        base_and_increment: report.base_and_increment,
-        speed: report.speed.map(|speed| speed.as_str()),
-        utc_date: &tags.utc_date,
-        utc_time: &tags.utc_time,
-        final_clocks: report.final_clocks,
-        extra: &tags.extra,
+            .record(&ExportRecord::from_report(source, number, report), out);
     }
 }
 
 /// The format: `--format`, else the one `-o`'s extension names, else CSV.
-pub fn format(format: Option<ExportFormat>, output: Option<&Path>) -> ExportFormat {
+pub fn format(format: Option<FormatArg>, output: Option<&Path>) -> ExportFormat {
     let extension = output
         .and_then(Path::extension)
         .map(|e| e.to_string_lossy().to_ascii_lowercase());
-    format.unwrap_or(match extension.as_deref() {
-        Some("json") => ExportFormat::Json,
-        Some("jsonl" | "ndjson") => ExportFormat::Jsonl,
-        Some("parquet") => ExportFormat::Parquet,
-        _ => ExportFormat::Csv,
-    })
+    format.map_or(
+        match extension.as_deref() {
+            Some("json") => ExportFormat::Json,
+            Some("jsonl" | "ndjson") => ExportFormat::Jsonl,
+            Some("parquet") => ExportFormat::Parquet,
+            _ => ExportFormat::Csv,
+        },
+        ExportFormat::from,
+    )
 }
 
 /// The `--tags` names, trimmed; a usage error for an empty name, a standard column's name (in
@@ -187,7 +175,7 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Exit> {
         let make = || Exporter {
             records: RecordFormatter::new(format, tags.clone()),
         };
-        let table = Table::new(format, crate::report::record::columns(&tags));
+        let table = Table::new(format, arbiter::report::record::columns(&tags));
         write(args, &options, &table, make)?
     };
     if let Some(path) = &args.output

@@ -1,18 +1,18 @@
 //! `export --plies`: one row per main-line ply, with the move in SAN and UCI, the FEN after it
 //! (`--fen`), the clock, time spent and evaluation of its comments, its NAGs, and the comments'
 //! text (`--comments`). The replay keeps the main line's moves and annotations
-//! ([`crate::replay::PlyLog`]); here they are played again from the game's start to write each
+//! ([`arbiter::replay::PlyLog`]); here they are played again from the game's start to write each
 //! move's SAN and FEN.
 
 use std::fmt::Write as _;
 
-use crate::cli::games::GameFormatter;
-use crate::clocks::Eval;
-use crate::replay::GameReport;
-use crate::report::output::{GameNumber, Output};
-use crate::report::parquet::{Column, ColumnKind};
-use crate::report::table::{Cell, ExportFormat, Table, is_plain};
-use crate::rules::san;
+use arbiter::clocks::Eval;
+use arbiter::pipeline::GameFormatter;
+use arbiter::replay::GameReport;
+use arbiter::report::output::{GameNumber, Output};
+use arbiter::report::parquet::{Column, ColumnKind};
+use arbiter::report::table::{Cell, ExportFormat, Table, is_plain};
+use arbiter::rules::san;
 
 /// The fixed columns of a ply row, `fen` and `comment` included (each only when asked for).
 pub const PLY_COLUMNS: [(&str, ColumnKind, bool); 13] = {

@@ -1,0 +1,255 @@
+//! The game pipeline of `validate` and `export`: read every input, replay its games, and write the
+//! formatted output in input order.
+//!
+//! With one job, the calling thread reads, replays and formats every game, most in one pass over
+//! their bytes (see [`Reader`]). With more, it reads each input in parts of
+//! about 64 KiB, cut where a game surely starts ([`last_game_start`](crate::pgn::last_game_start)),
+//! and the parts are read, replayed and formatted on every core, the calling thread's included
+//! ([`crate::parallel`]): nothing is cut into games serially. A part does not know how many games
+//! came before it, so its records leave their game numbers as holes, filled in as the output is
+//! written in order ([`Output`]).
+//!
+//! Every game is read through [`crate::games`], the one way down. Input problems (an unreadable
+//! file, a corrupt compressed stream) go to the [`Observer`] and the run goes on with the next
+//! input; they are counted in [`RunTotals::input_errors`]. Every game the reader finds reaches the
+//! formatter, so none is lost. The pipeline never prints: the caller's observer shows progress
+//! and messages as it likes.
+//!
+//! The files: `read` reads games from one reader (a batch here, or a part on a worker) and
+//! `parts` cuts an input into parts; this file runs the whole.
+
+mod parts;
+mod read;
+
+pub use parts::Part;
+pub use read::read_part;
+
+use std::fmt::Display;
+use std::io;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::input;
+use crate::parallel::{Sink, run_ordered};
+use crate::pgn::Reader;
+use crate::replay::{GameReport, ReplayOptions, Replayer};
+use crate::report::code::CodeCounts;
+use crate::report::output::{Destination, GameNumber, Output};
+use parts::{Buffers, PART_BYTES, PLY_PART_BYTES, read_in_parts};
+use read::{Place, read_here};
+
+/// What one batch of games produced: output and counts.
+#[derive(Default)]
+pub struct BatchOutput {
+    /// Formatted output, game numbers perhaps left to fill in.
+    pub output: Output,
+    /// Which input the games come from, counted from 0.
+    pub input: u64,
+    /// Games in the batch.
+    pub games: u64,
+    /// Main-line plies replayed.
+    pub plies: u64,
+    /// Games with no error.
+    pub valid: u64,
+    /// Games with an error.
+    pub invalid: u64,
+    /// Warnings.
+    pub warnings: u64,
+    /// Inputs that failed while the batch was read (a corrupt compressed stream, say).
+    pub input_errors: u64,
+    /// The problems listed, per code.
+    pub codes: CodeCounts,
+    /// The buffer of the part read, to be used again.
+    spare: Vec<u8>,
+}
+
+impl BatchOutput {
+    /// Counts one game.
+    fn count(&mut self, report: &GameReport) {
+        self.games += 1;
+        self.plies += u64::from(report.plies);
+        if report.errors == 0 {
+            self.valid += 1;
+        } else {
+            self.invalid += 1;
+        }
+        self.warnings += u64::from(report.warnings);
+        for problem in &report.problems {
+            self.codes.add(problem.code);
+        }
+    }
+
+    fn add(&mut self, other: &BatchOutput) {
+        self.games += other.games;
+        self.plies += other.plies;
+        self.valid += other.valid;
+        self.invalid += other.invalid;
+        self.warnings += other.warnings;
+        self.input_errors += other.input_errors;
+        self.codes.add_all(&other.codes);
+    }
+}
+
+/// Totals over the whole run.
+#[derive(Default)]
+pub struct RunTotals {
+    /// Counts summed over every batch.
+    pub counts: BatchOutput,
+    /// Inputs that could not be opened or read to the end.
+    pub input_errors: u64,
+}
+
+/// Formats one replayed game into the batch's output.
+pub trait GameFormatter {
+    /// Appends the output for `report`, read from `source`, whose numbers are `number`.
+    fn format(&mut self, source: &str, number: GameNumber, report: &GameReport, out: &mut Output);
+}
+
+/// What a run tells its caller as it goes: how far it got, and what went wrong with its inputs.
+/// Called from the run's threads, at most once per batch or part (never per game). Every method
+/// does nothing unless implemented; `()` observes nothing.
+pub trait Observer: Sync {
+    /// The inputs were read up to `bytes`, counted over every input (decompressed).
+    fn input(&self, bytes: u64) {
+        let _ = bytes;
+    }
+    /// `games` games are done, `invalid` of them invalid, with `warnings` warnings in all.
+    fn games(&self, games: u64, invalid: u64, warnings: u64) {
+        let _ = (games, invalid, warnings);
+    }
+    /// An input could not be opened, or read to its end; `error` names it and says why. The run
+    /// goes on with the next input.
+    fn input_error(&self, error: &dyn Display) {
+        let _ = error;
+    }
+    /// Every game is done and written.
+    fn finish(&self) {}
+    /// Input `name` was opened and read to its end, and held no game.
+    fn no_games(&self, name: &str) {
+        let _ = name;
+    }
+}
+
+/// Observes nothing.
+impl Observer for () {}
+
+/// Runs every game of `paths` (files, directories, patterns, or standard input when empty: see
+/// [`crate::input`]) through a replayer built with `options`, on `jobs` threads; formats each with
+/// a formatter from `make_formatter`, and writes the output to `out` in input order (from whichever
+/// thread finished the next batch). An error is one of `out`'s, which stops the run, or an
+/// internal error of the threads.
+pub fn run<F: GameFormatter>(
+    paths: &[PathBuf],
+    jobs: usize,
+    options: &ReplayOptions,
+    make_formatter: impl Fn() -> F + Sync,
+    out: &mut (dyn Destination + Send),
+    observer: &dyn Observer,
+) -> io::Result<RunTotals> {
+    let buffers = Buffers::default();
+    let mut counts = BatchOutput::default();
+    // The input of the last batch written, and how many of its games came before.
+    let (mut input, mut input_before) = (0, 0);
+    // Per input: games read, and whether reading it failed (then the failure said enough).
+    let mut per_input: Vec<(u64, bool)> = Vec::new();
+    let (input_errors, opened) = run_ordered(
+        jobs,
+        |sink| {
+            let part_bytes = if options.plies {
+                PLY_PART_BYTES
+            } else {
+                PART_BYTES
+            };
+            produce(paths, jobs, part_bytes, observer, &buffers, sink)
+        },
+        || (Replayer::new(options.clone()), make_formatter()),
+        |(replayer, formatter), part: Part| read_part(replayer, formatter, part, observer),
+        |mut batch: BatchOutput| {
+            buffers.put(std::mem::take(&mut batch.spare));
+            if batch.input != input {
+                (input, input_before) = (batch.input, 0);
+            }
+            out.write(&batch.output, counts.games, input_before)?;
+            input_before += batch.games;
+            let slot = batch.input as usize;
+            if per_input.len() <= slot {
+                per_input.resize(slot + 1, (0, false));
+            }
+            per_input[slot].0 += batch.games;
+            per_input[slot].1 |= batch.input_errors > 0;
+            counts.add(&batch);
+            observer.games(counts.games, counts.invalid, counts.warnings);
+            Ok(())
+        },
+    )?;
+    observer.finish();
+    for (input, name) in opened {
+        if per_input
+            .get(input as usize)
+            .is_none_or(|&(games, failed)| games == 0 && !failed)
+        {
+            observer.no_games(&name);
+        }
+    }
+    Ok(RunTotals {
+        input_errors: input_errors + counts.input_errors,
+        counts,
+    })
+}
+
+/// The worker state of a run: a replay and a formatter.
+type Worker<V, F> = (V, F);
+
+/// Where the reading thread puts its parts and batches.
+type PartSink<'s, F> = dyn Sink<Part, BatchOutput, Worker<Replayer, F>> + 's;
+
+/// Reads every input into `sink`: with one job as batches read here, else in parts. Returns how
+/// many inputs could not be opened, and the number and name of each input that was.
+fn produce<F: GameFormatter>(
+    paths: &[PathBuf],
+    jobs: usize,
+    part_bytes: usize,
+    observer: &dyn Observer,
+    buffers: &Buffers,
+    sink: &mut PartSink<'_, F>,
+) -> (u64, Vec<(u64, Arc<str>)>) {
+    let mut input_errors = 0;
+    let mut opened = Vec::new();
+    let mut next_index = 1u64;
+    let mut bytes_before = 0u64;
+    for (input, source) in (0u64..).zip(input::sources(paths)) {
+        let source = match source {
+            Ok(source) => source,
+            Err(err) => {
+                observer.input_error(&err);
+                input_errors += 1;
+                continue;
+            }
+        };
+        let name: Arc<str> = Arc::from(source.name.as_str());
+        opened.push((input, Arc::clone(&name)));
+        let at = Place {
+            input,
+            bytes_before,
+        };
+        let read = if jobs <= 1 {
+            let reader = Reader::new(source.name, source.reader);
+            read_here(reader, at, Some(&mut next_index), observer, sink)
+        } else {
+            read_in_parts(
+                source.reader,
+                &name,
+                at,
+                part_bytes,
+                observer,
+                buffers,
+                sink,
+            )
+        };
+        let Some(read) = read else {
+            return (input_errors, opened);
+        };
+        bytes_before += read;
+    }
+    (input_errors, opened)
+}

@@ -1,0 +1,262 @@
+//! Cutting one input into parts for the workers: each part ends where a game surely starts
+//! ([`last_game_start`]), so that no thread has to cut the games first. Where no such place turns
+//! up for a long stretch, that stretch is read on this thread, in order, and parts resume after it.
+
+use std::io::{self, Read};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use super::read::{Place, read_batch_here};
+use super::{GameFormatter, Observer, PartSink};
+use crate::pgn::{PartEnd, Reader, last_game_start, line_ends};
+
+/// Input bytes per part handed to a worker (a part and its output stay within a core's cache).
+pub(super) const PART_BYTES: usize = 64 << 10;
+/// Input bytes per part when every ply is a row: ply rows are some twenty times the size of the
+/// PGN they come from, and the parts in flight must not hold tens of megabytes.
+pub(super) const PLY_PART_BYTES: usize = PART_BYTES / 4;
+/// A part grows up to this size while no place is found where a game surely starts (a huge game,
+/// or a file laid out in a way [`last_game_start`] cannot vouch for); then that stretch is read
+/// here, in order, as with one job, and parts resume at the first game after it that starts a
+/// line.
+const MAX_PART_BYTES: usize = 4 << 20;
+
+/// A part of one input, to be read on a worker.
+pub struct Part {
+    /// The input's name, for diagnostics.
+    pub source: Arc<str>,
+    /// Which input it is, counted from 0 (game numbers restart with each input).
+    pub input: u64,
+    /// The part's bytes.
+    pub bytes: Vec<u8>,
+    /// Where they start in the input: at a game's start, at the start of this line.
+    pub offset: u64,
+    /// The line they start on, from 1.
+    pub line: u64,
+    /// How the input goes on after them.
+    pub end: PartEnd,
+}
+
+/// Reads `source` in parts of about `part_bytes`, each handed to `sink` (a worker, or this thread
+/// when the workers are busy). Returns how many bytes were read, or `None` if the pipeline is
+/// shutting down.
+pub(super) fn read_in_parts<R: Read, F: GameFormatter>(
+    mut source: R,
+    name: &Arc<str>,
+    at: Place,
+    part_bytes: usize,
+    observer: &dyn Observer,
+    buffers: &Buffers,
+    sink: &mut PartSink<'_, F>,
+) -> Option<u64> {
+    // The bytes of the next part so far, from a game's start at `offset`, on line `line`.
+    let mut pending = buffers.get(part_bytes);
+    let (mut offset, mut line) = (0u64, 1u64);
+    // Where in `pending` to look for the next game's start: bytes before were looked at.
+    let mut from = 0;
+    loop {
+        let (ended, error) = match (&mut source)
+            .take(part_bytes as u64)
+            .read_to_end(&mut pending)
+        {
+            Ok(n) => (n < part_bytes, None),
+            Err(error) => (true, Some(error)),
+        };
+        observer.input(at.bytes_before + offset + pending.len() as u64);
+        let part = |bytes, end| Part {
+            source: Arc::clone(name),
+            input: at.input,
+            bytes,
+            offset,
+            line,
+            end,
+        };
+        if ended {
+            let read = offset + pending.len() as u64;
+            if pending.is_empty() && error.is_none() {
+                return Some(read);
+            }
+            return sink
+                .send(part(pending, PartEnd::Last(error)))
+                .then_some(read);
+        }
+        match last_game_start(&pending, from) {
+            Some(start) => {
+                let mut rest = buffers.get(pending.len() - start + part_bytes);
+                rest.extend_from_slice(&pending[start..]);
+                pending.truncate(start);
+                let lines = line_ends(&pending);
+                let bytes = std::mem::replace(&mut pending, rest);
+                if !sink.send(part(bytes, PartEnd::MoreFollows)) {
+                    return None;
+                }
+                offset += start as u64;
+                line += lines;
+                from = 0;
+            }
+            None if pending.len() >= MAX_PART_BYTES => {
+                // Read here, in order, past these bytes; then on in parts from the first game
+                // that starts a line.
+                let past = offset + pending.len() as u64;
+                let rest = io::Cursor::new(pending).chain(source);
+                let mut reader = Reader::new(name.to_string(), rest).starting_at(offset, line);
+                let rest = loop {
+                    if read_batch_here(&mut reader, at, None, observer, sink)? {
+                        return Some(reader.bytes_read());
+                    }
+                    if reader.bytes_done() < past {
+                        continue;
+                    }
+                    match reader.into_rest() {
+                        Ok(rest) => break rest,
+                        Err(still) => reader = *still,
+                    }
+                };
+                let (unread, rest_of_source) = rest.source.into_inner();
+                let unread = &unread.get_ref()[unread.position() as usize..];
+                pending = buffers.get(rest.bytes.len() + unread.len() + part_bytes);
+                pending.extend_from_slice(&rest.bytes);
+                pending.extend_from_slice(unread);
+                source = rest_of_source;
+                (offset, line, from) = (rest.offset, rest.line, 0);
+            }
+            // A tag line cut short at the end is looked at again.
+            None => from = pending.len().saturating_sub(MAX_TAG_LINE),
+        }
+    }
+}
+
+/// How far back a look for a game's start goes again: past a tag line cut short by the last read.
+const MAX_TAG_LINE: usize = crate::pgn::MAX_TAG_LINE + 2;
+
+/// Buffers of parts done with, for the next parts: the same few go round, so that memory does not
+/// creep up with the size of the input (as fresh buffers, freed on other threads, make it do).
+#[derive(Default)]
+pub(super) struct Buffers(Mutex<Vec<Vec<u8>>>);
+
+impl Buffers {
+    /// An empty buffer with room for `room` bytes.
+    pub(super) fn get(&self, room: usize) -> Vec<u8> {
+        let spare = self.0.lock().unwrap_or_else(PoisonError::into_inner).pop();
+        let mut buffer = spare.unwrap_or_default();
+        buffer.clear();
+        buffer.reserve(room);
+        buffer
+    }
+
+    /// Keeps `buffer` for later, unless enough are kept (those of a window of parts) or it grew
+    /// large (for a part in which a game started only after many reads).
+    pub(super) fn put(&self, buffer: Vec<u8>) {
+        let mut spare = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if (1..=4 * PART_BYTES).contains(&buffer.capacity()) && spare.len() < 16 {
+            spare.push(buffer);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parallel::Sink;
+    use crate::pipeline::BatchOutput;
+    use crate::replay::{GameReport, ReplayOptions, Replayer};
+    use crate::report::output::{GameNumber, Output};
+
+    /// Formats nothing.
+    struct Nothing;
+
+    impl GameFormatter for Nothing {
+        fn format(&mut self, _: &str, _: GameNumber, _: &GameReport, _: &mut Output) {}
+    }
+
+    /// A sink that keeps the parts sent, and counts the games read here.
+    struct Recording {
+        parts: Vec<(u64, u64, bool)>,
+        games_here: u64,
+        worker: (Replayer, Nothing),
+    }
+
+    impl Sink<Part, BatchOutput, (Replayer, Nothing)> for Recording {
+        fn send(&mut self, part: Part) -> bool {
+            let last = matches!(part.end, PartEnd::Last(_));
+            self.parts.push((part.offset, part.line, last));
+            true
+        }
+        fn worker(&mut self) -> &mut (Replayer, Nothing) {
+            &mut self.worker
+        }
+        fn done(&mut self, result: BatchOutput) -> bool {
+            self.games_here += result.games;
+            true
+        }
+    }
+
+    fn games(event: &str, comment: &str, bytes: usize) -> String {
+        let mut text = String::new();
+        while text.len() < bytes {
+            text.push_str(&format!(
+                "[Event \"{event}\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 {comment} \
+                 4. Qxf7# 1-0\n\n"
+            ));
+        }
+        text
+    }
+
+    #[test]
+    fn parts_start_where_games_start_and_come_back_after_a_stretch_read_in_order() {
+        // Plain games, then 6 MB in which no game surely starts (each ends on a line with a
+        // quote), then plain games again.
+        let text = [
+            games("a", "{ok}", 1 << 20),
+            games("b", "{\"quoted\"}", 6 << 20),
+            games("c", "{ok}", 2 << 20),
+        ]
+        .concat();
+        let mut sink = Recording {
+            parts: Vec::new(),
+            games_here: 0,
+            worker: (Replayer::new(ReplayOptions::default()), Nothing),
+        };
+        let read = read_in_parts(
+            text.as_bytes(),
+            &Arc::from("test.pgn"),
+            Place {
+                input: 0,
+                bytes_before: 0,
+            },
+            PART_BYTES,
+            &(),
+            &Buffers::default(),
+            &mut sink,
+        );
+        assert_eq!(read, Some(text.len() as u64));
+        let bytes = text.as_bytes();
+        for &(offset, line, _) in &sink.parts {
+            let offset = offset as usize;
+            assert_eq!(bytes[offset], b'[', "a part at {offset}");
+            assert!(offset == 0 || bytes[offset - 1] == b'\n');
+            let lines = memchr::memchr_iter(b'\n', &bytes[..offset]).count() as u64;
+            assert_eq!(line, 1 + lines, "the line of the part at {offset}");
+        }
+        let in_order = 1 << 20..(1 << 20) + (6 << 20);
+        let before = sink.parts.iter().filter(|p| p.0 < in_order.start as u64);
+        let after = sink.parts.iter().filter(|p| p.0 >= in_order.end as u64);
+        assert!(before.count() >= 4, "{:?}", sink.parts);
+        assert!(after.count() >= 8, "{:?}", sink.parts);
+        assert!(
+            sink.parts.last().is_some_and(|p| p.2),
+            "the last part ends the input"
+        );
+        // Read here: at least the 4 MiB after which parts gave up, and at most the stretch.
+        let game = games("b", "{\"quoted\"}", 1).len() as u64;
+        assert!(
+            sink.games_here * game >= 4 << 20,
+            "{} games here",
+            sink.games_here
+        );
+        assert!(
+            sink.games_here * game <= 6 << 20,
+            "{} games here",
+            sink.games_here
+        );
+    }
+}

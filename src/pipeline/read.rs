@@ -1,0 +1,147 @@
+//! Reading the games of one reader into batches: here, in order, with their numbers known (one
+//! job, or a stretch no part could be cut in), or one part on a worker, numbers left for later.
+//! Each game is read through [`next_game`], so the last line of defence holds on every path.
+
+use std::io::Read;
+
+use super::{BatchOutput, GameFormatter, Observer, Part, PartSink};
+use crate::games::{GameReplay, next_game};
+use crate::pgn::Reader;
+use crate::replay::GameReport;
+use crate::report::output::GameNumber;
+
+/// Games per batch read here with one job.
+const BATCH_GAMES: usize = 1024;
+/// Input bytes per batch read here with one job.
+const BATCH_BYTES: u64 = 256 << 10;
+
+/// Which input is read, and how many bytes the inputs before it held.
+#[derive(Copy, Clone)]
+pub(super) struct Place {
+    pub(super) input: u64,
+    pub(super) bytes_before: u64,
+}
+
+/// Reads the games of `reader` here, in batches, into `sink`; their numbers are known when
+/// `next_index` (the next game's number across all inputs) is given. Returns how many bytes were
+/// read, or `None` if the pipeline is shutting down.
+pub(super) fn read_here<R: Read, F: GameFormatter>(
+    mut reader: Reader<R>,
+    at: Place,
+    mut next_index: Option<&mut u64>,
+    observer: &dyn Observer,
+    sink: &mut PartSink<'_, F>,
+) -> Option<u64> {
+    loop {
+        let index = next_index.as_deref_mut();
+        if read_batch_here(&mut reader, at, index, observer, sink)? {
+            return Some(reader.bytes_read());
+        }
+    }
+}
+
+/// Reads a batch of games of `reader` here into `sink`, as [`read_here`] does; returns whether the
+/// input has ended, or `None` if the pipeline is shutting down.
+pub(super) fn read_batch_here<R: Read, F: GameFormatter>(
+    reader: &mut Reader<R>,
+    at: Place,
+    next_index: Option<&mut u64>,
+    observer: &dyn Observer,
+    sink: &mut PartSink<'_, F>,
+) -> Option<bool> {
+    let (replayer, formatter) = sink.worker();
+    let mut output = BatchOutput {
+        input: at.input,
+        ..BatchOutput::default()
+    };
+    let start = reader.bytes_done();
+    let ended = read_games(
+        reader,
+        replayer,
+        formatter,
+        next_index,
+        observer,
+        &mut output,
+        |reader, output| {
+            (output.games as usize) < BATCH_GAMES
+                && reader.bytes_done() - start < BATCH_BYTES
+                && output.output.len() < BATCH_BYTES as usize
+        },
+    );
+    observer.input(at.bytes_before + reader.bytes_read());
+    if output.games + output.input_errors > 0 && !sink.done(output) {
+        return None;
+    }
+    Some(ended)
+}
+
+/// Reads, replays and formats every game of `part` (as the workers of a run with several jobs
+/// do); a failure of the input goes to `observer`. The output's game numbers are left for later
+/// ([`GameNumber::Later`]).
+pub fn read_part<V: GameReplay, F: GameFormatter>(
+    replay: &mut V,
+    formatter: &mut F,
+    part: Part,
+    observer: &dyn Observer,
+) -> BatchOutput {
+    let mut reader = Reader::part(&*part.source, part.bytes, part.offset, part.line, part.end);
+    let mut output = BatchOutput {
+        input: part.input,
+        ..BatchOutput::default()
+    };
+    read_games(
+        &mut reader,
+        replay,
+        formatter,
+        None,
+        observer,
+        &mut output,
+        |_, _| true,
+    );
+    output.spare = reader.into_buffer();
+    output
+}
+
+/// Reads, replays and formats games into `output` while `more` says so; returns whether the input
+/// has ended (a failure of the input goes to `observer`, is counted, and ends it); the games'
+/// source is the reader's name. Game numbers are
+/// known when `next_index` (the next game's number across all inputs) is given, else left for
+/// later.
+fn read_games<R: Read, V: GameReplay, F: GameFormatter>(
+    reader: &mut Reader<R>,
+    replay: &mut V,
+    formatter: &mut F,
+    mut next_index: Option<&mut u64>,
+    observer: &dyn Observer,
+    output: &mut BatchOutput,
+    more: impl Fn(&Reader<R>, &BatchOutput) -> bool,
+) -> bool {
+    // A game whose replay panicked, reported as an internal error.
+    let mut internal = GameReport::default();
+    while more(reader, output) {
+        let report = match next_game(reader, replay, &mut internal) {
+            Ok(Some(report)) => report,
+            Ok(None) => return true,
+            Err(err) => {
+                observer.input_error(&err);
+                output.input_errors += 1;
+                return true;
+            }
+        };
+        let number = match next_index.as_deref_mut() {
+            Some(next) => {
+                *next += 1;
+                GameNumber::Known {
+                    run: *next - 1,
+                    input: report.index,
+                }
+            }
+            None => GameNumber::Later {
+                in_batch: output.games,
+            },
+        };
+        output.count(report);
+        formatter.format(reader.name(), number, report, &mut output.output);
+    }
+    false
+}
