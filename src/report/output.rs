@@ -149,7 +149,7 @@ impl Output {
     /// Appends the game's number across all inputs.
     pub fn run_number(&mut self, number: GameNumber) {
         match number {
-            GameNumber::Known { run, .. } => self.extend(itoa_buf(run).as_bytes()),
+            GameNumber::Known { run, .. } => push_decimal(&mut self.bytes, run),
             GameNumber::Later { in_batch } => self.hole(in_batch, Filling::Run),
         }
     }
@@ -157,9 +157,7 @@ impl Output {
     /// Appends the game's number in its input.
     pub fn input_number(&mut self, number: GameNumber) {
         match number {
-            GameNumber::Known { input, .. } => {
-                self.extend(itoa_buf(input).as_bytes());
-            }
+            GameNumber::Known { input, .. } => push_decimal(&mut self.bytes, input),
             GameNumber::Later { in_batch } => self.hole(in_batch, Filling::Input),
         }
     }
@@ -302,6 +300,36 @@ impl NumBuf {
     }
 }
 
+/// Appends `n` in decimal. The digits are written into a fixed-size array, which is appended
+/// whole and cut back: a copy of known size is a few vector stores, where one of the digits'
+/// length is a call to `memcpy` (a game row holds a dozen numbers).
+#[inline]
+pub(crate) fn push_decimal(out: &mut Vec<u8>, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut len = 1;
+    while len < 20 && n >= POWERS_OF_TEN[len] {
+        len += 1;
+    }
+    for slot in digits[..len].iter_mut().rev() {
+        *slot = b'0' + (n % 10) as u8;
+        n /= 10;
+    }
+    let end = out.len() + len;
+    out.extend_from_slice(&digits);
+    out.truncate(end);
+}
+
+/// 10 to the power of the index.
+const POWERS_OF_TEN: [u64; 20] = {
+    let mut powers = [1u64; 20];
+    let mut i = 1;
+    while i < 20 {
+        powers[i] = powers[i - 1] * 10;
+        i += 1;
+    }
+    powers
+};
+
 pub(crate) fn itoa_buf(mut n: u64) -> NumBuf {
     let mut buf = NumBuf {
         bytes: [0; 20],
@@ -366,8 +394,22 @@ mod tests {
 
     #[test]
     fn numbers_format_in_decimal() {
-        for n in [0, 7, 10, 99, 1234567890, u64::MAX] {
+        for n in [
+            0,
+            7,
+            9,
+            10,
+            99,
+            100,
+            1234567890,
+            10u64.pow(19) - 1,
+            10u64.pow(19),
+            u64::MAX,
+        ] {
             assert_eq!(itoa_buf(n).as_bytes(), n.to_string().as_bytes());
+            let mut out = b"x".to_vec();
+            push_decimal(&mut out, n);
+            assert_eq!(out, format!("x{n}").as_bytes());
         }
     }
 }

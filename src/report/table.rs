@@ -16,7 +16,7 @@ use std::cell::RefCell;
 use std::io;
 
 use crate::clocks::Millis;
-use crate::report::output::{GameNumber, Output, itoa_buf};
+use crate::report::output::{GameNumber, Output, push_decimal};
 use crate::report::parquet::{Column, Date32};
 
 /// The output format of `export`.
@@ -306,7 +306,7 @@ fn scalar(cell: Cell<'_>, out: &mut Output) {
             if n < 0 {
                 out.extend(b"-");
             }
-            out.extend(itoa_buf(n.unsigned_abs()).as_bytes());
+            push_decimal(out.bytes_mut(), n.unsigned_abs());
         }
         Cell::Seconds(ms) => seconds(ms, out.bytes_mut()),
         Cell::Bool(b) => out.extend(if b { b"true" } else { b"false" }),
@@ -318,7 +318,7 @@ fn scalar(cell: Cell<'_>, out: &mut Output) {
 
 /// Milliseconds as seconds: `180`, `12.5`, `0.125`.
 pub fn seconds(ms: Millis, out: &mut Vec<u8>) {
-    out.extend_from_slice(itoa_buf(u64::from(ms / 1000)).as_bytes());
+    push_decimal(out, u64::from(ms / 1000));
     let fraction = ms % 1000;
     if fraction > 0 {
         let digits = [
