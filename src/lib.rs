@@ -33,7 +33,7 @@ pub mod clocks;
 pub mod games;
 pub mod input;
 pub mod outcome;
-pub mod parallel;
+mod parallel;
 pub mod pgn;
 pub mod pipeline;
 pub mod replay;

@@ -5,9 +5,9 @@
 //! their bytes (see [`Reader`]). With more, it reads each input in parts of
 //! about 64 KiB, cut where a game surely starts ([`last_game_start`](crate::pgn::last_game_start)),
 //! and the parts are read, replayed and formatted on every core, the calling thread's included
-//! ([`crate::parallel`]): nothing is cut into games serially. A part does not know how many games
-//! came before it, so its records leave their game numbers as holes, filled in as the output is
-//! written in order ([`Output`]).
+//! (an ordered parallel run, private to the crate): nothing is cut into games serially. A part
+//! does not know how many games came before it, so its records leave their game numbers as holes,
+//! filled in as the output is written in order ([`Output`]).
 //!
 //! Every game is read through [`crate::games`], the one way down. Input problems (an unreadable
 //! file, a corrupt compressed stream) go to the [`Observer`] and the run goes on with the next

@@ -179,7 +179,7 @@ pub struct Row<'t, 'o> {
 impl Row<'_, '_> {
     /// The next column's value.
     ///
-    /// Always inlined down to one call per kind of cell ([`Row::text`], [`Row::int`]...), which
+    /// Always inlined down to one call per kind of cell (`text`, `int`...), which
     /// is not: a game row is written once per game, after the game's moves have pushed its code
     /// out of the instruction cache, and one shared copy per kind misses the cache far less
     /// often than a copy inlined for every column (inlined whole, a game row took fewer
