@@ -134,7 +134,7 @@ impl Output {
             Cell::Int(n) => StoredCell::Int(n),
             Cell::Seconds(ms) => StoredCell::Seconds(ms),
             Cell::Bool(b) => StoredCell::Bool(b),
-            Cell::Date(d) => StoredCell::Date(d),
+            Cell::Date(d) => StoredCell::Date(d.days()),
             Cell::Run(number) => StoredCell::Run(number),
             Cell::Input(number) => StoredCell::Input(number),
         };

@@ -188,6 +188,35 @@ impl Date32 {
     }
 }
 
+/// A calendar date both ways: as days (Parquet's `DATE`) and as `YYYY-MM-DD` text, each kept as
+/// read, so that writing a row computes neither from the other.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub struct CalendarDate {
+    days: Date32,
+    iso: [u8; 10],
+}
+
+impl CalendarDate {
+    /// A PGN `Date` tag's value, as [`Date32::from_pgn`] reads it.
+    pub fn from_pgn(value: &str) -> Option<CalendarDate> {
+        let days = Date32::from_pgn(value)?;
+        // `from_pgn` read ten bytes, `YYYY.MM.DD`.
+        let mut iso: [u8; 10] = value.trim().as_bytes().try_into().ok()?;
+        (iso[4], iso[7]) = (b'-', b'-');
+        Some(CalendarDate { days, iso })
+    }
+
+    /// The days since 1970-01-01.
+    pub fn days(self) -> Date32 {
+        self.days
+    }
+
+    /// `YYYY-MM-DD`.
+    pub fn iso(&self) -> &[u8; 10] {
+        &self.iso
+    }
+}
+
 /// One value of a row, in its column's kind, or null.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub enum Value<'a> {
@@ -671,6 +700,20 @@ mod tests {
             "",
         ] {
             assert_eq!(Date32::from_pgn(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn calendar_dates_keep_days_and_text() {
+        for value in ["2024.02.29", " 1851.06.21 ", "0001.01.01", "9999.12.31"] {
+            let date = CalendarDate::from_pgn(value).unwrap();
+            assert_eq!(Some(date.days()), Date32::from_pgn(value));
+            let mut iso = Vec::new();
+            date.days().write_iso(&mut iso);
+            assert_eq!(&iso[..], date.iso(), "{value}");
+        }
+        for bad in ["2023.02.29", "2024.??.??", "2024-01-01", ""] {
+            assert_eq!(CalendarDate::from_pgn(bad), None, "{bad}");
         }
     }
 

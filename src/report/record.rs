@@ -12,7 +12,7 @@ use crate::clocks::Millis;
 use crate::outcome::{Outcome, Winner};
 use crate::replay::GameReport;
 use crate::report::output::{GameNumber, Output};
-use crate::report::parquet::{Column, ColumnKind, Date32};
+use crate::report::parquet::{CalendarDate, Column, ColumnKind};
 pub use crate::report::table::ExportFormat;
 use crate::report::table::{Cell, Table, is_plain};
 
@@ -244,8 +244,8 @@ impl RecordFormatter {
             )
             .cell(r.speed.map_or(Cell::Null, Cell::Plain))
             .cell(
-                Date32::from_pgn(r.utc_date)
-                    .or_else(|| Date32::from_pgn(r.date))
+                CalendarDate::from_pgn(r.utc_date)
+                    .or_else(|| CalendarDate::from_pgn(r.date))
                     .map_or(Cell::Null, Cell::Date),
             )
             .cell(known(r.utc_time))

@@ -17,7 +17,7 @@ use std::io;
 
 use crate::clocks::Millis;
 use crate::report::output::{GameNumber, Output, push_decimal};
-use crate::report::parquet::{Column, Date32};
+use crate::report::parquet::{CalendarDate, Column};
 
 /// The output format of `export`.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
@@ -49,7 +49,7 @@ pub enum Cell<'a> {
     /// True or false.
     Bool(bool),
     /// A calendar date.
-    Date(Date32),
+    Date(CalendarDate),
     /// The game's number across all inputs.
     Run(GameNumber),
     /// The game's number in its input.
@@ -192,6 +192,9 @@ impl Row<'_, '_> {
             Cell::Plain(s) => self.plain(s),
             Cell::Null => self.null(),
             Cell::Int(n) => self.int(n),
+            Cell::Bool(b) => self.boolean(b),
+            Cell::Seconds(ms) => self.seconds(ms),
+            Cell::Date(date) => self.date(date),
             other => self.other(other),
         }
         self
@@ -257,16 +260,41 @@ impl Row<'_, '_> {
         }
     }
 
-    /// A cell of the rarer kinds: seconds, true or false, a date, a game number.
+    #[inline(never)]
+    fn boolean(&mut self, b: bool) {
+        match self.start_cell() {
+            ExportFormat::Parquet => self.out.cell(Cell::Bool(b)),
+            _ => self.out.extend(if b { b"true" } else { b"false" }),
+        }
+    }
+
+    #[inline(never)]
+    fn seconds(&mut self, ms: Millis) {
+        match self.start_cell() {
+            ExportFormat::Parquet => self.out.cell(Cell::Seconds(ms)),
+            _ => seconds(ms, self.out.bytes_mut()),
+        }
+    }
+
+    #[inline(never)]
+    fn date(&mut self, date: CalendarDate) {
+        let iso = date.iso();
+        match self.start_cell() {
+            ExportFormat::Csv => self.out.extend(iso),
+            ExportFormat::Json | ExportFormat::Jsonl => {
+                let mut quoted = [b'"'; 12];
+                quoted[1..11].copy_from_slice(iso);
+                self.out.extend(&quoted);
+            }
+            ExportFormat::Parquet => self.out.cell(Cell::Date(date)),
+        }
+    }
+
+    /// A game's number (perhaps a hole, filled in as the output is written).
     #[inline(never)]
     fn other(&mut self, cell: Cell<'_>) {
         match self.start_cell() {
             ExportFormat::Parquet => self.out.cell(cell),
-            ExportFormat::Json | ExportFormat::Jsonl if matches!(cell, Cell::Date(_)) => {
-                self.out.extend(b"\"");
-                scalar(cell, self.out);
-                self.out.extend(b"\"");
-            }
             _ => scalar(cell, self.out),
         }
     }
@@ -310,7 +338,7 @@ fn scalar(cell: Cell<'_>, out: &mut Output) {
         }
         Cell::Seconds(ms) => seconds(ms, out.bytes_mut()),
         Cell::Bool(b) => out.extend(if b { b"true" } else { b"false" }),
-        Cell::Date(date) => date.write_iso(out.bytes_mut()),
+        Cell::Date(date) => out.extend(date.iso()),
         Cell::Run(number) => out.run_number(number),
         Cell::Input(number) => out.input_number(number),
     }
@@ -538,7 +566,7 @@ mod tests {
                 .cell(Cell::Str(name))
                 .cell(elo.map_or(Cell::Null, Cell::Int))
                 .cell(Cell::Seconds(61_500))
-                .cell(Cell::Date(Date32::from_ymd(2025, 5, 1).unwrap()))
+                .cell(Cell::Date(CalendarDate::from_pgn("2025.05.01").unwrap()))
                 .cell(Cell::Bool(i == 0));
             row.end();
         }
