@@ -71,19 +71,18 @@ impl Visitor for Everything {
         let mut located = Vec::new();
         for &location in &self.locations {
             let at = game.locate(location);
-            assert!(at.line >= game.raw().first_line, "{at} before the game");
+            assert!(at.line >= game.first_line(), "{at} before the game");
             assert!(at.column >= 1);
             located.push((at.line, at.column));
         }
         self.locations.clear();
-        let raw = game.raw();
         (
             game.index(),
             std::mem::take(&mut self.tokens),
             std::mem::take(&mut self.errors),
             located,
             game.bytes().to_vec(),
-            raw.end_line,
+            game.end_line(),
         )
     }
 }

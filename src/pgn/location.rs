@@ -96,15 +96,42 @@ impl<'a> GameInfo<'a> {
         self.raw.index
     }
 
-    /// Where the game stands in its input: number, first line and column, end line, whether it
-    /// ends the input, whether it was too large.
-    ///
-    /// Its `bytes` field holds the game's bytes only for a game cut out of the stream (read the
-    /// general way, or by a visitor that is not [`super::Visitor::one_pass`]); for a game read in
-    /// one pass it is empty, since the bytes stay in the reader's buffer and are never copied.
-    /// [`GameInfo::bytes`] holds them in every case: use that.
-    pub fn raw(&self) -> &RawGame {
+    /// The game as the reader cut it. Its `bytes` are empty for a game read in one pass (they
+    /// stay in the reader's buffer): [`GameInfo::bytes`] holds them in every case.
+    pub(crate) fn raw(&self) -> &RawGame {
         self.raw
+    }
+
+    /// The line of the game's first byte, from 1.
+    pub fn first_line(&self) -> u64 {
+        self.raw.first_line
+    }
+
+    /// The column of the game's first byte, from 1.
+    pub fn first_column(&self) -> u64 {
+        self.raw.first_column
+    }
+
+    /// The game's last line (known at [`super::Visitor::end_game`]).
+    pub fn end_line(&self) -> u64 {
+        self.raw.end_line
+    }
+
+    /// Whether the game ends the input (known at [`super::Visitor::end_game`]).
+    pub fn at_eof(&self) -> bool {
+        self.raw.at_eof
+    }
+
+    /// The game's size in bytes, if it was larger than the reader's limit (then only its
+    /// beginning was read).
+    pub fn too_large(&self) -> Option<u64> {
+        self.raw.too_large
+    }
+
+    /// Whether the game is read in one pass, straight from the reader's buffer, rather than cut
+    /// out first and read the general way (see [`super::Visitor::one_pass`]).
+    pub fn read_in_one_pass(&self) -> bool {
+        self.raw.bytes.is_empty()
     }
 
     /// The game's bytes, from its first token to its end, as in the source.

@@ -107,7 +107,7 @@ impl Visitor for Recorder {
 
     fn begin_game(&mut self, game: &GameInfo<'_>) {
         self.begins += 1;
-        self.began_one_pass = game.raw().bytes.is_empty();
+        self.began_one_pass = game.read_in_one_pass();
         if self.one_pass {
             self.pending.clear();
             self.errors.clear();
@@ -155,17 +155,16 @@ impl Visitor for Recorder {
         if self.began_one_pass {
             self.one_pass_games += 1;
         }
-        let raw = game.raw();
         Game {
             raw: (
                 game.bytes().to_vec(),
-                raw.first_column,
-                raw.end_line,
-                raw.at_eof,
+                game.first_column(),
+                game.end_line(),
+                game.at_eof(),
                 game.encoding() == arbiter::pgn::Encoding::Utf8,
             ),
             index: game.index(),
-            first_line: game.raw().first_line,
+            first_line: game.first_line(),
             tokens: self
                 .pending
                 .drain(..)
