@@ -99,8 +99,8 @@ pub trait Visitor {
     /// a `;` comment...), it begins the game again the general way.
     ///
     /// In one pass the [`GameInfo`] given to `begin_game` holds only the game's number and first
-    /// line and column; the one given to `end_game` is complete, as always, but for
-    /// [`GameInfo::raw`]'s `bytes` (see there).
+    /// line and column (and [`GameInfo::bytes`] is empty); the one given to `end_game` is
+    /// complete, as always.
     fn one_pass(&self) -> bool {
         false
     }
