@@ -6,6 +6,7 @@
 //! then where they were not known.
 
 pub mod code;
+pub mod date;
 pub mod diagnostic;
 pub mod output;
 pub mod parquet;

@@ -8,7 +8,8 @@
 use std::io::{self, Write};
 
 use crate::clocks::Millis;
-use crate::report::parquet::{ColumnKind, Date32, ParquetError, ParquetWriter, Value};
+use crate::report::date::Date32;
+use crate::report::parquet::{ColumnKind, ParquetError, ParquetWriter, Value};
 use crate::report::table::Cell;
 
 /// A game's numbers, or where the game stands in its batch when they are not known yet.

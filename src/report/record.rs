@@ -11,8 +11,9 @@
 use crate::clocks::Millis;
 use crate::outcome::{Outcome, Winner};
 use crate::replay::GameReport;
+use crate::report::date::CalendarDate;
 use crate::report::output::{GameNumber, Output};
-use crate::report::parquet::{CalendarDate, Column, ColumnKind};
+use crate::report::parquet::{Column, ColumnKind};
 pub use crate::report::table::ExportFormat;
 use crate::report::table::{Cell, Table, is_plain};
 

@@ -16,8 +16,9 @@ use std::cell::RefCell;
 use std::io;
 
 use crate::clocks::Millis;
+use crate::report::date::CalendarDate;
 use crate::report::output::{GameNumber, Output, push_decimal};
-use crate::report::parquet::{CalendarDate, Column};
+use crate::report::parquet::Column;
 
 /// The output format of `export`.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]

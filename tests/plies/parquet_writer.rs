@@ -2,7 +2,8 @@
 //! own reader: every kind of column, nulls, UTF-8, many row groups, row groups cut by bytes, and a
 //! file with no rows.
 
-use arbiter::report::parquet::{Column, ColumnKind, Date32, ParquetOptions, ParquetWriter, Value};
+use arbiter::report::date::Date32;
+use arbiter::report::parquet::{Column, ColumnKind, ParquetOptions, ParquetWriter, Value};
 use bytes::Bytes;
 use parquet::basic::{Compression, LogicalType, ZstdLevel};
 use parquet::file::reader::{FileReader, SerializedFileReader};
