@@ -194,10 +194,12 @@ impl Output {
             written = hole.at;
             match hole.what {
                 Filling::Run => {
-                    out.write_all(itoa_buf(run_before + hole.in_batch + 1).as_bytes())?
+                    let (digits, len) = decimal(run_before + hole.in_batch + 1);
+                    out.write_all(&digits[..len])?;
                 }
                 Filling::Input => {
-                    out.write_all(itoa_buf(input_before + hole.in_batch + 1).as_bytes())?;
+                    let (digits, len) = decimal(input_before + hole.in_batch + 1);
+                    out.write_all(&digits[..len])?;
                 }
                 Filling::RowComma => {
                     if seen > 0 {
@@ -287,25 +289,20 @@ impl<W: Write + Send> Destination for ParquetWriter<W> {
     }
 }
 
-/// A decimal number formatted on the stack.
-pub(crate) struct NumBuf {
-    bytes: [u8; 20],
-    start: usize,
-}
-
-impl NumBuf {
-    /// The digits.
-    #[inline]
-    pub(crate) fn as_bytes(&self) -> &[u8] {
-        &self.bytes[self.start..]
-    }
-}
-
-/// Appends `n` in decimal. The digits are written into a fixed-size array, which is appended
-/// whole and cut back: a copy of known size is a few vector stores, where one of the digits'
-/// length is a call to `memcpy` (a game row holds a dozen numbers).
+/// Appends `n` in decimal. The digits are appended as a whole fixed-size array and cut back: a
+/// copy of known size is a few vector stores, where one of the digits' length is a call to
+/// `memcpy` (a game row holds a dozen numbers).
 #[inline]
-pub(crate) fn push_decimal(out: &mut Vec<u8>, mut n: u64) {
+pub(crate) fn push_decimal(out: &mut Vec<u8>, n: u64) {
+    let (digits, len) = decimal(n);
+    let end = out.len() + len;
+    out.extend_from_slice(&digits);
+    out.truncate(end);
+}
+
+/// `n`'s decimal digits, from the array's start, and how many there are.
+#[inline]
+fn decimal(mut n: u64) -> ([u8; 20], usize) {
     let mut digits = [0u8; 20];
     let mut len = 1;
     while len < 20 && n >= POWERS_OF_TEN[len] {
@@ -315,9 +312,7 @@ pub(crate) fn push_decimal(out: &mut Vec<u8>, mut n: u64) {
         *slot = b'0' + (n % 10) as u8;
         n /= 10;
     }
-    let end = out.len() + len;
-    out.extend_from_slice(&digits);
-    out.truncate(end);
+    (digits, len)
 }
 
 /// 10 to the power of the index.
@@ -330,21 +325,6 @@ const POWERS_OF_TEN: [u64; 20] = {
     }
     powers
 };
-
-pub(crate) fn itoa_buf(mut n: u64) -> NumBuf {
-    let mut buf = NumBuf {
-        bytes: [0; 20],
-        start: 20,
-    };
-    loop {
-        buf.start -= 1;
-        buf.bytes[buf.start] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break buf;
-        }
-    }
-}
 
 #[cfg(test)]
 mod tests {
@@ -407,7 +387,6 @@ mod tests {
             10u64.pow(19),
             u64::MAX,
         ] {
-            assert_eq!(itoa_buf(n).as_bytes(), n.to_string().as_bytes());
             let mut out = b"x".to_vec();
             push_decimal(&mut out, n);
             assert_eq!(out, format!("x{n}").as_bytes());
