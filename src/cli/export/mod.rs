@@ -31,7 +31,7 @@ use plies::{PlyColumns, PlyFormatter};
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:\n  \
     arbiter export games.pgn -o games.csv\n  \
-    arbiter export archive/ --format jsonl --tags WhiteElo,BlackElo,ECO | head\n  \
+    arbiter export archive/ --format jsonl --tags WhiteTitle,BlackTitle,Annotator | head\n  \
     zstdcat lichess.pgn.zst | arbiter export --format json -o outcomes.json\n  \
     arbiter export lichess.pgn.zst -o games.parquet\n  \
     arbiter export lichess.pgn.zst --plies --fen -o plies.parquet")]
@@ -46,8 +46,8 @@ pub struct ExportArgs {
     /// Write to FILE (through a temporary file renamed at the end) instead of standard output.
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// Extra tag columns, appended in this order, e.g. `WhiteElo,BlackElo,ECO` (not a standard
-    /// column, none twice).
+    /// Extra tag columns, appended in this order, e.g. `WhiteTitle,BlackTitle,Annotator` (not a
+    /// standard column, none twice).
     #[arg(long, value_delimiter = ',', value_name = "TAG,...")]
     pub tags: Vec<String>,
     /// Worker threads, 1 or more (default: the number of available cores).
