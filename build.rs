@@ -1,6 +1,7 @@
 //! Generates the attack tables of `src/rules/attacks.rs` into `OUT_DIR/attack_tables.rs`: step
-//! attacks (knight, king, pawn), magic bitboard tables for rooks and bishops from fixed, pre-searched
-//! magic numbers, and the `between`/`ray` tables. Walking rays is fine here: it runs once, at build
+//! attacks (knight, king, pawn), the magic bitboard table for bishops from fixed, pre-searched
+//! magic numbers, the small file and rank tables rook attacks are computed from, and the
+//! `between`/`ray` tables. Walking rays is fine here: it runs once, at build
 //! time, and every table is verified as it is filled.
 
 use std::env;
@@ -8,73 +9,7 @@ use std::fmt::Write as _;
 use std::fs;
 use std::path::Path;
 
-// Magic numbers found once by a seeded random search (sparse candidates, plain shifts).
-const ROOK_MAGICS: [u64; 64] = [
-    0x2080002080400010,
-    0x00c0002001401000,
-    0x2100110008402002,
-    0x0880080081041000,
-    0x0200020020041008,
-    0x2300040008010012,
-    0x0c00283004008201,
-    0x0180010000407a80,
-    0x0168800080400020,
-    0x0010400040201000,
-    0x1001002001001048,
-    0x1001002408100100,
-    0x0801000408010012,
-    0x4001000209000400,
-    0x08a20004c8020001,
-    0x2002801145002280,
-    0x0080860021004200,
-    0x001000c009402002,
-    0x00b0002004002800,
-    0x100a808010020800,
-    0x8101010008000410,
-    0x0244008002000480,
-    0x0000040010810208,
-    0x2000020000448534,
-    0x4104400480008033,
-    0x0000810100204000,
-    0x0440430900200010,
-    0x4600240900100100,
-    0x0060080080040080,
-    0x0001000300080400,
-    0x0004084400011002,
-    0x0023040200008041,
-    0x0580050043002080,
-    0x0400804002802008,
-    0x0001002001004010,
-    0x1000200901001000,
-    0x4410800801800c00,
-    0xa012003806001004,
-    0x0020100104008802,
-    0x0004808402000041,
-    0x0010400170898000,
-    0x0080500020004004,
-    0x1040408012020020,
-    0x8010040008004040,
-    0x2001080100110004,
-    0x0000020004008080,
-    0x0021010810040002,
-    0x0800008c43020024,
-    0x0000800021005100,
-    0x0070201040008080,
-    0x0000d04282006a00,
-    0x0010014400080240,
-    0x0001080110050100,
-    0x0012000810240600,
-    0x0402000801040200,
-    0x028100108a004100,
-    0x0050800300102045,
-    0x8208210040120882,
-    0x8010600101183441,
-    0x020b000910006045,
-    0x0241001002480005,
-    0x0081000400880241,
-    0x0000009008024124,
-    0x0048122980410402,
-];
+// Bishop magic numbers found once by a seeded random search (sparse candidates, plain shifts).
 const BISHOP_MAGICS: [u64; 64] = [
     0x0848020822040013,
     0x8010a40085821200,
@@ -235,13 +170,11 @@ fn main() {
     write_array(&mut out, "WHITE_PAWN", &white_pawn);
     write_array(&mut out, "BLACK_PAWN", &black_pawn);
 
-    // Magic tables: one shared attack array; each square gets (mask, magic, shift, offset).
+    // The bishop magic table: one attack array; each square gets (mask, magic, shift, offset).
     let mut attacks: Vec<u64> = Vec::new();
-    for (name, dirs, magics) in [
-        ("ROOK_MAGICS", &ROOK_DIRS, &ROOK_MAGICS),
-        ("BISHOP_MAGICS", &BISHOP_DIRS, &BISHOP_MAGICS),
-    ] {
-        writeln!(out, "pub(crate) static {name}: [Magic; 64] = [").unwrap();
+    {
+        let (dirs, magics) = (&BISHOP_DIRS, &BISHOP_MAGICS);
+        writeln!(out, "pub(crate) static BISHOP_MAGICS: [Magic; 64] = [").unwrap();
         for sq in 0..64 {
             let mask = relevant(sq, dirs);
             let bits = mask.count_ones();
@@ -276,7 +209,24 @@ fn main() {
             *a = 0;
         }
     }
-    write_array(&mut out, "SLIDER_ATTACKS", &attacks);
+    write_array(&mut out, "BISHOP_ATTACKS", &attacks);
+
+    // Rook attacks from two small tables (see `attacks::rook`): each square's file without the
+    // square, and the attacks along a rank for each occupancy of its six inner squares and each
+    // file (a byte per rank, 512 bytes).
+    let files: Vec<u64> = (0..64).map(|sq| slide(sq, 0, &[(0, 1), (0, -1)])).collect();
+    write_array(&mut out, "FILE_LINE", &files);
+    let mut rank_attacks = Vec::new();
+    for inner in 0..64u64 {
+        for file in 0..8 {
+            rank_attacks.push(slide(file, inner << 1, &[(1, 0), (-1, 0)]) & 0xff);
+        }
+    }
+    writeln!(
+        out,
+        "pub(crate) static RANK_ATTACKS: [u8; 512] = {rank_attacks:?};"
+    )
+    .unwrap();
 
     // between (exclusive) and ray (the whole line through both squares).
     let mut between = vec![0u64; 64 * 64];
