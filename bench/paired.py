@@ -4,9 +4,13 @@
 Usage:  bench/paired.py ROUNDS FILE BINARY [BINARY...]
 
 Each round runs `BINARY export --format jsonl --jobs 1 -q -o /dev/null FILE` once per binary, in
-a fresh random order, and measures its CPU time (user + system). For each binary it prints the
-median, the tenth percentile and the minimum, and its throughput relative to the first binary
-(above 1: faster) from the medians and from the tenth percentiles.
+a fresh random order, and measures its time. For each binary it prints the median, the tenth
+percentile and the minimum, and its throughput relative to the first binary (above 1: faster)
+from the medians and from the tenth percentiles. A BINARY written `jobs2:PATH` runs with
+`--jobs 2` instead, and one written `peer:PATH` is a program run as `PATH FILE` (the peer).
+
+The time is CPU time (user + system), but wall-clock time when some command runs `--jobs 2`
+(then CPU time would hide what the second core gains).
 
 Why: `bench/run.sh` runs every tool once per round in a fixed order, and on a shared machine the
 place in the round shows in the times (a run right after `--jobs 2` often comes out faster). To
@@ -20,19 +24,31 @@ import random
 import statistics
 import subprocess
 import sys
+import time
 
 
-def cpu_seconds(command: list[str]) -> float:
-    """The CPU time (user + system) of one run of `command`."""
-    process = subprocess.Popen(command)
+def seconds(command: list[str], wall: bool) -> float:
+    """The wall-clock time of one run of `command` if `wall`, else its CPU time (user + system)."""
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
     _, status, usage = os.wait4(process.pid, 0)
+    elapsed = time.perf_counter() - start
     if status != 0:
         raise SystemExit(f"{command[0]} failed (status {status})")
-    return usage.ru_utime + usage.ru_stime
+    return elapsed if wall else usage.ru_utime + usage.ru_stime
 
 
 def tenth_percentile(times: list[float]) -> float:
     return sorted(times)[(len(times) - 1) // 10]
+
+
+def command(binary: str, path: str) -> list[str]:
+    """The command line a BINARY argument stands for."""
+    if binary.startswith("peer:"):
+        return [binary.removeprefix("peer:"), path]
+    jobs = "2" if binary.startswith("jobs2:") else "1"
+    return [binary.removeprefix("jobs2:"), "export", "--format", "jsonl", "--jobs", jobs, "-q",
+            "-o", "/dev/null", path]
 
 
 def main() -> int:
@@ -40,14 +56,13 @@ def main() -> int:
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         return 2
     rounds, path, binaries = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
+    wall = any(binary.startswith("jobs2:") for binary in binaries)
     times = {binary: [] for binary in binaries}
     for _ in range(rounds):
         order = binaries[:]
         random.shuffle(order)
         for binary in order:
-            command = [binary, "export", "--format", "jsonl", "--jobs", "1", "-q", "-o",
-                       "/dev/null", path]
-            times[binary].append(cpu_seconds(command))
+            times[binary].append(seconds(command(binary, path), wall))
     first = times[binaries[0]]
     median0, low0 = statistics.median(first), tenth_percentile(first)
     for binary in binaries:
