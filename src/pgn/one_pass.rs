@@ -272,6 +272,10 @@ fn general_tag(bytes: &[u8], pos: usize) -> Result<TagParts, ()> {
 /// CRLF; a lone CR stops it, as does a CR at the end of the buffer). Counts the line ends.
 #[inline(always)]
 fn skip_blanks(bytes: &[u8], mut pos: usize, lines: &mut u64) -> usize {
+    // Nearly every token is followed by one space and then the next token.
+    if bytes.get(pos) == Some(&b' ') && bytes.get(pos + 1).is_some_and(|&b| b > b' ') {
+        return pos + 1;
+    }
     loop {
         match bytes.get(pos) {
             Some(b' ' | b'\t') => pos += 1,
