@@ -16,62 +16,58 @@ impl Position {
     /// Appends the FEN of the position to `fen` (as [`Position::to_fen`] gives it), so that a
     /// caller writing one FEN per game can reuse its buffer.
     pub fn write_fen(&self, fen: &mut String) {
-        // The placement goes to a byte buffer first, then into `fen` in one piece: the writer
-        // runs once per exported game, and pushing char by char cost more than the rest of it.
-        //
-        // Each square is handled without a branch on what stands there (a piece or not, after
-        // how many empty squares): each byte is written where it would go, and the length moves
-        // past it only if it belongs in the FEN. The buffer has room for the bytes written past
-        // the end that way. Which squares are empty differs from game to game, and branching on
-        // it cost about twenty mispredicted branches per position. (The buffer is larger than
-        // the 71 bytes needed, so that an index taken modulo its size needs no bounds check.)
-        const LETTERS: [[u8; 7]; 2] = [*b"PNBRQK\0", *b"pnbrqk\0"];
-        const SIZE: usize = 128;
-        let mut placement = [b'/'; SIZE];
-        let mut len = 0;
-        let white = self.by_color(Color::White);
-        for rank in (0..8u8).rev() {
-            let mut empty = 0u8;
-            for file in 0..8u8 {
-                let sq = Square::from_index(rank * 8 + file);
-                let role = self.role_at(sq).map_or(6, Role::index);
-                let letter = LETTERS[usize::from(!white.contains(sq))][role];
-                let piece = letter != 0;
-                // The count of the empty squares before this piece, if any.
-                placement[len % SIZE] = b'0' + empty;
-                len += usize::from(piece & (empty > 0));
-                placement[len % SIZE] = letter;
-                len += usize::from(piece);
-                empty = if piece { 0 } else { empty + 1 };
-            }
-            placement[len % SIZE] = b'0' + empty;
-            len += usize::from(empty > 0);
-            // The '/' that ends the rank (the last one is written past the end).
-            placement[len % SIZE] = b'/';
-            len += usize::from(rank > 0);
-        }
-        if let Ok(placement) = std::str::from_utf8(&placement[..len]) {
-            fen.push_str(placement);
-        }
-        fen.push(' ');
-        fen.push(self.turn().char());
-        fen.push(' ');
-        self.push_castling(fen);
-        fen.push(' ');
+        let mut out = Fen::default();
+        self.write_placement(&mut out);
+        out.push(b' ');
+        out.push(self.turn().char() as u8);
+        out.push(b' ');
+        self.write_castling(&mut out);
+        out.push(b' ');
         match self.legal_ep_square() {
             Some(sq) => {
-                fen.push(sq.file_char());
-                fen.push(sq.rank_char());
+                out.push(sq.file_char() as u8);
+                out.push(sq.rank_char() as u8);
             }
-            None => fen.push('-'),
+            None => out.push(b'-'),
         }
-        fen.push(' ');
-        push_number(fen, self.halfmoves);
-        fen.push(' ');
-        push_number(fen, self.fullmoves);
+        out.push(b' ');
+        out.number(self.halfmoves);
+        out.push(b' ');
+        out.number(self.fullmoves);
+        if let Ok(text) = std::str::from_utf8(out.bytes()) {
+            fen.push_str(text);
+        }
     }
 
-    fn push_castling(&self, fen: &mut String) {
+    /// The placement field, rank by rank from the eighth, visiting only the occupied squares.
+    ///
+    /// The writer runs once per exported game. A piece's letter, and the count of the empty
+    /// squares before it, are written without a branch on whether there are any: each byte is
+    /// written where it would go, and the length moves past it only if it belongs in the FEN.
+    /// (Looking at all 64 squares cost twice the instructions; branching on each square's
+    /// contents, about twenty mispredicted branches per position.)
+    fn write_placement(&self, out: &mut Fen) {
+        const LETTERS: [[u8; 6]; 2] = [*b"PNBRQK", *b"pnbrqk"];
+        let occupied = self.occupied().0;
+        let white = self.by_color(Color::White);
+        for rank in (0..8u8).rev() {
+            let mut row = (occupied >> (rank * 8)) & 0xff;
+            let mut file = 0u8;
+            while row != 0 {
+                let at = row.trailing_zeros() as u8;
+                out.push_if(b'0' + (at - file), at > file);
+                let sq = Square::from_index(rank * 8 + at);
+                let role = self.role_at(sq).map_or(0, Role::index);
+                out.push(LETTERS[usize::from(!white.contains(sq))][role]);
+                file = at + 1;
+                row &= row - 1;
+            }
+            out.push_if(b'0' + (8 - file), file < 8);
+            out.push_if(b'/', rank > 0);
+        }
+    }
+
+    fn write_castling(&self, out: &mut Fen) {
         let mut empty = true;
         for color in Color::ALL {
             let back = Bitboard::rank(color.back_rank());
@@ -82,34 +78,72 @@ impl Position {
             }) & back;
             for rook in (self.castling & back).iter().rev() {
                 let letter = if Some(rook) == rooks.first() && rook.file() < king.file() {
-                    'q'
+                    b'q'
                 } else if Some(rook) == rooks.last() && rook.file() > king.file() {
-                    'k'
+                    b'k'
                 } else {
-                    rook.file_char()
+                    rook.file_char() as u8
                 };
-                fen.push(color.fold_wb(letter.to_ascii_uppercase(), letter));
+                out.push(color.fold_wb(letter.to_ascii_uppercase(), letter));
                 empty = false;
             }
         }
         if empty {
-            fen.push('-');
+            out.push(b'-');
         }
     }
 }
 
-/// Appends `n` in decimal.
-fn push_number(out: &mut String, n: u32) {
-    let mut digits = [0u8; 10];
-    let mut start = digits.len();
-    let mut n = n;
-    loop {
-        start -= 1;
-        digits[start] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
+/// A FEN being written, in a buffer longer than any FEN (placement 71 bytes, castling 4, clocks
+/// 10 digits each: 103), so that an index taken modulo its size needs no bounds check.
+struct Fen {
+    bytes: [u8; Fen::SIZE],
+    len: usize,
+}
+
+impl Default for Fen {
+    fn default() -> Fen {
+        Fen {
+            bytes: [0; Fen::SIZE],
+            len: 0,
         }
     }
-    out.extend(digits[start..].iter().map(|&d| d as char));
+}
+
+impl Fen {
+    const SIZE: usize = 128;
+
+    #[inline]
+    fn push(&mut self, byte: u8) {
+        self.push_if(byte, true);
+    }
+
+    /// Writes `byte` at the end, which moves past it only if `keep`.
+    #[inline]
+    fn push_if(&mut self, byte: u8, keep: bool) {
+        self.bytes[self.len % Fen::SIZE] = byte;
+        self.len += usize::from(keep);
+    }
+
+    /// Appends `n` in decimal.
+    fn number(&mut self, n: u32) {
+        let mut digits = [0u8; 10];
+        let mut start = digits.len();
+        let mut n = n;
+        loop {
+            start -= 1;
+            digits[start] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        for &digit in &digits[start..] {
+            self.push(digit);
+        }
+    }
+
+    fn bytes(&self) -> &[u8] {
+        &self.bytes[..self.len.min(Fen::SIZE)]
+    }
 }
