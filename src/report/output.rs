@@ -220,31 +220,31 @@ impl Output {
         input_before: u64,
         writer: &mut ParquetWriter<W>,
     ) -> Result<(), ParquetError> {
-        let width = writer.columns().len();
-        for (i, &cell) in self.cells.iter().enumerate() {
-            let column = i % width;
-            let kind = writer.columns()[column].kind;
-            let number = |number, before: u64| match number {
-                GameNumber::Known { run, input } => (run, input),
-                GameNumber::Later { in_batch } => (before + in_batch + 1, before + in_batch + 1),
-            };
-            let value = match cell {
-                StoredCell::Null => Value::Null,
-                // Copied from a `str` by `Output::cell`.
-                StoredCell::Str(start, end) => {
-                    Value::Utf8(&self.bytes[start as usize..end as usize])
-                }
-                StoredCell::Int(n) => int_value(n, kind),
-                StoredCell::Seconds(ms) => Value::F64(f64::from(ms) / 1000.0),
-                StoredCell::Bool(b) => Value::Bool(b),
-                StoredCell::Date(d) => Value::Date(d),
-                StoredCell::Run(n) => int_value(number(n, run_before).0 as i64, kind),
-                StoredCell::Input(n) => int_value(number(n, input_before).1 as i64, kind),
-            };
-            writer.push(value);
-            if column + 1 == width {
-                writer.end_row()?;
+        let kinds: Vec<ColumnKind> = writer.columns().iter().map(|c| c.kind).collect();
+        let number = |number, before: u64| match number {
+            GameNumber::Known { run, input } => (run, input),
+            GameNumber::Later { in_batch } => (before + in_batch + 1, before + in_batch + 1),
+        };
+        let rows = self.cells.chunks_exact(kinds.len().max(1));
+        debug_assert!(rows.remainder().is_empty(), "a row without all its cells");
+        for row in rows {
+            for (&cell, &kind) in row.iter().zip(&kinds) {
+                let value = match cell {
+                    StoredCell::Null => Value::Null,
+                    // Copied from a `str` by `Output::cell`.
+                    StoredCell::Str(start, end) => {
+                        Value::Utf8(&self.bytes[start as usize..end as usize])
+                    }
+                    StoredCell::Int(n) => int_value(n, kind),
+                    StoredCell::Seconds(ms) => Value::F64(f64::from(ms) / 1000.0),
+                    StoredCell::Bool(b) => Value::Bool(b),
+                    StoredCell::Date(d) => Value::Date(d),
+                    StoredCell::Run(n) => int_value(number(n, run_before).0 as i64, kind),
+                    StoredCell::Input(n) => int_value(number(n, input_before).1 as i64, kind),
+                };
+                writer.push(value);
             }
+            writer.end_row()?;
         }
         Ok(())
     }
