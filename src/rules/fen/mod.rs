@@ -156,62 +156,32 @@ impl Position {
         let field = |i: usize| fields.get(i).copied();
 
         let mut pos = field(0).and_then(|f| read_placement(f, &mut defects));
-        let turn = field(1).and_then(|f| match turn(f) {
-            Ok((_, color)) => Some(color),
-            Err(_) => {
-                defects.push(FenDefect::BadTurn {
-                    found: f.to_string(),
-                });
-                None
-            }
+        let d = &mut defects;
+        let turn = field(1).and_then(|f| read(f, turn(f), |found| FenDefect::BadTurn { found }, d));
+        let castling_letters = field(2).and_then(|f| {
+            read(
+                f,
+                castling(f),
+                |found| FenDefect::CastlingSyntax { found },
+                d,
+            )
         });
-        let castling_letters = field(2).and_then(|f| match castling(f) {
-            Ok((_, letters)) => Some(letters),
-            Err(_) => {
-                defects.push(FenDefect::CastlingSyntax {
-                    found: f.to_string(),
-                });
-                None
-            }
+        let ep = field(3).and_then(|f| {
+            read(
+                f,
+                en_passant(f),
+                |found| FenDefect::EnPassantSyntax { found },
+                d,
+            )
         });
-        let ep = field(3).and_then(|f| match en_passant(f) {
-            Ok((_, ep)) => Some(ep),
-            Err(_) => {
-                defects.push(FenDefect::EnPassantSyntax {
-                    found: f.to_string(),
-                });
-                None
-            }
+        let halfmoves = field(4).map_or(Some(0), |f| {
+            let syntax = |found| FenDefect::Halfmoves { found };
+            read_clock(f, syntax, |found| FenDefect::HalfmovesTooLarge { found }, d)
         });
-        let halfmoves = field(4).map_or(Some(0), |f| match clock(f) {
-            Ok((_, Some(n))) => Some(n),
-            Ok((_, None)) => {
-                defects.push(FenDefect::HalfmovesTooLarge {
-                    found: f.to_string(),
-                });
-                None
-            }
-            Err(_) => {
-                defects.push(FenDefect::Halfmoves {
-                    found: f.to_string(),
-                });
-                None
-            }
-        });
-        let fullmoves = field(5).map_or(Some(1), |f| match clock(f) {
-            Ok((_, Some(n))) => Some(n.max(1)),
-            Ok((_, None)) => {
-                defects.push(FenDefect::FullmovesTooLarge {
-                    found: f.to_string(),
-                });
-                None
-            }
-            Err(_) => {
-                defects.push(FenDefect::Fullmoves {
-                    found: f.to_string(),
-                });
-                None
-            }
+        let fullmoves = field(5).map_or(Some(1), |f| {
+            let syntax = |found| FenDefect::Fullmoves { found };
+            let clock = read_clock(f, syntax, |found| FenDefect::FullmovesTooLarge { found }, d);
+            clock.map(|n| n.max(1))
         });
 
         if let Some(pos) = pos.as_mut() {
@@ -276,6 +246,44 @@ impl Position {
                 defects.sort_by_key(|d| d.field() as u8);
                 Err(FenError { defects })
             }
+        }
+    }
+}
+
+/// The value of `field` as its rule `parsed` it, or `None` and the defect `bad` names (with the
+/// field's text) added to `defects`.
+fn read<T>(
+    field: &str,
+    parsed: nom::IResult<&str, T>,
+    bad: fn(String) -> FenDefect,
+    defects: &mut Vec<FenDefect>,
+) -> Option<T> {
+    match parsed {
+        Ok((_, value)) => Some(value),
+        Err(_) => {
+            defects.push(bad(field.to_string()));
+            None
+        }
+    }
+}
+
+/// A clock field's number, or `None` and a defect added to `defects` with the field's text:
+/// `syntax`'s for a field that is no number, `large`'s for a number too large to store.
+fn read_clock(
+    field: &str,
+    syntax: fn(String) -> FenDefect,
+    large: fn(String) -> FenDefect,
+    defects: &mut Vec<FenDefect>,
+) -> Option<u32> {
+    match clock(field) {
+        Ok((_, Some(n))) => Some(n),
+        Ok((_, None)) => {
+            defects.push(large(field.to_string()));
+            None
+        }
+        Err(_) => {
+            defects.push(syntax(field.to_string()));
+            None
         }
     }
 }
