@@ -7,7 +7,7 @@
 //! far beyond the 32 KB first-level data cache, and replaying a game between pages of text finds
 //! it cold at nearly every lookup. A rook's attacks are computed instead from 1 KB of tables
 //! (see [`rook`]), a few more instructions that are cheaper than those misses: export of the
-//! lichess sample became 1-3% faster (release builds, paired runs), perft about 5% slower.
+//! lichess sample became 1-3% faster (release builds, paired runs), perft about 7% slower.
 
 use crate::rules::bitboard::Bitboard;
 use crate::rules::types::{Color, Square};
