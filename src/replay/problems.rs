@@ -48,6 +48,26 @@ impl fmt::Display for Problem {
     }
 }
 
+#[cfg(test)]
+impl Problem {
+    /// An illegal move at line 12, column 5, ply 17: the problem the tests of its text and of
+    /// the diagnostics built on it share.
+    pub(crate) fn sample() -> Problem {
+        Problem {
+            location: Location(40),
+            at: LineCol {
+                line: 12,
+                column: 5,
+            },
+            ply: Some(17),
+            san: Some("Nbd2".into()),
+            severity: Severity::Error,
+            code: Code::IllegalMove,
+            message: "no knight on the b-file can reach d2".into(),
+        }
+    }
+}
+
 /// At most this many problems are listed per game; the rest are counted. A 64 MB game of stray
 /// `)` would otherwise hold 30 million problems (gigabytes) in memory.
 pub const MAX_PROBLEMS: usize = 10_000;
@@ -196,21 +216,10 @@ mod tests {
 
     #[test]
     fn the_text_leaves_out_the_ply_and_the_move_when_there_are_none() {
-        let problem = Problem {
-            location: Location(7),
-            at: LineCol {
-                line: 12,
-                column: 5,
-            },
-            ply: Some(17),
-            san: Some("Nbd2".into()),
-            severity: Severity::Error,
-            code: Code::IllegalMove,
-            message: "Nbd2: no knight on the b-file can reach d2".into(),
-        };
+        let problem = Problem::sample();
         assert_eq!(
             problem.to_string(),
-            "12:5: ply 17 \"Nbd2\": Nbd2: no knight on the b-file can reach d2"
+            "12:5: ply 17 \"Nbd2\": no knight on the b-file can reach d2"
         );
         let whole_game = Problem {
             ply: None,

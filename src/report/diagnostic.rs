@@ -100,7 +100,7 @@ impl Diagnostic<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pgn::{LineCol, Location};
+    use crate::pgn::LineCol;
 
     /// The text `write` gives for `problem`, the game number known and filled in later alike.
     fn written(problem: &Problem, write: impl Fn(&Diagnostic<'_>, &mut Output)) -> String {
@@ -123,33 +123,18 @@ mod tests {
         String::from_utf8(a).unwrap()
     }
 
-    fn sample() -> Problem {
-        Problem {
-            location: Location(40),
-            at: LineCol {
-                line: 12,
-                column: 5,
-            },
-            ply: Some(17),
-            san: Some("Nbd2".into()),
-            severity: Severity::Error,
-            code: Code::IllegalMove,
-            message: "no knight on the b-file can reach d2".into(),
-        }
-    }
-
     #[test]
     fn text_puts_the_location_first() {
         let text = |d: &Diagnostic<'_>, out: &mut Output| d.write_text(&mut String::new(), out);
         assert_eq!(
-            written(&sample(), text),
+            written(&Problem::sample(), text),
             "games.pgn:12:5: game 3, ply 17 \"Nbd2\": error: no knight on the b-file can reach d2\n"
         );
         let warning = Problem {
             ply: None,
             san: None,
             severity: Severity::Warning,
-            ..sample()
+            ..Problem::sample()
         };
         assert_eq!(
             written(&warning, text),
@@ -160,7 +145,7 @@ mod tests {
     #[test]
     fn jsonl_has_every_field_in_order() {
         assert_eq!(
-            written(&sample(), |d, out| d.write_jsonl(out)),
+            written(&Problem::sample(), |d, out| d.write_jsonl(out)),
             "{\"type\":\"diagnostic\",\"path\":\"games.pgn\",\"line\":12,\"column\":5,\"game\":3,\
              \"ply\":17,\"san\":\"Nbd2\",\"severity\":\"error\",\"code\":\"illegal_move\",\
              \"message\":\"no knight on the b-file can reach d2\"}\n"
@@ -174,7 +159,7 @@ mod tests {
                 line: 1 << 40,
                 column: 3,
             },
-            ..sample()
+            ..Problem::sample()
         };
         let text = |d: &Diagnostic<'_>, out: &mut Output| d.write_text(&mut String::new(), out);
         assert!(written(&far, text).starts_with("games.pgn:4294967295:3: game 3,"));
