@@ -172,38 +172,35 @@ fn main() {
 
     // The bishop magic table: one attack array; each square gets (mask, magic, shift, offset).
     let mut attacks: Vec<u64> = Vec::new();
-    {
-        let (dirs, magics) = (&BISHOP_DIRS, &BISHOP_MAGICS);
-        writeln!(out, "pub(crate) static BISHOP_MAGICS: [Magic; 64] = [").unwrap();
-        for sq in 0..64 {
-            let mask = relevant(sq, dirs);
-            let bits = mask.count_ones();
-            let shift = 64 - bits;
-            let magic = magics[sq as usize];
-            let offset = attacks.len();
-            attacks.resize(offset + (1 << bits), u64::MAX);
-            let mut occ = 0u64;
-            loop {
-                let idx = offset + (occ.wrapping_mul(magic) >> shift) as usize;
-                let att = slide(sq, occ, dirs);
-                assert!(
-                    attacks[idx] == u64::MAX || attacks[idx] == att,
-                    "bad magic for square {sq}"
-                );
-                attacks[idx] = att;
-                occ = occ.wrapping_sub(mask) & mask;
-                if occ == 0 {
-                    break;
-                }
+    writeln!(out, "pub(crate) static BISHOP_MAGICS: [Magic; 64] = [").unwrap();
+    for sq in 0..64 {
+        let mask = relevant(sq, &BISHOP_DIRS);
+        let bits = mask.count_ones();
+        let shift = 64 - bits;
+        let magic = BISHOP_MAGICS[sq as usize];
+        let offset = attacks.len();
+        attacks.resize(offset + (1 << bits), u64::MAX);
+        let mut occ = 0u64;
+        loop {
+            let idx = offset + (occ.wrapping_mul(magic) >> shift) as usize;
+            let att = slide(sq, occ, &BISHOP_DIRS);
+            assert!(
+                attacks[idx] == u64::MAX || attacks[idx] == att,
+                "bad magic for square {sq}"
+            );
+            attacks[idx] = att;
+            occ = occ.wrapping_sub(mask) & mask;
+            if occ == 0 {
+                break;
             }
-            writeln!(
-                out,
-                "Magic {{ mask: 0x{mask:x}, magic: 0x{magic:x}, shift: {shift}, offset: {offset} }},"
-            )
-            .unwrap();
         }
-        out.push_str("];\n");
+        writeln!(
+            out,
+            "Magic {{ mask: 0x{mask:x}, magic: 0x{magic:x}, shift: {shift}, offset: {offset} }},"
+        )
+        .unwrap();
     }
+    out.push_str("];\n");
     for a in attacks.iter_mut() {
         if *a == u64::MAX {
             *a = 0;
@@ -232,7 +229,7 @@ fn main() {
     let mut between = vec![0u64; 64 * 64];
     let mut ray = vec![0u64; 64 * 64];
     for a in 0..64i32 {
-        for (dirs, _) in [(&ROOK_DIRS, 0), (&BISHOP_DIRS, 1)] {
+        for dirs in [&ROOK_DIRS, &BISHOP_DIRS] {
             for &(df, dr) in dirs.iter() {
                 let full = slide(a, 0, &[(df, dr), (-df, -dr)]) | (1u64 << a);
                 let (mut f, mut r) = (a % 8 + df, a / 8 + dr);
