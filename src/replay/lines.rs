@@ -9,9 +9,9 @@
 
 use crate::outcome::{self, BoardFacts, Outcome};
 use crate::pgn::Location;
-use crate::rules::{Move, Position};
+use crate::rules::{Move, Position, Undo};
 
-/// Variations nested deeper than this are read but not replayed: each level holds two positions,
+/// Variations nested deeper than this are read but not replayed: each level holds a position,
 /// and a 64 MB game of `(d4 ` would need gigabytes. Real games nest a few levels.
 pub const MAX_VARIATION_DEPTH: usize = 1_000;
 
@@ -20,8 +20,8 @@ pub const MAX_VARIATION_DEPTH: usize = 1_000;
 pub struct Line {
     /// The position now.
     pub pos: Position,
-    /// The position before the last move played (where a variation starts).
-    pub before: Position,
+    /// What taking back the last move or null move played needs (see [`Line::before`]).
+    pub undo: Undo,
     /// The last move played on this line (by SAN), if any.
     pub last_move: Option<Move>,
     /// Plies from the game's start to `pos`.
@@ -39,7 +39,7 @@ impl Line {
     /// A line at `pos`, `ply` plies from the game's start, before any move of its own.
     fn at(pos: Position, ply: u32) -> Line {
         Line {
-            before: pos.clone(),
+            undo: pos.undo(),
             pos,
             ply,
             last_move: None,
@@ -47,6 +47,14 @@ impl Line {
             dead: false,
             moved: false,
         }
+    }
+
+    /// The position before the last move or null move played on this line (where a variation
+    /// starts); `pos` itself before any.
+    pub fn before(&self) -> Position {
+        let mut before = self.pos.clone();
+        before.unplay(self.last_move, self.undo);
+        before
     }
 }
 
@@ -133,7 +141,7 @@ impl LineStack {
             }
             Some(parent) => {
                 // A line that moved is at least one ply from the start.
-                let line = Line::at(parent.before.clone(), parent.ply.saturating_sub(1));
+                let line = Line::at(parent.before(), parent.ply.saturating_sub(1));
                 self.lines.push(line);
                 Opened::Replayed
             }
@@ -237,8 +245,9 @@ mod tests {
                 .resolve(&line.pos)
                 .unwrap_or_else(|e| panic!("{text}: {e}"))
                 .mv;
-            line.before.clone_from(&line.pos);
+            line.undo = line.pos.undo();
             line.pos.play_unchecked(mv);
+            line.last_move = Some(mv);
             line.ply += 1;
             line.moved = true;
             let material = mv.is_capture() || mv.promotion().is_some();
@@ -267,7 +276,7 @@ mod tests {
         assert_eq!(stack.open_variation(), Opened::Replayed);
         let variation = &stack.lines[1];
         assert_eq!(variation.ply, 1);
-        assert_eq!(variation.pos, stack.lines[0].before);
+        assert_eq!(variation.pos, stack.lines[0].before());
         assert!(!stack.on_main_line() && stack.live() == Some(1));
         // A variation in a variation that made no move yet is skipped, and closes in order.
         assert_eq!(stack.open_variation(), Opened::Skipped);

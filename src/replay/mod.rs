@@ -290,7 +290,7 @@ impl Replayer {
         }
         let line = &mut self.stack.lines[index];
         // A variation starts from the position before the last move.
-        line.before.clone_from(&line.pos);
+        line.undo = line.pos.undo();
         line.pos.play_unchecked(mv);
         line.last_move = Some(mv);
         line.ply = ply;
@@ -310,7 +310,7 @@ impl Replayer {
             let material_changed = mv.is_capture() || mv.promotion().is_some();
             self.stack
                 .after_main_line_move(mv.is_zeroing(), material_changed);
-            let mover = self.stack.lines[0].before.turn();
+            let mover = !self.stack.lines[0].pos.turn();
             self.note_move(ply, mover, Some(mv));
         }
     }
@@ -331,7 +331,7 @@ impl Replayer {
         };
         let line = &mut self.stack.lines[index];
         let ply = line.ply + 1;
-        line.before.clone_from(&line.pos);
+        line.undo = line.pos.undo();
         line.pos.play_null();
         line.last_move = None;
         line.in_check = None;
@@ -340,7 +340,7 @@ impl Replayer {
         if index == 0 {
             self.report.plies = ply;
             self.stack.main_null = true;
-            let mover = self.stack.lines[0].before.turn();
+            let mover = !self.stack.lines[0].pos.turn();
             self.note_move(ply, mover, None);
             self.problem(
                 location,

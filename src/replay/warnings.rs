@@ -101,7 +101,7 @@ impl Replayer {
         let Some(mv) = line.last_move else {
             return;
         };
-        let canonical = san::write(&line.before, mv);
+        let canonical = san::write(&line.before(), mv);
         let message = suffix_message(text, written, actual, canonical.as_str());
         self.problem(
             location,
@@ -131,7 +131,7 @@ impl Replayer {
             );
             return;
         };
-        let canonical = san::write(&line.before, mv);
+        let canonical = san::write(&line.before(), mv);
         if mv.is_en_passant() {
             let message = Leniency::EN_PASSANT_MARK
                 .warning(&format!("{canonical} e.p."), canonical.as_str())

@@ -20,6 +20,7 @@ pub mod position;
 pub mod san;
 pub mod types;
 pub mod uci;
+pub mod undo;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
@@ -30,3 +31,4 @@ pub use perft::{divide, perft};
 pub use position::Position;
 pub use san::{Leniency, Resolved, San, SanError, SanString};
 pub use types::{CastlingSide, Color, Piece, Role, Square};
+pub use undo::Undo;

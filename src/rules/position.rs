@@ -102,7 +102,7 @@ impl Position {
 
     /// Removes `piece` from `sq`, where it stands.
     #[inline]
-    fn take(&mut self, sq: Square, piece: Piece) {
+    pub(crate) fn take(&mut self, sq: Square, piece: Piece) {
         let keep = !Bitboard::from_square(sq);
         self.by_color[piece.color.index()] &= keep;
         self.by_role[piece.role.index()] &= keep;

@@ -415,7 +415,7 @@ impl fmt::Debug for San {
 /// For tests: plays a random legal move of `pos` (a xorshift step on `seed`); `false` if it has
 /// none.
 #[cfg(test)]
-fn play_random(pos: &mut crate::rules::Position, seed: &mut u64) -> bool {
+pub(crate) fn play_random(pos: &mut crate::rules::Position, seed: &mut u64) -> bool {
     let moves = pos.legal_moves();
     if moves.is_empty() {
         return false;
