@@ -355,6 +355,7 @@ impl Replayer {
         }
     }
 
+    #[inline(always)]
     fn check_move_number(&mut self, number: u32, location: Location) {
         let Some(index) = self.stack.live() else {
             return;
@@ -459,6 +460,8 @@ impl Visitor for Replayer {
         Flow::Continue
     }
 
+    /// Always inlined: it runs for nearly every move, and as a call it cost more than its test.
+    #[inline(always)]
     fn move_number(&mut self, number: u32, _dots: u8, location: Location) {
         self.check_move_number(number, location);
     }
