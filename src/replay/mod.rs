@@ -289,7 +289,7 @@ impl Replayer {
             self.warn_leniency(index, text, location, ply, resolved);
         }
         let line = &mut self.stack.lines[index];
-        // A variation starts from the position before the last move.
+        // A variation starts from the position before the last move: kept as what undoes it.
         line.undo = line.pos.undo();
         line.pos.play_unchecked(mv);
         line.last_move = Some(mv);
