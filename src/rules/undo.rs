@@ -5,8 +5,7 @@
 //! it. Copying the whole position before every move cost more than keeping these few fields and
 //! rebuilding the earlier position on demand.
 
-use super::{Move, Piece, Position, Role};
-use crate::rules::{Bitboard, CastlingSide, Color, Square};
+use crate::rules::{Bitboard, CastlingSide, Color, Move, Piece, Position, Role, Square};
 
 /// The state a move or a null move changes besides the placement: with the move, enough to take
 /// it back ([`Position::unplay`]).
@@ -102,9 +101,10 @@ mod tests {
             // the king's.
             ("1r3kr1/pppppppp/8/8/8/8/PPPPPPPP/1R3KR1 w KQkq - 0 1", true),
         ] {
-            let parsed = match chess960 {
-                true => Position::from_fen_chess960(fen),
-                false => Position::from_fen(fen),
+            let parsed = if chess960 {
+                Position::from_fen_chess960(fen)
+            } else {
+                Position::from_fen(fen)
             };
             let Ok(mut pos) = parsed else {
                 panic!("{fen}");
