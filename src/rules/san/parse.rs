@@ -9,7 +9,7 @@ use nom::sequence::{delimited, preceded};
 use nom::{IResult, Parser};
 
 use super::error::ParseSanError;
-use super::{Glyph, San, Suffix, Written};
+use super::{Glyph, NONE, San, Shape, Suffix, Written};
 use crate::rules::{CastlingSide, Role, Square};
 
 type In<'a> = &'a [u8];
@@ -55,55 +55,93 @@ fn grammar(text: In<'_>) -> Option<San> {
 /// `O-O`/`O-O-O`, a piece move `Nf3`, `Nxf3`, `Nbd2`, `N1xf3`, `Nbxd2`, a pawn move `e4`, `exd5`,
 /// `e8=Q`, `exd8=Q`, each with an optional single `+` or `#`. Anything else (`None`) goes to the
 /// grammar, which gives the same answer for these forms (a test checks it) and reads the rest.
+///
+/// Read from the end: the suffix, a pawn's promotion, the destination square, then what stands
+/// before it (a piece letter, an origin file or rank, a capture mark), with one test per part.
 #[inline]
 fn fast(text: In<'_>) -> Option<San> {
-    let (body, suffix) = match text.split_last()? {
-        (b'+', body) => (body, Some(Suffix::Check)),
-        (b'#', body) => (body, Some(Suffix::Checkmate)),
-        _ => (text, None),
+    let marks = match *text.last()? {
+        b'+' => 1,
+        b'#' => 2,
+        _ => 0,
     };
-    let file = |b: u8| (b'a'..=b'h').contains(&b).then(|| b - b'a');
-    let rank = |b: u8| (b'1'..=b'8').contains(&b).then(|| b - b'1');
-    let square = |f: u8, r: u8| Square::from_coords(file(f)?, rank(r)?);
-    let san = match *body {
-        [b'O', b'-', b'O'] => San::castle(CastlingSide::KingSide),
-        [b'O', b'-', b'O', b'-', b'O'] => San::castle(CastlingSide::QueenSide),
-        [p @ (b'N' | b'B' | b'R' | b'Q' | b'K'), ref rest @ ..] => {
-            let role = Role::from_char(char::from(p));
-            let (from_file, from_rank, written, to) = match *rest {
-                [f, r] => (None, None, Written::EMPTY, square(f, r)?),
-                [b'x', f, r] => (None, None, Written::CAPTURE_MARK, square(f, r)?),
-                [d, f, r] => match (file(d), rank(d)) {
-                    (Some(d), _) => (Some(d), None, Written::EMPTY, square(f, r)?),
-                    (_, Some(d)) => (None, Some(d), Written::EMPTY, square(f, r)?),
-                    _ => return None,
-                },
-                [d, b'x', f, r] => match (file(d), rank(d)) {
-                    (Some(d), _) => (Some(d), None, Written::CAPTURE_MARK, square(f, r)?),
-                    (_, Some(d)) => (None, Some(d), Written::CAPTURE_MARK, square(f, r)?),
-                    _ => return None,
-                },
-                _ => return None,
-            };
-            San::normal(role, from_file, from_rank, to, None).with_written(written)
-        }
-        _ => {
-            let (from_file, written, rest) = match *body {
-                [d, b'x', ref rest @ ..] => (Some(file(d)?), Written::CAPTURE_MARK, rest),
-                ref rest => (None, Written::EMPTY, rest),
-            };
-            let (to, promotion) = match *rest {
-                [f, r] => (square(f, r)?, None),
-                [f, r, b'=', q @ (b'Q' | b'R' | b'B' | b'N')] => {
-                    (square(f, r)?, Role::from_char(char::from(q)))
-                }
-                _ => return None,
-            };
-            San::normal(None, from_file, None, to, promotion).with_written(written)
-        }
+    let body = &text[..text.len() - usize::from(marks != 0)];
+    if text[0] == b'O' {
+        let shape = match body {
+            b"O-O" => Shape::KingSide,
+            b"O-O-O" => Shape::QueenSide,
+            _ => return None,
+        };
+        let mut san = San::castle(CastlingSide::KingSide);
+        san.shape = shape;
+        san.marks = marks;
+        return Some(san);
+    }
+    let (role, rest) = match PIECE_LETTER[usize::from(text[0])] {
+        Some(role) => (Some(role), &body[1..]),
+        None => (None, body),
     };
-    Some(san.with_suffix(suffix))
+    // A pawn's promotion `=Q` (a piece has none: the grammar refuses it).
+    let (rest, promotion) = match *rest {
+        [ref rest @ .., b'=', letter] if role.is_none() => {
+            (rest, Some(PROMOTION_LETTER[usize::from(letter)]?))
+        }
+        ref rest => (rest, None),
+    };
+    let [ref origin @ .., to_file, to_rank] = *rest else {
+        return None;
+    };
+    let (to_file, to_rank) = (to_file.wrapping_sub(b'a'), to_rank.wrapping_sub(b'1'));
+    if to_file > 7 || to_rank > 7 {
+        return None;
+    }
+    let (origin, written) = match *origin {
+        [ref origin @ .., b'x'] => (origin, Written::CAPTURE_MARK),
+        ref origin => (origin, Written::EMPTY),
+    };
+    let (from_file, from_rank) = match *origin {
+        [] => (NONE, NONE),
+        [d] => {
+            let (file, rank) = (d.wrapping_sub(b'a'), d.wrapping_sub(b'1'));
+            match role {
+                // A pawn capture names the file it leaves; a pawn push names nothing.
+                None if file < 8 && written == Written::CAPTURE_MARK => (file, NONE),
+                Some(_) if file < 8 => (file, NONE),
+                Some(_) if rank < 8 => (NONE, rank),
+                _ => return None,
+            }
+        }
+        _ => return None,
+    };
+    Some(San {
+        shape: Shape::Normal,
+        role,
+        from_file,
+        from_rank,
+        to: Square::from_index(to_rank * 8 + to_file),
+        promotion,
+        marks,
+        written,
+    })
 }
+
+/// The piece letters of standard SAN, by byte (`P` is not one: the grammar reads it).
+const PIECE_LETTER: [Option<Role>; 256] = {
+    let mut table = [None; 256];
+    table[b'N' as usize] = Some(Role::Knight);
+    table[b'B' as usize] = Some(Role::Bishop);
+    table[b'R' as usize] = Some(Role::Rook);
+    table[b'Q' as usize] = Some(Role::Queen);
+    table[b'K' as usize] = Some(Role::King);
+    table
+};
+
+/// The promotion letters of standard SAN, by byte.
+const PROMOTION_LETTER: [Option<Role>; 256] = {
+    let mut table = PIECE_LETTER;
+    table[b'K' as usize] = None;
+    table
+};
 
 /// The bytes that can appear in some accepted move.
 fn is_san_byte(b: u8) -> bool {
