@@ -32,6 +32,7 @@
 mod candidates;
 mod error;
 mod explain;
+mod fast;
 mod flags;
 mod parse;
 mod resolve;

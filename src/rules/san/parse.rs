@@ -9,7 +9,7 @@ use nom::sequence::{delimited, preceded};
 use nom::{IResult, Parser};
 
 use super::error::ParseSanError;
-use super::{Glyph, NONE, San, Shape, Suffix, Written};
+use super::{Glyph, San, Suffix, Written, fast};
 use crate::rules::{CastlingSide, Role, Square};
 
 type In<'a> = &'a [u8];
@@ -25,7 +25,7 @@ pub(super) fn san(text: In<'_>) -> Result<San, ParseSanError> {
     if text.len() > MAX_LEN {
         return Err(ParseSanError::TooLong);
     }
-    if let Some(san) = fast(text) {
+    if let Some(san) = fast::standard(text) {
         return Ok(san);
     }
     grammar(text).ok_or_else(|| match text.iter().position(|b| !is_san_byte(*b)) {
@@ -38,7 +38,7 @@ pub(super) fn san(text: In<'_>) -> Result<San, ParseSanError> {
 }
 
 /// The whole token through the nom grammar: a move, then an optional check suffix and glyph.
-fn grammar(text: In<'_>) -> Option<San> {
+pub(super) fn grammar(text: In<'_>) -> Option<San> {
     let (_, (san, suffix, glyph, _)) = (body, opt(suffix), opt(glyph), eof).parse(text).ok()?;
     let (suffix, double) = match suffix {
         Some((s, d)) => (Some(s), d),
@@ -50,98 +50,6 @@ fn grammar(text: In<'_>) -> Option<San> {
             .with_written(san.written() | double),
     )
 }
-
-/// The standard forms that make up nearly every real game, read without the grammar: castling
-/// `O-O`/`O-O-O`, a piece move `Nf3`, `Nxf3`, `Nbd2`, `N1xf3`, `Nbxd2`, a pawn move `e4`, `exd5`,
-/// `e8=Q`, `exd8=Q`, each with an optional single `+` or `#`. Anything else (`None`) goes to the
-/// grammar, which gives the same answer for these forms (a test checks it) and reads the rest.
-///
-/// Read from the end: the suffix, a pawn's promotion, the destination square, then what stands
-/// before it (a piece letter, an origin file or rank, a capture mark), with one test per part.
-#[inline]
-fn fast(text: In<'_>) -> Option<San> {
-    let marks = match *text.last()? {
-        b'+' => 1,
-        b'#' => 2,
-        _ => 0,
-    };
-    let body = &text[..text.len() - usize::from(marks != 0)];
-    if text[0] == b'O' {
-        let shape = match body {
-            b"O-O" => Shape::KingSide,
-            b"O-O-O" => Shape::QueenSide,
-            _ => return None,
-        };
-        let mut san = San::castle(CastlingSide::KingSide);
-        san.shape = shape;
-        san.marks = marks;
-        return Some(san);
-    }
-    let (role, rest) = match PIECE_LETTER[usize::from(text[0])] {
-        Some(role) => (Some(role), &body[1..]),
-        None => (None, body),
-    };
-    // A pawn's promotion `=Q` (a piece has none: the grammar refuses it).
-    let (rest, promotion) = match *rest {
-        [ref rest @ .., b'=', letter] if role.is_none() => {
-            (rest, Some(PROMOTION_LETTER[usize::from(letter)]?))
-        }
-        ref rest => (rest, None),
-    };
-    let [ref origin @ .., to_file, to_rank] = *rest else {
-        return None;
-    };
-    let (to_file, to_rank) = (to_file.wrapping_sub(b'a'), to_rank.wrapping_sub(b'1'));
-    if to_file > 7 || to_rank > 7 {
-        return None;
-    }
-    let (origin, written) = match *origin {
-        [ref origin @ .., b'x'] => (origin, Written::CAPTURE_MARK),
-        ref origin => (origin, Written::EMPTY),
-    };
-    let (from_file, from_rank) = match *origin {
-        [] => (NONE, NONE),
-        [d] => {
-            let (file, rank) = (d.wrapping_sub(b'a'), d.wrapping_sub(b'1'));
-            match role {
-                // A pawn capture names the file it leaves; a pawn push names nothing.
-                None if file < 8 && written == Written::CAPTURE_MARK => (file, NONE),
-                Some(_) if file < 8 => (file, NONE),
-                Some(_) if rank < 8 => (NONE, rank),
-                _ => return None,
-            }
-        }
-        _ => return None,
-    };
-    Some(San {
-        shape: Shape::Normal,
-        role,
-        from_file,
-        from_rank,
-        to: Square::from_index(to_rank * 8 + to_file),
-        promotion,
-        marks,
-        written,
-    })
-}
-
-/// The piece letters of standard SAN, by byte (`P` is not one: the grammar reads it).
-const PIECE_LETTER: [Option<Role>; 256] = {
-    let mut table = [None; 256];
-    table[b'N' as usize] = Some(Role::Knight);
-    table[b'B' as usize] = Some(Role::Bishop);
-    table[b'R' as usize] = Some(Role::Rook);
-    table[b'Q' as usize] = Some(Role::Queen);
-    table[b'K' as usize] = Some(Role::King);
-    table
-};
-
-/// The promotion letters of standard SAN, by byte.
-const PROMOTION_LETTER: [Option<Role>; 256] = {
-    let mut table = PIECE_LETTER;
-    table[b'K' as usize] = None;
-    table
-};
 
 /// The bytes that can appear in some accepted move.
 fn is_san_byte(b: u8) -> bool {
@@ -580,76 +488,6 @@ mod tests {
             ParseSanError::Invalid.to_string(),
             "not a move in algebraic notation"
         );
-    }
-
-    /// Every token the fast path reads, and tokens close to them, read the same through the
-    /// grammar alone.
-    #[test]
-    fn fast_path_agrees_with_the_grammar() {
-        let grammar = |text: &[u8]| -> Result<San, ParseSanError> {
-            super::grammar(text).ok_or(ParseSanError::Invalid)
-        };
-        let pieces = ["", "N", "B", "R", "Q", "K", "P", "n", "x"];
-        let froms = [
-            "", "a", "e", "h", "i", "1", "8", "9", "x", "e2", "h8", "e9", "0", "-", "=",
-        ];
-        let seps = ["", "x", "-", "xx"];
-        let tos = ["e4", "a1", "h8", "d8", "c1", "i4", "e9", "e", "4", "", "O"];
-        let promos = ["", "=Q", "=R", "=B", "=N", "=K", "=q", "Q", "=", "(Q)"];
-        let suffixes = ["", "+", "#", "++", "+#", "!", "x", "-O"];
-        let mut checked = 0;
-        let mut fast_hits = 0;
-        for piece in pieces {
-            for from in froms {
-                for sep in seps {
-                    for to in tos {
-                        for promo in promos {
-                            for suffix in suffixes {
-                                let text = format!("{piece}{from}{sep}{to}{promo}{suffix}");
-                                let bytes = text.as_bytes();
-                                checked += 1;
-                                if let Some(got) = fast(bytes) {
-                                    fast_hits += 1;
-                                    assert_eq!(Ok(got), grammar(bytes), "{text}");
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        for text in [
-            "O-O", "O-O-O", "O-O+", "O-O-O#", "O-O#", "O-", "O-O-", "O", "OO",
-        ] {
-            if let Some(got) = fast(text.as_bytes()) {
-                fast_hits += 1;
-                assert_eq!(Ok(got), grammar(text.as_bytes()), "{text}");
-            }
-        }
-        assert!(
-            checked > 100_000 && fast_hits > 1_000,
-            "{checked} {fast_hits}"
-        );
-        // Exhaustively over short tokens of the move alphabet.
-        let alphabet = b"aeh18NKxO-=Q+#";
-        let mut text = Vec::new();
-        for len in 1..=5u32 {
-            for mut n in 0..alphabet.len().pow(len) {
-                text.clear();
-                for _ in 0..len {
-                    text.push(alphabet[n % alphabet.len()]);
-                    n /= alphabet.len();
-                }
-                if let Some(got) = fast(&text) {
-                    assert_eq!(
-                        Ok(got),
-                        grammar(&text),
-                        "{}",
-                        String::from_utf8_lossy(&text)
-                    );
-                }
-            }
-        }
     }
 
     #[test]
