@@ -4,15 +4,16 @@
 //! against the Result.
 
 use crate::outcome::{self, BoardFacts, Outcome, termination};
-use crate::pgn::{GameResult, Location};
-use crate::replay::{Replayer, claims, dead};
+use crate::pgn::{GameResult, Location, RawGame, parse_game};
+use crate::replay::{ReplayOptions, Replayer, claims, dead};
 use crate::report::code::Code;
-use crate::rules::{Color, Position};
+use crate::rules::{Color, Move, Position};
 
 impl Replayer {
     /// Classifies the game and reports what the tags say against the board: the first automatic
     /// end of the main line decides, else its final position, else the tags.
-    pub(super) fn judge(&mut self, declared: GameResult) {
+    /// `game` holds the game's bytes, for the rare verdict that replays the main line again.
+    pub(super) fn judge(&mut self, declared: GameResult, game: &[u8]) {
         let tags = &self.report.tags;
         let termination = self
             .tags
@@ -28,12 +29,17 @@ impl Replayer {
         let mut ended = self.stack.automatic_end.filter(|&(ply, _)| ply < line.ply);
         let dead_at_end = ended.is_none() && dead::is_dead(&line.pos);
         if dead_at_end && !self.stack.main_null {
-            let moves: Vec<crate::rules::Move> =
-                self.stack.main_moves.iter().map(|&(mv, _)| mv).collect();
+            let played = match &self.stack.main_moves {
+                Some(moves) => moves.clone(),
+                None => main_line_moves(game),
+            };
+            let moves: Vec<Move> = played.iter().map(|&(mv, _)| mv).collect();
             let first = dead::first_dead_ply(&self.stack.start, &moves);
-            if first < line.ply {
+            // (`played` holds the `line.ply` moves of the main line.)
+            if first < line.ply
+                && let Some(&(_, at)) = played.get(first as usize)
+            {
                 ended = Some((first, Outcome::DeadPosition));
-                let (_, at) = self.stack.main_moves[first as usize];
                 let message = format!(
                     "the game already ended at ply {first} in a dead position (neither side can \
                      mate by any series of legal moves); later moves do not count"
@@ -120,5 +126,53 @@ pub(super) fn winner_words(winner: outcome::Winner) -> &'static str {
         outcome::Winner::Black => "Black won",
         outcome::Winner::Draw => "the game was drawn",
         outcome::Winner::Unknown => "nothing about the result",
+    }
+}
+
+/// The main line's moves of the game made of `game`, each with where it is written: the game
+/// replayed again by a replayer that keeps them. Keeping every move of every game, for the few
+/// whose final position is dead beyond material, cost the replay about 1% of its time.
+fn main_line_moves(game: &[u8]) -> Vec<(Move, Location)> {
+    let mut again = Replayer::new(ReplayOptions::default());
+    again.stack.main_moves = Some(Vec::new());
+    parse_game(&RawGame::new(0, game.to_vec()), &mut again);
+    again.stack.main_moves.unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::san::San;
+
+    #[test]
+    fn the_main_line_is_replayed_again_past_comments_variations_and_odd_forms() {
+        let game =
+            b"[Event \"x\"]\n\n1. e4 {a} e5 (1... c5 2. Nf3 (2. c3)) 2. Ng1f3 $1 Nc6\n3. Bb5 \
+                     a6 ; line\n4. Bxc6 dxc6 5. O-O 1-0\n";
+        let written = [
+            "e4", "e5", "Ng1f3", "Nc6", "Bb5", "a6", "Bxc6", "dxc6", "O-O",
+        ];
+        let moves = main_line_moves(game);
+        assert_eq!(moves.len(), written.len());
+        let mut pos = Position::startpos();
+        for (&(mv, at), text) in moves.iter().zip(written) {
+            assert!(game[at.offset()..].starts_with(text.as_bytes()), "{text}");
+            let san: San = text.parse().expect("a move");
+            assert_eq!(san.resolve(&pos).map(|resolved| resolved.mv), Ok(mv));
+            pos.play_unchecked(mv);
+        }
+    }
+
+    #[test]
+    fn the_main_line_replayed_again_starts_from_the_fen_tag_and_stops_at_an_illegal_move() {
+        let game = b"[FEN \"8/6p1/4k3/p1p1p3/P1P1P1P1/8/3K4/8 b - - 0 1\"]\n\n1... Kd7 2. Kc2 \
+                     g5 3. Qd2 Ke6 *\n";
+        let moves = main_line_moves(game);
+        assert_eq!(moves.len(), 3);
+        let first = dead::first_dead_ply(
+            &Position::from_fen("8/6p1/4k3/p1p1p3/P1P1P1P1/8/3K4/8 b - - 0 1").expect("a FEN"),
+            &moves.iter().map(|&(mv, _)| mv).collect::<Vec<_>>(),
+        );
+        assert_eq!(first, 3);
     }
 }

@@ -1,7 +1,7 @@
 //! The line stack: the main line and the variations being replayed, each with its position, and
-//! the main line's repetition history, moves and automatic end (insufficient material, the
-//! 75-move rule, fivefold repetition). It knows nothing of PGN: moves come in as [`Move`]s, and
-//! variations are opened and closed.
+//! the main line's repetition history and automatic end (insufficient material, the 75-move rule,
+//! fivefold repetition), and its moves when asked for. It knows nothing of PGN: moves come in as
+//! [`Move`]s, and variations are opened and closed.
 //!
 //! Repetitions are counted on Zobrist keys since the last capture or pawn move. Each new position
 //! is compared with the positions of the same side to move since then (fewer than 150 while the
@@ -82,8 +82,9 @@ pub struct LineStack {
     pub automatic_end: Option<(u32, Outcome)>,
     /// The main line's first position.
     pub start: Position,
-    /// The main line's moves, with where each was written (for the first dead ply).
-    pub main_moves: Vec<(Move, Location)>,
+    /// The main line's moves, with where each was written, kept only when asked for (for the
+    /// first dead ply: see `judge`, which replays a game again to get them).
+    pub main_moves: Option<Vec<(Move, Location)>>,
     /// The main line holds a null move (which the move list cannot hold).
     pub main_null: bool,
 }
@@ -95,7 +96,9 @@ impl LineStack {
         self.skipped_depth = 0;
         self.history.clear();
         self.automatic_end = None;
-        self.main_moves.clear();
+        if let Some(moves) = &mut self.main_moves {
+            moves.clear();
+        }
         self.main_null = false;
     }
 

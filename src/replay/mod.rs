@@ -306,7 +306,9 @@ impl Replayer {
         }
         if main {
             self.report.plies = ply;
-            self.stack.main_moves.push((mv, location));
+            if let Some(moves) = &mut self.stack.main_moves {
+                moves.push((mv, location));
+            }
             let material_changed = mv.is_capture() || mv.promotion().is_some();
             self.stack
                 .after_main_line_move(mv.is_zeroing(), material_changed);
@@ -395,7 +397,7 @@ impl Replayer {
             }
         }
         let declared = GameResult::from_tag(&self.report.tags.result);
-        self.judge(declared);
+        self.judge(declared, game.bytes());
         // Taken out for the call, so that the problems it finds can go to the report.
         let termination = std::mem::take(&mut self.report.tags.termination);
         let at = self.tags.termination_at.unwrap_or(Location(0));
