@@ -22,13 +22,12 @@ pub(super) fn standard(text: &[u8]) -> Option<San> {
     };
     let body = &text[..text.len() - usize::from(marks != 0)];
     if text[0] == b'O' {
-        let shape = match body {
-            b"O-O" => Shape::KingSide,
-            b"O-O-O" => Shape::QueenSide,
+        let side = match body {
+            b"O-O" => CastlingSide::KingSide,
+            b"O-O-O" => CastlingSide::QueenSide,
             _ => return None,
         };
-        let mut san = San::castle(CastlingSide::KingSide);
-        san.shape = shape;
+        let mut san = San::castle(side);
         san.marks = marks;
         return Some(san);
     }
