@@ -29,9 +29,13 @@ impl Replayer {
         let mut ended = self.stack.automatic_end.filter(|&(ply, _)| ply < line.ply);
         let dead_at_end = ended.is_none() && dead::is_dead(&line.pos);
         if dead_at_end && !self.stack.main_null {
+            let replayed;
             let played = match &self.stack.main_moves {
-                Some(moves) => moves.clone(),
-                None => main_line_moves(game),
+                Some(moves) => moves.as_slice(),
+                None => {
+                    replayed = main_line_moves(game);
+                    replayed.as_slice()
+                }
             };
             let moves: Vec<Move> = played.iter().map(|&(mv, _)| mv).collect();
             let first = dead::first_dead_ply(&self.stack.start, &moves);
