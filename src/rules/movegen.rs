@@ -134,28 +134,6 @@ impl Sink for AnySink {
     }
 }
 
-/// Keeps the castling move on one side.
-struct CastleSink(CastlingSide, Option<Move>);
-
-impl Sink for CastleSink {
-    #[inline]
-    fn piece(&mut self, _: &Position, _: Role, _: Square, _: Bitboard) {}
-
-    #[inline]
-    fn pawns(&mut self, _: &Position, _: Bitboard, _: i32) {}
-
-    #[inline]
-    fn en_passant(&mut self, _: Square, _: Square) {}
-
-    #[inline]
-    fn castle(&mut self, king: Square, rook: Square) {
-        let mv = Move::castle(king, rook);
-        if mv.castling_side() == Some(self.0) {
-            self.1 = Some(mv);
-        }
-    }
-}
-
 /// All roles, as a bit set indexed by [`Role::index`].
 const ALL_ROLES: u8 = 0b11_1111;
 
@@ -195,17 +173,28 @@ impl Position {
 
     /// The legal castling move on `side`, if there is one.
     pub fn castling_move(&self, side: CastlingSide) -> Option<Move> {
-        if self.is_check() {
+        self.castling_move_knowing_check(side, None)
+    }
+
+    /// [`Position::castling_move`], when whether the side to move is in check may be known:
+    /// `in_check` is `None` or `Some(self.is_check())` (SAN resolution knows it, and spares the
+    /// test). Looks at the one rook with castling rights on `side`, without the generator.
+    #[inline]
+    pub fn castling_move_knowing_check(
+        &self,
+        side: CastlingSide,
+        in_check: Option<bool>,
+    ) -> Option<Move> {
+        let us = self.turn;
+        let king = self.king_of(us);
+        let rook = self
+            .castling_rooks_of(us, king)
+            .into_iter()
+            .find(|&rook| CastlingSide::of_rook(king, rook) == side)?;
+        if in_check.unwrap_or_else(|| self.is_check()) || !self.may_castle(king, rook) {
             return None;
         }
-        let mut sink = CastleSink(side, None);
-        let to = side.king_to(self.turn);
-        self.castling_moves(
-            self.king_of(self.turn),
-            Bitboard::from_square(to),
-            &mut sink,
-        );
-        sink.1
+        Some(Move::castle(king, rook))
     }
 
     /// The number of legal moves, counted without listing them.
@@ -431,50 +420,57 @@ impl Position {
         }
     }
 
-    /// Castling moves, for a king not in check. Squares between king and destination and
-    /// between rook and destination must be empty (but for the castling king and rook), no
-    /// square the king passes or lands on may be attacked.
+    /// Castling moves, for a king not in check.
     fn castling_moves<S: Sink>(&self, king: Square, to_mask: Bitboard, sink: &mut S) {
-        let us = self.turn;
-        let them = !us;
-        let occupied = self.occupied();
-        let rooks = self.castling
+        for rook in self.castling_rooks_of(self.turn, king) {
+            let king_to = CastlingSide::of_rook(king, rook).king_to(self.turn);
+            if to_mask.contains(king_to) && self.may_castle(king, rook) {
+                sink.castle(king, rook);
+            }
+        }
+    }
+
+    /// The rooks `color` may castle with, its king on `king`: those with castling rights on its
+    /// back rank, if the king stands there too.
+    #[inline]
+    fn castling_rooks_of(&self, color: Color, king: Square) -> Bitboard {
+        if king.rank() != color.back_rank() {
+            return Bitboard::EMPTY;
+        }
+        self.castling
             & self.by_piece(Piece {
-                color: us,
+                color,
                 role: Role::Rook,
             })
-            & Bitboard::rank(us.back_rank());
-        if rooks.is_empty() || king.rank() != us.back_rank() {
-            return;
+            & Bitboard::rank(color.back_rank())
+    }
+
+    /// Whether the king on `king`, not in check, may castle with the rook on `rook` (one of
+    /// [`Position::castling_rooks_of`]): the squares between king and destination and between
+    /// rook and destination are empty (but for the castling king and rook), and no square the
+    /// king passes or lands on is attacked.
+    #[inline]
+    fn may_castle(&self, king: Square, rook: Square) -> bool {
+        let us = self.turn;
+        let them = !us;
+        let side = CastlingSide::of_rook(king, rook);
+        let (king_to, rook_to) = (side.king_to(us), side.rook_to(us));
+        let occupied = self.occupied();
+        let passed = attacks::between(king, king_to);
+        let path = (passed | attacks::between(rook, rook_to) | king_to | rook_to)
+            .without(king)
+            .without(rook);
+        if (path & occupied).any() {
+            return false;
         }
-        for rook in rooks {
-            let side = CastlingSide::of_rook(king, rook);
-            let king_to = side.king_to(us);
-            let rook_to = side.rook_to(us);
-            if !to_mask.contains(king_to) {
-                continue;
-            }
-            let path = (attacks::between(king, king_to)
-                | attacks::between(rook, rook_to)
-                | king_to
-                | rook_to)
-                .without(king)
-                .without(rook);
-            if (path & occupied).any() {
-                continue;
-            }
-            let without_king = occupied.without(king);
-            if attacks::between(king, king_to)
-                .iter()
-                .any(|sq| self.attackers_to(sq, them, without_king).any())
-            {
-                continue;
-            }
-            let after = without_king.without(rook).with(rook_to);
-            if self.attackers_to(king_to, them, after).any() {
-                continue;
-            }
-            sink.castle(king, rook);
+        let without_king = occupied.without(king);
+        if passed
+            .iter()
+            .any(|sq| self.attackers_to(sq, them, without_king).any())
+        {
+            return false;
         }
+        let after = without_king.without(rook).with(rook_to);
+        self.attackers_to(king_to, them, after).is_empty()
     }
 }

@@ -53,8 +53,9 @@ fn castle<E: Failure>(
     san: San,
     side: CastlingSide,
     leniency: Leniency,
+    in_check: Option<bool>,
 ) -> Result<Resolved, E> {
-    match pos.castling_move(side) {
+    match pos.castling_move_knowing_check(side, in_check) {
         Some(mv) => Ok(Resolved { mv, leniency }),
         None => Err(E::new(|| explain::castling(pos, san, side))),
     }
@@ -139,8 +140,8 @@ impl San {
         let base = written_leniency(self.written);
         match self.shape {
             Shape::Null => Err(E::new(|| SanError::NullMove { san })),
-            Shape::KingSide => castle(pos, san, CastlingSide::KingSide, base),
-            Shape::QueenSide => castle(pos, san, CastlingSide::QueenSide, base),
+            Shape::KingSide => castle(pos, san, CastlingSide::KingSide, base, in_check),
+            Shape::QueenSide => castle(pos, san, CastlingSide::QueenSide, base, in_check),
             Shape::Normal => self.resolve_normal(pos, base, in_check),
         }
     }
