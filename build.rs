@@ -170,6 +170,19 @@ fn main() {
     write_array(&mut out, "WHITE_PAWN", &white_pawn);
     write_array(&mut out, "BLACK_PAWN", &black_pawn);
 
+    // For each square, the squares from which each piece (white pawn ... king, then black)
+    // attacks it on an empty board: twelve words a square, so that the question about one
+    // square (a king's) reads one or two cache lines.
+    let mut attacked_from = Vec::new();
+    for sq in 0..64usize {
+        for pawn in [&black_pawn, &white_pawn] {
+            let bishop = slide(sq as i32, 0, &BISHOP_DIRS);
+            let rook = slide(sq as i32, 0, &ROOK_DIRS);
+            attacked_from.extend([pawn[sq], knight[sq], bishop, rook, bishop | rook, king[sq]]);
+        }
+    }
+    write_array(&mut out, "ATTACKED_FROM", &attacked_from);
+
     // The bishop magic table: one attack array; each square gets (mask, magic, shift, offset).
     let mut attacks: Vec<u64> = Vec::new();
     writeln!(out, "pub(crate) static BISHOP_MAGICS: [Magic; 64] = [").unwrap();

@@ -289,6 +289,9 @@ impl Replayer {
             self.warn_leniency(index, text, location, ply, resolved);
         }
         let line = &mut self.stack.lines[index];
+        // The check state before the move is known after a move (not at a line's start, nor
+        // after a null move): then the side to move next was not in check before this move.
+        let after_a_move = line.in_check.is_some();
         // A variation starts from the position before the last move: kept as what undoes it.
         line.undo = line.pos.undo();
         line.pos.play_unchecked(mv);
@@ -296,7 +299,11 @@ impl Replayer {
         line.ply = ply;
         line.moved = true;
         let written = parsed.suffix();
-        let in_check = line.pos.is_check();
+        let in_check = if after_a_move {
+            line.pos.is_check_after(mv)
+        } else {
+            line.pos.is_check()
+        };
         line.in_check = Some(in_check);
         if written.is_some() || in_check {
             let actual = Suffix::knowing_check(&line.pos, in_check);

@@ -279,6 +279,38 @@ impl Position {
         self.checkers().any()
     }
 
+    /// Whether the side to move is in check, `mv` having just been played from a position in
+    /// which the side now to move was not in check (any position reached by a legal move; not
+    /// one after a null move made in check). Then only the moved piece, from where it landed,
+    /// or a slider behind the square it left can give the check: most moves need no slider
+    /// lookup. Castling and en passant, which move a second piece, ask [`Position::is_check`].
+    #[inline]
+    pub fn is_check_after(&self, mv: Move) -> bool {
+        if mv.is_castle() || mv.is_en_passant() {
+            return self.is_check();
+        }
+        let king = self.king_of(self.turn);
+        let mover = !self.turn;
+        let (from, to) = (mv.from(), mv.to());
+        let occupied = self.occupied();
+        let landing = Piece {
+            color: mover,
+            role: mv.promotion().unwrap_or(mv.role()),
+        };
+        // Tables read by the king's square, which rarely changes, stay in the cache. (A knight's
+        // or pawn's square is on no line with the king: nothing stands between.)
+        if attacks::attacked_from(king, landing).contains(to)
+            && (attacks::between(king, to) & occupied).is_empty()
+        {
+            return true;
+        }
+        let straight = king.rank() == from.rank() || king.file() == from.file();
+        let kind = if straight { Role::Rook } else { Role::Bishop };
+        let sliders = self.by_color(mover) & (self.by_role(kind) | self.by_role(Role::Queen));
+        (attacks::ray(king, from) & sliders).any()
+            && attacks::slider_sees(king, occupied, straight, sliders)
+    }
+
     /// Whether the side to move is checkmated.
     pub fn is_checkmate(&self) -> bool {
         self.is_check() && !self.has_legal_moves()

@@ -301,3 +301,28 @@ fn an_input_without_games_says_so() {
     );
     assert!(stdout(&output).contains("53 games"));
 }
+
+#[test]
+fn a_check_left_standing_by_a_null_move_is_still_check_after_the_next_move() {
+    // Black passes while in check; White's quiet `a3` leaves Black in check all the same.
+    let game =
+        |a3: &str| format!("[Event \"x\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Qxf7+ -- 4. {a3} Kxf7 *\n");
+    let codes = |a3: &str| -> Vec<String> {
+        let output = arbiter_stdin(&["validate", "--format", "jsonl"], game(a3).as_bytes());
+        json_lines(&stdout(&output))
+            .iter()
+            .filter_map(|line| line["message"].as_str().map(str::to_owned))
+            .collect()
+    };
+    assert_eq!(
+        codes("a3"),
+        [
+            "--: a null move in the main line passes the turn; it is not a legal move",
+            "a3: the move gives check; the standard form is a3+"
+        ]
+    );
+    assert_eq!(
+        codes("a3+"),
+        ["--: a null move in the main line passes the turn; it is not a legal move"]
+    );
+}

@@ -175,22 +175,9 @@ fn is_safe(pos: &Position, king: Square, from: Square, to: Square, in_check: Opt
         if (line & sliders).is_empty() {
             return true;
         }
-        return !slider_sees(king, occupied, straight, sliders);
+        return !attacks::slider_sees(king, occupied, straight, sliders);
     }
     (pos.attackers_to(king, !pos.turn(), occupied) & theirs).is_empty()
-}
-
-/// Whether one of `sliders` (rooks and queens if `straight`, else bishops and queens) reaches
-/// `king` over `occupied`. A call of its own: inlined, the compiler prepared both lookups for the
-/// king's square before the loop over the candidates, which few candidates then used.
-#[inline(never)]
-fn slider_sees(king: Square, occupied: Bitboard, straight: bool, sliders: Bitboard) -> bool {
-    let reach = if straight {
-        attacks::rook(king, occupied)
-    } else {
-        attacks::bishop(king, occupied)
-    };
-    (reach & sliders).any()
 }
 
 /// The squares of our `role` pieces (knight, bishop, rook or queen) that reach `to`, not ours.
