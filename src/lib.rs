@@ -30,6 +30,7 @@
 #![warn(missing_docs)]
 
 pub mod clocks;
+mod decimal;
 pub mod games;
 pub mod input;
 pub mod outcome;

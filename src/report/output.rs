@@ -8,6 +8,7 @@
 use std::io::{self, Write};
 
 use crate::clocks::Millis;
+use crate::decimal;
 use crate::report::date::Date32;
 use crate::report::parquet::{ColumnKind, ParquetError, ParquetWriter, Value};
 use crate::report::table::Cell;
@@ -194,11 +195,11 @@ impl Output {
             written = hole.at;
             match hole.what {
                 Filling::Run => {
-                    let (digits, len) = decimal(run_before + hole.in_batch + 1);
+                    let (digits, len) = decimal::digits(run_before + hole.in_batch + 1);
                     out.write_all(&digits[..len])?;
                 }
                 Filling::Input => {
-                    let (digits, len) = decimal(input_before + hole.in_batch + 1);
+                    let (digits, len) = decimal::digits(input_before + hole.in_batch + 1);
                     out.write_all(&digits[..len])?;
                 }
                 Filling::RowComma => {
@@ -294,37 +295,11 @@ impl<W: Write + Send> Destination for ParquetWriter<W> {
 /// `memcpy` (a game row holds a dozen numbers).
 #[inline]
 pub(crate) fn push_decimal(out: &mut Vec<u8>, n: u64) {
-    let (digits, len) = decimal(n);
+    let (digits, len) = decimal::digits(n);
     let end = out.len() + len;
     out.extend_from_slice(&digits);
     out.truncate(end);
 }
-
-/// `n`'s decimal digits, from the array's start, and how many there are.
-#[inline]
-fn decimal(mut n: u64) -> ([u8; 20], usize) {
-    let mut digits = [0u8; 20];
-    let mut len = 1;
-    while len < 20 && n >= POWERS_OF_TEN[len] {
-        len += 1;
-    }
-    for slot in digits[..len].iter_mut().rev() {
-        *slot = b'0' + (n % 10) as u8;
-        n /= 10;
-    }
-    (digits, len)
-}
-
-/// 10 to the power of the index.
-const POWERS_OF_TEN: [u64; 20] = {
-    let mut powers = [1u64; 20];
-    let mut i = 1;
-    while i < 20 {
-        powers[i] = powers[i - 1] * 10;
-        i += 1;
-    }
-    powers
-};
 
 #[cfg(test)]
 mod tests {

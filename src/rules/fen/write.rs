@@ -1,5 +1,6 @@
 //! FEN writing.
 
+use crate::decimal;
 use crate::rules::bitboard::Bitboard;
 use crate::rules::position::Position;
 use crate::rules::types::{Color, Piece, Role, Square};
@@ -127,18 +128,8 @@ impl Fen {
 
     /// Appends `n` in decimal.
     fn number(&mut self, n: u32) {
-        let mut digits = [0u8; 10];
-        let mut start = digits.len();
-        let mut n = n;
-        loop {
-            start -= 1;
-            digits[start] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
-        for &digit in &digits[start..] {
+        let (digits, len) = decimal::digits(u64::from(n));
+        for &digit in &digits[..len] {
             self.push(digit);
         }
     }
