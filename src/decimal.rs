@@ -36,7 +36,7 @@ mod tests {
         let mut edges = vec![0, u64::MAX];
         for power in 0..20 {
             let p = 10u64.pow(power);
-            edges.extend([p - 1, p, p + 1, 7 * p]);
+            edges.extend([p - 1, p, p + 1, p.saturating_mul(7)]);
         }
         for n in edges {
             let (digits, len) = digits(n);
