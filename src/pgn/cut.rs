@@ -156,7 +156,25 @@ pub(super) fn cut<R: Read>(
 }
 
 /// Scans the current game from `s.pos` on; see the module documentation.
+///
+/// A comment that holds a tag line and is not closed within the size limit was never closed:
+/// when more input is needed and the game's bytes in the buffer are over the limit, the game
+/// ends before that line. (So [`cut`] never drops the bytes of a game too large while such a line
+/// is pending: the line's place would go with them.)
 fn scan<R>(input: &mut Buffer<R>, names: &mut TagNames, max_game: usize, s: &mut Scan) -> Step {
+    match scan_on(input, names, s) {
+        Step::NeedMore
+            if let Some(suspect) = s.suspect
+                && input.end - input.start > max_game =>
+        {
+            Step::End(rewind(&mut input.lines, input.base, suspect))
+        }
+        step => step,
+    }
+}
+
+/// [`scan`] up to the end of the game or of the buffer.
+fn scan_on<R>(input: &mut Buffer<R>, names: &mut TagNames, s: &mut Scan) -> Step {
     let buf = &input.buf[..input.end];
     let len = buf.len();
     let eof = input.eof;
@@ -178,12 +196,9 @@ fn scan<R>(input: &mut Buffer<R>, names: &mut TagNames, max_game: usize, s: &mut
     loop {
         let p = s.pos;
         if p >= len {
-            // A comment that holds a tag line and is not closed by the end or within the
-            // size limit was never closed: the game ends before that line.
-            if s.inner == Inner::Brace
-                && let Some(suspect) = s.suspect
-                && (eof || len - game_start > max_game)
-            {
+            // A comment that holds a tag line and is not closed by the end was never closed:
+            // the game ends before that line. (Past the size limit, see `scan`.)
+            if eof && let Some(suspect) = s.suspect {
                 return Step::End(rewind(lines, base, suspect));
             }
             return if eof { Step::End(len) } else { Step::NeedMore };

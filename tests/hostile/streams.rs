@@ -66,6 +66,32 @@ fn a_100_mb_game_is_skipped_and_reported() {
     );
 }
 
+#[test]
+fn an_unclosed_comment_quoting_a_tag_line_past_the_size_limit() {
+    // The comment counts as never closed: its game ends before the quoted tag line, which starts
+    // a game too large to read. (The cutter once dropped the line's place with the bytes of the
+    // too-large game: an internal error, and the games after it lost.)
+    let dir = scratch();
+    let mut pgn = good_games(0, 1).into_bytes();
+    pgn.extend_from_slice(b"[Event \"quoting\"]\n\n1. e4 { see\n[Event \"quoted\"]\n");
+    let line = b"1. d4 d5 2. c4 e6 3. Nc3 Nf6 4. Bg5 Be7\n";
+    pgn.extend(line.repeat((65 << 20) / line.len()));
+    pgn.extend_from_slice(b"\n");
+    pgn.extend(good_games(1, 1).into_bytes());
+    let path = write(dir.path(), "quoted-tag-line.pgn", &pgn);
+    let c = check(&path, None, "quoted tag line");
+    c.assert_good_games(2, "quoted tag line");
+    assert_eq!(c.records.len(), 4);
+    let errors = c.errors();
+    let said = |game: u64, line: u64, what: &str| {
+        errors.iter().any(|e| {
+            e["game"] == game && e["line"] == line && e["message"].as_str().unwrap().contains(what)
+        })
+    };
+    assert!(said(2, 9, "never closed"), "{errors:?}");
+    assert!(said(3, 10, "too large"), "{errors:?}");
+}
+
 /// `n` copies of `open` then `n` of `close`, inside a game between good games.
 fn nested(open: &str, close: &str, n: usize) -> String {
     let mut pgn = good_games(0, 1);

@@ -212,3 +212,35 @@ fn reports_name_path_line_column_and_game() {
          1/2-1/2 or *"
     );
 }
+
+#[test]
+fn comment_quoting_a_tag_line_past_the_size_limit() {
+    // A comment holds a tag pair line, is never closed, and runs past the size limit, up to a
+    // last line the first read ends in the middle of. The comment counts as never closed within
+    // the limit: the game ends before the tag line, which starts the next game (itself too
+    // large). (The cutter once moved the game's start past the tag line it kept, and the
+    // index of that line went below zero.)
+    let quoted = "[Event \"quoted\"]\n";
+    let text = format!(
+        "[Event \"a\"]\n\n1. e4 {{ see\n{quoted}{}no line end",
+        "1. d4 d5 2. c4 e6\n".repeat(8)
+    );
+    for limit in [100, 120, 150] {
+        for recorder in [Recorder::default(), Recorder::default().one_pass()] {
+            let mut reader = Reader::new("t.pgn", text.as_bytes()).with_max_game_bytes(limit);
+            let mut recorder = recorder;
+            let mut games = Vec::new();
+            while let Some(game) = reader.read_game(&mut recorder).expect("in memory") {
+                games.push(game);
+            }
+            assert_eq!(games.len(), 2, "limit {limit}: {games:#?}");
+            assert_eq!(games[0].sans(), ["e4"], "limit {limit}");
+            assert_eq!(
+                games[0].hard_errors()[0].kind,
+                PgnErrorKind::UnterminatedComment
+            );
+            assert_eq!(games[1].first_line, 4, "limit {limit}");
+            the_error(&games[1], PgnErrorKind::GameTooLarge, "4:1");
+        }
+    }
+}
