@@ -76,6 +76,16 @@ struct Scan {
     depth: u64,
     /// The buffer index of the next byte to look at.
     pos: usize,
+    /// The stream offset of the game's first byte.
+    start: u64,
+}
+
+impl Scan {
+    /// Whether buffer index `at` (of a buffer whose first byte is at stream offset `base`) lies
+    /// more than `max_game` bytes past the game's start.
+    fn past_limit(&self, base: u64, at: usize, max_game: usize) -> bool {
+        base + at as u64 - self.start > max_game as u64
+    }
 }
 
 /// What a scan step found.
@@ -110,6 +120,7 @@ pub(super) fn cut<R: Read>(
         suspect_movetext: false,
         depth: 0,
         pos: input.start,
+        start: input.bytes_done(),
     };
     let mut skipped = 0u64;
     let end = loop {
@@ -157,15 +168,16 @@ pub(super) fn cut<R: Read>(
 
 /// Scans the current game from `s.pos` on; see the module documentation.
 ///
-/// A comment that holds a tag line and is not closed within the size limit was never closed:
-/// when more input is needed and the game's bytes in the buffer are over the limit, the game
-/// ends before that line. (So [`cut`] never drops the bytes of a game too large while such a line
-/// is pending: the line's place would go with them.)
+/// A comment that holds a tag line and has no `}` within the size limit (counted from the game's
+/// start, whatever the buffer holds) was never closed: the game ends before that line. Here, when
+/// more input is needed past the limit; the `}` itself is checked where it is found. (So [`cut`]
+/// never drops the bytes of a game too large while such a line is pending: the line's place
+/// would go with them.)
 fn scan<R>(input: &mut Buffer<R>, names: &mut TagNames, max_game: usize, s: &mut Scan) -> Step {
-    match scan_on(input, names, s) {
+    match scan_on(input, names, max_game, s) {
         Step::NeedMore
             if let Some(suspect) = s.suspect
-                && input.end - input.start > max_game =>
+                && s.past_limit(input.base, s.pos, max_game) =>
         {
             Step::End(rewind(&mut input.lines, input.base, suspect))
         }
@@ -174,7 +186,7 @@ fn scan<R>(input: &mut Buffer<R>, names: &mut TagNames, max_game: usize, s: &mut
 }
 
 /// [`scan`] up to the end of the game or of the buffer.
-fn scan_on<R>(input: &mut Buffer<R>, names: &mut TagNames, s: &mut Scan) -> Step {
+fn scan_on<R>(input: &mut Buffer<R>, names: &mut TagNames, max_game: usize, s: &mut Scan) -> Step {
     let buf = &input.buf[..input.end];
     let len = buf.len();
     let eof = input.eof;
@@ -238,6 +250,9 @@ fn scan_on<R>(input: &mut Buffer<R>, names: &mut TagNames, s: &mut Scan) -> Step
                         match buf[q] {
                             b'}' => {
                                 if let Some(suspect) = s.suspect {
+                                    if s.past_limit(base, q, max_game) {
+                                        return Step::End(rewind(lines, base, suspect));
+                                    }
                                     // What follows the `}` must read as movetext.
                                     match complete_line(buf, q + 1, eof) {
                                         None => {

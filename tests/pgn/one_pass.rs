@@ -163,3 +163,46 @@ fn a_panic_in_the_visitor_loses_only_its_game() {
         assert_eq!(seen, [1, 102, 3], "one_pass: {one_pass}");
     }
 }
+
+#[test]
+fn the_size_limit_does_not_depend_on_read_sizes() {
+    // A comment that quotes a tag line closes only if its `}` comes within the size limit: where
+    // the `}` stands decides, not how much of the input a read had brought in.
+    let limit = 120;
+    let head = "[Event \"a\"]\n\n1. e4 { see\n[Event \"quoted\"]\n";
+    let mut random = Random(0x1234_5678_9abc_def1);
+    for filler in 40..110 {
+        for tail in [
+            "} e5 *\n",
+            "}\n[Event \"next\"]\n\n1. d4 *\n",
+            "",
+            "{ 1-0\n",
+        ] {
+            let text = format!("{head}{}{tail}", "x".repeat(filler));
+            let bytes = text.as_bytes();
+            let read = |reader: &mut dyn Read, recorder: Recorder| {
+                let mut reader =
+                    arbiter::pgn::Reader::new("t.pgn", reader).with_max_game_bytes(limit);
+                let mut recorder = recorder;
+                let mut games = Vec::new();
+                while let Some(game) = reader.read_game(&mut recorder).expect("in memory") {
+                    games.push(game);
+                }
+                games
+            };
+            let general = read(&mut &bytes[..], Recorder::default());
+            for largest in [1, 7, 50, 1000] {
+                for recorder in [Recorder::default(), Recorder::default().one_pass()] {
+                    let mut pieces = Pieces {
+                        bytes,
+                        random: Random(random.below(usize::MAX) as u64 | 1),
+                        largest,
+                    };
+                    let games = read(&mut pieces, recorder);
+                    let what = format!("{filler} bytes, then {tail:?}, pieces of 1..={largest}");
+                    assert_same_games(&general, &games, &what);
+                }
+            }
+        }
+    }
+}
