@@ -1,8 +1,8 @@
 //! The PGN reader on arbitrary bytes: no panic, no hang, and every token it reports lies inside
 //! the game it belongs to; and the one-pass reading (a one-pass visitor) sees
-//! exactly what the general way sees, and so does reading the input in parts cut where a game
-//! surely starts (as `--jobs N` reads one large input). A small game size limit keeps the
-//! over-limit path busy too.
+//! exactly what the general way sees, and so does reading the input through reads of small
+//! sizes, and reading it in parts cut where a game surely starts (as `--jobs N` reads one large
+//! input). A small game size limit keeps the over-limit path busy too.
 
 #![no_main]
 
@@ -87,9 +87,30 @@ impl Visitor for Everything {
     }
 }
 
-/// Reads every game of `data` with a visitor that reads in one pass or not.
-fn read_all(data: &[u8], limit: usize, one_pass: bool) -> Vec<Seen> {
-    let mut reader = Reader::new("fuzz.pgn", data).with_max_game_bytes(limit);
+/// Hands out its bytes in pieces of 1 to `largest` bytes, sizes drawn from a seed.
+struct Pieces<'a> {
+    bytes: &'a [u8],
+    seed: u64,
+    largest: u64,
+}
+
+impl std::io::Read for Pieces<'_> {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        self.seed ^= self.seed << 13;
+        self.seed ^= self.seed >> 7;
+        self.seed ^= self.seed << 17;
+        let n = ((1 + self.seed % self.largest) as usize)
+            .min(out.len())
+            .min(self.bytes.len());
+        out[..n].copy_from_slice(&self.bytes[..n]);
+        self.bytes = &self.bytes[n..];
+        Ok(n)
+    }
+}
+
+/// Reads every game from `input` with a visitor that reads in one pass or not.
+fn read_from(input: impl std::io::Read, limit: usize, one_pass: bool) -> Vec<Seen> {
+    let mut reader = Reader::new("fuzz.pgn", input).with_max_game_bytes(limit);
     let mut visitor = Everything {
         one_pass,
         ..Everything::default()
@@ -152,9 +173,22 @@ fuzz_target!(|data: &[u8]| {
     } else {
         1 << 20
     };
-    let general = read_all(data, limit, false);
-    let one_pass = read_all(data, limit, true);
+    let general = read_from(data, limit, false);
+    let one_pass = read_from(data, limit, true);
     assert!(general == one_pass, "the one-pass reading differs");
+    let seed = u64::from(data.get(2).copied().unwrap_or(0)) | 1 << 32;
+    for (largest, one_pass) in [(1, false), (7, true), (64, false), (300, true)] {
+        let pieces = Pieces {
+            bytes: data,
+            seed,
+            largest,
+        };
+        let read = read_from(pieces, limit, one_pass);
+        assert!(
+            general == read,
+            "reading in pieces of 1..={largest} differs"
+        );
+    }
     let size = 1 + usize::from(data.get(1).copied().unwrap_or(0));
     let in_parts = read_in_parts(data, limit, size);
     assert!(general == in_parts, "the reading in parts differs");

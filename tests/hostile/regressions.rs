@@ -1,6 +1,7 @@
 //! Small inputs that found (or probe for) bugs, kept so that they stay fixed: each is replayed in
 //! process through the reader and the replayer, and through the binary. See `fuzz/` and
-//! docs/SECURITY.md for the fuzz targets; the 10-minute runs of all four found nothing else.
+//! docs/SECURITY.md for the fuzz targets and what they found (whose tests live beside the code
+//! they fixed: `tests/pgn`, and the 65 MB case in `streams.rs`).
 
 use arbiter::pgn::Reader;
 use arbiter::replay::{ReplayOptions, Replayer};
