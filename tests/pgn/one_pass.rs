@@ -7,8 +7,8 @@ use std::io::{self, Read};
 use std::path::PathBuf;
 
 use crate::util::{
-    Random, Recorder, assert_same_games, damage, games_to_damage, pgn_files, read_recording,
-    testdata,
+    Random, Recorder, assert_same_games, damage, games_to_damage, pgn_files, read_limited,
+    read_recording, testdata,
 };
 
 /// Reads `bytes` both ways (the one-pass way through `reader`) and asserts they agree; returns
@@ -180,25 +180,15 @@ fn the_size_limit_does_not_depend_on_read_sizes() {
         ] {
             let text = format!("{head}{}{tail}", "x".repeat(filler));
             let bytes = text.as_bytes();
-            let read = |reader: &mut dyn Read, recorder: Recorder| {
-                let mut reader =
-                    arbiter::pgn::Reader::new("t.pgn", reader).with_max_game_bytes(limit);
-                let mut recorder = recorder;
-                let mut games = Vec::new();
-                while let Some(game) = reader.read_game(&mut recorder).expect("in memory") {
-                    games.push(game);
-                }
-                games
-            };
-            let general = read(&mut &bytes[..], Recorder::default());
+            let general = read_limited(bytes, Recorder::default(), limit);
             for largest in [1, 7, 50, 1000] {
                 for recorder in [Recorder::default(), Recorder::default().one_pass()] {
-                    let mut pieces = Pieces {
+                    let pieces = Pieces {
                         bytes,
                         random: Random(random.below(usize::MAX) as u64 | 1),
                         largest,
                     };
-                    let games = read(&mut pieces, recorder);
+                    let games = read_limited(pieces, recorder, limit);
                     let what = format!("{filler} bytes, then {tail:?}, pieces of 1..={largest}");
                     assert_same_games(&general, &games, &what);
                 }

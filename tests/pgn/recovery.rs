@@ -2,7 +2,7 @@
 
 use arbiter::pgn::{PgnErrorKind, Reader};
 
-use crate::util::{Game, Recorder, read_all};
+use crate::util::{Game, Recorder, read_all, read_limited};
 
 /// The single error proper of `game`, checked for kind and location.
 fn the_error(game: &Game, kind: PgnErrorKind, at: &str) -> String {
@@ -227,12 +227,7 @@ fn comment_quoting_a_tag_line_past_the_size_limit() {
     );
     for limit in [100, 120, 150] {
         for recorder in [Recorder::default(), Recorder::default().one_pass()] {
-            let mut reader = Reader::new("t.pgn", text.as_bytes()).with_max_game_bytes(limit);
-            let mut recorder = recorder;
-            let mut games = Vec::new();
-            while let Some(game) = reader.read_game(&mut recorder).expect("in memory") {
-                games.push(game);
-            }
+            let games = read_limited(text.as_bytes(), recorder, limit);
             assert_eq!(games.len(), 2, "limit {limit}: {games:#?}");
             assert_eq!(games[0].sans(), ["e4"], "limit {limit}");
             assert_eq!(

@@ -195,8 +195,24 @@ pub fn read_with(bytes: &[u8], recorder: Recorder) -> Vec<Game> {
 }
 
 /// Reads every game of `bytes` from `reader` with `recorder`; returns the games and the recorder.
-pub fn read_recording(reader: impl std::io::Read, mut recorder: Recorder) -> (Vec<Game>, Recorder) {
-    let mut reader = Reader::new("test.pgn", reader);
+pub fn read_recording(reader: impl std::io::Read, recorder: Recorder) -> (Vec<Game>, Recorder) {
+    read_games(Reader::new("test.pgn", reader), recorder)
+}
+
+/// Reads every game from `reader` with `recorder`, games over `limit` bytes skipped.
+pub fn read_limited(reader: impl std::io::Read, recorder: Recorder, limit: usize) -> Vec<Game> {
+    read_games(
+        Reader::new("test.pgn", reader).with_max_game_bytes(limit),
+        recorder,
+    )
+    .0
+}
+
+/// Reads every game of `reader` with `recorder`; returns the games and the recorder.
+fn read_games<R: std::io::Read>(
+    mut reader: Reader<R>,
+    mut recorder: Recorder,
+) -> (Vec<Game>, Recorder) {
     let mut games = Vec::new();
     while let Some(game) = reader.read_game(&mut recorder).expect("in-memory read") {
         games.push(game);
