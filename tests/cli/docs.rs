@@ -48,7 +48,7 @@ fn readme_starts_with_what_and_how_to_install() {
     for must in [
         "cargo install --path .",
         "cargo run --release -- validate testdata/outcomes",
-        "cargo test --release",
+        "cargo test --profile ci",
     ] {
         let at = readme
             .find(must)
