@@ -172,12 +172,5 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Exit> {
             out.write_all(b"\n")?;
         }
     }
-    let exit = if totals.input_errors > 0 {
-        Exit::Usage
-    } else if counts.invalid > 0 {
-        Exit::Invalid
-    } else {
-        Exit::Ok
-    };
-    output::close(out, exit)
+    output::close(out, Exit::of(&totals))
 }

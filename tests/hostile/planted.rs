@@ -105,7 +105,7 @@ fn a_symlink_is_written_through_and_a_replaced_file_keeps_its_mode() {
 }
 
 #[test]
-fn a_dangling_symlink_a_missing_or_closed_directory_are_refused() {
+fn a_dangling_symlink_a_missing_or_closed_directory_a_read_only_file_are_refused() {
     let dir = scratch();
     let root = dir.path();
     write(root, "games.pgn", good_games(0, 3).as_bytes());
@@ -144,9 +144,23 @@ fn a_dangling_symlink_a_missing_or_closed_directory_are_refused() {
     );
 
     if is_root() {
-        eprintln!("skipped the read-only directory: root writes anywhere");
+        eprintln!("skipped the read-only directory and file: root writes anywhere");
         return;
     }
+    let read_only = write(root, "read-only.csv", b"kept\n");
+    fs::set_permissions(&read_only, Permissions::from_mode(0o444)).unwrap();
+    let r = run_in(
+        root,
+        &["export", "games.pgn", "-o", "read-only.csv"],
+        Input::Null,
+        None,
+    );
+    r.assert_code(2, "-o a read-only file");
+    assert_eq!(
+        r.stderr,
+        "arbiter: error: cannot open read-only.csv for writing: Permission denied (os error 13)\n"
+    );
+    assert_eq!(fs::read_to_string(&read_only).unwrap(), "kept\n");
     fs::set_permissions(root.join("nowhere"), Permissions::from_mode(0o555)).unwrap();
     let r = run_in(
         root,

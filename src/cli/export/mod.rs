@@ -177,7 +177,7 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Exit> {
         comments: args.comments,
         ..ReplayOptions::default()
     };
-    let written = if args.plies {
+    let (totals, rows, sink) = if args.plies {
         let wanted = PlyColumns {
             fen: args.fen,
             comment: args.comments,
@@ -192,15 +192,7 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Exit> {
         let table = Table::new(format, arbiter::report::record::columns(&tags));
         write(args, &options, &table, make)?
     };
-    let (totals, rows, sink) = written;
-    let exit = if totals.input_errors > 0 {
-        Exit::Usage
-    } else if totals.counts.invalid > 0 {
-        Exit::Invalid
-    } else {
-        Exit::Ok
-    };
-    let exit = output::close(sink, exit)?;
+    let exit = output::close(sink, Exit::of(&totals))?;
     if let Some(path) = path
         && exit != Exit::Usage
         && !args.quiet

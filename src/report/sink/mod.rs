@@ -1,7 +1,7 @@
 //! Where output goes: standard output, or `-o FILE`. Nothing the user has is lost or overwritten
 //! by a run that fails:
 //!
-//! - A regular file (or a new one) is written to a fresh temporary file beside it ([`temp`]: a
+//! - A regular file (or a new one) the user may write is written to a fresh temporary file beside it (`temp.rs`: a
 //!   name that cannot be guessed, created only if nothing has it, so that a planted symlink is
 //!   never followed) and renamed over it only by [`Sink::finish`], which the caller calls only
 //!   when the run succeeded; dropping the sink unfinished removes the temporary file and leaves
@@ -12,7 +12,7 @@
 //! - A device or a FIFO (`-o /dev/null`) is written directly, never replaced; a path that is this
 //!   process's standard output (`-o /dev/stdout`) is standard output, so that a `>>` redirection
 //!   is appended to rather than replaced.
-//! - A name ending in `.gz`, `.zst`, `.xz` or `.bz2` is compressed that way ([`compress`]).
+//! - A name ending in `.gz`, `.zst`, `.xz` or `.bz2` is compressed that way ([`Compression`]).
 //! - Errors name the path the user gave, never the temporary file, or "standard output"; their
 //!   kind is kept, so that a closed pipe is still told apart.
 //!
@@ -121,11 +121,13 @@ impl Sink {
             if inputs::standard_output().is_some_and(|out| FileId::of(&out) == id) {
                 return sink(Stream::Stdout(io::stdout()), None);
             }
+            // Opened for writing, not truncated: a device or a FIFO is written to, and a file
+            // the user may not write (read-only) is not replaced, as a shell would not write it.
+            let file = fs::OpenOptions::new()
+                .write(true)
+                .open(path)
+                .map_err(|e| saying(e, "cannot open", path, " for writing"))?;
             if !meta.is_file() {
-                let file = fs::OpenOptions::new()
-                    .write(true)
-                    .open(path)
-                    .map_err(|e| saying(e, "cannot open", path, " for writing"))?;
                 return sink(Stream::File(file), None);
             }
         }
