@@ -63,7 +63,8 @@ pub enum Command {
 
 /// Whether file descriptor 1 was closed when the process started. Rust's runtime opens
 /// `/dev/null` on a closed standard stream before `main`, so that writes to it vanish without an
-/// error; this is recorded before that, by a constructor the loader runs.
+/// error; this is recorded before that, by a constructor the loader runs (on Linux; elsewhere a
+/// closed standard output goes unnoticed, as before).
 static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
 
 #[cfg(target_os = "linux")]
