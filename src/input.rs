@@ -271,7 +271,7 @@ fn is_symlink(path: &Path) -> bool {
 
 /// Whether a file found in a directory is one to read: `*.pgn`, `*.pgn.gz`, `*.pgn.zst`,
 /// `*.pgn.bz2`, `*.pgn.xz`.
-fn is_pgn_name(path: &Path) -> bool {
+pub(crate) fn is_pgn_name(path: &Path) -> bool {
     let Some(name) = path.file_name() else {
         return false;
     };

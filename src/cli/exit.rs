@@ -2,6 +2,8 @@
 
 use std::process::ExitCode;
 
+use arbiter::pipeline::RunTotals;
+
 /// How a run ended, mapped to the process exit code every subcommand shares (docs/exit-codes.md).
 #[derive(Copy, Clone, Debug, Eq, PartialEq, Ord, PartialOrd)]
 pub enum Exit {
@@ -11,6 +13,20 @@ pub enum Exit {
     Invalid,
     /// A usage or I/O error: exit 2.
     Usage,
+}
+
+impl Exit {
+    /// How a run over games ended: an input that could not be read to its end is 2 (its output
+    /// is not committed), else an invalid game is 1.
+    pub fn of(totals: &RunTotals) -> Exit {
+        if totals.input_errors > 0 {
+            Exit::Usage
+        } else if totals.counts.invalid > 0 {
+            Exit::Invalid
+        } else {
+            Exit::Ok
+        }
+    }
 }
 
 impl From<Exit> for ExitCode {

@@ -1,18 +1,23 @@
 //! The command line: clap definitions and one module per subcommand.
 //!
 //! Data goes to stdout; stderr carries only progress, I/O errors and usage errors. The exit code is
-//! chosen once, here, from what the subcommand reports (see [`exit::Exit`]).
+//! chosen once, here, from what the subcommand reports (see [`exit::Exit`]). A run whose data
+//! would go to a closed standard output (`>&-`) is an I/O error before it starts: there is no
+//! stream to write to, and nothing would say so.
 
 pub mod exit;
 pub mod export;
 pub mod games;
 pub mod moves;
+pub mod output;
 pub mod perft;
 pub mod progress;
 pub mod validate;
 
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 
+use arbiter::report::sink::Sink;
 use clap::{CommandFactory, Parser, Subcommand};
 
 use exit::Exit;
@@ -56,13 +61,40 @@ pub enum Command {
     },
 }
 
+/// Whether file descriptor 1 was closed when the process started. Rust's runtime opens
+/// `/dev/null` on a closed standard stream before `main`, so that writes to it vanish without an
+/// error; this is recorded before that, by a constructor the loader runs (on Linux; elsewhere a
+/// closed standard output goes unnoticed, as before).
+static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
+
+#[cfg(target_os = "linux")]
+#[used]
+#[unsafe(link_section = ".init_array")]
+static RECORD_STDOUT: extern "C" fn() = record_stdout;
+
+#[cfg(target_os = "linux")]
+extern "C" fn record_stdout() {
+    // SAFETY: F_GETFD only asks whether descriptor 1 is open.
+    let closed = unsafe { libc::fcntl(1, libc::F_GETFD) } == -1;
+    STDOUT_CLOSED.store(closed, Ordering::Relaxed);
+}
+
 /// Parses the command line, runs the subcommand and maps the result to an exit code.
 pub fn main() -> ExitCode {
+    let stdout_closed = STDOUT_CLOSED.load(Ordering::Relaxed);
+    let closed = || {
+        report_error(format_args!(
+            "standard output is closed; redirect it, or give -o FILE"
+        ));
+        ExitCode::from(Exit::Usage)
+    };
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) => {
             let code = if err.use_stderr() {
                 Exit::Usage
+            } else if stdout_closed {
+                return closed();
             } else {
                 Exit::Ok
             };
@@ -71,29 +103,63 @@ pub fn main() -> ExitCode {
                 && !err.use_stderr()
                 && io.kind() != std::io::ErrorKind::BrokenPipe
             {
-                report_error(format_args!("cannot write the help: {io}"));
+                report_error(format_args!(
+                    "cannot write the help to standard output: {io}"
+                ));
                 return Exit::Usage.into();
             }
             return code.into();
         }
     };
+    if stdout_closed && writes_to_stdout(&cli.command) {
+        return closed();
+    }
     let result = match &cli.command {
         Command::Validate(args) => validate::run(args),
         Command::Export(args) => export::run(args),
-        Command::Moves(args) => moves::run(args),
+        Command::Moves(args) => moves::run(args).map_err(naming_standard_output),
         Command::Perft(args) => perft::run(args),
         Command::Completions { shell } => completions(*shell),
         Command::Manpage { dir } => manpage(dir.as_deref()),
     };
-    match result {
-        Ok(exit) => exit.into(),
+    let exit = match result {
+        Ok(exit) => exit,
+        Err(err) if is_broken_pipe(&err) => Exit::Ok,
         Err(err) => {
-            if is_broken_pipe(&err) {
-                return Exit::Ok.into();
-            }
             report_error(format_args!("{err:#}"));
-            Exit::Usage.into()
+            Exit::Usage
         }
+    };
+    if exit == Exit::Usage {
+        output::report_uncommitted();
+    }
+    exit.into()
+}
+
+/// Whether `command` writes its data to standard output (rather than to `-o FILE` or
+/// `manpage --dir`).
+fn writes_to_stdout(command: &Command) -> bool {
+    match command {
+        Command::Validate(args) => output::path(args.output.as_deref()).is_none(),
+        Command::Export(args) => output::path(args.output.as_deref()).is_none(),
+        Command::Manpage { dir } => dir.is_none(),
+        Command::Moves(_) | Command::Perft(_) | Command::Completions { .. } => true,
+    }
+}
+
+/// `moves` reports an input it cannot read in words (no I/O error inside), so an I/O error in
+/// its error is a failed write to standard output: say so.
+fn naming_standard_output(err: anyhow::Error) -> anyhow::Error {
+    let writing = err.chain().any(|cause| {
+        cause.is::<std::io::Error>()
+            || cause
+                .downcast_ref::<serde_json::Error>()
+                .is_some_and(serde_json::Error::is_io)
+    });
+    if writing {
+        err.context("cannot write standard output")
+    } else {
+        err
     }
 }
 
@@ -101,9 +167,9 @@ pub fn main() -> ExitCode {
 /// panics when its writer fails, and a closed pipe or a full disk must end the run cleanly.
 fn write_stdout(bytes: &[u8]) -> anyhow::Result<()> {
     use std::io::Write;
-    let mut out = std::io::stdout().lock();
+    let mut out = Sink::stdout();
     out.write_all(bytes)?;
-    out.flush()?;
+    out.finish()?;
     Ok(())
 }
 
@@ -187,15 +253,23 @@ fn manpage(dir: Option<&std::path::Path>) -> anyhow::Result<Exit> {
 /// Prints `arbiter: error: MESSAGE` on stderr. A stderr that cannot be written (`2>/dev/full`) is
 /// ignored: `eprintln!` would panic there, and the exit code already tells the error.
 pub fn report_error(message: std::fmt::Arguments<'_>) {
+    report(format_args!("error: {message}"));
+}
+
+/// Prints `arbiter: MESSAGE` on stderr (a stderr that cannot be written is ignored).
+pub fn report(message: std::fmt::Arguments<'_>) {
     use std::io::Write;
-    let _ = writeln!(std::io::stderr().lock(), "arbiter: error: {message}");
+    let _ = writeln!(std::io::stderr().lock(), "arbiter: {message}");
 }
 
 /// A closed stdout (`arbiter export ... | head`) ends the run quietly with status 0.
 fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    let broken = Some(std::io::ErrorKind::BrokenPipe);
     err.chain().any(|cause| {
-        cause
-            .downcast_ref::<std::io::Error>()
-            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+        cause.downcast_ref::<std::io::Error>().map(|io| io.kind()) == broken
+            || cause
+                .downcast_ref::<serde_json::Error>()
+                .and_then(serde_json::Error::io_error_kind)
+                == broken
     })
 }

@@ -13,7 +13,7 @@
 //! or impossible material are accepted, as perft suites contain some. The FEN is standard chess
 //! unless `--chess960` is given or its castling field uses Shredder letters (`HAha`).
 
-use std::io::{self, Write};
+use std::io::Write;
 use std::time::Instant;
 
 use anyhow::anyhow;
@@ -21,6 +21,7 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 
 use crate::cli::exit::Exit;
+use arbiter::report::sink::Sink;
 use arbiter::rules::{self, Position};
 
 /// Arguments of `arbiter perft`.
@@ -116,8 +117,7 @@ pub fn run(args: &PerftArgs) -> anyhow::Result<Exit> {
         None => rules::perft(&pos, args.depth),
     };
     let seconds = started.elapsed().as_secs_f64();
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
+    let mut out = Sink::stdout();
     match args.format {
         Format::Text => {
             if let Some(lines) = &divide {
@@ -151,6 +151,6 @@ pub fn run(args: &PerftArgs) -> anyhow::Result<Exit> {
             writeln!(out)?;
         }
     }
-    out.flush()?;
+    out.finish()?;
     Ok(Exit::Ok)
 }

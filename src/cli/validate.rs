@@ -1,19 +1,19 @@
 //! `arbiter validate [PATH...] [-o FILE]`: replay every move of every game and variation, and
-//! report each problem with its location, then one summary, on stdout or in FILE.
+//! report each problem with its location, then one summary, on stdout or in FILE (see
+//! [`crate::cli::output`] for how the file is written).
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::{Args, ValueEnum};
 
 use crate::cli::exit::Exit;
-use crate::cli::games;
+use crate::cli::{games, output};
 use arbiter::pipeline::GameFormatter;
 use arbiter::replay::{GameReport, ReplayOptions};
 use arbiter::report::diagnostic::Diagnostic;
 use arbiter::report::output::{Bytes, GameNumber, Output};
-use arbiter::report::sink::Sink;
 
 /// Arguments of `arbiter validate`.
 #[derive(Args, Debug)]
@@ -29,8 +29,9 @@ pub struct ValidateArgs {
     /// Output format of the diagnostics and the summary.
     #[arg(long, value_enum, default_value_t = ValidateFormat::Text)]
     pub format: ValidateFormat,
-    /// Write the diagnostics and the summary to FILE (through a temporary file renamed at the
-    /// end) instead of standard output.
+    /// Write the diagnostics and the summary to FILE instead of standard output: through a
+    /// temporary file renamed over FILE only when the run ends with status 0 or 1; compressed
+    /// when FILE ends in .gz, .zst, .xz or .bz2.
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Worker threads, 1 or more (default: the number of available cores).
@@ -84,14 +85,6 @@ pub fn parse_jobs(text: &str) -> Result<usize, String> {
     }
 }
 
-/// Where `-o` sends the output, or standard output.
-pub fn sink(output: Option<&Path>) -> anyhow::Result<Sink> {
-    match output {
-        Some(path) => Ok(Sink::file(path)?),
-        None => Ok(Sink::stdout()),
-    }
-}
-
 /// The number of worker threads: `--jobs`, else one per available core.
 pub fn jobs(requested: Option<usize>) -> usize {
     requested
@@ -110,7 +103,7 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Exit> {
     // Batches are written from whichever thread finished them (stdout is not locked: each write
     // through the sink's buffer takes the lock once).
     let mut destination = Bytes {
-        out: sink(args.output.as_deref())?,
+        out: output::open(args.output.as_deref(), &args.paths)?,
         rows: 0,
     };
     let totals = games::run(
@@ -179,12 +172,5 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Exit> {
             out.write_all(b"\n")?;
         }
     }
-    out.finish()?;
-    Ok(if totals.input_errors > 0 {
-        Exit::Usage
-    } else if counts.invalid > 0 {
-        Exit::Invalid
-    } else {
-        Exit::Ok
-    })
+    output::close(out, Exit::of(&totals))
 }

@@ -10,7 +10,7 @@ use std::io::{self, Write};
 use crate::clocks::Millis;
 use crate::decimal;
 use crate::report::date::Date32;
-use crate::report::parquet::{ColumnKind, ParquetError, ParquetWriter, Value};
+use crate::report::parquet::{self, ColumnKind, ParquetError, ParquetWriter, Value};
 use crate::report::table::Cell;
 
 /// A game's numbers, or where the game stands in its batch when they are not known yet.
@@ -286,7 +286,7 @@ impl<W: Write + Send> Destination for ParquetWriter<W> {
     fn write(&mut self, output: &Output, run_before: u64, input_before: u64) -> io::Result<()> {
         output
             .write_cells(run_before, input_before, self)
-            .map_err(io::Error::other)
+            .map_err(parquet::io_error)
     }
 }
 

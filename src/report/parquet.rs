@@ -14,6 +14,12 @@
 //! `BOOLEAN`, `Date` is `INT32` annotated as `DATE` (days since 1970-01-01). Any column may be
 //! nullable.
 //!
+//! Errors are [`ParquetError`]s. When writing to the output failed, the error is the output's
+//! own, as `ParquetError::External` (Parquet turns some into text, `fail to get inner writer:
+//! ...`, losing their kind: the writer keeps the output's first error and returns it instead);
+//! [`io_error`] unwraps it, so that it reads as one clause (`cannot write FILE: ...`) and a closed
+//! pipe is still told apart.
+//!
 //! Strings are copied once into one byte buffer per column; at each row group they are handed to
 //! the Parquet encoder as slices of that buffer, so no value is allocated on its own.
 //!
@@ -40,8 +46,8 @@
 //! assert_eq!(&bytes[..4], b"PAR1");
 //! ```
 
-use std::io::Write;
-use std::sync::Arc;
+use std::io::{self, Write};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use ::parquet::basic::{Compression, LogicalType, Repetition, Type as PhysicalType, ZstdLevel};
 use ::parquet::data_type::{BoolType, ByteArray, ByteArrayType, DoubleType, Int32Type, Int64Type};
@@ -52,6 +58,54 @@ use ::parquet::schema::types::{ColumnPath, Type};
 use bytes::Bytes;
 
 use crate::report::date::Date32;
+
+/// `err` as an I/O error: the output's own error when writing to the output failed (Parquet
+/// wraps it as `External: ERROR`, and shows it once more as its source), else `err` itself.
+pub fn io_error(err: ParquetError) -> io::Error {
+    match err {
+        ParquetError::External(inner) => match inner.downcast::<io::Error>() {
+            Ok(io) => *io,
+            Err(other) => io::Error::other(other),
+        },
+        other => io::Error::other(other),
+    }
+}
+
+/// The output, keeping (a copy of) the first error writing to it.
+struct Watched<W> {
+    out: W,
+    failed: Arc<Mutex<Option<io::Error>>>,
+}
+
+impl<W: Write> Watched<W> {
+    fn watch<T>(&self, result: io::Result<T>) -> io::Result<T> {
+        if let Err(err) = result.as_ref()
+            && err.kind() != io::ErrorKind::Interrupted
+        {
+            let mut failed = self.failed.lock().unwrap_or_else(PoisonError::into_inner);
+            failed.get_or_insert_with(|| io::Error::new(err.kind(), err.to_string()));
+        }
+        result
+    }
+}
+
+impl<W: Write> Write for Watched<W> {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        let result = self.out.write(bytes);
+        self.watch(result)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        let result = self.out.flush();
+        self.watch(result)
+    }
+}
+
+/// The output's error kept by [`Watched`], as a [`ParquetError`].
+fn take_error(failed: &Mutex<Option<io::Error>>) -> Option<ParquetError> {
+    let kept = failed.lock().unwrap_or_else(PoisonError::into_inner).take();
+    kept.map(|io| ParquetError::External(Box::new(io)))
+}
 
 /// The type of a column's values.
 #[derive(Copy, Clone, Debug, Eq, PartialEq, Hash)]
@@ -193,7 +247,9 @@ struct Buffer {
 
 /// Writes rows of the given columns as a Parquet file; see the module documentation.
 pub struct ParquetWriter<W: Write + Send> {
-    writer: SerializedFileWriter<W>,
+    writer: SerializedFileWriter<Watched<W>>,
+    /// The first error of the output, kept by [`Watched`].
+    failed: Arc<Mutex<Option<io::Error>>>,
     columns: Vec<Column>,
     buffers: Vec<Buffer>,
     options: ParquetOptions,
@@ -252,6 +308,11 @@ impl<W: Write + Send> ParquetWriter<W> {
                 properties.set_column_statistics_enabled(path, EnabledStatistics::None)
             })
             .build();
+        let failed = Arc::new(Mutex::new(None));
+        let out = Watched {
+            out,
+            failed: Arc::clone(&failed),
+        };
         let writer = SerializedFileWriter::new(out, Arc::new(schema), Arc::new(properties))?;
         let buffers = columns
             .iter()
@@ -273,6 +334,7 @@ impl<W: Write + Send> ParquetWriter<W> {
             .collect();
         Ok(ParquetWriter {
             writer,
+            failed,
             columns: columns.to_vec(),
             buffers,
             options: ParquetOptions {
@@ -370,7 +432,8 @@ impl<W: Write + Send> ParquetWriter<W> {
         self.cursor = 0;
         self.rows += 1;
         if self.rows >= self.options.row_group_rows || self.bytes >= self.options.row_group_bytes {
-            self.write_row_group()?;
+            let written = self.write_row_group();
+            written.map_err(|e| self.output_error(e))?;
         }
         Ok(())
     }
@@ -392,10 +455,18 @@ impl<W: Write + Send> ParquetWriter<W> {
     /// When a row was started and not ended.
     pub fn finish(mut self) -> Result<W, ParquetError> {
         assert_eq!(self.cursor, 0, "the last row was not ended");
-        self.write_row_group()?;
-        let mut out = self.writer.into_inner()?;
+        let written = self.write_row_group();
+        written.map_err(|e| self.output_error(e))?;
+        let failed = Arc::clone(&self.failed);
+        let output_error = |err| take_error(&failed).unwrap_or(err);
+        let mut out = self.writer.into_inner().map_err(output_error)?.out;
         out.flush()?;
         Ok(out)
+    }
+
+    /// `err`, or the output's own error when writing to it failed.
+    fn output_error(&self, err: ParquetError) -> ParquetError {
+        take_error(&self.failed).unwrap_or(err)
     }
 
     /// Writes the buffered rows as one row group, if there are any, and empties the buffers.
@@ -563,5 +634,30 @@ mod tests {
             ..ParquetOptions::default()
         };
         assert!(ParquetWriter::new(Vec::new(), &all_kinds(), options).is_err());
+    }
+
+    #[test]
+    fn an_output_error_reads_as_itself() {
+        struct Full;
+        impl Write for Full {
+            fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+                Err(io::Error::new(
+                    io::ErrorKind::StorageFull,
+                    "cannot write out.parquet: no space left",
+                ))
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                Ok(())
+            }
+        }
+        let writer = ParquetWriter::new(Full, &all_kinds(), ParquetOptions::default()).unwrap();
+        let error = writer.finish().err().expect("the file cannot be written");
+        assert!(error.to_string().starts_with("External: "), "{error}");
+        let error = io_error(error);
+        assert_eq!(error.kind(), io::ErrorKind::StorageFull);
+        assert_eq!(error.to_string(), "cannot write out.parquet: no space left");
+        assert!(std::error::Error::source(&error).is_none());
+        let general = io_error(ParquetError::General("bad".into()));
+        assert_eq!(general.to_string(), "Parquet error: bad");
     }
 }

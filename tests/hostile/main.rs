@@ -6,16 +6,22 @@
 //! exported. `nothing_lost` checks, on the shared corpora too, that export writes exactly one record
 //! per game the reader finds and that the validate summary adds up. `regressions` replays what the
 //! fuzzers found (see `fuzz/` and docs/SECURITY.md); `last_defence` checks that a panic inside one
-//! game's replay is caught and reported against that game.
+//! game's replay is caught and reported against that game. `output`, `overwrite`, `planted`,
+//! `signals` and `compressed_output` turn on the outputs: closed pipes and full disks, an output
+//! that is an input, failed and interrupted runs, planted links, compressed names.
 
 mod util;
 
 mod compressed;
+mod compressed_output;
 mod files;
 mod last_defence;
 mod nothing_lost;
 mod output;
+mod overwrite;
+mod planted;
 mod regressions;
 #[path = "../common/shared_data.rs"]
 mod shared_data;
+mod signals;
 mod streams;

@@ -1,9 +1,9 @@
-//! Hostile outputs: a pipe closed by the reader, and a full disk.
+//! Hostile outputs: a pipe closed by the reader, a full disk, a closed standard output.
 
 use std::io::Read;
 use std::process::{Command, Stdio};
 
-use crate::util::{Input, good_games, run_to, scratch, write};
+use crate::util::{Input, good_games, run_command, run_in, run_to, scratch, write};
 
 #[test]
 fn output_to_a_closed_pipe() {
@@ -172,10 +172,106 @@ fn every_subcommand_to_a_closed_pipe_and_a_full_disk() {
         assert!(!r.stderr.contains("panicked"), "{args:?}: {}", r.stderr);
         let lines: Vec<&str> = r.stderr.lines().collect();
         assert_eq!(lines.len(), 1, "{args:?}: {}", r.stderr);
+        // See: issue 25, point 11: the error names what could not be written.
         assert!(
-            lines[0].starts_with("arbiter: error: ") && lines[0].contains("No space left"),
+            lines[0].starts_with("arbiter: error: cannot write ")
+                && lines[0].contains(" standard output: No space left on device (os error 28)"),
             "{args:?}: {}",
             r.stderr
         );
     }
+}
+
+// See: issue 25, point 11: `External: ERROR: ERROR`.
+#[test]
+fn a_parquet_write_error_reads_as_one_clause() {
+    if !std::path::Path::new("/dev/full").exists() {
+        eprintln!("skipped: no /dev/full");
+        return;
+    }
+    let dir = scratch();
+    let path = write(dir.path(), "many.pgn", good_games(0, 2_000).as_bytes());
+    let path = path.to_str().unwrap();
+    for args in [
+        vec!["export", path, "--format", "parquet", "-o", "/dev/full"],
+        vec![
+            "export",
+            path,
+            "--plies",
+            "--format",
+            "parquet",
+            "-o",
+            "/dev/full",
+        ],
+    ] {
+        let r = run_to(&args, Input::Null, None);
+        r.assert_code(2, &format!("{args:?}"));
+        assert_eq!(
+            r.stderr,
+            "arbiter: error: cannot write /dev/full: No space left on device (os error 28)\n"
+        );
+    }
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let r = run_to(
+        &["export", path, "--format", "parquet"],
+        Input::Null,
+        Some(Stdio::from(full)),
+    );
+    r.assert_code(2, "parquet > /dev/full");
+    assert_eq!(
+        r.stderr,
+        "arbiter: error: cannot write standard output: No space left on device (os error 28)\n"
+    );
+}
+
+// See: issue 25, point 11: with standard output closed (`>&-`) every subcommand exited 0 having
+// written nothing.
+#[test]
+fn a_closed_standard_output_is_an_error() {
+    let dir = scratch();
+    let path = write(dir.path(), "few.pgn", good_games(0, 3).as_bytes());
+    let path = path.to_str().unwrap();
+    let closed = |args: &[&str]| {
+        let mut sh = Command::new("sh");
+        sh.current_dir(dir.path())
+            .args([
+                "-c",
+                "exec \"$0\" \"$@\" >&-",
+                env!("CARGO_BIN_EXE_arbiter"),
+            ])
+            .args(args);
+        run_command(sh, args, Input::Null, Some(Stdio::null()))
+    };
+    for args in every_subcommand(path) {
+        let r = closed(&args);
+        r.assert_code(2, &format!("{args:?} >&-"));
+        assert_eq!(
+            r.stderr, "arbiter: error: standard output is closed; redirect it, or give -o FILE\n",
+            "{args:?}"
+        );
+    }
+    // Writing elsewhere, a closed standard output is no matter.
+    for args in [
+        vec!["export", path, "-o", "out.csv", "--quiet"],
+        vec!["validate", path, "-o", "out.txt"],
+        vec!["manpage", "--dir", "man"],
+    ] {
+        let r = closed(&args);
+        r.assert_code(0, &format!("{args:?} >&-"));
+        assert!(r.stderr.is_empty(), "{args:?}: {}", r.stderr);
+    }
+    let csv = std::fs::read_to_string(dir.path().join("out.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 4);
+    assert!(dir.path().join("man/arbiter.1").exists());
+    // And an ordinary `> /dev/null` is not closed.
+    let r = run_in(
+        dir.path(),
+        &["moves", "startpos"],
+        Input::Null,
+        Some(Stdio::null()),
+    );
+    r.assert_code(0, "> /dev/null");
 }

@@ -78,27 +78,53 @@ impl Run {
 pub enum Input<'a> {
     Null,
     Bytes(&'a [u8]),
+    /// A file or pipe, e.g. `Stdio::from(File::open(...))`.
+    From(Stdio),
 }
 
 /// Runs `arbiter args` with stdout to `stdout` (piped when `None`), under [`TIME_LIMIT`], polling
 /// its peak memory.
 pub fn run_to(args: &[&str], input: Input<'_>, stdout: Option<Stdio>) -> Run {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_arbiter"));
+    command
+        .args(args)
+        .args(["--quiet"].iter().filter(|_| wants_quiet(args)));
+    run_command(command, args, input, stdout)
+}
+
+/// Runs `arbiter args` in the directory `dir`, as [`run_to`] does.
+pub fn run_in(dir: &Path, args: &[&str], input: Input<'_>, stdout: Option<Stdio>) -> Run {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_arbiter"));
+    command
+        .current_dir(dir)
+        .args(args)
+        .args(["--quiet"].iter().filter(|_| wants_quiet(args)));
+    run_command(command, args, input, stdout)
+}
+
+/// Runs `command` (arbiter `args`, perhaps through a shell), as [`run_to`] does.
+pub fn run_command(
+    mut command: Command,
+    args: &[&str],
+    input: Input<'_>,
+    stdout: Option<Stdio>,
+) -> Run {
     let started = Instant::now();
     let piped = stdout.is_none();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .args(args)
-        .args(["--quiet"].iter().filter(|_| wants_quiet(args)))
-        .stdin(match input {
-            Input::Null => Stdio::null(),
-            Input::Bytes(_) => Stdio::piped(),
-        })
+    let input = match input {
+        Input::Null => (Stdio::null(), None),
+        Input::Bytes(bytes) => (Stdio::piped(), Some(bytes)),
+        Input::From(stdin) => (stdin, None),
+    };
+    let mut child = command
+        .stdin(input.0)
         .stdout(stdout.unwrap_or_else(Stdio::piped))
         .stderr(Stdio::piped())
         .spawn()
         .expect("run arbiter");
     let pid = child.id();
-    let writer = match (input, child.stdin.take()) {
-        (Input::Bytes(bytes), Some(mut stdin)) => {
+    let writer = match (input.1, child.stdin.take()) {
+        (Some(bytes), Some(mut stdin)) => {
             let bytes = bytes.to_vec();
             Some(std::thread::spawn(move || {
                 // The child may stop reading early; that is its right.

@@ -3,10 +3,12 @@
 //! game the reader finds gets a record; an invalid one says why.
 //!
 //! The format is `--format`, else the one `-o FILE`'s extension names (`.csv`, `.json`, `.jsonl`,
-//! `.ndjson` or `.parquet`), else CSV. Parquet goes to a file, or to standard output when it is no
-//! terminal. `--tags` names are trimmed; one that is a standard column already or is given twice
-//! is a usage error. With `-o FILE`, one line on stderr says how many games were written where,
-//! unless `--quiet`.
+//! `.ndjson` or `.parquet`, before a `.gz`, `.zst`, `.xz` or `.bz2` that compresses the file),
+//! else CSV. Parquet goes to a file, or to standard output when it is no terminal; it compresses
+//! its columns itself, so a Parquet file with a compression suffix is a usage error. `--tags`
+//! names are trimmed; one that is a standard column already or is given twice is a usage error.
+//! With `-o FILE`, one line on stderr says how many games were written where, unless `--quiet`
+//! (see [`crate::cli::output`] for how the file is written).
 
 mod plies;
 
@@ -17,13 +19,14 @@ use anyhow::bail;
 use clap::{Args, ValueEnum};
 
 use crate::cli::exit::Exit;
-use crate::cli::games;
-use crate::cli::validate::{jobs, parse_jobs, sink};
+use crate::cli::validate::{jobs, parse_jobs};
+use crate::cli::{games, output};
 use arbiter::pipeline::{GameFormatter, RunTotals};
 use arbiter::replay::{GameReport, ReplayOptions};
 use arbiter::report::output::{Bytes, Destination, GameNumber, Output};
-use arbiter::report::parquet::{ParquetOptions, ParquetWriter};
+use arbiter::report::parquet::{self, ParquetOptions, ParquetWriter};
 use arbiter::report::record::{ExportFormat, ExportRecord, FIELDS, RecordFormatter};
+use arbiter::report::sink::{self, Compression, Sink};
 use arbiter::report::table::Table;
 use plies::{PlyColumns, PlyFormatter};
 
@@ -40,10 +43,11 @@ pub struct ExportArgs {
     /// path patterns; `-` or nothing reads standard input.
     pub paths: Vec<PathBuf>,
     /// Output format (default: the one -o's extension names, .csv, .json, .jsonl, .ndjson or
-    /// .parquet; else csv).
+    /// .parquet, before a .gz, .zst, .xz or .bz2 suffix; else csv).
     #[arg(long, value_enum)]
     pub format: Option<FormatArg>,
-    /// Write to FILE (through a temporary file renamed at the end) instead of standard output.
+    /// Write to FILE instead of standard output: through a temporary file renamed over FILE only
+    /// when the run ends with status 0 or 1; compressed when FILE ends in .gz, .zst, .xz or .bz2.
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Extra tag columns, appended in this order, e.g. `WhiteTitle,BlackTitle,Annotator` (not a
@@ -104,11 +108,10 @@ impl GameFormatter for Exporter {
     }
 }
 
-/// The format: `--format`, else the one `-o`'s extension names, else CSV.
+/// The format: `--format`, else the one `-o`'s extension names (before a compression suffix),
+/// else CSV.
 pub fn format(format: Option<FormatArg>, output: Option<&Path>) -> ExportFormat {
-    let extension = output
-        .and_then(Path::extension)
-        .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    let extension = output.and_then(sink::format_extension);
     format.map_or(
         match extension.as_deref() {
             Some("json") => ExportFormat::Json,
@@ -149,13 +152,24 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Exit> {
             return Ok(Exit::Usage);
         }
     };
-    let format = format(args.format, args.output.as_deref());
-    if format == ExportFormat::Parquet && args.output.is_none() && std::io::stdout().is_terminal() {
-        crate::cli::report_error(format_args!(
-            "--format parquet writes a binary file: give -o FILE, or send standard output to a \
-             file or a pipe"
-        ));
-        return Ok(Exit::Usage);
+    let path = output::path(args.output.as_deref());
+    let format = format(args.format, path);
+    if format == ExportFormat::Parquet {
+        if path.is_none() && std::io::stdout().is_terminal() {
+            crate::cli::report_error(format_args!(
+                "--format parquet writes a binary file: give -o FILE, or send standard output to \
+                 a file or a pipe"
+            ));
+            return Ok(Exit::Usage);
+        }
+        if let Some((path, compression)) = path.and_then(|p| Some((p, Compression::of(p)?))) {
+            crate::cli::report_error(format_args!(
+                "-o {}: Parquet compresses its columns itself; leave out the {} suffix",
+                path.display(),
+                compression.suffix()
+            ));
+            return Ok(Exit::Usage);
+        }
     }
     let options = ReplayOptions {
         extra_tags: tags.clone(),
@@ -163,7 +177,7 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Exit> {
         comments: args.comments,
         ..ReplayOptions::default()
     };
-    let (totals, rows) = if args.plies {
+    let (totals, rows, sink) = if args.plies {
         let wanted = PlyColumns {
             fen: args.fen,
             comment: args.comments,
@@ -178,7 +192,9 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Exit> {
         let table = Table::new(format, arbiter::report::record::columns(&tags));
         write(args, &options, &table, make)?
     };
-    if let Some(path) = &args.output
+    let exit = output::close(sink, Exit::of(&totals))?;
+    if let Some(path) = path
+        && exit != Exit::Usage
         && !args.quiet
     {
         let games = totals.counts.games;
@@ -194,24 +210,19 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Exit> {
             path.display()
         );
     }
-    Ok(if totals.input_errors > 0 {
-        Exit::Usage
-    } else if totals.counts.invalid > 0 {
-        Exit::Invalid
-    } else {
-        Exit::Ok
-    })
+    Ok(exit)
 }
 
 /// Runs the games through formatters from `make` and writes `table`'s format to the output:
-/// header, rows in input order, footer. Returns the totals and how many rows were written.
+/// header, rows in input order, footer. Returns the totals, how many rows were written, and the
+/// output, to be closed.
 fn write<F: GameFormatter>(
     args: &ExportArgs,
     options: &ReplayOptions,
     table: &Table,
     make: impl Fn() -> F + Sync,
-) -> anyhow::Result<(RunTotals, u64)> {
-    let sink = sink(args.output.as_deref())?;
+) -> anyhow::Result<(RunTotals, u64, Sink)> {
+    let sink = output::open(args.output.as_deref(), &args.paths)?;
     let run = |out: &mut (dyn Destination + Send)| {
         games::run(
             &args.paths,
@@ -223,11 +234,12 @@ fn write<F: GameFormatter>(
         )
     };
     if table.format() == ExportFormat::Parquet {
-        let mut writer = ParquetWriter::new(sink, table.columns(), ParquetOptions::default())?;
+        let mut writer = ParquetWriter::new(sink, table.columns(), ParquetOptions::default())
+            .map_err(parquet::io_error)?;
         let totals = run(&mut writer)?;
         let rows = writer.rows();
-        writer.finish()?.finish()?;
-        return Ok((totals, rows));
+        let sink = writer.finish().map_err(parquet::io_error)?;
+        return Ok((totals, rows, sink));
     }
     let mut bytes = Vec::new();
     table.header(&mut bytes);
@@ -237,6 +249,5 @@ fn write<F: GameFormatter>(
     bytes.clear();
     table.footer(out.rows > 0, &mut bytes);
     out.out.write_all(&bytes)?;
-    out.out.finish()?;
-    Ok((totals, out.rows))
+    Ok((totals, out.rows, out.out))
 }

@@ -1,0 +1,184 @@
+//! Output compressed by its name: `-o games.csv.gz` is gzip, `.zst` (or `.zstd`) zstd, `.xz` xz
+//! and `.bz2` bzip2, each at the level its own command-line tool uses by default (gzip 6, zstd 3,
+//! xz 6, bzip2 9). The format is named by the extension before the compression suffix
+//! (`games.csv.gz` is CSV). The suffix is compared without regard to case.
+
+use std::ffi::OsStr;
+use std::io::{self, Write};
+use std::path::Path;
+
+/// A compression an output's name asks for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Compression {
+    /// `.gz`
+    Gzip,
+    /// `.zst`, `.zstd`
+    Zstd,
+    /// `.xz`
+    Xz,
+    /// `.bz2`
+    Bzip2,
+}
+
+impl Compression {
+    /// The compression `path`'s last extension names, if any.
+    pub fn of(path: &Path) -> Option<Compression> {
+        Compression::from_extension(path.extension()?)
+    }
+
+    fn from_extension(extension: &OsStr) -> Option<Compression> {
+        match extension.to_string_lossy().to_ascii_lowercase().as_str() {
+            "gz" => Some(Compression::Gzip),
+            "zst" | "zstd" => Some(Compression::Zstd),
+            "xz" => Some(Compression::Xz),
+            "bz2" => Some(Compression::Bzip2),
+            _ => None,
+        }
+    }
+
+    /// The suffix, as in `.gz`.
+    pub fn suffix(self) -> &'static str {
+        match self {
+            Compression::Gzip => ".gz",
+            Compression::Zstd => ".zst",
+            Compression::Xz => ".xz",
+            Compression::Bzip2 => ".bz2",
+        }
+    }
+}
+
+/// The extension that names `path`'s format, in lowercase: its last one, or the one before a
+/// compression suffix (`csv` for `games.csv.gz`).
+pub fn format_extension(path: &Path) -> Option<String> {
+    let extension = match Compression::of(path) {
+        Some(_) => Path::new(path.file_stem()?).extension()?,
+        None => path.extension()?,
+    };
+    Some(extension.to_string_lossy().to_ascii_lowercase())
+}
+
+/// A stream, compressed or not. [`Encoder::finish`] writes the compressed stream's end.
+pub(super) enum Encoder<W: Write> {
+    Plain(W),
+    Gzip(flate2::write::GzEncoder<W>),
+    Zstd(zstd::stream::write::Encoder<'static, W>),
+    Xz(liblzma::write::XzEncoder<W>),
+    Bzip2(bzip2::write::BzEncoder<W>),
+}
+
+impl<W: Write> Encoder<W> {
+    /// `out`, compressed with `compression`.
+    pub(super) fn new(out: W, compression: Option<Compression>) -> io::Result<Encoder<W>> {
+        Ok(match compression {
+            None => Encoder::Plain(out),
+            Some(Compression::Gzip) => Encoder::Gzip(flate2::write::GzEncoder::new(
+                out,
+                flate2::Compression::default(),
+            )),
+            Some(Compression::Zstd) => Encoder::Zstd(zstd::stream::write::Encoder::new(
+                out,
+                zstd::DEFAULT_COMPRESSION_LEVEL,
+            )?),
+            Some(Compression::Xz) => Encoder::Xz(liblzma::write::XzEncoder::new(out, 6)),
+            Some(Compression::Bzip2) => Encoder::Bzip2(bzip2::write::BzEncoder::new(
+                out,
+                bzip2::Compression::best(),
+            )),
+        })
+    }
+
+    /// Ends the compressed stream and hands back the output (not flushed).
+    pub(super) fn finish(self) -> io::Result<W> {
+        match self {
+            Encoder::Plain(out) => Ok(out),
+            Encoder::Gzip(encoder) => encoder.finish(),
+            Encoder::Zstd(encoder) => encoder.finish(),
+            Encoder::Xz(encoder) => encoder.finish(),
+            Encoder::Bzip2(encoder) => encoder.finish(),
+        }
+    }
+}
+
+impl<W: Write> Write for Encoder<W> {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        match self {
+            Encoder::Plain(out) => out.write(bytes),
+            Encoder::Gzip(encoder) => encoder.write(bytes),
+            Encoder::Zstd(encoder) => encoder.write(bytes),
+            Encoder::Xz(encoder) => encoder.write(bytes),
+            Encoder::Bzip2(encoder) => encoder.write(bytes),
+        }
+    }
+
+    fn write_all(&mut self, bytes: &[u8]) -> io::Result<()> {
+        match self {
+            Encoder::Plain(out) => out.write_all(bytes),
+            Encoder::Gzip(encoder) => encoder.write_all(bytes),
+            Encoder::Zstd(encoder) => encoder.write_all(bytes),
+            Encoder::Xz(encoder) => encoder.write_all(bytes),
+            Encoder::Bzip2(encoder) => encoder.write_all(bytes),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Encoder::Plain(out) => out.flush(),
+            Encoder::Gzip(encoder) => encoder.flush(),
+            Encoder::Zstd(encoder) => encoder.flush(),
+            Encoder::Xz(encoder) => encoder.flush(),
+            Encoder::Bzip2(encoder) => encoder.flush(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Read;
+
+    #[test]
+    fn names_say_the_compression_and_the_format() {
+        for (name, compression, format) in [
+            ("games.csv", None, Some("csv")),
+            ("games.csv.gz", Some(Compression::Gzip), Some("csv")),
+            ("GAMES.JSONL.ZST", Some(Compression::Zstd), Some("jsonl")),
+            ("x.json.zstd", Some(Compression::Zstd), Some("json")),
+            ("x.parquet.xz", Some(Compression::Xz), Some("parquet")),
+            ("dir.d/x.txt.bz2", Some(Compression::Bzip2), Some("txt")),
+            ("x.gz", Some(Compression::Gzip), None),
+            ("noext", None, None),
+            (".gz", None, None),
+        ] {
+            let path = Path::new(name);
+            assert_eq!(Compression::of(path), compression, "{name}");
+            assert_eq!(format_extension(path).as_deref(), format, "{name}");
+        }
+    }
+
+    #[test]
+    fn every_compression_round_trips() {
+        let text = "index,file\n1,a.pgn\n".repeat(1000);
+        for compression in [
+            Compression::Gzip,
+            Compression::Zstd,
+            Compression::Xz,
+            Compression::Bzip2,
+        ] {
+            let mut encoder = Encoder::new(Vec::new(), Some(compression)).unwrap();
+            encoder.write_all(text.as_bytes()).unwrap();
+            let bytes = encoder.finish().unwrap();
+            assert!(bytes.len() < text.len() / 10, "{compression:?}");
+            let mut back = String::new();
+            let mut reader: Box<dyn Read> = match compression {
+                Compression::Gzip => Box::new(flate2::read::GzDecoder::new(&bytes[..])),
+                Compression::Zstd => {
+                    Box::new(zstd::stream::read::Decoder::new(&bytes[..]).unwrap())
+                }
+                Compression::Xz => Box::new(liblzma::read::XzDecoder::new(&bytes[..])),
+                Compression::Bzip2 => Box::new(bzip2::read::BzDecoder::new(&bytes[..])),
+            };
+            reader.read_to_string(&mut back).unwrap();
+            assert_eq!(back, text, "{compression:?}");
+        }
+    }
+}
