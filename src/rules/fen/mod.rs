@@ -7,8 +7,10 @@
 //!   fullmove number; a fullmove number of 0 reads as 1;
 //! * castling rights may be given in any order.
 //!
-//! Everything else is an error, and the error lists **every** defect found (one per problem,
-//! each naming its field), not just the first: wrong field count, wrong rank count or rank
+//! Everything else is an error, and the error names **every** defect found (one per problem,
+//! each naming its field; the first [`MAX_LISTED_DEFECTS`] listed, the others counted), not just
+//! the first: a text too long to be a FEN (over [`MAX_FEN_BYTES`] bytes: that one defect alone,
+//! the text not read further), wrong field count, wrong rank count or rank
 //! length, bad piece letters, bad side to move, castling syntax, castling rights without their
 //! king and rook, duplicate rights, a bad or impossible en passant square, bad clocks, a king
 //! count other than one per side, pawns on the first or last rank, impossible material (more
@@ -52,7 +54,7 @@ mod defect;
 mod fields;
 mod write;
 
-pub use defect::{FenDefect, FenError, FenField};
+pub use defect::{FenDefect, FenError, FenField, LONGEST_FEN, MAX_FEN_BYTES, MAX_LISTED_DEFECTS};
 
 use fields::{
     castling, check_en_passant, check_material, clock, en_passant, has_file_letters,
@@ -145,6 +147,10 @@ impl Position {
     }
 
     fn parse_fen(fen: &str, mode: Mode) -> Result<Position, FenError> {
+        let bytes = fen.trim_ascii().len();
+        if bytes > MAX_FEN_BYTES {
+            return Err(FenError::new(vec![FenDefect::TooLong { bytes }]));
+        }
         let strict = mode.strict;
         let mut defects = Vec::new();
         let fields: Vec<&str> = fen.split_ascii_whitespace().collect();
@@ -242,10 +248,7 @@ impl Position {
                 pos.chess960 = mode.chess960 || is_chess960_setup(&pos);
                 Ok(pos)
             }
-            _ => {
-                defects.sort_by_key(|d| d.field() as u8);
-                Err(FenError { defects })
-            }
+            _ => Err(FenError::new(defects)),
         }
     }
 }
