@@ -13,9 +13,12 @@ mod util;
 mod compressed;
 mod files;
 mod last_defence;
+mod long_fen;
+mod not_pgn;
 mod nothing_lost;
 mod output;
 mod regressions;
 #[path = "../common/shared_data.rs"]
 mod shared_data;
 mod streams;
+mod terminal;
