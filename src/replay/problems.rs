@@ -288,6 +288,42 @@ mod tests {
     }
 
     #[test]
+    fn unexpected_text_past_the_first_three_is_summed_up_where_the_fourth_stands() {
+        let mut report = GameReport::default();
+        let mut log = ProblemLog::new(false);
+        for at in 0..3 {
+            record(&mut log, &mut report, Code::UnexpectedText, at);
+        }
+        record(&mut log, &mut report, Code::BadNag, 3);
+        for at in 4..1004 {
+            record(&mut log, &mut report, Code::UnexpectedText, at);
+        }
+        record(&mut log, &mut report, Code::NoResult, 2000);
+        let codes: Vec<Code> = report.problems.iter().map(|p| p.code).collect();
+        assert_eq!(
+            codes,
+            [
+                Code::UnexpectedText,
+                Code::UnexpectedText,
+                Code::UnexpectedText,
+                Code::BadNag,
+                Code::UnexpectedText,
+                Code::NoResult
+            ]
+        );
+        let summary = &report.problems[4];
+        assert_eq!((summary.location, summary.ply), (Location(4), None));
+        assert_eq!(
+            (log.unexpected.more, log.unexpected.last),
+            (1000, Location(1003))
+        );
+        // Each counts as an error; the next game starts afresh.
+        assert_eq!(report.errors, 1004);
+        log.reset();
+        assert!(log.unexpected.summary.is_none() && log.unexpected.listed == 0);
+    }
+
+    #[test]
     fn past_the_limit_problems_are_counted_and_the_first_error_still_listed() {
         let mut report = GameReport::default();
         let mut log = ProblemLog::new(false);

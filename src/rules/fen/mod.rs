@@ -316,6 +316,22 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_text_too_long_is_one_defect_and_a_handful_are_listed() {
+        let err = Position::from_fen(&"x".repeat(60 << 20)).unwrap_err();
+        assert_eq!(err.defects(), [FenDefect::TooLong { bytes: 60 << 20 }]);
+        assert_eq!(err.unlisted(), 0);
+        // White space around it does not count; within the limit it is read, defect by defect.
+        let padded = format!("{}{STARTING_FEN}{}", " ".repeat(200), "\n".repeat(200));
+        assert!(Position::from_fen(&padded).is_ok());
+        let err = Position::from_fen(&"x".repeat(MAX_FEN_BYTES)).unwrap_err();
+        // One field, one rank, 256 bad letters.
+        assert_eq!(err.defects().len(), MAX_LISTED_DEFECTS);
+        assert_eq!(err.unlisted(), 2 + MAX_FEN_BYTES - MAX_LISTED_DEFECTS);
+        assert!(err.to_string().ends_with("; and 250 more defects"), "{err}");
+        assert_eq!(err.defects()[0], FenDefect::FieldCount { found: 1 });
+    }
+
+    #[test]
     fn startpos_round_trip() {
         let pos = Position::from_fen(STARTING_FEN).expect("valid");
         assert_eq!(pos, Position::startpos());
