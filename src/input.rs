@@ -521,23 +521,46 @@ fn is_mail_header(text: &[u8]) -> bool {
 
 /// `head` and what follows it in `rest`, as far as [`text_verdict`] must read to tell: the bytes
 /// read, or the [`NotPgn`] error they call for. A stream with a tag pair early on (nearly every
-/// one) is read no further than `head` here.
-fn read_text_head(mut head: Vec<u8>, rest: &mut impl Read) -> io::Result<Vec<u8>> {
+/// one) is read no further than `head` here. A read error on the way (corrupt compressed data)
+/// is handed back with the bytes read before it, so that it comes after them, in its turn.
+fn read_text_head(
+    mut head: Vec<u8>,
+    rest: &mut impl Read,
+) -> io::Result<(Vec<u8>, Option<io::Error>)> {
     let mut whole = head.len() < HEAD;
     loop {
         match text_verdict(&head, whole) {
-            Verdict::Pgn => return Ok(head),
+            Verdict::Pgn => return Ok((head, None)),
             Verdict::NotPgn(what) => {
                 return Err(io::Error::new(io::ErrorKind::InvalidData, NotPgn(what)));
             }
             Verdict::Unsure => {
                 let want = (head.len() * 2).clamp(HEAD, TEXT_HEAD);
                 let before = head.len();
-                rest.by_ref()
+                let read = rest
+                    .by_ref()
                     .take((want - before) as u64)
-                    .read_to_end(&mut head)?;
+                    .read_to_end(&mut head);
+                if let Err(error) = read {
+                    return Ok((head, Some(error)));
+                }
                 whole = head.len() < want;
             }
+        }
+    }
+}
+
+/// A stream whose next read fails with `error`, if any, then goes on with `rest`.
+struct ErrorFirst<R> {
+    error: Option<io::Error>,
+    rest: R,
+}
+
+impl<R: Read> Read for ErrorFirst<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self.error.take() {
+            Some(error) => Err(error),
+            None => self.rest.read(buf),
         }
     }
 }
@@ -547,8 +570,8 @@ fn checked(head: Vec<u8>, mut rest: impl Read + Send + 'static) -> io::Result<im
     if let Some(what) = not_pgn(&head) {
         return Err(io::Error::new(io::ErrorKind::InvalidData, NotPgn(what)));
     }
-    let head = read_text_head(head, &mut rest)?;
-    Ok(io::Cursor::new(head).chain(rest))
+    let (head, error) = read_text_head(head, &mut rest)?;
+    Ok(io::Cursor::new(head).chain(ErrorFirst { error, rest }))
 }
 
 /// Reads the first bytes of `raw` and wraps it in the decompressor they call for; refuses a

@@ -173,3 +173,32 @@ fn unexpected_text_is_listed_three_times_then_summed_up() {
         lines[3]
     );
 }
+
+#[test]
+fn a_damaged_tagless_file_keeps_the_games_before_the_damage() {
+    use std::io::Write;
+
+    // Tagless movetext is read on (up to 16 KiB) to be judged: a read error on the way still comes
+    // after the games before it, as it would for any other damaged file.
+    let dir = scratch();
+    let text = "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n\n".repeat(300);
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(text.as_bytes()).expect("gzip");
+    let gz = gz.finish().expect("gzip");
+    let path = write(dir.path(), "cut.pgn.gz", &gz[..gz.len() - 12]);
+    let c = check(&path, None, "cut tagless gzip");
+    assert!(
+        c.records.len() > 100,
+        "{} games before the damage",
+        c.records.len()
+    );
+    assert!(c.records.iter().all(|r| r["outcome"] == "checkmate"));
+    for r in [&c.export, &c.validate] {
+        assert_eq!(r.code(), Some(2), "{}", r.stderr);
+        assert!(
+            r.stderr.contains("corrupt or truncated gzip data"),
+            "{}",
+            r.stderr
+        );
+    }
+}
