@@ -7,7 +7,7 @@
 //! a game only: a web page or an e-mail read as PGN is thousands of unreadable words, one
 //! diagnostic each. The rest are summed up, where the first of them stands, in one problem that
 //! says how many more there are (exactly) and the line of the last: `and 1640 more unexpected
-//! tokens up to line 810`. This is the one place of that rule, so that every output (text, JSON
+//! tokens up to line 533`. This is the one place of that rule, so that every output (text, JSON
 //! Lines, export's counts) agrees.
 //!
 //! A [`Problem`] is the one type for what goes wrong in a game: `validate` writes it as a
