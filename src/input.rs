@@ -13,8 +13,10 @@
 //!   zstd (several frames, skippable frames), bzip2 (several streams) and xz (several streams) are
 //!   decoded as one stream.
 //! - A file that is evidently not PGN (NUL bytes in its first bytes, an executable such as an
-//!   ELF, Mach-O or PE file, an archive such as zip, tar, 7z or rar, a PDF or an image) is one
-//!   [`InputError::NotPgn`] naming what it looks like, instead of thousands of syntax errors.
+//!   ELF, Mach-O or PE file, an archive such as zip, tar, 7z or rar, a PDF or an image, or text
+//!   such as a web page or an e-mail: no tag pair in its first 16 KiB, and more unreadable words
+//!   than moves) is one [`InputError::NotPgn`] naming what it looks like, instead of thousands of
+//!   syntax errors.
 //! - Nothing here is fatal: an unreadable file or directory, or a symlink loop, is an
 //!   [`InputError`] in the sequence, and the sources after it follow. A corrupt or truncated
 //!   compressed file shows up as a read error (naming the compressed and decompressed offsets) when
@@ -26,6 +28,8 @@ use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::pgn::{GameInfo, Location, PartEnd, PgnError, PgnErrorKind, Reader, Visitor};
 
 /// One input stream: its name and its decompressed bytes.
 pub struct Source {
@@ -421,12 +425,153 @@ fn starts_like_text(head: &[u8]) -> bool {
         .is_none_or(|&b| b.is_ascii_alphanumeric() || b"[{;%(*".contains(&b))
 }
 
-/// `head` then the rest of `rest`, or the [`NotPgn`] error `head` calls for.
-fn checked(head: Vec<u8>, rest: impl Read + Send + 'static) -> io::Result<impl Read + Send> {
+/// At most this many first bytes of a text stream are read for a tag pair before it is judged
+/// (see [`text_verdict`]).
+const TEXT_HEAD: usize = 16 << 10;
+
+/// A text stream is refused only with at least this many unreadable tokens in its first bytes: a
+/// few stray words, as in a small broken file, are reported where they stand; a web page or an
+/// e-mail has hundreds.
+const MIN_UNREADABLE: u64 = 16;
+
+/// What the PGN reader finds in the first bytes of a text stream: whether a tag pair, and how many
+/// moves (what the reader takes for one: `e4`, but also `style1`) and unreadable tokens.
+#[derive(Debug, Default)]
+struct FirstBytes {
+    tag: bool,
+    moves: u64,
+    unreadable: u64,
+}
+
+impl Visitor for FirstBytes {
+    type Output = ();
+
+    fn tag(&mut self, _name: &str, _value: &str, _location: Location) {
+        self.tag = true;
+    }
+
+    fn san(&mut self, _san: &str, _location: Location) {
+        self.moves += 1;
+    }
+
+    fn error(&mut self, error: PgnError) {
+        if error.kind == PgnErrorKind::UnexpectedText {
+            self.unreadable += 1;
+        }
+    }
+
+    fn end_game(&mut self, _game: &GameInfo<'_>) {}
+}
+
+/// What the first bytes of a text stream tell.
+#[derive(Debug, PartialEq, Eq)]
+enum Verdict {
+    /// Read it.
+    Pgn,
+    /// Refuse it: it is evidently not PGN, but this.
+    NotPgn(&'static str),
+    /// More bytes must be read to tell.
+    Unsure,
+}
+
+/// What the first bytes of a text stream, `head` (all of it when `whole`), tell. It is evidently
+/// not PGN (a web page, an e-mail) when its first [`TEXT_HEAD`] bytes hold no tag pair, at least
+/// [`MIN_UNREADABLE`] unreadable tokens, and more of them than moves.
+///
+/// Read as PGN, such a file is thousands of "unexpected text" diagnostics, one per word; real
+/// archives whose first game has no tags (a list of games as bare movetext), begins after a long
+/// comment or `%` lines, or has a few stray words, are all read.
+fn text_verdict(head: &[u8], whole: bool) -> Verdict {
+    let mut first = FirstBytes::default();
+    let mut reader = Reader::part("", head.to_vec(), 0, 1, PartEnd::Last(None));
+    while !first.tag && matches!(reader.read_game(&mut first), Ok(Some(()))) {}
+    if first.tag {
+        return Verdict::Pgn;
+    }
+    if !whole && head.len() < TEXT_HEAD {
+        return Verdict::Unsure;
+    }
+    if first.unreadable < MIN_UNREADABLE || first.unreadable <= first.moves {
+        return Verdict::Pgn;
+    }
+    let text = head
+        .strip_prefix(b"\xef\xbb\xbf")
+        .unwrap_or(head)
+        .trim_ascii_start();
+    Verdict::NotPgn(if text.starts_with(b"<") {
+        "a web page or other markup (no tag pair in its first 16 KiB, and more unreadable words \
+         than moves)"
+    } else if is_mail_header(text) {
+        "an e-mail message (no tag pair in its first 16 KiB, and more unreadable words than moves)"
+    } else {
+        "text with no tag pair in its first 16 KiB, and more unreadable words than moves"
+    })
+}
+
+/// Whether `text` starts with a mail header line: `From ` (a mailbox), or a name of letters,
+/// digits and `-` followed by `: ` (`MIME-Version: 1.0`, `Received: from ...`).
+fn is_mail_header(text: &[u8]) -> bool {
+    let name = text
+        .iter()
+        .position(|&b| !(b.is_ascii_alphanumeric() || b == b'-'))
+        .unwrap_or(text.len());
+    text.starts_with(b"From ")
+        || (name > 0 && text[0].is_ascii_alphabetic() && text[name..].starts_with(b": "))
+}
+
+/// `head` and what follows it in `rest`, as far as [`text_verdict`] must read to tell: the bytes
+/// read, or the [`NotPgn`] error they call for. A stream with a tag pair early on (nearly every
+/// one) is read no further than `head` here. A read error on the way (corrupt compressed data)
+/// is handed back with the bytes read before it, so that it comes after them, in its turn.
+fn read_text_head(
+    mut head: Vec<u8>,
+    rest: &mut impl Read,
+) -> io::Result<(Vec<u8>, Option<io::Error>)> {
+    let mut whole = head.len() < HEAD;
+    loop {
+        match text_verdict(&head, whole) {
+            Verdict::Pgn => return Ok((head, None)),
+            Verdict::NotPgn(what) => {
+                return Err(io::Error::new(io::ErrorKind::InvalidData, NotPgn(what)));
+            }
+            Verdict::Unsure => {
+                let want = (head.len() * 2).clamp(HEAD, TEXT_HEAD);
+                let before = head.len();
+                let read = rest
+                    .by_ref()
+                    .take((want - before) as u64)
+                    .read_to_end(&mut head);
+                if let Err(error) = read {
+                    return Ok((head, Some(error)));
+                }
+                whole = head.len() < want;
+            }
+        }
+    }
+}
+
+/// A stream whose next read fails with `error`, if any, then goes on with `rest`.
+struct ErrorFirst<R> {
+    error: Option<io::Error>,
+    rest: R,
+}
+
+impl<R: Read> Read for ErrorFirst<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self.error.take() {
+            Some(error) => Err(error),
+            None => self.rest.read(buf),
+        }
+    }
+}
+
+/// `head` then the rest of `rest`, or the [`NotPgn`] error the first bytes call for.
+fn checked(head: Vec<u8>, mut rest: impl Read + Send + 'static) -> io::Result<impl Read + Send> {
     if let Some(what) = not_pgn(&head) {
         return Err(io::Error::new(io::ErrorKind::InvalidData, NotPgn(what)));
     }
-    Ok(io::Cursor::new(head).chain(rest))
+    let (head, error) = read_text_head(head, &mut rest)?;
+    Ok(io::Cursor::new(head).chain(ErrorFirst { error, rest }))
 }
 
 /// Reads the first bytes of `raw` and wraps it in the decompressor they call for; refuses a

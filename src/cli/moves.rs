@@ -19,7 +19,12 @@
 //! generator works. UCI castling is king-to-destination (`e1g1`), or king-to-rook (`e1h1`) in
 //! Chess960 positions. The FEN is standard chess unless `--chess960` is given (or its castling
 //! field uses Shredder file letters such as `HAha`): then `K`/`Q` name the outermost rooks
-//! (X-FEN). A bad FEN is a usage error (exit 2) naming every defect.
+//! (X-FEN). A bad FEN is a usage error (exit 2) naming every defect (the first few listed).
+//!
+//! `--file` reads line by line in constant memory: a line keeps at most 64 KiB (a longer one is an
+//! error record), an error record echoes at most 512 characters of its line, a line whose FEN is
+//! not UTF-8 is an error record like any bad FEN, and a closed stdout (`| head -1`) ends the run
+//! quietly with status 0.
 
 use std::io::{self, Write};
 
@@ -28,6 +33,7 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 
 use crate::cli::exit::Exit;
+use arbiter::report::text;
 use arbiter::rules::mate::{CanMate, MateLimits, can_mate};
 use arbiter::rules::{Color, Position, Role, Square, san};
 
@@ -137,7 +143,8 @@ struct JsonPosition {
     moves: Vec<JsonMove>,
 }
 
-/// A line of `--file` that is no valid position, fields in this order.
+/// A line of `--file` that is no valid position, fields in this order: `input` is the line,
+/// trimmed and cut to [`text::MAX_ECHO_CHARS`] characters.
 #[derive(Serialize)]
 struct JsonError<'a> {
     line: u64,
@@ -172,10 +179,7 @@ pub fn run(args: &MovesArgs) -> anyhow::Result<Exit> {
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     match args.format {
-        Format::Json => {
-            serde_json::to_writer(&mut out, &json(&pos, &judged, None))?;
-            writeln!(out)?;
-        }
+        Format::Json => write_json(&mut out, &json(&pos, &judged, None))?,
         Format::Text => {
             if args.board {
                 write_board(&mut out, &pos, args.ascii)?;
@@ -210,9 +214,14 @@ fn read_fen(text: &str, chess960: bool) -> Result<Position, arbiter::rules::FenE
     }
 }
 
-/// `moves --file`: one JSON object a line for each FEN or EPD line of `path` (`-`: stdin).
+/// The longest line `moves --file` reads, in bytes: a FEN or EPD line, operations included, is a
+/// few hundred bytes. A longer line is an error record; its bytes past this are skipped unkept.
+const MAX_LINE_BYTES: usize = 64 << 10;
+
+/// `moves --file`: one JSON object a line for each FEN or EPD line of `path` (`-`: stdin). A line
+/// that gives no position (a bad FEN, bytes that are not UTF-8 in it, a line too long) is a
+/// `{"line","input","error"}` record, and the run goes on.
 fn run_file(path: &std::path::Path, chess960: bool, limits: &MateLimits) -> anyhow::Result<Exit> {
-    use std::io::BufRead;
     let input: Box<dyn io::Read> = if path.as_os_str() == "-" {
         Box::new(io::stdin())
     } else {
@@ -220,41 +229,111 @@ fn run_file(path: &std::path::Path, chess960: bool, limits: &MateLimits) -> anyh
             .map_err(|err| anyhow!("cannot open {}: {err}", path.display()))?;
         Box::new(file)
     };
+    let mut input = io::BufReader::new(input);
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let mut exit = Exit::Ok;
-    for (number, line) in (1u64..).zip(io::BufReader::new(input).lines()) {
-        let line = line.map_err(|err| anyhow!("{}: line {number}: {err}", path.display()))?;
-        let text = line.trim();
-        if text.is_empty() || text.starts_with('#') {
+    let mut line = Vec::new();
+    for number in 1u64.. {
+        let length = read_line(&mut input, &mut line)
+            .map_err(|err| anyhow!("{}: line {number}: {err}", path.display()))?;
+        let Some(length) = length else {
+            break;
+        };
+        let too_long = length > MAX_LINE_BYTES as u64;
+        let lossy = String::from_utf8_lossy(&line);
+        let text = lossy.trim();
+        if (text.is_empty() && !too_long) || text.starts_with('#') {
             continue;
         }
-        let read = if text == "startpos" {
-            let mut pos = Position::startpos();
-            pos.set_chess960(chess960);
-            Ok(pos)
+        let read = if too_long {
+            Err(format!(
+                "the line is {length} bytes long; a FEN or EPD line is read up to \
+                 {MAX_LINE_BYTES} bytes"
+            ))
         } else {
-            read_fen(&epd_fen(text), chess960)
+            read_position(&line, text, chess960)
         };
         match read {
             Ok(pos) => {
                 let judged = judge(&pos, limits);
-                serde_json::to_writer(&mut out, &json(&pos, &judged, Some(number)))?;
+                write_json(&mut out, &json(&pos, &judged, Some(number)))?;
             }
-            Err(err) => {
+            Err(error) => {
                 exit = Exit::Invalid;
+                let input = text::clip(text, text::MAX_ECHO_CHARS);
                 let error = JsonError {
                     line: number,
-                    input: text,
-                    error: err.to_string(),
+                    input: &input,
+                    error,
                 };
-                serde_json::to_writer(&mut out, &error)?;
+                write_json(&mut out, &error)?;
             }
         }
-        writeln!(out)?;
     }
     out.flush()?;
     Ok(exit)
+}
+
+/// Reads the next line of `input` into `line`, without its line feed, keeping at most
+/// [`MAX_LINE_BYTES`] of it: the line's whole length, or `None` at the end of the input.
+fn read_line(input: &mut impl io::BufRead, line: &mut Vec<u8>) -> io::Result<Option<u64>> {
+    line.clear();
+    let mut length = None;
+    loop {
+        let buf = match input.fill_buf() {
+            Ok(buf) => buf,
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
+            Err(err) => return Err(err),
+        };
+        if buf.is_empty() {
+            return Ok(length);
+        }
+        let (part, used) = match memchr::memchr(b'\n', buf) {
+            Some(end) => (&buf[..end], end + 1),
+            None => (buf, buf.len()),
+        };
+        let room = MAX_LINE_BYTES.saturating_sub(line.len());
+        line.extend_from_slice(&part[..part.len().min(room)]);
+        let total = length.unwrap_or(0) + part.len() as u64;
+        length = Some(total);
+        let ended = used > part.len();
+        input.consume(used);
+        if ended {
+            return Ok(length);
+        }
+    }
+}
+
+/// The position of one line of `--file` (`bytes`, read as `text`): `startpos`, a FEN or an EPD;
+/// else the error its record gives.
+fn read_position(bytes: &[u8], text: &str, chess960: bool) -> Result<Position, String> {
+    if text == "startpos" {
+        let mut pos = Position::startpos();
+        pos.set_chess960(chess960);
+        return Ok(pos);
+    }
+    let fen = epd_fen(text);
+    // Bytes that are not UTF-8 do not matter in an EPD's operations, which are not read; in the
+    // FEN they are an error of their own, named by their place.
+    if let Err(err) = std::str::from_utf8(bytes)
+        && fen.contains(char::REPLACEMENT_CHARACTER)
+    {
+        let at = err.valid_up_to();
+        return Err(format!(
+            "invalid fen: byte {} of the line ({:#04x}) is not UTF-8; a FEN is ASCII",
+            at + 1,
+            bytes[at]
+        ));
+    }
+    read_fen(&fen, chess960).map_err(|err| err.to_string())
+}
+
+/// Writes `value` as one line of JSON. (A write error comes back as the `io::Error` it is, so
+/// that a closed pipe ends the run quietly.)
+fn write_json(out: &mut impl Write, value: &impl Serialize) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, value)?;
+    writeln!(out)
 }
 
 /// The FEN of a FEN or EPD line: an EPD's four fields (with clocks 0 and 1), a FEN's six, without

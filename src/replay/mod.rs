@@ -46,6 +46,8 @@ use crate::clocks::{Millis, Period, Speed};
 use crate::outcome::Classification;
 use crate::pgn::{Flow, GameInfo, GameResult, Location, PgnError, Visitor};
 use crate::report::code::Code;
+use crate::report::text::clip;
+use crate::rules::fen::MAX_FEN_BYTES;
 use crate::rules::san::{San, Suffix};
 use crate::rules::{Color, Position};
 use lines::{LineStack, MAX_VARIATION_DEPTH, Opened};
@@ -227,6 +229,9 @@ impl Replayer {
             Some(fen) => match read(fen) {
                 Ok(pos) => pos,
                 Err(err) => {
+                    // Quoted as far as it can be read as a FEN: it may be 60 MB of junk, and the
+                    // message must still say why after the quote.
+                    let fen = clip(fen, MAX_FEN_BYTES);
                     let message = format!("bad FEN tag \"{fen}\": {err}");
                     self.main_line_error(at, None, None, Code::BadFen, message);
                     return;

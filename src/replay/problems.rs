@@ -3,6 +3,13 @@
 //! that a hostile game cannot fill the memory with problems. At the game's end the problems are
 //! located in the source and the first error is quoted for export's `error` field.
 //!
+//! Unexpected text (`unexpected_text`) is listed for the first [`MAX_UNEXPECTED_LISTED`] tokens of
+//! a game only: a web page or an e-mail read as PGN is thousands of unreadable words, one
+//! diagnostic each. The rest are summed up, where the first of them stands, in one problem that
+//! says how many more there are (exactly) and the line of the last: `and 1640 more unexpected
+//! tokens up to line 533`. This is the one place of that rule, so that every output (text, JSON
+//! Lines, export's counts) agrees.
+//!
 //! A [`Problem`] is the one type for what goes wrong in a game: `validate` writes it as a
 //! diagnostic through a view that adds the path and game number
 //! ([`crate::report::diagnostic::Diagnostic`]), and its [`Display`](fmt::Display) form,
@@ -13,6 +20,7 @@ use std::fmt::{self, Write as _};
 use crate::pgn::{GameInfo, LineCol, Location};
 use crate::replay::GameReport;
 use crate::report::code::{Code, Severity};
+use crate::report::text::{MAX_ECHO_CHARS, clip, clip_owned};
 
 /// One located problem of a game, without the path (the caller knows the source).
 #[derive(Clone, Debug, Eq, PartialEq)]
@@ -76,7 +84,11 @@ pub const MAX_PROBLEMS: usize = 10_000;
 /// garbage) must not become a 50 MB diagnostic.
 const MAX_SAN_CHARS: usize = 32;
 /// At most this many characters of a problem's message (which quotes the move or a tag value).
-const MAX_MESSAGE_CHARS: usize = 512;
+const MAX_MESSAGE_CHARS: usize = MAX_ECHO_CHARS;
+
+/// At most this many `unexpected_text` problems are listed one by one per game; the others are
+/// summed up in one problem.
+const MAX_UNEXPECTED_LISTED: u32 = 3;
 
 /// What the log needs to remember within a game, besides the problems the report holds.
 #[derive(Clone, Debug, Default)]
@@ -87,6 +99,21 @@ pub struct ProblemLog {
     first_error: Option<usize>,
     /// Problems counted but not listed, past [`MAX_PROBLEMS`], and where the first of them is.
     unlisted: Option<(u64, Location)>,
+    /// The game's `unexpected_text` problems.
+    unexpected: Unexpected,
+}
+
+/// The `unexpected_text` problems of a game: how many were listed, and those summed up.
+#[derive(Clone, Debug, Default)]
+struct Unexpected {
+    /// How many were listed one by one (at most [`MAX_UNEXPECTED_LISTED`]).
+    listed: u32,
+    /// Where the summary stands in the report's problems, once there is one.
+    summary: Option<usize>,
+    /// How many the summary stands for.
+    more: u64,
+    /// Where the last of them is.
+    last: Location,
 }
 
 impl ProblemLog {
@@ -102,6 +129,7 @@ impl ProblemLog {
     pub fn reset(&mut self) {
         self.first_error = None;
         self.unlisted = None;
+        self.unexpected = Unexpected::default();
     }
 
     /// Records a problem in `report` with its code's severity (an error under `--strict`).
@@ -128,6 +156,9 @@ impl ProblemLog {
         if first_error {
             self.first_error = Some(report.problems.len());
         }
+        if code == Code::UnexpectedText && self.summed_up(report, location, severity) {
+            return;
+        }
         if report.problems.len() >= MAX_PROBLEMS && !first_error {
             let unlisted = self.unlisted.get_or_insert((0, location));
             unlisted.0 += 1;
@@ -144,10 +175,50 @@ impl ProblemLog {
         });
     }
 
-    /// The game is over: notes the problems counted but not listed, locates every problem in
-    /// `game`'s source, and quotes the first error in `report.first_error` (its
-    /// [`Display`](fmt::Display) form).
+    /// Whether an `unexpected_text` problem at `location` goes into the summary rather than the
+    /// list: past the first [`MAX_UNEXPECTED_LISTED`] of the game. The summary is put in the
+    /// list where the first of them stands; [`ProblemLog::finish`] words it.
+    fn summed_up(
+        &mut self,
+        report: &mut GameReport,
+        location: Location,
+        severity: Severity,
+    ) -> bool {
+        let unexpected = &mut self.unexpected;
+        if unexpected.listed < MAX_UNEXPECTED_LISTED {
+            unexpected.listed += 1;
+            return false;
+        }
+        if unexpected.summary.is_none() {
+            unexpected.summary = Some(report.problems.len());
+            report.problems.push(Problem {
+                location,
+                at: LineCol::default(),
+                ply: None,
+                san: None,
+                severity,
+                code: Code::UnexpectedText,
+                message: String::new(),
+            });
+        }
+        unexpected.more += 1;
+        unexpected.last = location;
+        true
+    }
+
+    /// The game is over: words the summary of unexpected text, notes the problems counted but
+    /// not listed, locates every problem in `game`'s source, and quotes the first error in
+    /// `report.first_error` (its [`Display`](fmt::Display) form).
     pub fn finish(&mut self, report: &mut GameReport, game: &GameInfo<'_>) {
+        let unexpected = std::mem::take(&mut self.unexpected);
+        if let Some(index) = unexpected.summary {
+            report.problems[index].message = format!(
+                "and {} more unexpected tokens up to line {}, each skipped to the next token \
+                 (only the first {MAX_UNEXPECTED_LISTED} of a game are quoted)",
+                unexpected.more,
+                game.locate(unexpected.last).line
+            );
+        }
         if let Some((count, location)) = self.unlisted.take() {
             // A note, not a problem of its own: the counts already hold the unlisted ones.
             report.problems.push(Problem {
@@ -170,20 +241,6 @@ impl ProblemLog {
             let _ = write!(report.first_error, "{}", report.problems[index]);
         }
     }
-}
-
-/// `text` cut to `max` characters, with `…` when something was cut.
-fn clip(text: &str, max: usize) -> String {
-    clip_owned(text.chars().take(max + 1).collect(), max)
-}
-
-/// Like [`clip`], in place.
-fn clip_owned(mut text: String, max: usize) -> String {
-    if let Some((end, _)) = text.char_indices().nth(max) {
-        text.truncate(end);
-        text.push('…');
-    }
-    text
 }
 
 #[cfg(test)]
@@ -228,6 +285,42 @@ mod tests {
             ..problem
         };
         assert_eq!(whole_game.to_string(), "12:5: bad FEN");
+    }
+
+    #[test]
+    fn unexpected_text_past_the_first_three_is_summed_up_where_the_fourth_stands() {
+        let mut report = GameReport::default();
+        let mut log = ProblemLog::new(false);
+        for at in 0..3 {
+            record(&mut log, &mut report, Code::UnexpectedText, at);
+        }
+        record(&mut log, &mut report, Code::BadNag, 3);
+        for at in 4..1004 {
+            record(&mut log, &mut report, Code::UnexpectedText, at);
+        }
+        record(&mut log, &mut report, Code::NoResult, 2000);
+        let codes: Vec<Code> = report.problems.iter().map(|p| p.code).collect();
+        assert_eq!(
+            codes,
+            [
+                Code::UnexpectedText,
+                Code::UnexpectedText,
+                Code::UnexpectedText,
+                Code::BadNag,
+                Code::UnexpectedText,
+                Code::NoResult
+            ]
+        );
+        let summary = &report.problems[4];
+        assert_eq!((summary.location, summary.ply), (Location(4), None));
+        assert_eq!(
+            (log.unexpected.more, log.unexpected.last),
+            (1000, Location(1003))
+        );
+        // Each counts as an error; the next game starts afresh.
+        assert_eq!(report.errors, 1004);
+        log.reset();
+        assert!(log.unexpected.summary.is_none() && log.unexpected.listed == 0);
     }
 
     #[test]

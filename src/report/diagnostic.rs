@@ -2,7 +2,9 @@
 //! game's number, in its text and JSON Lines forms.
 //!
 //! Text: `PATH:LINE:COL: game N, ply P "SAN": error: MESSAGE` (the ply and SAN part is left out
-//! for problems that belong to the whole game, such as a bad FEN tag).
+//! for problems that belong to the whole game, such as a bad FEN tag), with the control
+//! characters of the input escaped as JSON escapes them (`\u001b`), so that what a file holds
+//! cannot act on the terminal. JSON Lines: one object, escaped by JSON itself.
 
 use std::fmt::Write as _;
 
@@ -11,6 +13,7 @@ use serde::Serialize;
 use crate::replay::Problem;
 use crate::report::code::{Code, Severity};
 use crate::report::output::{GameNumber, Output};
+use crate::report::text::escape_controls;
 
 /// One problem, located: a view of the game's [`Problem`] with what the game does not know.
 #[derive(Copy, Clone, Debug)]
@@ -24,12 +27,15 @@ pub struct Diagnostic<'a> {
 }
 
 impl Diagnostic<'_> {
-    /// Appends the text form and a newline to `out`; `text` is scratch space.
+    /// Appends the text form and a newline to `out`; `text` is scratch space. What comes from the
+    /// input (the path, the move, the quotes in the message) has its control characters escaped,
+    /// as in JSON: a move `\x1bc` must not reset the terminal.
     pub fn write_text(&self, text: &mut String, out: &mut Output) {
         let problem = self.problem;
         let (line, column) = self.line_column();
         text.clear();
-        let _ = write!(text, "{}:{line}:{column}: game ", self.path);
+        let path = escape_controls(self.path);
+        let _ = write!(text, "{path}:{line}:{column}: game ");
         out.extend(text.as_bytes());
         out.input_number(self.game);
         text.clear();
@@ -37,9 +43,11 @@ impl Diagnostic<'_> {
             let _ = write!(text, ", ply {ply}");
         }
         if let Some(san) = &problem.san {
-            let _ = write!(text, " \"{san}\"");
+            let _ = write!(text, " \"{}\"", escape_controls(san));
         }
-        let _ = writeln!(text, ": {}: {}", problem.severity.as_str(), problem.message);
+        let severity = problem.severity.as_str();
+        let message = escape_controls(&problem.message);
+        let _ = writeln!(text, ": {severity}: {message}");
         out.extend(text.as_bytes());
     }
 
@@ -150,6 +158,25 @@ mod tests {
              \"ply\":17,\"san\":\"Nbd2\",\"severity\":\"error\",\"code\":\"illegal_move\",\
              \"message\":\"no knight on the b-file can reach d2\"}\n"
         );
+    }
+
+    #[test]
+    fn text_escapes_the_control_characters_of_the_input() {
+        let hostile = Problem {
+            san: Some("\u{1b}c".into()),
+            message: "unexpected text `\u{1b}c\u{9b}2J` at 12:5".into(),
+            ..Problem::sample()
+        };
+        let text = |d: &Diagnostic<'_>, out: &mut Output| d.write_text(&mut String::new(), out);
+        assert_eq!(
+            written(&hostile, text),
+            "games.pgn:12:5: game 3, ply 17 \"\\u001bc\": error: unexpected text \
+             `\\u001bc\\u009b2J` at 12:5\n"
+        );
+        // JSON Lines escapes them itself, and so keeps them exactly.
+        let jsonl = written(&hostile, |d, out| d.write_jsonl(out));
+        let value: serde_json::Value = serde_json::from_str(&jsonl).unwrap_or_default();
+        assert_eq!(value["san"], "\u{1b}c");
     }
 
     #[test]

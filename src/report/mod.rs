@@ -13,3 +13,4 @@ pub mod parquet;
 pub mod record;
 pub mod sink;
 pub mod table;
+pub mod text;

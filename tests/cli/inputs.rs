@@ -171,18 +171,45 @@ fn xz_files_are_read_and_found_in_directories() {
     );
 }
 
+/// Whether process `pid` has ended (gone, or a zombie waiting for its parent).
+fn ended(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).map_or(true, |stat| {
+        // `PID (COMMAND) STATE ...`: the state follows the last `)`.
+        stat.rsplit_once(") ")
+            .is_some_and(|(_, rest)| rest.starts_with(['Z', 'X']))
+    })
+}
+
+/// Sends SIGKILL to every process of group `pgid`.
+fn kill_group(pgid: u32) {
+    let _ = Command::new("kill")
+        .args(["-KILL", "--", &format!("-{pgid}")])
+        .stderr(Stdio::null())
+        .status();
+}
+
+// See: issue 25, point 14 (the test killed only `timeout`, and left `script` and `arbiter
+// validate` running after `cargo test` ended).
 #[test]
 fn a_terminal_on_stdin_gets_one_line_saying_arbiter_reads_it() {
-    // `script` runs arbiter with a terminal on its standard input; `timeout` ends it should the
-    // notice never come (the test then fails on the output).
+    use std::os::unix::process::CommandExt;
+
+    // `script` runs arbiter with a terminal on its standard input (the shell it starts says its
+    // pid, then becomes arbiter); `timeout` ends them should the notice never come (the test then
+    // fails on the output). `timeout` leads a process group of its own, which the test ends as a
+    // whole: `script` with it, and arbiter, in the terminal's session, by the hangup.
     let Ok(mut child) = Command::new("timeout")
         .args([
             "60",
             "script",
             "-qec",
-            &format!("{} validate --quiet", env!("CARGO_BIN_EXE_arbiter")),
+            &format!(
+                "echo pid=$$; exec {} validate --quiet",
+                env!("CARGO_BIN_EXE_arbiter")
+            ),
             "/dev/null",
         ])
+        .process_group(0)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -191,23 +218,45 @@ fn a_terminal_on_stdin_gets_one_line_saying_arbiter_reads_it() {
         eprintln!("skipped: no `timeout`");
         return;
     };
+    let group = child.id();
     let mut out = child.stdout.take().expect("stdout");
     let mut seen = Vec::new();
     let mut buf = [0u8; 256];
     // Read until the notice shows, or the output ends.
-    while !String::from_utf8_lossy(&seen).contains('\n') {
+    while !String::from_utf8_lossy(&seen).contains("arbiter: ") {
         match out.read(&mut buf) {
             Ok(0) | Err(_) => break,
             Ok(n) => seen.extend_from_slice(&buf[..n]),
         }
     }
-    let _ = child.kill();
+    kill_group(group);
     let _ = child.wait();
     let seen = String::from_utf8_lossy(&seen);
+    let arbiter: Option<u32> = seen
+        .lines()
+        .find_map(|line| line.trim().strip_prefix("pid=")?.parse().ok());
+    // arbiter ends with its terminal; wait a little for it, and end it should it not.
+    if let Some(pid) = arbiter {
+        let waited = std::time::Instant::now();
+        while !ended(pid) && waited.elapsed() < std::time::Duration::from_secs(10) {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let left = !ended(pid);
+        if left {
+            let _ = Command::new("kill")
+                .args(["-KILL", &pid.to_string()])
+                .status();
+        }
+        assert!(
+            !left,
+            "arbiter (pid {pid}) was still running after the test ended its group"
+        );
+    }
     assert!(
         seen.contains("arbiter: reading PGN from standard input (no path given)"),
         "{seen:?}"
     );
+    assert!(arbiter.is_some(), "{seen:?}");
     // Not on a pipe.
     let out = crate::util::arbiter_stdin(&["validate", "--quiet"], GAME.as_bytes());
     assert!(stderr(&out).is_empty(), "{}", stderr(&out));

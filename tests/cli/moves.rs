@@ -476,3 +476,81 @@ fn a_file_of_positions_gives_one_object_a_line() {
     assert_eq!(lines[2]["status"], "insufficient_material");
     assert_eq!(lines[2]["can_mate"]["white"], false);
 }
+
+/// The JSON lines of `out`'s stdout.
+fn records(out: &std::process::Output) -> Vec<serde_json::Value> {
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect()
+}
+
+// See: issue 25, point 9 (an invalid UTF-8 line stopped the run with exit 2).
+#[test]
+fn a_file_line_that_is_not_utf8_is_a_record_and_the_run_goes_on() {
+    let input = b"startpos\n\xff\xfe bad\n8/8/8/8/8/8/8/K6k w - - bm Kb2; c0 \"M\xfcller\";\n\
+                  8/8/8/8/8/8/8/K5qk w - - 0 1\n";
+    let out = crate::util::arbiter_stdin(&["moves", "--file", "-", "--limit", "0"], input);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines = records(&out);
+    let numbers: Vec<u64> = lines.iter().filter_map(|l| l["line"].as_u64()).collect();
+    assert_eq!(numbers, [1, 2, 3, 4], "every line is read");
+    assert_eq!(
+        lines[1],
+        serde_json::json!({
+            "line": 2,
+            "input": "\u{fffd}\u{fffd} bad",
+            "error": "invalid fen: byte 1 of the line (0xff) is not UTF-8; a FEN is ASCII",
+        })
+    );
+    // Latin-1 in an EPD operation, which is not read, does not matter.
+    assert_eq!(lines[2]["fen"], "8/8/8/8/8/8/8/K6k w - - 0 1");
+    assert_eq!(lines[3]["check"], true);
+}
+
+// See: issue 25, point 9 (`moves --file F | head -1` printed `Broken pipe` and exited 2).
+#[test]
+fn a_file_of_positions_into_a_closed_pipe_ends_quietly() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("many.fen");
+    std::fs::write(&path, "startpos\n".repeat(5_000)).expect("write");
+    let path = path.to_str().expect("UTF-8 path");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["moves", "--file", path, "--limit", "0"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run arbiter");
+    // `| head -1`: one line read, then the pipe closed.
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut first)
+        .expect("read a line");
+    assert!(first.starts_with("{\"line\":1,"), "{first}");
+    let out = child.wait_with_output().expect("wait for arbiter");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

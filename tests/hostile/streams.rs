@@ -346,8 +346,9 @@ fn stdin_of_nothing_but_garbage() {
         "{}",
         r.stderr
     );
-    // The same garbage after a move number is read as PGN, and nothing is lost.
-    let garbage = [b"1. ".as_slice(), &garbage].concat();
+    // The same garbage after a tag pair is read as PGN, and nothing is lost. (After a bare move
+    // number it is refused too: text with no tag pair and more unreadable words than moves.)
+    let garbage = [b"[Event \"x\"]\n1. ".as_slice(), &garbage].concat();
     let r = run(&["validate", "--format", "jsonl"], Input::Bytes(&garbage));
     r.assert_clean("garbage stdin");
     let summary = crate::util::json_lines(&r.stdout).pop().unwrap();

@@ -42,6 +42,12 @@ impl fmt::Display for FenField {
 /// One problem of a FEN. `Display` starts with the field's name.
 #[derive(Clone, Debug, Eq, PartialEq)]
 pub enum FenDefect {
+    /// A text longer than [`MAX_FEN_BYTES`] (without the white space around it): surely no FEN,
+    /// and not read further.
+    TooLong {
+        /// How many bytes it has.
+        bytes: usize,
+    },
     /// Not 4 to 6 space-separated fields.
     FieldCount {
         /// How many fields there were.
@@ -193,7 +199,7 @@ impl FenDefect {
     /// The field the defect is in.
     pub fn field(&self) -> FenField {
         match self {
-            FenDefect::FieldCount { .. } => FenField::Fen,
+            FenDefect::TooLong { .. } | FenDefect::FieldCount { .. } => FenField::Fen,
             FenDefect::RankCount { .. }
             | FenDefect::RankLength { .. }
             | FenDefect::BadPiece { .. }
@@ -243,6 +249,11 @@ impl fmt::Display for FenDefect {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: ", self.field())?;
         match self {
+            FenDefect::TooLong { bytes } => write!(
+                f,
+                "the text is {bytes} bytes long; a FEN has at most {LONGEST_FEN} characters, and \
+                 a text over {MAX_FEN_BYTES} bytes is not read as one"
+            ),
             FenDefect::FieldCount { found } => write!(
                 f,
                 "expected 4 to 6 space-separated fields (placement, side to move, castling, \
@@ -373,16 +384,44 @@ impl fmt::Display for FenDefect {
     }
 }
 
-/// Why a FEN was rejected: every defect found.
+/// The longest FEN, in characters: a placement of 64 pieces (71 characters), four castling
+/// rights, an en passant square, clocks of ten digits (up to 4,294,967,295) and five spaces.
+pub const LONGEST_FEN: usize = 103;
+
+/// A text longer than this, in bytes (without the white space around it), is not read as a FEN:
+/// it is one [`FenDefect::TooLong`], rather than a defect for each of its characters (a 60 MB
+/// `FEN` tag of `x` would otherwise cost gigabytes). It leaves room for runs of spaces.
+pub const MAX_FEN_BYTES: usize = 256;
+
+/// At most this many defects are listed in a [`FenError`]; the others are counted.
+pub const MAX_LISTED_DEFECTS: usize = 8;
+
+/// Why a FEN was rejected: the defects found, in field order, the first
+/// [`MAX_LISTED_DEFECTS`] listed and the rest counted.
 #[derive(Clone, Debug, Eq, PartialEq)]
 pub struct FenError {
-    pub(super) defects: Vec<FenDefect>,
+    defects: Vec<FenDefect>,
+    unlisted: usize,
 }
 
 impl FenError {
-    /// The defects, in field order.
+    /// The error for `defects` (not empty), sorted by field, the first [`MAX_LISTED_DEFECTS`]
+    /// kept.
+    pub(super) fn new(mut defects: Vec<FenDefect>) -> FenError {
+        defects.sort_by_key(|d| d.field() as u8);
+        let unlisted = defects.len().saturating_sub(MAX_LISTED_DEFECTS);
+        defects.truncate(MAX_LISTED_DEFECTS);
+        FenError { defects, unlisted }
+    }
+
+    /// The defects listed (at most [`MAX_LISTED_DEFECTS`]), in field order.
     pub fn defects(&self) -> &[FenDefect] {
         &self.defects
+    }
+
+    /// How many more defects were found than are listed.
+    pub fn unlisted(&self) -> usize {
+        self.unlisted
     }
 }
 
@@ -395,7 +434,11 @@ impl fmt::Display for FenError {
             }
             write!(f, "{defect}")?;
         }
-        Ok(())
+        match self.unlisted {
+            0 => Ok(()),
+            1 => f.write_str("; and 1 more defect"),
+            n => write!(f, "; and {n} more defects"),
+        }
     }
 }
 

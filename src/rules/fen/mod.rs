@@ -7,8 +7,10 @@
 //!   fullmove number; a fullmove number of 0 reads as 1;
 //! * castling rights may be given in any order.
 //!
-//! Everything else is an error, and the error lists **every** defect found (one per problem,
-//! each naming its field), not just the first: wrong field count, wrong rank count or rank
+//! Everything else is an error, and the error names **every** defect found (one per problem,
+//! each naming its field; the first [`MAX_LISTED_DEFECTS`] listed, the others counted), not just
+//! the first: a text too long to be a FEN (over [`MAX_FEN_BYTES`] bytes: that one defect alone,
+//! the text not read further), wrong field count, wrong rank count or rank
 //! length, bad piece letters, bad side to move, castling syntax, castling rights without their
 //! king and rook, duplicate rights, a bad or impossible en passant square, bad clocks, a king
 //! count other than one per side, pawns on the first or last rank, impossible material (more
@@ -52,7 +54,7 @@ mod defect;
 mod fields;
 mod write;
 
-pub use defect::{FenDefect, FenError, FenField};
+pub use defect::{FenDefect, FenError, FenField, LONGEST_FEN, MAX_FEN_BYTES, MAX_LISTED_DEFECTS};
 
 use fields::{
     castling, check_en_passant, check_material, clock, en_passant, has_file_letters,
@@ -145,6 +147,10 @@ impl Position {
     }
 
     fn parse_fen(fen: &str, mode: Mode) -> Result<Position, FenError> {
+        let bytes = fen.trim_ascii().len();
+        if bytes > MAX_FEN_BYTES {
+            return Err(FenError::new(vec![FenDefect::TooLong { bytes }]));
+        }
         let strict = mode.strict;
         let mut defects = Vec::new();
         let fields: Vec<&str> = fen.split_ascii_whitespace().collect();
@@ -242,10 +248,7 @@ impl Position {
                 pos.chess960 = mode.chess960 || is_chess960_setup(&pos);
                 Ok(pos)
             }
-            _ => {
-                defects.sort_by_key(|d| d.field() as u8);
-                Err(FenError { defects })
-            }
+            _ => Err(FenError::new(defects)),
         }
     }
 }
@@ -311,6 +314,22 @@ impl std::str::FromStr for Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_text_too_long_is_one_defect_and_a_handful_are_listed() {
+        let err = Position::from_fen(&"x".repeat(60 << 20)).unwrap_err();
+        assert_eq!(err.defects(), [FenDefect::TooLong { bytes: 60 << 20 }]);
+        assert_eq!(err.unlisted(), 0);
+        // White space around it does not count; within the limit it is read, defect by defect.
+        let padded = format!("{}{STARTING_FEN}{}", " ".repeat(200), "\n".repeat(200));
+        assert!(Position::from_fen(&padded).is_ok());
+        let err = Position::from_fen(&"x".repeat(MAX_FEN_BYTES)).unwrap_err();
+        // One field, one rank, 256 bad letters.
+        assert_eq!(err.defects().len(), MAX_LISTED_DEFECTS);
+        assert_eq!(err.unlisted(), 2 + MAX_FEN_BYTES - MAX_LISTED_DEFECTS);
+        assert!(err.to_string().ends_with("; and 250 more defects"), "{err}");
+        assert_eq!(err.defects()[0], FenDefect::FieldCount { found: 1 });
+    }
 
     #[test]
     fn startpos_round_trip() {
