@@ -81,6 +81,13 @@ struct Scan {
 }
 
 impl Scan {
+    /// Whether the game has ended where the scan stands, if the input ends there: after its
+    /// result, and not inside a comment.
+    fn ended(&self) -> bool {
+        matches!(self.section, Section::AfterResult | Section::Trailer)
+            && self.inner != Inner::Brace
+    }
+
     /// Whether buffer index `at` (of a buffer whose first byte is at stream offset `base`) lies
     /// more than `max_game` bytes past the game's start.
     fn past_limit(&self, base: u64, at: usize, max_game: usize) -> bool {
@@ -99,6 +106,10 @@ enum Step {
 /// Cuts the next game of `input` into `game` (all but its number), noting its tag names in
 /// `names`; a game over `max_game` bytes is skipped (see [`RawGame::too_large`]). Returns `false`
 /// at the end of the input.
+///
+/// A read failure is held back until the games before it are handed out, the last of them
+/// included: one that runs into the failure is handed out with what was read of it, marked
+/// [`RawGame::cut_short`] unless it had ended; the failure comes at the next call.
 pub(super) fn cut<R: Read>(
     input: &mut Buffer<R>,
     names: &mut TagNames,
@@ -141,12 +152,7 @@ pub(super) fn cut<R: Read>(
             }
         }
     };
-    if end == input.end
-        && let Some(error) = input.error.take()
-    {
-        // The game runs into the failure: it is incomplete.
-        return Err(error);
-    }
+    game.cut_short = end == input.end && input.error.is_some() && !state.ended();
     game.first_line = first_line;
     game.first_column = first_column;
     game.end_line = input.lines.line;

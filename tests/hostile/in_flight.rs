@@ -15,14 +15,16 @@ fn a_million_one_token_games_stay_in_bounded_memory_at_two_jobs() {
     // 32,768 games; once every part held all its output, a dozen of them in flight took half a
     // gigabyte to a gigabyte.
     let dir = scratch();
-    let path = write(dir.path(), "tiny.pgn", one_token_games(1_000_000).as_bytes());
+    let path = write(
+        dir.path(),
+        "tiny.pgn",
+        one_token_games(1_000_000).as_bytes(),
+    );
     let path = path.to_str().expect("UTF-8 path");
     let parquet = dir.path().join("tiny.parquet");
     let parquet_path = parquet.to_str().expect("UTF-8 path");
     for (format, out) in [("jsonl", "/dev/null"), ("parquet", parquet_path)] {
-        let args = [
-            "export", path, "--format", format, "--jobs", "2", "-o", out,
-        ];
+        let args = ["export", path, "--format", format, "--jobs", "2", "-o", out];
         let run = run(&args, Input::Null);
         run.assert_code(0, format);
         let peak = run.peak_kib.unwrap_or(0);
@@ -59,12 +61,19 @@ fn the_pieces_of_a_part_come_out_in_order() {
             run.stdout
         })
         .collect();
-    assert!(outputs[0] == outputs[1], "--jobs 2 writes what --jobs 1 writes");
+    assert!(
+        outputs[0] == outputs[1],
+        "--jobs 2 writes what --jobs 1 writes"
+    );
     let records = json_lines(&outputs[1]);
     for (i, record) in records.iter().enumerate() {
         assert_eq!(record["index"], i as u64 + 1);
         let marked = i % 997 == 0;
-        let event = if marked { format!("mark {i}") } else { String::new() };
+        let event = if marked {
+            format!("mark {i}")
+        } else {
+            String::new()
+        };
         assert_eq!(record["event"], event.as_str(), "record {i}");
     }
 }
