@@ -33,6 +33,10 @@ use super::token::{
     is_delim_before, line_end,
 };
 
+/// A game at least this large is handed over with the read buffer rather than copied out of it (see
+/// [`Buffer::hand_over`]): a game near the size limit would otherwise be in memory twice.
+const HAND_OVER: usize = 1 << 20;
+
 /// Which part of a game the scan is in.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum Section {
@@ -164,11 +168,15 @@ pub(super) fn cut<R: Read>(
     }
     if skipped > 0 {
         game.too_large = Some(skipped + (end - input.start) as u64);
+        input.start = end;
+    } else if end - input.start >= HAND_OVER {
+        game.too_large = None;
+        input.hand_over(end, &mut game.bytes);
     } else {
         game.too_large = None;
         game.bytes.extend_from_slice(&input.buf[input.start..end]);
+        input.start = end;
     }
-    input.start = end;
     Ok(true)
 }
 
