@@ -7,7 +7,10 @@
 //! and the parts are read, replayed and formatted on every core, the calling thread's included
 //! (an ordered parallel run, private to the crate): nothing is cut into games serially. A part
 //! does not know how many games came before it, so its records leave their game numbers as holes,
-//! filled in as the output is written in order ([`Output`]).
+//! filled in as the output is written in order ([`Output`]). A part's output goes on in pieces of
+//! about 256 KiB (a 64 KiB part of one-token games is tens of megabytes of records), and the parts
+//! and output in flight are bounded by bytes as well as by count, so memory stays flat whatever
+//! the input turns into.
 //!
 //! Every game is read through [`crate::games`], the one way down. Input problems (an unreadable
 //! file, a corrupt compressed stream) go to the [`Observer`] and the run goes on with the next

@@ -13,8 +13,8 @@ use crate::report::output::GameNumber;
 /// Games per batch read here with one job.
 const BATCH_GAMES: usize = 1024;
 /// Input bytes per batch read here with one job; output bytes per batch, and per piece of a part
-/// read on a worker (as [`Output::footprint`](crate::report::output::Output::footprint) counts them): a batch ends after the game that
-/// passes them.
+/// read on a worker, as [`Output::footprint`](crate::report::output::Output::footprint) counts
+/// them: a batch ends after the game that passes them.
 const BATCH_BYTES: u64 = 256 << 10;
 
 /// Which input is read, and how many bytes the inputs before it held.
