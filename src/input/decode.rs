@@ -6,6 +6,9 @@
 //! checksum does not match. How much of a damaged stream came through then depended on the sizes of
 //! the reads, so one job and two read different games from one file. Here each format's one-step
 //! function is driven directly, and a failure waits for the next read when bytes came before it.
+//! The compressed bytes are taken in whole chunks, however the source hands them out (a pipe gives
+//! what it has), so that a damaged stream fails at the same place, with the same offsets, however
+//! it is read.
 //!
 //! - gzip: any number of members, each a header (its optional fields skipped, its CRC checked when
 //!   present), raw deflate data, and a trailer whose CRC-32 and length are checked;
@@ -17,7 +20,7 @@
 //! a stream cut short. A failure names the format and where it happened: the compressed bytes the
 //! decoder had taken, and the decompressed bytes it had handed out.
 
-use std::io::{self, BufRead, BufReader, Read};
+use std::io::{self, Read};
 
 use crc32fast::Hasher;
 use miniz_oxide::inflate::{self, TINFLStatus, core::DecompressorOxide, core::inflate_flags};
@@ -28,9 +31,68 @@ use super::Compression;
 /// Compressed bytes read from the source at a time.
 const RAW_CHUNK: usize = 64 << 10;
 
+/// The compressed stream, in chunks of a fixed size ([`RAW_CHUNK`]) however its reads come (a pipe
+/// hands out what it has): so the decoders see the same chunks, and fail at the same place with
+/// the same offsets, however the stream is read.
+struct Chunks<R> {
+    raw: R,
+    buf: Box<[u8]>,
+    /// The chunk is `buf[at..len]`.
+    at: usize,
+    len: usize,
+    /// The stream ended (after the chunk).
+    ended: bool,
+    /// The stream failed after the chunk.
+    failure: Option<io::Error>,
+}
+
+impl<R: Read> Chunks<R> {
+    fn new(raw: R, size: usize) -> Chunks<R> {
+        Chunks {
+            raw,
+            buf: vec![0; size].into_boxed_slice(),
+            at: 0,
+            len: 0,
+            ended: false,
+            failure: None,
+        }
+    }
+
+    /// The rest of the current chunk, or the next one; empty at the end of the stream.
+    fn chunk(&mut self) -> io::Result<&[u8]> {
+        if self.at == self.len && !self.ended {
+            if let Some(error) = self.failure.take() {
+                return Err(error);
+            }
+            (self.at, self.len) = (0, 0);
+            while self.len < self.buf.len() {
+                match self.raw.read(&mut self.buf[self.len..]) {
+                    Ok(0) => {
+                        self.ended = true;
+                        break;
+                    }
+                    Ok(n) => self.len += n,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) if self.len == 0 => return Err(e),
+                    Err(e) => {
+                        self.failure = Some(e);
+                        break;
+                    }
+                }
+            }
+        }
+        Ok(&self.buf[self.at..self.len])
+    }
+
+    /// Takes `n` bytes of the current chunk.
+    fn consume(&mut self, n: usize) {
+        self.at += n;
+    }
+}
+
 /// A decompressing reader: see the module documentation.
 pub(super) struct Decoder<R> {
-    raw: BufReader<R>,
+    raw: Chunks<R>,
     codec: Box<dyn Codec>,
     format: Compression,
     /// Compressed bytes the decoder has taken.
@@ -46,6 +108,11 @@ pub(super) struct Decoder<R> {
 impl<R: Read> Decoder<R> {
     /// A decoder of `format` over the compressed stream `raw`.
     pub(super) fn new(format: Compression, raw: R) -> io::Result<Decoder<R>> {
+        Decoder::chunked(format, raw, RAW_CHUNK)
+    }
+
+    /// A decoder of `format` over `raw`, taken `chunk` bytes at a time.
+    fn chunked(format: Compression, raw: R, chunk: usize) -> io::Result<Decoder<R>> {
         let codec: Box<dyn Codec> = match format {
             Compression::Gzip => Box::new(Gzip::new()),
             Compression::Zstd => Box::new(Zstd::new()?),
@@ -53,7 +120,7 @@ impl<R: Read> Decoder<R> {
             Compression::Xz => Box::new(Xz::new()?),
         };
         Ok(Decoder {
-            raw: BufReader::with_capacity(RAW_CHUNK, raw),
+            raw: Chunks::new(raw, chunk),
             codec,
             format,
             compressed: 0,
@@ -110,11 +177,7 @@ impl<R: Read> Read for Decoder<R> {
             return Ok(0);
         }
         loop {
-            let input = match self.raw.fill_buf() {
-                Ok(input) => input,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
+            let input = self.raw.chunk()?;
             let at_end = input.is_empty();
             let given = input.len();
             let step = self.codec.step(input, buf);
@@ -381,6 +444,8 @@ impl Codec for Gzip {
                     self.got = 0;
                     self.stage = Fixed;
                 }
+                // The header took all the input: the data comes with the next.
+                Data if rest.is_empty() && consumed > 0 => return Step::ok(consumed, 0),
                 Data => {
                     let (taken, ended) = self.inflate.decode(rest, &mut self.crc);
                     consumed += taken;
@@ -782,9 +847,26 @@ mod tests {
         ]
     }
 
+    /// Hands out its bytes a few at a time (1 to 13), as a pipe might.
+    struct Trickle<'a>(&'a [u8], usize);
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            self.1 = self.1 % 13 + 1;
+            let n = self.1.min(buf.len()).min(self.0.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
     /// Everything `compressed` decodes to, read `size` bytes at a time, and the error it ends with.
     fn read_all(format: Compression, compressed: &[u8], size: usize) -> (Vec<u8>, Option<String>) {
-        let mut decoder = Decoder::new(format, compressed).unwrap();
+        drain(Decoder::new(format, compressed).unwrap(), size)
+    }
+
+    /// Everything `decoder` decodes to, read `size` bytes at a time, and the error it ends with.
+    fn drain(mut decoder: Decoder<impl Read>, size: usize) -> (Vec<u8>, Option<String>) {
         let mut out = Vec::new();
         let mut buf = vec![0; size];
         loop {
@@ -822,6 +904,24 @@ mod tests {
             let (out, error) = read_all(Compression::Gzip, &compressed, size);
             assert_eq!(error, None, "reads of {size}");
             assert!(out == [&a[..], &b[..]].concat(), "reads of {size}");
+        }
+        // Every boundary of the compressed streams at the end of a chunk of them, too.
+        for chunk in [1, 2, 3, 5, 13] {
+            for (format, encode) in formats() {
+                let compressed = [encode(&b), encode(&a)].concat();
+                let decoder = Decoder::chunked(format, &compressed[..], chunk).unwrap();
+                let (out, error) = drain(decoder, 4096);
+                assert_eq!(error, None, "{format:?}, chunks of {chunk}");
+                assert!(
+                    out == [&b[..], &a[..]].concat(),
+                    "{format:?}, chunks of {chunk}"
+                );
+            }
+            let compressed = [gzip_with_fields(&b), gzip_with_fields(&a)].concat();
+            let decoder = Decoder::chunked(Compression::Gzip, &compressed[..], chunk).unwrap();
+            let (out, error) = drain(decoder, 4096);
+            assert_eq!(error, None, "chunks of {chunk}");
+            assert!(out == [&b[..], &a[..]].concat(), "chunks of {chunk}");
         }
         // zstd: a skippable frame between frames.
         let skippable = [&[0x50, 0x2a, 0x4d, 0x18, 3, 0, 0, 0][..], b"abc"].concat();
@@ -893,12 +993,16 @@ mod tests {
                 cut.truncate(at);
                 for input in [&damaged, &cut] {
                     let first = read_all(format, input, SIZES[0]);
-                    for size in &SIZES[1..] {
-                        let other = read_all(format, input, *size);
+                    let trickled = drain(Decoder::new(format, Trickle(input, 0)).unwrap(), 4096);
+                    let others = SIZES[1..]
+                        .iter()
+                        .map(|&size| (format!("reads of {size}"), read_all(format, input, size)))
+                        .chain([("compressed bytes trickled in".to_owned(), trickled)]);
+                    for (how, other) in others {
                         assert!(
                             other == first,
                             "{format:?}, damaged at {at}: reads of 1 give {} bytes and {:?}, \
-                             reads of {size} give {} bytes and {:?}",
+                             {how} give {} bytes and {:?}",
                             first.0.len(),
                             first.1,
                             other.0.len(),

@@ -182,6 +182,15 @@ fn a_53_byte_gz_of_two_games_and_junk_exports_both() {
         assert_eq!(record["plies"], plies, "{record}");
     }
     assert_damage_reported(&c, "two.pgn.gz", "two games and junk");
+    // The same through standard input.
+    let piped = run(&["export", "--format", "jsonl"], Input::Bytes(&stream));
+    assert_eq!(piped.code(), Some(2), "{}", piped.stderr);
+    let records = json_lines(&piped.stdout);
+    assert_eq!(records.len(), 2, "{}", piped.stderr);
+    assert_eq!(
+        (&records[0]["plies"], &records[1]["plies"]),
+        (&4.into(), &1.into())
+    );
 }
 
 /// The records `export` writes for `path` with `jobs` jobs, and its standard error.
