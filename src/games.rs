@@ -11,6 +11,10 @@
 //! the game is reported as invalid with an `internal_error` problem at its start, and reading
 //! goes on with the next game on a fresh replay.
 //!
+//! A failure of the stream ends it after every game read before it, the last one included: a game
+//! the failure cut short is replayed as far as it goes and reported as invalid, its first error a
+//! `read_error` where its bytes end; the failure itself follows as the [`StreamError`].
+//!
 //! # Examples
 //!
 //! Judge the games of a string: the first ends in checkmate, the second breaks on an illegal move.
@@ -63,12 +67,12 @@
 //! ```
 
 use std::fs::File;
-use std::io::Read;
+use std::io::{self, Read};
 use std::panic::{self, AssertUnwindSafe};
 use std::path::Path;
 
 use crate::input::{self, InputError};
-use crate::outcome;
+use crate::outcome::{self, GameResult};
 use crate::pgn::{LineCol, Location, RawGame, ReadError, Reader, Visitor};
 use crate::replay::{GameReport, Problem, ReplayOptions, Replayer};
 use crate::report::code::{Code, Severity};
@@ -171,14 +175,23 @@ impl GameReplay for Replayer {
 
 /// Reads the next game of `reader` through `replay` and returns its report; `Ok(None)` at the end
 /// of the stream. A panic while reading the game is caught: `replay` starts afresh, and the report
-/// returned is `internal`, filled in with the game's internal error.
+/// returned is `internal`, filled in with the game's internal error. The report of a game cut
+/// short by a failure of the stream is `internal` too: the replay's, with the failure as its
+/// first error.
 pub(crate) fn next_game<'a, R: Read, V: GameReplay>(
     reader: &mut Reader<R>,
     replay: &'a mut V,
     internal: &'a mut GameReport,
 ) -> Result<Option<&'a GameReport>, StreamError> {
     match panic::catch_unwind(AssertUnwindSafe(|| reader.read_game(replay))) {
-        Ok(Ok(Some(()))) => Ok(Some(replay.report())),
+        Ok(Ok(Some(()))) => match reader.cut_short() {
+            None => Ok(Some(replay.report())),
+            Some((location, at, error)) => {
+                internal.clone_from(replay.report());
+                cut_short(internal, location, at, error);
+                Ok(Some(internal))
+            }
+        },
         Ok(Ok(None)) => Ok(None),
         Ok(Err(err)) => Err(StreamError::Read(err)),
         Err(payload) => {
@@ -193,6 +206,27 @@ pub(crate) fn next_game<'a, R: Read, V: GameReplay>(
             Ok(Some(internal))
         }
     }
+}
+
+/// Makes `report` that of a game the stream's failure `error` cut short where its bytes end
+/// (`location` in the game, `at` in the source): invalid, the failure its first error (it explains
+/// whatever else went wrong at the game's end, such as a move cut in two).
+fn cut_short(report: &mut GameReport, location: Location, at: LineCol, error: &io::Error) {
+    let problem = Problem {
+        location,
+        at,
+        ply: None,
+        san: None,
+        severity: Severity::Error,
+        code: Code::ReadError,
+        message: format!("the game is cut short by a read error: {error}"),
+    };
+    report.first_error = problem.to_string();
+    report.problems.push(problem);
+    report.errors += 1;
+    report.main_line_valid = false;
+    let declared = GameResult::from_tag(&report.tags.result);
+    report.classification = Some(outcome::classify_invalid(declared));
 }
 
 /// The report of a game whose replay panicked: invalid, with an internal error at its start.
@@ -269,6 +303,90 @@ mod tests {
             "burning.pgn: read error after byte 0: disk on fire"
         );
         assert!(games.next().is_none());
+    }
+
+    /// `bytes`, then a failure.
+    struct FailsAfter<'a>(&'a [u8]);
+
+    impl Read for FailsAfter<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if self.0.is_empty() {
+                return Err(std::io::Error::other("disk on fire"));
+            }
+            let n = self.0.len().min(buf.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn a_game_the_stream_cuts_short_is_reported_with_the_failure() {
+        let pgn = "[Event \"whole\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n\
+                   [Event \"cut\"]\n[Result \"1-0\"]\n\n1. d4 d5 2. c4 e";
+        let mut games = Games::from_reader(
+            "cut.pgn",
+            FailsAfter(pgn.as_bytes()),
+            ReplayOptions::default(),
+        );
+        let whole = games.next().unwrap().unwrap();
+        assert_eq!((whole.errors, whole.tags.event.as_str()), (0, "whole"));
+        let cut = games.next().unwrap().unwrap();
+        assert_eq!(
+            (cut.index, cut.tags.event.as_str(), cut.plies),
+            (2, "cut", 3)
+        );
+        assert_eq!(
+            cut.first_error,
+            "8:17: the game is cut short by a read error: disk on fire"
+        );
+        let problem = cut.problems.last().unwrap();
+        assert_eq!(
+            (problem.code, problem.severity),
+            (Code::ReadError, Severity::Error)
+        );
+        assert!(!cut.main_line_valid);
+        let judged = cut.classification.unwrap();
+        assert_eq!(
+            (judged.outcome, judged.winner),
+            (outcome::Outcome::Invalid, outcome::Winner::White)
+        );
+        assert_eq!(
+            cut.errors,
+            1 + cut
+                .problems
+                .iter()
+                .filter(|p| p.code != Code::ReadError && p.severity == Severity::Error)
+                .count() as u32
+        );
+        let err = games.next().unwrap().unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!("cut.pgn: read error after byte {}: disk on fire", pgn.len())
+        );
+        assert!(games.next().is_none());
+    }
+
+    #[test]
+    fn a_game_that_ended_before_the_failure_is_whole() {
+        // After its result line, only its trailing comment, cut short, is not.
+        for (tail, cut_short) in [
+            ("", false),
+            ("\n", false),
+            (" {a note", true),
+            (" {a note}", false),
+        ] {
+            let pgn = format!("1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0{tail}");
+            let mut games = Games::from_reader(
+                "x.pgn",
+                FailsAfter(pgn.as_bytes()),
+                ReplayOptions::default(),
+            );
+            let game = games.next().unwrap().unwrap();
+            let read_error = game.problems.iter().any(|p| p.code == Code::ReadError);
+            assert_eq!(read_error, cut_short, "{tail:?}: {:?}", game.problems);
+            assert!(games.next().unwrap().is_err());
+        }
     }
 
     #[test]

@@ -20,14 +20,15 @@
 //! - Nothing here is fatal: an unreadable file or directory, or a symlink loop, is an
 //!   [`InputError`] in the sequence, and the sources after it follow. A corrupt or truncated
 //!   compressed file shows up as a read error (naming the compressed and decompressed offsets) when
-//!   its bytes are read, after the games before the damage.
+//!   its bytes are read, after every byte decoded before the damage, however the stream is read
+//!   (the decoders are driven in `decode`, so that none drops what it decoded with its failure).
+
+mod decode;
 
 use std::collections::HashSet;
 use std::fs::{self, File};
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::pgn::{GameInfo, Location, PartEnd, PgnError, PgnErrorKind, Reader, Visitor};
 
@@ -581,66 +582,7 @@ fn decompressed<R: Read + Send + 'static>(mut raw: R) -> io::Result<Box<dyn Read
     let Some(format) = Compression::sniff(&head) else {
         return Ok(Box::new(checked(head, raw)?));
     };
-    let compressed_read = Arc::new(AtomicU64::new(0));
-    let counted = Counting {
-        inner: io::Cursor::new(head).chain(raw),
-        count: Arc::clone(&compressed_read),
-    };
-    let decoder: Box<dyn Read + Send> = match format {
-        Compression::Gzip => Box::new(flate2::read::MultiGzDecoder::new(counted)),
-        Compression::Zstd => Box::new(zstd::stream::read::Decoder::new(counted)?),
-        Compression::Bzip2 => Box::new(bzip2::read::MultiBzDecoder::new(counted)),
-        Compression::Xz => Box::new(liblzma::read::XzDecoder::new_multi_decoder(counted)),
-    };
-    let mut decompressed = Decompressed {
-        inner: decoder,
-        format,
-        compressed_read,
-        decompressed: 0,
-    };
-    let head = read_head(&mut decompressed)?;
-    Ok(Box::new(checked(head, decompressed)?))
-}
-
-/// Counts the bytes read through it.
-struct Counting<R> {
-    inner: R,
-    count: Arc<AtomicU64>,
-}
-
-impl<R: Read> Read for Counting<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.count.fetch_add(n as u64, Ordering::Relaxed);
-        Ok(n)
-    }
-}
-
-/// A decompressor whose errors say where in both streams they happened.
-struct Decompressed {
-    inner: Box<dyn Read + Send>,
-    format: Compression,
-    compressed_read: Arc<AtomicU64>,
-    decompressed: u64,
-}
-
-impl Read for Decompressed {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        match self.inner.read(buf) {
-            Ok(n) => {
-                self.decompressed += n as u64;
-                Ok(n)
-            }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => Err(e),
-            Err(e) => Err(io::Error::new(
-                e.kind(),
-                format!(
-                    "corrupt or truncated {} data near compressed byte {} (decompressed byte {}): {e}",
-                    self.format.name(),
-                    self.compressed_read.load(Ordering::Relaxed),
-                    self.decompressed
-                ),
-            )),
-        }
-    }
+    let mut decoder = decode::Decoder::new(format, io::Cursor::new(head).chain(raw))?;
+    let head = decoder.head(HEAD)?;
+    Ok(Box::new(checked(head, decoder)?))
 }

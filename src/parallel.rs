@@ -13,9 +13,21 @@
 //! helps empty the queue. So `jobs` threads compute on `jobs` cores, and the serial part (reading
 //! the input) neither leaves a core idle nor competes with a full set of workers for one.
 //!
-//! Memory stays flat: the producer may run at most a window of batches ahead of the last one
-//! consumed, so even a batch that takes very long (one huge game) holds back only that many
-//! results. With one job nothing is spawned and the work runs inline.
+//! Memory stays flat, whatever the batches turn into:
+//!
+//! - what is in flight (batches produced and not yet consumed, and the results waiting for their
+//!   turn) is bounded twice: by count, a window of batches ahead of the last one consumed, and by
+//!   bytes, as [`Weight`] counts them; the producer waits while either is full (unless nothing at
+//!   all is in flight, so that a batch larger than the bound still goes through);
+//! - a batch whose result grows large hands it on in pieces as it goes (see [`run_ordered`]'s
+//!   `work`), each consumed in turn like a result of its own; after each piece its thread waits
+//!   while the bytes in flight are over the bound, until they drop or the piece is consumed. The
+//!   batch next in turn has its pieces consumed as they come, so its thread waits at most for
+//!   the one being written, and the run always moves on.
+//!
+//! So even a batch that takes very long (one huge game) holds back only a window of results, and a
+//! small batch that turns into a great deal of output (a million one-token games, each a record)
+//! holds only a piece of it at a time. With one job nothing is spawned and the work runs inline.
 
 use std::collections::BTreeMap;
 use std::io;
@@ -28,6 +40,12 @@ const QUEUE_PER_JOB: usize = 2;
 /// Batches produced but not yet consumed, at most, per job: well over what the queue holds plus
 /// one in work per thread, so that the queue fills up and the producer computes.
 const WINDOW_PER_JOB: u64 = 6;
+
+/// What a batch or a result holds in memory, in bytes: what the bound on what is in flight counts.
+pub trait Weight {
+    /// The bytes held.
+    fn weight(&self) -> usize;
+}
 
 /// Where the producer puts its work: batches for the workers, or results it computed itself.
 /// Either way the results are consumed in the order they were put here.
@@ -46,20 +64,24 @@ pub trait Sink<B, R, W> {
 /// * `produce` is called on a producer thread and puts its work into the [`Sink`] until it
 ///   returns. Its own result is returned after the results are consumed.
 /// * `make_worker` builds each computing thread's reusable state; `work` turns a batch into a
-///   result.
+///   result. It may hand on the first pieces of the result as it goes, each through its third
+///   argument (false once the pipeline is shutting down: it should then return at once); what it
+///   returns is the last piece. Every piece is consumed in order, before the next batch's.
 /// * `consume` receives the results in input order, on whichever thread finished the next one;
 ///   an error (writing the output) stops the run and is returned; so is an internal error when a
 ///   thread panicked.
+/// * `bytes` bounds what is in flight, as described in the module documentation.
 pub fn run_ordered<B, R, W, P>(
     jobs: usize,
+    bytes: usize,
     produce: impl FnOnce(&mut dyn Sink<B, R, W>) -> P + Send,
     make_worker: impl Fn() -> W + Sync,
-    work: impl Fn(&mut W, B) -> R + Sync,
+    work: impl Fn(&mut W, B, &mut dyn FnMut(R) -> bool) -> R + Sync,
     mut consume: impl FnMut(R) -> io::Result<()> + Send,
 ) -> io::Result<P>
 where
-    B: Send,
-    R: Send,
+    B: Weight + Send,
+    R: Weight + Send,
     P: Send,
 {
     if jobs <= 1 {
@@ -76,10 +98,10 @@ where
         };
     }
 
-    let window = Window::new(jobs as u64 * WINDOW_PER_JOB);
+    let window = Window::new(jobs as u64 * WINDOW_PER_JOB, bytes);
     let ordered = InOrder::new(consume);
     thread::scope(|scope| {
-        let (batch_tx, batch_rx) = sync_channel::<(u64, B)>(jobs * QUEUE_PER_JOB);
+        let (batch_tx, batch_rx) = sync_channel::<Queued<B>>(jobs * QUEUE_PER_JOB);
         let batch_rx = Arc::new(Mutex::new(batch_rx));
         let (make_worker, work, window, ordered) = (&make_worker, &work, &window, &ordered);
 
@@ -104,8 +126,8 @@ where
             workers.push(scope.spawn(move || {
                 let _closer = CloseOnPanic(window);
                 let mut worker = make_worker();
-                while let Some((sequence, batch)) = next_batch(&batch_rx) {
-                    if !ordered.deliver(sequence, work(&mut worker, batch), window) {
+                while let Some(queued) = next_batch(&batch_rx) {
+                    if !work_on(work, &mut worker, queued, ordered, window) {
                         break;
                     }
                 }
@@ -132,6 +154,42 @@ where
     })
 }
 
+/// A batch in the workers' queue: its sequence number and weight, and the batch.
+struct Queued<B> {
+    sequence: u64,
+    weight: usize,
+    batch: B,
+}
+
+/// Works on a queued batch here, handing its pieces and its last result to the reorder buffer.
+/// False once the run is over.
+fn work_on<B, R: Weight, W, F, C>(
+    work: &F,
+    worker: &mut W,
+    queued: Queued<B>,
+    ordered: &InOrder<R, C>,
+    window: &Window,
+) -> bool
+where
+    F: Fn(&mut W, B, &mut dyn FnMut(R) -> bool) -> R,
+    C: FnMut(R) -> io::Result<()>,
+{
+    let Queued {
+        sequence,
+        weight,
+        batch,
+    } = queued;
+    let mut piece = 0;
+    let mut open = true;
+    let last = work(worker, batch, &mut |result| {
+        let at = Place { sequence, piece };
+        open = open && ordered.deliver(at, result, None, window) && window.wait_to_go_on(at);
+        piece += 1;
+        open
+    });
+    open && ordered.deliver(Place { sequence, piece }, last, Some(weight), window)
+}
+
 /// The sink of one job: everything is computed and consumed right here.
 struct Inline<'a, W, F, C> {
     worker: W,
@@ -141,13 +199,34 @@ struct Inline<'a, W, F, C> {
     failure: Option<io::Error>,
 }
 
+/// Consumes `result` unless the run failed already; false once it has.
+fn consume_here<R>(
+    consume: &mut impl FnMut(R) -> io::Result<()>,
+    failure: &mut Option<io::Error>,
+    result: R,
+) -> bool {
+    if failure.is_some() {
+        return false;
+    }
+    match consume(result) {
+        Ok(()) => true,
+        Err(err) => {
+            *failure = Some(err);
+            false
+        }
+    }
+}
+
 impl<B, R, W, F, C> Sink<B, R, W> for Inline<'_, W, F, C>
 where
-    F: Fn(&mut W, B) -> R,
+    F: Fn(&mut W, B, &mut dyn FnMut(R) -> bool) -> R,
     C: FnMut(R) -> io::Result<()>,
 {
     fn send(&mut self, batch: B) -> bool {
-        let result = (self.work)(&mut self.worker, batch);
+        let (consume, failure) = (&mut *self.consume, &mut self.failure);
+        let result = (self.work)(&mut self.worker, batch, &mut |piece| {
+            consume_here(consume, failure, piece)
+        });
         self.done(result)
     }
 
@@ -156,16 +235,7 @@ where
     }
 
     fn done(&mut self, result: R) -> bool {
-        if self.failure.is_some() {
-            return false;
-        }
-        match (self.consume)(result) {
-            Ok(()) => true,
-            Err(err) => {
-                self.failure = Some(err);
-                false
-            }
-        }
+        consume_here(self.consume, &mut self.failure, result)
     }
 }
 
@@ -177,19 +247,20 @@ struct Producer<'a, B, R, W, F, C> {
     worker: W,
     work: &'a F,
     window: &'a Window,
-    batch_tx: SyncSender<(u64, B)>,
+    batch_tx: SyncSender<Queued<B>>,
     ordered: &'a InOrder<R, C>,
 }
 
 impl<B, R, W, F, C> Producer<'_, B, R, W, F, C>
 where
-    F: Fn(&mut W, B) -> R,
+    R: Weight,
+    F: Fn(&mut W, B, &mut dyn FnMut(R) -> bool) -> R,
     C: FnMut(R) -> io::Result<()>,
 {
     /// Once everything is produced, works on the batches still queued alongside the workers, so
     /// that the last ones are not left to fewer threads than there are jobs. Returns how many
     /// batches and results were put into the sink.
-    fn finish(self, queue: &Mutex<Receiver<(u64, B)>>) -> u64 {
+    fn finish(self, queue: &Mutex<Receiver<Queued<B>>>) -> u64 {
         let Producer {
             sequence,
             mut worker,
@@ -204,10 +275,10 @@ where
         drop(batch_tx);
         loop {
             let next = lock(queue).try_recv();
-            let Ok((sequence, batch)) = next else {
+            let Ok(queued) = next else {
                 break;
             };
-            if !ordered.deliver(sequence, work(&mut worker, batch), window) {
+            if !work_on(work, &mut worker, queued, ordered, window) {
                 break;
             }
         }
@@ -217,21 +288,31 @@ where
 
 impl<B, R, W, F, C> Sink<B, R, W> for Producer<'_, B, R, W, F, C>
 where
-    F: Fn(&mut W, B) -> R,
+    B: Weight,
+    R: Weight,
+    F: Fn(&mut W, B, &mut dyn FnMut(R) -> bool) -> R,
     C: FnMut(R) -> io::Result<()>,
 {
     fn send(&mut self, batch: B) -> bool {
-        if !self.window.wait_for_room(self.sequence) {
+        let weight = batch.weight();
+        if !self.window.wait_for_room(self.sequence, weight) {
             return false;
         }
-        let item = (self.sequence, batch);
+        let queued = Queued {
+            sequence: self.sequence,
+            weight,
+            batch,
+        };
         self.sequence += 1;
-        match self.batch_tx.try_send(item) {
+        match self.batch_tx.try_send(queued) {
             Ok(()) => true,
-            Err(TrySendError::Full((sequence, batch))) => {
-                let result = (self.work)(&mut self.worker, batch);
-                self.ordered.deliver(sequence, result, self.window)
-            }
+            Err(TrySendError::Full(queued)) => work_on(
+                self.work,
+                &mut self.worker,
+                queued,
+                self.ordered,
+                self.window,
+            ),
             Err(TrySendError::Disconnected(_)) => false,
         }
     }
@@ -241,47 +322,77 @@ where
     }
 
     fn done(&mut self, result: R) -> bool {
-        if !self.window.wait_for_room(self.sequence) {
+        if !self.window.wait_for_room(self.sequence, 0) {
             return false;
         }
-        let sequence = self.sequence;
+        let at = Place {
+            sequence: self.sequence,
+            piece: 0,
+        };
         self.sequence += 1;
-        self.ordered.deliver(sequence, result, self.window)
+        self.ordered.deliver(at, result, Some(0), self.window)
     }
+}
+
+/// Where a result stands in the order: its batch, and its piece of the batch's result.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Place {
+    sequence: u64,
+    piece: u64,
+}
+
+/// A result waiting for its turn.
+struct Waiting<R> {
+    result: R,
+    /// Its weight, as counted in flight.
+    weight: usize,
+    /// For the batch's last piece, the batch's own weight, counted in flight until then.
+    last: Option<usize>,
 }
 
 /// The reorder buffer, and the consumer it feeds in order.
 struct InOrder<R, C> {
     /// Results that arrived before their turn.
-    waiting: Mutex<BTreeMap<u64, R>>,
+    waiting: Mutex<BTreeMap<Place, Waiting<R>>>,
     /// Held by the thread consuming.
     consumer: Mutex<Consumer<C>>,
 }
 
 struct Consumer<C> {
     consume: C,
-    /// The sequence number of the next result to consume.
-    next: u64,
+    /// The place of the next result to consume.
+    next: Place,
     /// The consumer's error, which stops the run.
     failure: Option<io::Error>,
 }
 
-impl<R, C: FnMut(R) -> io::Result<()>> InOrder<R, C> {
+impl<R: Weight, C: FnMut(R) -> io::Result<()>> InOrder<R, C> {
     fn new(consume: C) -> InOrder<R, C> {
         InOrder {
             waiting: Mutex::new(BTreeMap::new()),
             consumer: Mutex::new(Consumer {
                 consume,
-                next: 0,
+                next: Place {
+                    sequence: 0,
+                    piece: 0,
+                },
                 failure: None,
             }),
         }
     }
 
-    /// Puts result `sequence` in its place, and consumes every result now in turn unless another
-    /// thread is at it (which then sees this one too). False once the run is over.
-    fn deliver(&self, sequence: u64, result: R, window: &Window) -> bool {
-        lock(&self.waiting).insert(sequence, result);
+    /// Puts the result at `at` in its place (`last` holds the batch's weight when it is the
+    /// batch's last piece), and consumes every result now in turn unless another thread is at it
+    /// (which then sees this one too). False once the run is over.
+    fn deliver(&self, at: Place, result: R, last: Option<usize>, window: &Window) -> bool {
+        let weight = result.weight();
+        window.add(weight);
+        let waiting = Waiting {
+            result,
+            weight,
+            last,
+        };
+        lock(&self.waiting).insert(at, waiting);
         loop {
             let mut consumer = match self.consumer.try_lock() {
                 Ok(consumer) => consumer,
@@ -293,16 +404,25 @@ impl<R, C: FnMut(R) -> io::Result<()>> InOrder<R, C> {
             }
             loop {
                 let next = consumer.next;
-                let Some(result) = lock(&self.waiting).remove(&next) else {
+                let Some(waiting) = lock(&self.waiting).remove(&next) else {
                     break;
                 };
-                if let Err(err) = (consumer.consume)(result) {
+                if let Err(err) = (consumer.consume)(waiting.result) {
                     consumer.failure = Some(err);
                     window.close();
                     return false;
                 }
-                consumer.next += 1;
-                window.advance();
+                consumer.next = match waiting.last {
+                    Some(_) => Place {
+                        sequence: next.sequence + 1,
+                        piece: 0,
+                    },
+                    None => Place {
+                        piece: next.piece + 1,
+                        ..next
+                    },
+                };
+                window.consumed(waiting.weight + waiting.last.unwrap_or(0), consumer.next);
             }
             let next = consumer.next;
             drop(consumer);
@@ -314,12 +434,12 @@ impl<R, C: FnMut(R) -> io::Result<()>> InOrder<R, C> {
         }
     }
 
-    /// After every thread is done: how many results were consumed, or the consumer's error.
+    /// After every thread is done: how many batches were consumed, or the consumer's error.
     fn finish(&self) -> io::Result<u64> {
         let mut consumer = lock(&self.consumer);
         match consumer.failure.take() {
             Some(err) => Err(err),
-            None => Ok(consumer.next),
+            None => Ok(consumer.next.sequence),
         }
     }
 }
@@ -330,35 +450,68 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// How many batches have been consumed, and whether the run is over: the producer waits here
-/// while it is a whole window ahead.
+/// What is in flight, and whether the run is over: the producer waits here while a window of
+/// batches or of bytes is in flight, and a thread waits after a piece while the bytes are over
+/// (until its piece is consumed, if its batch comes to be next in turn).
 struct Window {
+    /// Batches in flight, at most.
     size: u64,
+    /// Bytes in flight, at most (but see [`Window::wait_for_room`]).
+    bytes: usize,
     state: Mutex<WindowState>,
     moved: Condvar,
 }
 
 struct WindowState {
-    consumed: u64,
+    /// The place of the next result to consume: its sequence number is the count of batches
+    /// consumed to their last piece.
+    next: Place,
+    /// The weight of the batches produced and not consumed, and of the results waiting.
+    in_flight: usize,
     closed: bool,
 }
 
 impl Window {
-    fn new(size: u64) -> Window {
+    fn new(size: u64, bytes: usize) -> Window {
         Window {
             size,
+            bytes,
             state: Mutex::new(WindowState {
-                consumed: 0,
+                next: Place {
+                    sequence: 0,
+                    piece: 0,
+                },
+                in_flight: 0,
                 closed: false,
             }),
             moved: Condvar::new(),
         }
     }
 
-    /// Waits until batch `sequence` may be produced; false if the run is over.
-    fn wait_for_room(&self, sequence: u64) -> bool {
+    /// Waits until batch `sequence`, of `weight` bytes, may be produced, and counts it in flight;
+    /// false if the run is over. It may once nothing is in flight, whatever its weight.
+    fn wait_for_room(&self, sequence: u64, weight: usize) -> bool {
         let mut state = lock(&self.state);
-        while !state.closed && sequence >= state.consumed + self.size {
+        while !state.closed
+            && sequence > state.next.sequence
+            && (sequence >= state.next.sequence + self.size
+                || state.in_flight.saturating_add(weight) > self.bytes)
+        {
+            state = self
+                .moved
+                .wait(state)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+        state.in_flight += weight;
+        !state.closed
+    }
+
+    /// After the piece at `at` was delivered: waits while the bytes in flight are over and the
+    /// piece is not consumed yet; false if the run is over. (Not until the bytes drop: they may
+    /// be results that can only be consumed after this batch.)
+    fn wait_to_go_on(&self, at: Place) -> bool {
+        let mut state = lock(&self.state);
+        while !state.closed && state.in_flight > self.bytes && state.next <= at {
             state = self
                 .moved
                 .wait(state)
@@ -367,9 +520,17 @@ impl Window {
         !state.closed
     }
 
-    fn advance(&self) {
+    /// Counts a result of `weight` bytes in flight.
+    fn add(&self, weight: usize) {
+        lock(&self.state).in_flight += weight;
+    }
+
+    /// A result of `weight` bytes (its batch's included when it was the batch's last piece) was
+    /// consumed; `next` is next in turn.
+    fn consumed(&self, weight: usize, next: Place) {
         let mut state = lock(&self.state);
-        state.consumed += 1;
+        state.in_flight -= weight;
+        state.next = next;
         self.moved.notify_all();
     }
 
@@ -392,18 +553,30 @@ impl Drop for CloseOnPanic<'_> {
     }
 }
 
-fn next_batch<B>(batch_rx: &Mutex<Receiver<(u64, B)>>) -> Option<(u64, B)> {
+fn next_batch<B>(batch_rx: &Mutex<Receiver<Queued<B>>>) -> Option<Queued<B>> {
     lock(batch_rx).recv().ok()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+    use std::time::Duration;
+
+    /// No bound on the bytes in flight.
+    const UNBOUNDED: usize = usize::MAX;
+
+    impl Weight for u64 {
+        fn weight(&self) -> usize {
+            8
+        }
+    }
 
     fn run(jobs: usize, n: u64) -> (Vec<u64>, u64) {
         let mut out = Vec::new();
         let produced = run_ordered(
             jobs,
+            UNBOUNDED,
             |sink| {
                 let mut count = 0;
                 for i in 0..n {
@@ -415,11 +588,11 @@ mod tests {
                 count
             },
             || 0u64,
-            |calls, i| {
+            |calls, i, _| {
                 *calls += 1;
                 // Uneven work so batches finish out of order.
                 if i % 7 == 0 {
-                    thread::sleep(std::time::Duration::from_micros(200));
+                    thread::sleep(Duration::from_micros(200));
                 }
                 i * i
             },
@@ -448,6 +621,7 @@ mod tests {
             let mut out = Vec::new();
             run_ordered(
                 jobs,
+                UNBOUNDED,
                 |sink| {
                     for i in 0..300u64 {
                         // Two batches sent, then a result computed here, and so on.
@@ -463,9 +637,9 @@ mod tests {
                     }
                 },
                 || 0u64,
-                |_, i| {
+                |_, i, _| {
                     if i % 5 == 0 {
-                        thread::sleep(std::time::Duration::from_micros(100));
+                        thread::sleep(Duration::from_micros(100));
                     }
                     i * i
                 },
@@ -480,15 +654,203 @@ mod tests {
         }
     }
 
+    /// A result that stands for `weight` bytes: piece `piece` of batch `batch`.
+    #[derive(Debug, PartialEq)]
+    struct Heavy {
+        batch: u64,
+        piece: u64,
+        weight: usize,
+    }
+
+    impl Weight for Heavy {
+        fn weight(&self) -> usize {
+            self.weight
+        }
+    }
+
+    #[test]
+    fn the_pieces_of_a_batch_come_in_order_before_the_next_batch() {
+        for jobs in [1, 2, 3, 8] {
+            let mut out = Vec::new();
+            run_ordered(
+                jobs,
+                UNBOUNDED,
+                |sink| (0..300u64).take_while(|&i| sink.send(i)).count(),
+                || (),
+                |_, batch, pieces| {
+                    // Batch i has i % 4 pieces before its last.
+                    for piece in 0..batch % 4 {
+                        if batch % 7 == 0 {
+                            thread::sleep(Duration::from_micros(100));
+                        }
+                        let weight = 1;
+                        if !pieces(Heavy {
+                            batch,
+                            piece,
+                            weight,
+                        }) {
+                            break;
+                        }
+                    }
+                    Heavy {
+                        batch,
+                        piece: batch % 4,
+                        weight: 1,
+                    }
+                },
+                |r| {
+                    out.push((r.batch, r.piece));
+                    Ok(())
+                },
+            )
+            .unwrap();
+            let expected: Vec<(u64, u64)> = (0..300u64)
+                .flat_map(|batch| (0..=batch % 4).map(move |piece| (batch, piece)))
+                .collect();
+            assert_eq!(out, expected, "jobs {jobs}");
+        }
+    }
+
+    #[test]
+    fn the_bytes_in_flight_stay_within_the_bound() {
+        // Batch 3 is slow; every batch weighs 100 bytes and turns into 50 pieces of 1,000 bytes.
+        // Unbounded, a window of batches would pile up their pieces behind batch 3.
+        const BYTES: usize = 10_000;
+        const PIECE: usize = 1_000;
+        for jobs in [2, 3] {
+            // Bytes of batches produced and of pieces made, not yet consumed.
+            let in_flight = AtomicUsize::new(0);
+            let mut most = 0;
+            let mut consumed = 0;
+            run_ordered(
+                jobs,
+                BYTES,
+                |sink| {
+                    for i in 0..60u64 {
+                        in_flight.fetch_add(100, Ordering::SeqCst);
+                        if !sink.send(Heavy {
+                            batch: i,
+                            piece: 0,
+                            weight: 100,
+                        }) {
+                            break;
+                        }
+                    }
+                },
+                || (),
+                |_, batch, pieces| {
+                    if batch.batch == 3 {
+                        thread::sleep(Duration::from_millis(200));
+                    }
+                    for piece in 0..50 {
+                        in_flight.fetch_add(PIECE, Ordering::SeqCst);
+                        let weight = PIECE;
+                        if !pieces(Heavy {
+                            batch: batch.batch,
+                            piece,
+                            weight,
+                        }) {
+                            break;
+                        }
+                    }
+                    Heavy { weight: 0, ..batch }
+                },
+                |r| {
+                    most = most.max(in_flight.load(Ordering::SeqCst));
+                    in_flight.fetch_sub(r.weight, Ordering::SeqCst);
+                    if r.weight == 0 {
+                        in_flight.fetch_sub(100, Ordering::SeqCst);
+                    }
+                    consumed += 1;
+                    Ok(())
+                },
+            )
+            .unwrap();
+            assert_eq!(consumed, 60 * 51, "jobs {jobs}");
+            // The bound, plus per thread a piece that went over it and one being made.
+            let limit = BYTES + 2 * jobs * PIECE;
+            assert!(
+                most <= limit,
+                "jobs {jobs}: {most} bytes in flight, over {limit}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_batch_heavier_than_the_bound_goes_through() {
+        for jobs in [1, 2, 3] {
+            let mut out = Vec::new();
+            run_ordered(
+                jobs,
+                10,
+                |sink| (0..50u64).take_while(|&i| sink.send(i)).count(),
+                || (),
+                |_, i, pieces| {
+                    let weight = 1_000;
+                    pieces(Heavy {
+                        batch: i,
+                        piece: 0,
+                        weight,
+                    });
+                    Heavy {
+                        batch: i,
+                        piece: 1,
+                        weight,
+                    }
+                },
+                |r| {
+                    out.push((r.batch, r.piece));
+                    Ok(())
+                },
+            )
+            .unwrap();
+            assert_eq!(out.len(), 100, "jobs {jobs}");
+            assert!(out.is_sorted(), "jobs {jobs}");
+        }
+    }
+
     #[test]
     fn an_emit_error_stops_the_producer() {
         for jobs in [1, 2] {
             let mut emitted = 0;
             let result = run_ordered(
                 jobs,
+                UNBOUNDED,
                 |sink| (0..1_000_000u64).take_while(|&i| sink.send(i)).count(),
                 || (),
-                |_, i| i,
+                |_, i, _| i,
+                |_| {
+                    emitted += 1;
+                    if emitted == 10 {
+                        return Err(io::Error::from(io::ErrorKind::BrokenPipe));
+                    }
+                    Ok(())
+                },
+            );
+            assert!(result.is_err());
+            assert_eq!(emitted, 10);
+        }
+    }
+
+    #[test]
+    fn an_emit_error_stops_a_batch_in_pieces() {
+        for jobs in [1, 2] {
+            let mut emitted = 0;
+            let pieces_made = AtomicU64::new(0);
+            let result = run_ordered(
+                jobs,
+                UNBOUNDED,
+                |sink| (0..10u64).take_while(|&i| sink.send(i)).count(),
+                || (),
+                |_, i, pieces| {
+                    while pieces(i) {
+                        pieces_made.fetch_add(1, Ordering::SeqCst);
+                        if pieces_made.load(Ordering::SeqCst) > 1_000_000 {
+                            panic!("the pieces went on after the error");
+                        }
+                    }
+                    i
+                },
                 |_| {
                     emitted += 1;
                     if emitted == 10 {
@@ -504,13 +866,13 @@ mod tests {
 
     #[test]
     fn the_producer_stays_within_the_window_of_a_slow_batch() {
-        use std::sync::atomic::{AtomicU64, Ordering};
         for jobs in [2, 3] {
             let produced = AtomicU64::new(0);
             let mut emitted = 0u64;
             let mut most_ahead = 0u64;
             run_ordered(
                 jobs,
+                UNBOUNDED,
                 |sink| {
                     for i in 0..2_000u64 {
                         produced.store(i + 1, Ordering::SeqCst);
@@ -520,10 +882,10 @@ mod tests {
                     }
                 },
                 || (),
-                |_, i| {
+                |_, i, _| {
                     // Batch 10 is very slow: everything after it must wait to be emitted.
                     if i == 10 {
-                        thread::sleep(std::time::Duration::from_millis(300));
+                        thread::sleep(Duration::from_millis(300));
                     }
                     i
                 },
@@ -549,9 +911,10 @@ mod tests {
             for bad in [0u64, 57, 199] {
                 let result = run_ordered(
                     jobs,
+                    UNBOUNDED,
                     |sink| (0..200u64).take_while(|&i| sink.send(i)).count(),
                     || (),
-                    |_, i| {
+                    |_, i, _| {
                         assert!(i != bad, "test panic in batch {i}");
                         i
                     },
@@ -562,9 +925,10 @@ mod tests {
             // Every worker failing.
             let result = run_ordered(
                 jobs + 2,
+                UNBOUNDED,
                 |sink| (0..200u64).take_while(|&i| sink.send(i)).count(),
                 || (),
-                |_, i| -> u64 { panic!("test panic in batch {i}") },
+                |_, i, _| -> u64 { panic!("test panic in batch {i}") },
                 |_| Ok(()),
             );
             assert!(result.is_err(), "jobs {}, every batch panics", jobs + 2);

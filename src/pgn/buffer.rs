@@ -122,6 +122,29 @@ impl<R: Read> Buffer<R> {
         shift
     }
 
+    /// Hands the bytes from `start` to `end` (a large game) over in `into`, without copying them:
+    /// `into` takes the read buffer, and reading goes on in `into`'s old buffer with the bytes after
+    /// `end` (and, as [`Buffer::fill`] keeps it, the current line's start before them, for
+    /// columns). The next game starts at `end`.
+    pub(super) fn hand_over(&mut self, end: usize, into: &mut Vec<u8>) {
+        let keep = match self.lines.start.checked_sub(self.base) {
+            Some(line) if (line as usize) <= end && end - line as usize <= LINE_KEPT => {
+                line as usize
+            }
+            _ => end,
+        };
+        let mut rest = std::mem::take(into);
+        rest.clear();
+        rest.extend_from_slice(&self.buf[keep..self.end]);
+        let mut game = std::mem::replace(&mut self.buf, rest);
+        game.truncate(end);
+        game.drain(..self.start);
+        *into = game;
+        self.base += keep as u64;
+        self.end -= keep;
+        self.start = end - keep;
+    }
+
     /// Skips whitespace and byte order marks up to the next game. Returns `false` at the end.
     pub(super) fn skip_between_games(&mut self) -> io::Result<bool> {
         loop {

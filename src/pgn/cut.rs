@@ -33,6 +33,10 @@ use super::token::{
     is_delim_before, line_end,
 };
 
+/// A game at least this large is handed over with the read buffer rather than copied out of it (see
+/// [`Buffer::hand_over`]): a game near the size limit would otherwise be in memory twice.
+const HAND_OVER: usize = 1 << 20;
+
 /// Which part of a game the scan is in.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum Section {
@@ -81,6 +85,13 @@ struct Scan {
 }
 
 impl Scan {
+    /// Whether the game has ended where the scan stands, if the input ends there: after its
+    /// result, and not inside a comment.
+    fn ended(&self) -> bool {
+        matches!(self.section, Section::AfterResult | Section::Trailer)
+            && self.inner != Inner::Brace
+    }
+
     /// Whether buffer index `at` (of a buffer whose first byte is at stream offset `base`) lies
     /// more than `max_game` bytes past the game's start.
     fn past_limit(&self, base: u64, at: usize, max_game: usize) -> bool {
@@ -99,6 +110,10 @@ enum Step {
 /// Cuts the next game of `input` into `game` (all but its number), noting its tag names in
 /// `names`; a game over `max_game` bytes is skipped (see [`RawGame::too_large`]). Returns `false`
 /// at the end of the input.
+///
+/// A read failure is held back until the games before it are handed out, the last of them
+/// included: one that runs into the failure is handed out with what was read of it, marked
+/// [`RawGame::cut_short`] unless it had ended; the failure comes at the next call.
 pub(super) fn cut<R: Read>(
     input: &mut Buffer<R>,
     names: &mut TagNames,
@@ -141,12 +156,7 @@ pub(super) fn cut<R: Read>(
             }
         }
     };
-    if end == input.end
-        && let Some(error) = input.error.take()
-    {
-        // The game runs into the failure: it is incomplete.
-        return Err(error);
-    }
+    game.cut_short = end == input.end && input.error.is_some() && !state.ended();
     game.first_line = first_line;
     game.first_column = first_column;
     game.end_line = input.lines.line;
@@ -158,11 +168,15 @@ pub(super) fn cut<R: Read>(
     }
     if skipped > 0 {
         game.too_large = Some(skipped + (end - input.start) as u64);
+        input.start = end;
+    } else if end - input.start >= HAND_OVER {
+        game.too_large = None;
+        input.hand_over(end, &mut game.bytes);
     } else {
         game.too_large = None;
         game.bytes.extend_from_slice(&input.buf[input.start..end]);
+        input.start = end;
     }
-    input.start = end;
     Ok(true)
 }
 

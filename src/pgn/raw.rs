@@ -15,6 +15,10 @@ pub struct RawGame {
     pub end_line: u64,
     /// Whether the game runs to the end of the input.
     pub at_eof: bool,
+    /// Whether the input failed right after these bytes, before the game ended (inside its tags
+    /// or movetext, or in a comment after its result): the game was cut short. (A game whose
+    /// result line was read whole is not.)
+    pub cut_short: bool,
     /// For a game over the size limit: how many bytes were skipped (and `bytes` is empty).
     pub too_large: Option<u64>,
     /// The game's bytes, from its first token to its end, as in the source.
@@ -31,6 +35,7 @@ impl RawGame {
             first_column: 1,
             end_line: 1 + lines,
             at_eof: true,
+            cut_short: false,
             too_large: None,
             bytes,
         }

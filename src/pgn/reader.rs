@@ -10,6 +10,7 @@
 use std::io::{self, Read};
 
 use super::error::ReadError;
+use super::location::{LineCol, Location};
 use super::one_pass::{self, Attempt};
 use super::parse::parse_game;
 use super::raw::RawGame;
@@ -133,6 +134,19 @@ impl<R: Read> Reader<R> {
         })
     }
 
+    /// Whether the game just read was cut short by a failure of the byte stream (see
+    /// [`RawGame::cut_short`]): where the game's bytes end (within the game, and in the source),
+    /// and the failure, which the next [`Reader::read_game`] returns. `None` for a game that ended.
+    pub fn cut_short(&self) -> Option<(Location, LineCol, &io::Error)> {
+        let input = &self.splitter.input;
+        let error = input.error.as_ref().filter(|_| self.game.cut_short)?;
+        let at = LineCol {
+            line: input.lines.line,
+            column: input.column_of(input.end),
+        };
+        Some((Location::at(self.game.bytes.len()), at, error))
+    }
+
     /// After `read_game` panicked (in the visitor, say), moves past the game it was reading and
     /// returns it, so that the caller can report it and go on with the next; `None` if the reader
     /// itself failed, and the source is over.
@@ -152,7 +166,8 @@ impl<R: Read> Reader<R> {
     /// Reads the next game through `visitor`; `Ok(None)` at the end of the input.
     ///
     /// A defect inside a game goes to [`Visitor::error`]; only a failure of the byte stream is an
-    /// `Err`, after which the stream is over.
+    /// `Err`, after which the stream is over. The game the failure cut short comes first, with
+    /// what was read of it (see [`Reader::cut_short`]).
     pub fn read_game<V: Visitor>(
         &mut self,
         visitor: &mut V,

@@ -318,6 +318,31 @@ mod tests {
     }
 
     #[test]
+    fn a_large_game_handed_over_leaves_the_next_ones_where_they_were() {
+        // Over a megabyte: handed over with the read buffer, not copied. The next game starts on
+        // its last line, after characters of two bytes each, or after a line too long to keep.
+        let comment = "a few words\n".repeat(200_000);
+        let big = format!("[Event \"big\"]\n\n1. e4 {{{comment}}} e5 1-0 éé ");
+        let long_line = format!("[Event \"long\"]\n\n1. e4 {{{}}} 1-0 ", "x".repeat(3 << 20));
+        let input = format!("{big}[Event \"b\"] *\n{long_line}[Event \"c\"] *\n");
+        let games = split(input.as_bytes());
+        let texts: Vec<&str> = games.iter().map(|g| g.2.as_str()).collect();
+        assert_eq!(
+            texts,
+            [
+                &big[..],
+                "[Event \"b\"] *\n",
+                &long_line,
+                "[Event \"c\"] *\n"
+            ]
+        );
+        let big_lines = big.matches('\n').count() as u64;
+        assert_eq!((games[1].0, games[1].1), (1 + big_lines, 13));
+        let line = 2 + big_lines + 2;
+        assert_eq!((games[3].0, games[3].1), (line, (3 << 20) + 14));
+    }
+
+    #[test]
     fn lines_count_every_line_end() {
         let g = split(b"*\r\n\r\n*\r\r*\n\n{a\rb\r\nc\nd}*\n*");
         let lines: Vec<(u64, u64)> = g.iter().map(|g| (g.0, g.1)).collect();

@@ -7,7 +7,10 @@
 //! and the parts are read, replayed and formatted on every core, the calling thread's included
 //! (an ordered parallel run, private to the crate): nothing is cut into games serially. A part
 //! does not know how many games came before it, so its records leave their game numbers as holes,
-//! filled in as the output is written in order ([`Output`]).
+//! filled in as the output is written in order ([`Output`]). A part's output goes on in pieces of
+//! about 256 KiB (a 64 KiB part of one-token games is tens of megabytes of records), and the parts
+//! and output in flight are bounded by bytes as well as by count, so memory stays flat whatever
+//! the input turns into.
 //!
 //! Every game is read through [`crate::games`], the one way down. Input problems (an unreadable
 //! file, a corrupt compressed stream) go to the [`Observer`] and the run goes on with the next
@@ -30,13 +33,17 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::input;
-use crate::parallel::{Sink, run_ordered};
+use crate::parallel::{Sink, Weight, run_ordered};
 use crate::pgn::Reader;
 use crate::replay::{GameReport, ReplayOptions, Replayer};
 use crate::report::code::CodeCounts;
 use crate::report::output::{Destination, GameNumber, Output};
 use parts::{Buffers, PART_BYTES, PLY_PART_BYTES, read_in_parts};
 use read::{Place, read_here};
+
+/// The bytes in flight with several jobs, at most: parts read and not yet written, and their
+/// output (see [`crate::parallel`]; each computing thread may hold a piece of output more).
+const IN_FLIGHT_BYTES: usize = 16 << 20;
 
 /// What one batch of games produced: output and counts.
 #[derive(Default)]
@@ -61,6 +68,12 @@ pub struct BatchOutput {
     pub codes: CodeCounts,
     /// The buffer of the part read, to be used again.
     spare: Vec<u8>,
+}
+
+impl Weight for BatchOutput {
+    fn weight(&self) -> usize {
+        self.output.footprint()
+    }
 }
 
 impl BatchOutput {
@@ -154,6 +167,7 @@ pub fn run<F: GameFormatter>(
     let mut per_input: Vec<(u64, bool)> = Vec::new();
     let (input_errors, opened) = run_ordered(
         jobs,
+        IN_FLIGHT_BYTES,
         |sink| {
             let part_bytes = if options.plies {
                 PLY_PART_BYTES
@@ -163,7 +177,9 @@ pub fn run<F: GameFormatter>(
             produce(paths, jobs, part_bytes, observer, &buffers, sink)
         },
         || (Replayer::new(options.clone()), make_formatter()),
-        |(replayer, formatter), part: Part| read_part(replayer, formatter, part, observer),
+        |(replayer, formatter), part: Part, pieces| {
+            read_part(replayer, formatter, part, observer, pieces)
+        },
         |mut batch: BatchOutput| {
             buffers.put(std::mem::take(&mut batch.spare));
             if batch.input != input {

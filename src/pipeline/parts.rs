@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use super::read::{Place, read_batch_here};
 use super::{GameFormatter, Observer, PartSink};
+use crate::parallel::Weight;
 use crate::pgn::{PartEnd, Reader, last_game_start, line_ends};
 
 /// Input bytes per part handed to a worker (a part and its output stay within a core's cache).
@@ -34,6 +35,13 @@ pub struct Part {
     pub line: u64,
     /// How the input goes on after them.
     pub end: PartEnd,
+}
+
+impl Weight for Part {
+    /// The part's buffer.
+    fn weight(&self) -> usize {
+        self.bytes.capacity()
+    }
 }
 
 /// Reads `source` in parts of about `part_bytes`, each handed to `sink` (a worker, or this thread

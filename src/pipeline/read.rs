@@ -12,7 +12,9 @@ use crate::report::output::GameNumber;
 
 /// Games per batch read here with one job.
 const BATCH_GAMES: usize = 1024;
-/// Input bytes per batch read here with one job.
+/// Input bytes per batch read here with one job; output bytes per batch, and per piece of a part
+/// read on a worker, as [`Output::footprint`](crate::report::output::Output::footprint) counts
+/// them: a batch ends after the game that passes them.
 const BATCH_BYTES: u64 = 256 << 10;
 
 /// Which input is read, and how many bytes the inputs before it held.
@@ -65,7 +67,7 @@ pub(super) fn read_batch_here<R: Read, F: GameFormatter>(
         |reader, output| {
             (output.games as usize) < BATCH_GAMES
                 && reader.bytes_done() - start < BATCH_BYTES
-                && output.output.len() < BATCH_BYTES as usize
+                && output.output.footprint() < BATCH_BYTES as usize
         },
     );
     observer.input(at.bytes_before + reader.bytes_read());
@@ -77,29 +79,45 @@ pub(super) fn read_batch_here<R: Read, F: GameFormatter>(
 
 /// Reads, replays and formats every game of `part` (as the workers of a run with several jobs
 /// do); a failure of the input goes to `observer`. The output's game numbers are left for later
-/// ([`GameNumber::Later`]).
+/// ([`GameNumber::Later`]), counted in each piece of the output.
+///
+/// The output goes in pieces, so that a part of many small games does not hold all their output
+/// (a 64 KiB part of one-token games formats to tens of megabytes): each time the output passes
+/// 256 KiB, the piece so far goes to `pieces`, which says whether to go on (false: the run
+/// is over, and the rest of the part is left unread). What is returned is the last piece.
 pub fn read_part<V: GameReplay, F: GameFormatter>(
     replay: &mut V,
     formatter: &mut F,
     part: Part,
     observer: &dyn Observer,
+    pieces: &mut dyn FnMut(BatchOutput) -> bool,
 ) -> BatchOutput {
     let mut reader = Reader::part(&*part.source, part.bytes, part.offset, part.line, part.end);
-    let mut output = BatchOutput {
-        input: part.input,
-        ..BatchOutput::default()
-    };
-    read_games(
-        &mut reader,
-        replay,
-        formatter,
-        None,
-        observer,
-        &mut output,
-        |_, _| true,
-    );
-    output.spare = reader.into_buffer();
-    output
+    loop {
+        let mut output = BatchOutput {
+            input: part.input,
+            ..BatchOutput::default()
+        };
+        let ended = read_games(
+            &mut reader,
+            replay,
+            formatter,
+            None,
+            observer,
+            &mut output,
+            |_, output| output.output.footprint() < BATCH_BYTES as usize,
+        );
+        if ended {
+            output.spare = reader.into_buffer();
+            return output;
+        }
+        if !pieces(output) {
+            return BatchOutput {
+                input: part.input,
+                ..BatchOutput::default()
+            };
+        }
+    }
 }
 
 /// Reads, replays and formats games into `output` while `more` says so; returns whether the input

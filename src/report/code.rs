@@ -131,6 +131,8 @@ codes! {
     UnexpectedText = "unexpected_text", Error, "text that is no PGN token (junk such as resigns or Q-)";
     /// A game over the reader's size limit.
     GameTooLarge = "game_too_large", Error, "a game larger than the reader's limit, skipped unread";
+    /// A game the input's failure cut short.
+    ReadError = "read_error", Error, "the input failed (a read error, corrupt or truncated compressed data) before the game ended; it is read up to there";
     /// A bug of ours, caught while reading one game.
     InternalError = "internal_error", Error, "an internal error while reading this game (please report it)";
 }

@@ -101,6 +101,14 @@ impl Output {
         self.bytes.len()
     }
 
+    /// The memory the output holds, in bytes: its bytes, its holes and its cells (what bounds a
+    /// batch's output, whatever the format).
+    pub fn footprint(&self) -> usize {
+        self.bytes.len()
+            + self.holes.len() * size_of::<Hole>()
+            + self.cells.len() * size_of::<StoredCell>()
+    }
+
     /// Whether nothing was written.
     pub fn is_empty(&self) -> bool {
         self.bytes.is_empty() && self.holes.is_empty() && self.cells.is_empty()

@@ -139,7 +139,7 @@ fn read(text: &str, replay: &mut Failing) -> (BatchOutput, Seen) {
         end: PartEnd::Last(None),
     };
     let mut seen = Seen::default();
-    let output = read_part(replay, &mut seen, part, &());
+    let output = read_part(replay, &mut seen, part, &(), &mut |_| true);
     (output, seen)
 }
 

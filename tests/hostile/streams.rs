@@ -305,6 +305,37 @@ fn a_tag_value_of_10_mb() {
 }
 
 #[test]
+fn a_game_near_the_size_limit_costs_three_times_its_size_four_as_parquet() {
+    // A 63 MiB Event tag, just under the 64 MiB game limit: read, its tag kept for the record, and
+    // the record written (and for Parquet buffered for its row group). The game's bytes were once
+    // copied out of the read buffer too: 4 times its size as JSON Lines, 5 as Parquet.
+    // docs/SECURITY.md states the bound.
+    let dir = scratch();
+    let size = 63 << 20;
+    let pgn = format!("[Event \"{}\"]\n\n1. e4 e5 *\n", "x".repeat(size));
+    let path = write(dir.path(), "tag63.pgn", pgn.as_bytes());
+    let path = path.to_str().expect("UTF-8 path");
+    let parquet = dir.path().join("tag63.parquet");
+    let parquet = parquet.to_str().expect("UTF-8 path");
+    let size_kib = (size >> 10) as u64;
+    for (format, out, times) in [("jsonl", "/dev/null", 3.5), ("parquet", parquet, 4.5)] {
+        for jobs in ["1", "2"] {
+            let args = [
+                "export", path, "--format", format, "--jobs", jobs, "-o", out,
+            ];
+            let run = run(&args, Input::Null);
+            run.assert_code(0, format);
+            let peak = run.peak_kib.unwrap_or(0);
+            let bound = (size_kib as f64 * times) as u64;
+            assert!(
+                peak < bound,
+                "{format}, --jobs {jobs}: peak RSS {peak} KiB for a game of {size_kib} KiB"
+            );
+        }
+    }
+}
+
+#[test]
 fn a_game_of_100000_plies() {
     let mut pgn = good_games(0, 1);
     pgn.push_str("[Event \"shuffle\"]\n[Result \"1/2-1/2\"]\n\n");
