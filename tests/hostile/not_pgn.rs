@@ -192,7 +192,17 @@ fn a_damaged_tagless_file_keeps_the_games_before_the_damage() {
         "{} games before the damage",
         c.records.len()
     );
-    assert!(c.records.iter().all(|r| r["outcome"] == "checkmate"));
+    // Every game before the damage is whole; the one it cuts short has its record, invalid,
+    // with the read error.
+    let (cut, whole) = c.records.split_last().expect("records");
+    assert!(whole.iter().all(|r| r["outcome"] == "checkmate"));
+    assert_eq!(cut["outcome"], "invalid", "{cut}");
+    assert!(
+        cut["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("cut short by a read error")),
+        "{cut}"
+    );
     for r in [&c.export, &c.validate] {
         assert_eq!(r.code(), Some(2), "{}", r.stderr);
         assert!(
