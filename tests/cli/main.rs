@@ -11,7 +11,6 @@ mod inputs;
 mod moves;
 mod parts;
 mod perft;
-#[path = "../common/shared_data.rs"]
-mod shared_data;
+use arbiter_test_support as shared_data;
 mod util;
 mod validate;

@@ -249,7 +249,7 @@ fn testdata() -> Option<PathBuf> {
             Some(dir)
         }
         None => {
-            let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/testdata");
+            let dir = arbiter_test_support::workspace_root().join("../shared/testdata");
             if dir.is_dir() {
                 Some(dir)
             } else {

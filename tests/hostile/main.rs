@@ -26,8 +26,7 @@ mod output;
 mod overwrite;
 mod planted;
 mod regressions;
-#[path = "../common/shared_data.rs"]
-mod shared_data;
+use arbiter_test_support as shared_data;
 mod signals;
 mod streams;
 mod terminal;

@@ -1,0 +1,378 @@
+//! Formatted output whose game numbers may not be known yet. A part of an input read on another
+//! core does not know how many games came before it, so its records leave holes where the numbers
+//! go, and the holes are filled in when the output is written, in input order.
+//!
+//! Output is bytes (text formats) or typed cells (Parquet rows), and goes to a [`Destination`]:
+//! a byte stream, or a [`ParquetWriter`].
+
+use std::io::{self, Write};
+
+use crate::clocks::Millis;
+use crate::report::date::Date32;
+use crate::report::parquet::{self, ColumnKind, ParquetError, ParquetWriter, Value};
+use crate::report::table::Cell;
+use arbiter_rules::decimal;
+
+/// A game's numbers, or where the game stands in its batch when they are not known yet.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum GameNumber {
+    /// Its number across all inputs, and in its own input, both from 1.
+    Known {
+        /// Across all inputs (export's `index`).
+        run: u64,
+        /// In its input (validate's `game N`).
+        input: u64,
+    },
+    /// The game is number `in_batch` (from 0) of a batch whose first game's numbers are known
+    /// only when the batch is written.
+    Later {
+        /// The game's place in its batch.
+        in_batch: u64,
+    },
+}
+
+impl Default for GameNumber {
+    /// The first game.
+    fn default() -> GameNumber {
+        GameNumber::Known { run: 1, input: 1 }
+    }
+}
+
+/// Output bytes, with holes for game numbers, or typed cells.
+#[derive(Debug, Default)]
+pub struct Output {
+    bytes: Vec<u8>,
+    holes: Vec<Hole>,
+    /// Parquet rows: their cells end to end.
+    cells: Vec<StoredCell>,
+    /// Rows (records) in the output.
+    rows: u64,
+}
+
+/// A [`Cell`] kept for a Parquet row: strings go to the output's bytes.
+#[derive(Copy, Clone, Debug, PartialEq)]
+enum StoredCell {
+    Null,
+    /// A string at `bytes[start..end]`.
+    Str(u32, u32),
+    Int(i64),
+    Seconds(Millis),
+    Bool(bool),
+    Date(Date32),
+    /// The game's number across all inputs, or in its input, known or a hole (its place in its
+    /// batch).
+    Run(GameNumber),
+    Input(GameNumber),
+}
+
+/// A place in the output to fill in.
+#[derive(Copy, Clone, Debug)]
+struct Hole {
+    /// The byte before which the filling goes.
+    at: usize,
+    /// The game's place in its batch.
+    in_batch: u64,
+    what: Filling,
+}
+
+#[derive(Copy, Clone, Debug)]
+enum Filling {
+    /// The game's number across all inputs.
+    Run,
+    /// The game's number in its input.
+    Input,
+    /// A comma unless no row was written before.
+    RowComma,
+}
+
+impl Output {
+    /// The bytes written so far, holes left out.
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// The byte buffer, to append to.
+    pub fn bytes_mut(&mut self) -> &mut Vec<u8> {
+        &mut self.bytes
+    }
+
+    /// How many bytes were written so far, holes left out.
+    pub fn len(&self) -> usize {
+        self.bytes.len()
+    }
+
+    /// The memory the output holds, in bytes: its bytes, its holes and its cells (what bounds a
+    /// batch's output, whatever the format).
+    pub fn footprint(&self) -> usize {
+        self.bytes.len()
+            + self.holes.len() * size_of::<Hole>()
+            + self.cells.len() * size_of::<StoredCell>()
+    }
+
+    /// Whether nothing was written.
+    pub fn is_empty(&self) -> bool {
+        self.bytes.is_empty() && self.holes.is_empty() && self.cells.is_empty()
+    }
+
+    /// Empties the output, keeping its memory.
+    pub fn clear(&mut self) {
+        self.bytes.clear();
+        self.holes.clear();
+        self.cells.clear();
+        self.rows = 0;
+    }
+
+    /// Counts a row (record) written.
+    pub fn count_row(&mut self) {
+        self.rows += 1;
+    }
+
+    /// The rows (records) written.
+    pub fn rows(&self) -> u64 {
+        self.rows
+    }
+
+    /// Appends a typed cell of a Parquet row.
+    pub fn cell(&mut self, cell: Cell<'_>) {
+        let stored = match cell {
+            Cell::Null => StoredCell::Null,
+            Cell::Str(s) | Cell::Plain(s) => {
+                let start = self.bytes.len() as u32;
+                self.bytes.extend_from_slice(s.as_bytes());
+                StoredCell::Str(start, self.bytes.len() as u32)
+            }
+            Cell::Int(n) => StoredCell::Int(n),
+            Cell::Seconds(ms) => StoredCell::Seconds(ms),
+            Cell::Bool(b) => StoredCell::Bool(b),
+            Cell::Date(d) => StoredCell::Date(d.days()),
+            Cell::Run(number) => StoredCell::Run(number),
+            Cell::Input(number) => StoredCell::Input(number),
+        };
+        self.cells.push(stored);
+    }
+
+    /// Appends bytes.
+    pub fn extend(&mut self, bytes: &[u8]) {
+        self.bytes.extend_from_slice(bytes);
+    }
+
+    /// Appends the game's number across all inputs.
+    pub fn run_number(&mut self, number: GameNumber) {
+        match number {
+            GameNumber::Known { run, .. } => push_decimal(&mut self.bytes, run),
+            GameNumber::Later { in_batch } => self.hole(in_batch, Filling::Run),
+        }
+    }
+
+    /// Appends the game's number in its input.
+    pub fn input_number(&mut self, number: GameNumber) {
+        match number {
+            GameNumber::Known { input, .. } => push_decimal(&mut self.bytes, input),
+            GameNumber::Later { in_batch } => self.hole(in_batch, Filling::Input),
+        }
+    }
+
+    /// Appends a comma unless this is the output's first row (for a JSON array).
+    pub fn row_comma(&mut self) {
+        self.hole(0, Filling::RowComma);
+    }
+
+    fn hole(&mut self, in_batch: u64, what: Filling) {
+        self.holes.push(Hole {
+            at: self.bytes.len(),
+            in_batch,
+            what,
+        });
+    }
+
+    /// Writes the output's bytes to `out` with its holes filled in: the batch's first game is
+    /// game `run_before + 1` of the run and `input_before + 1` of its input, and `rows` rows
+    /// came before (the output's rows are added to it).
+    pub fn write_to(
+        &self,
+        run_before: u64,
+        input_before: u64,
+        rows: &mut u64,
+        out: &mut impl Write,
+    ) -> io::Result<()> {
+        let mut written = 0;
+        let mut seen = *rows;
+        *rows += self.rows;
+        for hole in &self.holes {
+            out.write_all(&self.bytes[written..hole.at])?;
+            written = hole.at;
+            match hole.what {
+                Filling::Run => {
+                    let (digits, len) = decimal::digits(run_before + hole.in_batch + 1);
+                    out.write_all(&digits[..len])?;
+                }
+                Filling::Input => {
+                    let (digits, len) = decimal::digits(input_before + hole.in_batch + 1);
+                    out.write_all(&digits[..len])?;
+                }
+                Filling::RowComma => {
+                    if seen > 0 {
+                        out.write_all(b",")?;
+                    }
+                    seen += 1;
+                }
+            }
+        }
+        out.write_all(&self.bytes[written..])
+    }
+
+    /// Writes the output's Parquet rows to `writer`, game numbers filled in as
+    /// [`Output::write_to`] fills them.
+    pub fn write_cells<W: Write + Send>(
+        &self,
+        run_before: u64,
+        input_before: u64,
+        writer: &mut ParquetWriter<W>,
+    ) -> Result<(), ParquetError> {
+        let kinds: Vec<ColumnKind> = writer.columns().iter().map(|c| c.kind).collect();
+        let number = |number, before: u64| match number {
+            GameNumber::Known { run, input } => (run, input),
+            GameNumber::Later { in_batch } => (before + in_batch + 1, before + in_batch + 1),
+        };
+        let rows = self.cells.chunks_exact(kinds.len().max(1));
+        debug_assert!(rows.remainder().is_empty(), "a row without all its cells");
+        for row in rows {
+            for (&cell, &kind) in row.iter().zip(&kinds) {
+                let value = match cell {
+                    StoredCell::Null => Value::Null,
+                    // Copied from a `str` by `Output::cell`.
+                    StoredCell::Str(start, end) => {
+                        Value::Utf8(&self.bytes[start as usize..end as usize])
+                    }
+                    StoredCell::Int(n) => int_value(n, kind),
+                    StoredCell::Seconds(ms) => Value::F64(f64::from(ms) / 1000.0),
+                    StoredCell::Bool(b) => Value::Bool(b),
+                    StoredCell::Date(d) => Value::Date(d),
+                    StoredCell::Run(n) => int_value(number(n, run_before).0 as i64, kind),
+                    StoredCell::Input(n) => int_value(number(n, input_before).1 as i64, kind),
+                };
+                writer.push(value);
+            }
+            writer.end_row()?;
+        }
+        Ok(())
+    }
+}
+
+/// A whole number as a value of an integer column of `kind`.
+fn int_value(n: i64, kind: ColumnKind) -> Value<'static> {
+    match kind {
+        ColumnKind::Int32 => Value::I32(n as i32),
+        ColumnKind::UInt32 => Value::U32(n as u32),
+        _ => Value::I64(n),
+    }
+}
+
+/// Where ordered output goes: a byte stream, or a Parquet file.
+pub trait Destination {
+    /// Writes one batch's output; see [`Output::write_to`].
+    fn write(&mut self, output: &Output, run_before: u64, input_before: u64) -> io::Result<()>;
+}
+
+/// A byte stream, flushed after each batch (so that problems show as their games finish), and
+/// the rows written so far.
+pub struct Bytes<W: Write> {
+    /// The stream.
+    pub out: W,
+    /// Rows written so far (for the commas of a JSON array).
+    pub rows: u64,
+}
+
+impl<W: Write> Destination for Bytes<W> {
+    fn write(&mut self, output: &Output, run_before: u64, input_before: u64) -> io::Result<()> {
+        output.write_to(run_before, input_before, &mut self.rows, &mut self.out)?;
+        self.out.flush()
+    }
+}
+
+impl<W: Write + Send> Destination for ParquetWriter<W> {
+    fn write(&mut self, output: &Output, run_before: u64, input_before: u64) -> io::Result<()> {
+        output
+            .write_cells(run_before, input_before, self)
+            .map_err(parquet::io_error)
+    }
+}
+
+/// Appends `n` in decimal. The digits are appended as a whole fixed-size array and cut back: a
+/// copy of known size is a few vector stores, where one of the digits' length is a call to
+/// `memcpy` (a game row holds a dozen numbers).
+#[inline]
+pub(crate) fn push_decimal(out: &mut Vec<u8>, n: u64) {
+    let (digits, len) = decimal::digits(n);
+    let end = out.len() + len;
+    out.extend_from_slice(&digits);
+    out.truncate(end);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Writes a record per game, `[,]N/M;`, for games `numbers`.
+    fn records(numbers: impl Iterator<Item = GameNumber>) -> Output {
+        let mut out = Output::default();
+        for number in numbers {
+            out.extend(b"[");
+            out.row_comma();
+            out.extend(b"]");
+            out.run_number(number);
+            out.extend(b"/");
+            out.input_number(number);
+            out.extend(b";");
+        }
+        out
+    }
+
+    /// The output written after `rows_before` rows, its first game numbered after
+    /// `run_before` and `input_before`.
+    fn written(out: &Output, rows_before: u64, run_before: u64, input_before: u64) -> String {
+        let mut bytes = Vec::new();
+        let mut rows = rows_before;
+        out.write_to(run_before, input_before, &mut rows, &mut bytes)
+            .unwrap();
+        String::from_utf8(bytes).unwrap()
+    }
+
+    #[test]
+    fn holes_are_filled_as_known_numbers_are_written() {
+        for (run_before, input_before) in [(0, 0), (9, 2), (99, 99)] {
+            let known = records((1..=3).map(|k| GameNumber::Known {
+                run: run_before + k,
+                input: input_before + k,
+            }));
+            let later = records((0..3).map(|in_batch| GameNumber::Later { in_batch }));
+            assert_eq!(
+                written(&later, run_before, run_before, input_before),
+                written(&known, run_before, 0, 0)
+            );
+        }
+        let later = records((0..2).map(|in_batch| GameNumber::Later { in_batch }));
+        assert_eq!(written(&later, 0, 0, 0), "[]1/1;[,]2/2;");
+        assert_eq!(written(&later, 9, 9, 1), "[,]10/2;[,]11/3;");
+    }
+
+    #[test]
+    fn numbers_format_in_decimal() {
+        for n in [
+            0,
+            7,
+            9,
+            10,
+            99,
+            100,
+            1234567890,
+            10u64.pow(19) - 1,
+            10u64.pow(19),
+            u64::MAX,
+        ] {
+            let mut out = b"x".to_vec();
+            push_decimal(&mut out, n);
+            assert_eq!(out, format!("x{n}").as_bytes());
+        }
+    }
+}

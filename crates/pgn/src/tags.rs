@@ -1,0 +1,306 @@
+//! The tag-pair rules: `[Name "value"]` with `\"` and `\\` escapes, on one line, and the quick
+//! forms the scanners take first (a tag start, the common one-space pair, a whole tag line).
+//! Like [`super::grammar`], every rule is `complete` and returns the rest of the input.
+
+use nom::Parser;
+use nom::bytes::complete::take_while;
+
+use super::grammar::PResult;
+use super::scan::find_any;
+use super::token::{VALUE_STOP, is_tag_name_char};
+
+/// Spaces and tabs: ` \t`
+fn blanks(i: &[u8]) -> PResult<'_, &[u8]> {
+    take_while(|b| b == b' ' || b == b'\t').parse(i)
+}
+
+/// The index of the quote that closes a tag value in `i` (the bytes after the opening quote),
+/// skipping `\"` and `\\` escapes; `None` if the line or the input ends first.
+#[inline]
+pub(crate) fn closing_quote(i: &[u8]) -> Option<usize> {
+    closing_quote_and_backslash(i).map(|(k, _)| k)
+}
+
+/// [`closing_quote`], and whether the value holds a backslash: only then can it need unescaping,
+/// and the search stops at every backslash anyway.
+#[inline]
+fn closing_quote_and_backslash(i: &[u8]) -> Option<(usize, bool)> {
+    let mut k = 0;
+    let mut backslash = false;
+    loop {
+        k += find_any(&i[k..], VALUE_STOP);
+        match i.get(k) {
+            None | Some(b'\n' | b'\r') => return None,
+            Some(b'"') => return Some((k, backslash)),
+            Some(b'\\') if matches!(i.get(k + 1), Some(b'"' | b'\\')) => {
+                backslash = true;
+                k += 2;
+            }
+            Some(_) => {
+                backslash = true;
+                k += 1;
+            }
+        }
+    }
+}
+
+/// A tag pair's name and raw value (escapes still in).
+pub(crate) type TagPair<'a> = (&'a [u8], &'a [u8]);
+
+/// A tag pair: `[White "Kasparov, G."]` (spaces allowed inside the brackets). Hand-written on
+/// [`tag_start`] (`[`, blanks, the name, blanks, the opening quote): it runs for every tag.
+#[inline]
+pub(crate) fn tag_pair(i: &[u8]) -> PResult<'_, TagPair<'_>> {
+    let (rest, (pair, _)) = tag_pair_and_backslash(i)?;
+    Ok((rest, pair))
+}
+
+/// [`tag_pair`], and whether the value holds a backslash (see [`unescape`]).
+#[inline]
+pub(crate) fn tag_pair_and_backslash(i: &[u8]) -> PResult<'_, (TagPair<'_>, bool)> {
+    let (value, name) = tag_start(i)?;
+    let Some((k, backslash)) = closing_quote_and_backslash(value) else {
+        return Err(nom::Err::Error(()));
+    };
+    let rest = &value[k + 1..];
+    let blanks = rest
+        .iter()
+        .take_while(|&&b| b == b' ' || b == b'\t')
+        .count();
+    match rest.get(blanks) {
+        Some(b']') => Ok((&rest[blanks + 1..], ((name, &value[..k]), backslash))),
+        _ => Err(nom::Err::Error(())),
+    }
+}
+
+/// The common tag pair `[Name "value"]` (one space, no backslash in the value) at the start of
+/// `i`, a `[`, read without the general rule: `Some((name_end, value_end))`, the name being
+/// `i[1..name_end]`, the raw value `i[name_end + 2..value_end]` and the pair ending at
+/// `value_end + 2`, as [`tag_pair_and_backslash`] gives it. `None` for any other form.
+/// `each_name_byte` sees the bytes of the name (the one-pass reader hashes them on the way).
+#[inline(always)]
+pub(crate) fn simple_tag_pair(
+    i: &[u8],
+    mut each_name_byte: impl FnMut(u8),
+) -> Option<(usize, usize)> {
+    let mut k = 1;
+    while let Some(&b) = i.get(k)
+        && is_tag_name_char(b)
+    {
+        each_name_byte(b);
+        k += 1;
+    }
+    if k == 1 || i.get(k) != Some(&b' ') || i.get(k + 1) != Some(&b'"') {
+        return None;
+    }
+    let value = k + 2;
+    let close = value + find_any(&i[value..], VALUE_STOP);
+    if i.get(close) != Some(&b'"') || i.get(close + 1) != Some(&b']') {
+        return None;
+    }
+    Some((k, close))
+}
+
+/// The start of a tag pair as the splitter recognises one, `[Name "`; returns the name.
+/// (Hand-written with index loops: the splitter and the parser call it for every tag.)
+#[inline]
+pub(crate) fn tag_start(i: &[u8]) -> PResult<'_, &[u8]> {
+    let blanks = |mut at: usize| {
+        while let Some(b' ' | b'\t') = i.get(at) {
+            at += 1;
+        }
+        at
+    };
+    if i.first() != Some(&b'[') {
+        return Err(nom::Err::Error(()));
+    }
+    let name_start = blanks(1);
+    let mut name_end = name_start;
+    while i.get(name_end).is_some_and(|&b| is_tag_name_char(b)) {
+        name_end += 1;
+    }
+    let quote = blanks(name_end);
+    if name_end == name_start || i.get(quote) != Some(&b'"') {
+        return Err(nom::Err::Error(()));
+    }
+    Ok((&i[quote + 1..], &i[name_start..name_end]))
+}
+
+/// A whole line that is one tag pair and nothing else: `[Event "Rated Blitz game"]   ` up to the
+/// line end (not consumed) or the end of input.
+pub(crate) fn tag_line(i: &[u8]) -> PResult<'_, (&[u8], &[u8])> {
+    let (i, pair) = tag_pair(i)?;
+    let (i, _) = blanks(i)?;
+    match i.first() {
+        None | Some(b'\n' | b'\r') => Ok((i, pair)),
+        Some(_) => Err(nom::Err::Error(())),
+    }
+}
+
+/// Undoes the `\"` and `\\` escapes of a raw tag value; other backslashes stay as they are.
+#[inline]
+pub(crate) fn unescape(raw: &str) -> std::borrow::Cow<'_, str> {
+    if !raw.contains('\\') {
+        return std::borrow::Cow::Borrowed(raw);
+    }
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, chars.peek()) {
+            ('\\', Some(&next @ ('"' | '\\'))) => {
+                out.push(next);
+                chars.next();
+            }
+            _ => out.push(c),
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use nom::bytes::complete::{tag, take_while1};
+
+    use super::*;
+    use crate::grammar::tests::short_strings;
+
+    type Out<'a, O> = Result<(&'a [u8], O), nom::Err<()>>;
+
+    fn ok<O>(rest: &'static str, out: O) -> Out<'static, O> {
+        Ok((rest.as_bytes(), out))
+    }
+
+    /// A quoted tag value with `\"` and `\\` escapes, on one line: `"Kasparov, \"Gazza\""`.
+    /// Returns the raw text between the quotes (escapes still in).
+    fn tag_value(i: &[u8]) -> PResult<'_, &[u8]> {
+        let (i, _) = tag(&b"\""[..]).parse(i)?;
+        match closing_quote(i) {
+            Some(k) => Ok((&i[k + 1..], &i[..k])),
+            None => Err(nom::Err::Error(())),
+        }
+    }
+
+    #[test]
+    fn the_simple_tag_rule_agrees_with_the_general_one() {
+        let cases: [&[u8]; 14] = [
+            b"[Event \"Rated Blitz game\"]\n",
+            b"[White \"Kasparov, G.\"]",
+            b"[A \"\"]",
+            b"[Result \"1-0\"] [B \"x\"]",
+            b"[Event  \"two spaces\"]",
+            b"[Event\t\"tab\"]",
+            b"[ Event \"blank first\"]",
+            b"[Event \"escaped \\\" quote\"]",
+            b"[Event \"back\\slash\"]",
+            b"[Event \"no close]\n",
+            b"[Event \"x\" ]",
+            b"[Event \"x\"",
+            b"[Ev\xc3\xa9nt \"x\"]",
+            b"[Site \"R\xc3\xa9ti\"]",
+        ];
+        let mut simple = 0;
+        for case in cases {
+            let mut name_bytes = Vec::new();
+            let Some((name_end, value_end)) = simple_tag_pair(case, |b| name_bytes.push(b)) else {
+                continue;
+            };
+            simple += 1;
+            let (rest, ((name, value), backslash)) =
+                tag_pair_and_backslash(case).expect("the general rule reads it too");
+            assert_eq!(name, &case[1..name_end], "{case:?}");
+            assert_eq!(name_bytes, name);
+            assert_eq!(value, &case[name_end + 2..value_end], "{case:?}");
+            assert!(!backslash);
+            assert_eq!(rest, &case[value_end + 2..], "{case:?}");
+        }
+        assert_eq!(simple, 5);
+    }
+
+    #[test]
+    fn tag_pairs() {
+        assert_eq!(
+            tag_pair(b"[White \"Kasparov, G.\"] x"),
+            ok(" x", (&b"White"[..], &b"Kasparov, G."[..]))
+        );
+        assert_eq!(
+            tag_pair(br#"[ Event   "a \"b\" \\ [c]" ][Site "x"]"#),
+            ok(r#"[Site "x"]"#, (&b"Event"[..], &br#"a \"b\" \\ [c]"#[..]))
+        );
+        assert_eq!(tag_pair(b"[Event \"x\"\n"), Err(nom::Err::Error(())));
+        assert_eq!(tag_pair(b"[Event \"x\n\"]"), Err(nom::Err::Error(())));
+        assert_eq!(tag_pair(b"[Event x]"), Err(nom::Err::Error(())));
+        assert_eq!(
+            tag_pair(br#"[kj90trkm"sdfsdf"yl]"#),
+            Err(nom::Err::Error(()))
+        );
+    }
+
+    #[test]
+    fn tag_values_and_escapes() {
+        assert_eq!(tag_value(br#""" x"#), ok(" x", &b""[..]));
+        assert_eq!(tag_value(br#""a\\" b"#), ok(" b", &br"a\\"[..]));
+        assert_eq!(unescape(r#"a \"b\" \\ \n"#), r#"a "b" \ \n"#);
+        assert!(matches!(unescape("plain"), std::borrow::Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn tag_starts_and_lines() {
+        assert_eq!(tag_start(b"[Event \"x\"]"), ok("x\"]", &b"Event"[..]));
+        assert_eq!(tag_start(b"[%clk 0:01]"), Err(nom::Err::Error(())));
+        assert_eq!(tag_start(b"[ A\t \"x"), ok("x", &b"A"[..]));
+        assert_eq!(tag_start(b"[ \"x"), Err(nom::Err::Error(())));
+        assert_eq!(tag_start(b"[A"), Err(nom::Err::Error(())));
+        assert_eq!(
+            tag_line(b"[Event \"x\"]  \r\n1."),
+            ok("\r\n1.", (&b"Event"[..], &b"x"[..]))
+        );
+        assert_eq!(tag_line(b"[Event \"x\"] e4"), Err(nom::Err::Error(())));
+    }
+
+    #[test]
+    fn tag_starts_agree_with_the_general_rule() {
+        fn general(i: &[u8]) -> PResult<'_, &[u8]> {
+            let (i, _) = tag(&b"["[..]).parse(i)?;
+            let (i, _) = blanks(i)?;
+            let (i, name) = take_while1(is_tag_name_char).parse(i)?;
+            let (i, _) = blanks(i)?;
+            let (i, _) = tag(&b"\""[..]).parse(i)?;
+            Ok((i, name))
+        }
+        let mut inputs = short_strings(b"[E \"\t]", 5);
+        inputs.extend(
+            [
+                &b"[Event \"x\"]"[..],
+                b"[ White\t \"",
+                b"[\"",
+                b"[E-1_+#=:\"v",
+            ]
+            .map(<[u8]>::to_vec),
+        );
+        for i in inputs {
+            assert_eq!(
+                tag_start(&i),
+                general(&i),
+                "{:?}",
+                String::from_utf8_lossy(&i)
+            );
+        }
+    }
+
+    #[test]
+    fn tag_values_with_a_backslash_are_flagged() {
+        for (input, flagged) in [
+            (&br#"[A "plain"]"#[..], false),
+            (br#"[A "a \"b\""]"#, true),
+            (br#"[A "c:\\x"]"#, true),
+            (br#"[A "c:\x"]"#, true),
+            (br#"[A "\"]"]"#, true),
+        ] {
+            let (rest, (pair, backslash)) = tag_pair_and_backslash(input).expect("a tag pair");
+            assert_eq!(Ok((rest, pair)), tag_pair(input));
+            assert_eq!(backslash, flagged, "{:?}", String::from_utf8_lossy(input));
+            let value = std::str::from_utf8(pair.1).expect("ASCII");
+            assert_eq!(backslash, value.contains('\\'));
+        }
+    }
+}

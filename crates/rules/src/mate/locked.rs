@@ -1,0 +1,556 @@
+//! Locked positions: pawns that never leave their file, kings and pieces that can never move,
+//! the squares every other unit can ever reach behind them, and the proof that a side can never
+//! mate there.
+//!
+//! The argument, in three steps (a greatest fixed point, checked by induction):
+//!
+//! 1. *Assumptions.* Some pawns are assumed *bound*: they never capture (so never leave their
+//!    file) and are never captured. A bound pawn can only walk up its file to just below the
+//!    nearest enemy bound pawn ahead, or a frozen unit (below): that is its *segment*; a pawn
+//!    whose walk reaches the last rank is not bound. Some kings and pieces are assumed *frozen*:
+//!    they never move and are never captured. A bound pawn whose segment is its own square, and
+//!    every frozen unit, is a *wall*.
+//! 2. *Reach.* With the walls as the only obstacles, flood every other unit: a king steps onto
+//!    any square that is not a wall and not attacked by an enemy pawn wall (it may never move
+//!    into check); a knight, bishop, rook or queen moves as it does on a board whose only
+//!    blockers are the walls; a free pawn pushes onto any square that is neither a wall nor an
+//!    enemy bound pawn (which never leaves the file ahead of it), captures onto any square some
+//!    enemy non-king unit can reach, and on the last rank may become a queen or a knight (which
+//!    between them move like any promotion piece). Captures by pawns depend on where enemy
+//!    units can be, so the floods are repeated until nothing grows. Fewer blockers only ever add
+//!    squares, so each set contains every square the unit can really occupy or attack in any
+//!    game, as long as the assumptions hold.
+//! 3. *Checking the assumptions.* A bound pawn is dropped if an enemy unit can attack a square
+//!    of its segment, or the enemy king can step next to one where no wall of its own guards it
+//!    for good, or an enemy unit can stand where it could capture. A frozen king is thawed if a
+//!    neighbour is neither its own wall nor attacked by an enemy pawn wall or frozen king, or if
+//!    it may castle; a frozen piece if some square it attacks (walls as blockers) is not its own
+//!    wall, or it can be taken as a pawn can. Everything is recomputed until nothing changes.
+//!    Then the assumptions hold by induction over the moves of any game: the first move that
+//!    would break one needs a unit on a square its flood excludes.
+//!
+//! With that, a side can never check when none of its units can attack a square the other king
+//! can reach ([`cannot_check`]), and never mate when around every such square the king keeps a
+//! flight nothing can take away ([`cannot_mate_locked`]).
+//!
+//! A position with an en passant square is left alone (the capture could break an assumption).
+
+use crate::attacks;
+use crate::bitboard::Bitboard;
+use crate::position::Position;
+use crate::types::{Color, Role, Square};
+
+/// The squares one step ahead of `pawns` of `color`.
+#[inline]
+pub(crate) fn pushes(color: Color, pawns: Bitboard) -> Bitboard {
+    match color {
+        Color::White => pawns.shift(8),
+        Color::Black => pawns.shift(-8),
+    }
+}
+
+/// The squares `pawns` of `color` attack.
+#[inline]
+pub(crate) fn pawn_attacks(color: Color, pawns: Bitboard) -> Bitboard {
+    let west = pawns & !Bitboard::FILE_A;
+    let east = pawns & !Bitboard::FILE_H;
+    match color {
+        Color::White => west.shift(7) | east.shift(9),
+        Color::Black => west.shift(-9) | east.shift(-7),
+    }
+}
+
+/// The squares of `squares` and every square next to one of them.
+#[inline]
+pub(crate) fn king_spread(squares: Bitboard) -> Bitboard {
+    let west = squares & !Bitboard::FILE_A;
+    let east = squares & !Bitboard::FILE_H;
+    let row = squares | west.shift(-1) | east.shift(1);
+    row | row.shift(8) | row.shift(-8)
+}
+
+/// The squares a `role` piece on `sq` attacks when only `blockers` stand on the board.
+#[inline]
+fn piece_attacks(role: Role, sq: Square, blockers: Bitboard) -> Bitboard {
+    match role {
+        Role::Knight => attacks::knight(sq),
+        Role::Bishop => attacks::bishop(sq, blockers),
+        Role::Rook => attacks::rook(sq, blockers),
+        Role::Queen => attacks::queen(sq, blockers),
+        Role::King => attacks::king(sq),
+        Role::Pawn => Bitboard::EMPTY,
+    }
+}
+
+/// Every square a `role` piece starting on any square of `from` can reach, and every square it
+/// can attack from one of them, when the only obstacles are `walls` (which it never enters).
+fn flood_piece(role: Role, from: Bitboard, walls: Bitboard) -> (Bitboard, Bitboard) {
+    let mut reach = from;
+    let mut frontier = from;
+    let mut attacked = Bitboard::EMPTY;
+    while frontier.any() {
+        let mut next = Bitboard::EMPTY;
+        for sq in frontier {
+            let a = piece_attacks(role, sq, walls);
+            attacked |= a;
+            next |= a;
+        }
+        next = next & !walls & !reach;
+        reach |= next;
+        frontier = next;
+    }
+    (reach, attacked)
+}
+
+/// The squares a king on any square of `from` can reach stepping only on `allowed` squares
+/// (its starting squares are kept even if not allowed).
+pub(crate) fn flood_king(from: Bitboard, allowed: Bitboard) -> Bitboard {
+    let mut reach = from;
+    loop {
+        let next = reach | (king_spread(reach) & allowed);
+        if next == reach {
+            return reach;
+        }
+        reach = next;
+    }
+}
+
+/// What the units of each side can ever do, given the bound pawns.
+#[derive(Debug)]
+pub(crate) struct Reach {
+    /// Squares the non-king units of each side can ever stand on.
+    pub occupy: [Bitboard; 2],
+    /// Squares those units can ever attack.
+    pub attack: [Bitboard; 2],
+    /// Squares each king can ever stand on.
+    pub king: [Bitboard; 2],
+    /// Squares the units other than kings and bound pawns can ever stand on.
+    pub mobile: [Bitboard; 2],
+}
+
+/// Pawns that never leave their file and are never captured, and where they can be.
+#[derive(Debug, Default)]
+pub(crate) struct Bound {
+    /// The bound pawns, both colours.
+    pub pawns: Bitboard,
+    /// The squares each side's bound pawns can stand on.
+    pub segments: [Bitboard; 2],
+    /// The bound pawns that can never move at all.
+    pub pawn_walls: Bitboard,
+    /// Those pawns and the kings and pieces that can never move: walls for everything else.
+    pub walls: Bitboard,
+}
+
+impl Bound {
+    /// The segment of every pawn of `candidates`: the squares from it up to, not including,
+    /// the nearest enemy candidate ahead on its file. Pawns without one are dropped (they
+    /// might promote).
+    /// Kings and pieces in `frozen` (assumed never to move) close segments too, and are walls.
+    fn new(
+        pos: &Position,
+        mut candidates: Bitboard,
+        frozen: Bitboard,
+    ) -> (Bound, Vec<(Square, Bitboard)>) {
+        loop {
+            let mut segs = Vec::new();
+            let mut kept = Bitboard::EMPTY;
+            for sq in candidates {
+                let Some(color) = pos.piece_at(sq).map(|p| p.color) else {
+                    continue;
+                };
+                let enemy = (candidates & pos.by_color(!color)) | frozen;
+                let mut seg = Bitboard::from_square(sq);
+                let mut cur = Bitboard::from_square(sq);
+                let mut closed = false;
+                loop {
+                    cur = pushes(color, cur);
+                    if cur.is_empty() {
+                        break;
+                    }
+                    if (cur & enemy).any() {
+                        closed = true;
+                        break;
+                    }
+                    seg |= cur;
+                }
+                if closed {
+                    kept = kept.with(sq);
+                    segs.push((sq, seg));
+                }
+            }
+            if kept == candidates {
+                let mut bound = Bound {
+                    pawns: kept,
+                    walls: frozen,
+                    ..Bound::default()
+                };
+                for &(sq, seg) in &segs {
+                    if let Some(piece) = pos.piece_at(sq) {
+                        bound.segments[piece.color.index()] |= seg;
+                    }
+                    if seg.count() == 1 {
+                        bound.walls |= seg;
+                        bound.pawn_walls |= seg;
+                    }
+                }
+                return (bound, segs);
+            }
+            candidates = kept;
+        }
+    }
+}
+
+impl Bound {
+    /// Each bound pawn with its segment.
+    fn segment_list(&self, pos: &Position) -> Vec<(Square, Bitboard)> {
+        Bound::new(pos, self.pawns, self.walls & !self.pawn_walls).1
+    }
+}
+
+impl Reach {
+    /// The least fixed point of the floods, with the walls of `bound` as the only obstacles.
+    pub(crate) fn compute(pos: &Position, bound: &Bound) -> Reach {
+        let kings = pos.by_role(Role::King);
+        let walls = bound.walls;
+        let mut occupy = [Color::White, Color::Black]
+            .map(|c| (pos.by_color(c) & !kings & !bound.pawns) | bound.segments[c.index()]);
+        let mut king = [Bitboard::EMPTY; 2];
+        for color in [Color::White, Color::Black] {
+            let enemy_walls = bound.pawn_walls & pos.by_color(!color);
+            let allowed = !walls & !pawn_attacks(!color, enemy_walls);
+            king[color.index()] = flood_king(Bitboard::from_square(pos.king_of(color)), allowed);
+        }
+        let pawn_squares = [Color::White, Color::Black]
+            .map(|c| pos.by_color(c) & pos.by_role(Role::Pawn) & !bound.pawns);
+        let mut mobile = pawn_squares;
+        // Pieces move the same whatever the others do: flood them once.
+        let mut piece_attack = [Bitboard::EMPTY; 2];
+        for color in [Color::White, Color::Black] {
+            let ci = color.index();
+            let pieces = pos.by_color(color) & !kings & !pos.by_role(Role::Pawn);
+            for sq in pieces {
+                if let Some(role) = pos.role_at(sq) {
+                    let (r, a) = flood_piece(role, Bitboard::from_square(sq), walls);
+                    occupy[ci] |= r;
+                    mobile[ci] |= r;
+                    piece_attack[ci] |= a;
+                }
+            }
+        }
+        // Pawns capture only where enemy units can be: grow until nothing changes.
+        loop {
+            let mut attack = [Color::White, Color::Black]
+                .map(|c| pawn_attacks(c, bound.segments[c.index()]) | piece_attack[c.index()]);
+            let mut next = occupy;
+            let mut pawn_mobile = [Bitboard::EMPTY; 2];
+            for color in [Color::White, Color::Black] {
+                let ci = color.index();
+                let pawns = pos.by_color(color) & pos.by_role(Role::Pawn) & !bound.pawns;
+                let last = Bitboard::rank(if color == Color::White { 7 } else { 0 });
+                let targets = occupy[(!color).index()] & !walls;
+                // An enemy bound pawn ahead never leaves the file: no passing it.
+                let stops = walls | (bound.pawns & pos.by_color(!color));
+                let mut promoted = Bitboard::EMPTY;
+                for sq in pawns {
+                    let mut cone = Bitboard::from_square(sq);
+                    loop {
+                        let walk = cone & !last;
+                        let grown = cone
+                            | (pushes(color, walk) & !stops)
+                            | (pawn_attacks(color, walk) & targets);
+                        if grown == cone {
+                            break;
+                        }
+                        cone = grown;
+                    }
+                    attack[ci] |= pawn_attacks(color, cone & !last);
+                    next[ci] |= cone;
+                    pawn_mobile[ci] |= cone;
+                    promoted |= cone & last;
+                }
+                if promoted.any() {
+                    for role in [Role::Queen, Role::Knight] {
+                        let (r, a) = flood_piece(role, promoted, walls);
+                        next[ci] |= r;
+                        pawn_mobile[ci] |= r;
+                        attack[ci] |= a;
+                    }
+                }
+            }
+            if next == occupy {
+                // The pawns' cones and promotions, beyond the pieces' floods.
+                for ci in 0..2 {
+                    mobile[ci] |= pawn_mobile[ci];
+                }
+                return Reach {
+                    occupy,
+                    attack,
+                    king,
+                    mobile,
+                };
+            }
+            occupy = next;
+        }
+    }
+}
+
+/// The pawns that never leave their file and are never captured, in any game from `pos` (see
+/// the module doc), with the reach of everything else. `None` when an en passant square is set.
+pub(crate) fn bound_pawns(pos: &Position) -> Option<(Bound, Reach)> {
+    if pos.ep_square().is_some() {
+        return None;
+    }
+    // Every pawn is a candidate (those that could promote drop out at once), and so is every
+    // king without castling rights.
+    let mut candidates = pos.by_role(Role::Pawn);
+    // Candidates for never moving: kings without castling rights and every piece.
+    let kings = pos.by_role(Role::King);
+    let mut frozen = pos.occupied() & !pos.by_role(Role::Pawn) & !kings;
+    for color in [Color::White, Color::Black] {
+        if (pos.castling_rooks() & pos.by_color(color)).is_empty() {
+            frozen |= pos.king_of(color);
+        }
+    }
+    loop {
+        let (bound, segs) = Bound::new(pos, candidates, frozen);
+        // A frozen king has no square to go to: each neighbour holds one of its own walls, or
+        // is attacked by an enemy pawn wall or frozen king (which also covers an enemy unit
+        // that stands there defended). A frozen piece has no square to go to: every square it
+        // attacks (with the walls as blockers) holds one of its own walls.
+        let mut thawed = Bitboard::EMPTY;
+        for unit in frozen {
+            let Some(piece) = pos.piece_at(unit) else {
+                continue;
+            };
+            let color = piece.color;
+            let own = bound.walls & pos.by_color(color);
+            let exits = if piece.role == Role::King {
+                let covered = pawn_attacks(!color, bound.pawn_walls & pos.by_color(!color))
+                    | frozen_guard(frozen & kings & pos.by_color(!color));
+                attacks::king(unit) & !own & !covered
+            } else {
+                piece_attacks(piece.role, unit, bound.walls) & !own
+            };
+            if exits.any() {
+                thawed = thawed.with(unit);
+            }
+        }
+        if thawed.any() {
+            frozen &= !thawed;
+            continue;
+        }
+        let reach = Reach::compute(pos, &bound);
+        let mut dropped = Bitboard::EMPTY;
+        for (sq, seg) in segs {
+            let Some(color) = pos.piece_at(sq).map(|p| p.color) else {
+                continue;
+            };
+            let enemy = (!color).index();
+            let defended = guarded(pos, &bound, color);
+            // Captured by an enemy piece or pawn, or by the enemy king where no wall defends.
+            let captured = (seg & reach.attack[enemy]).any()
+                || (seg & king_spread(reach.king[enemy]) & !defended).any();
+            // Capturing: an enemy unit can stand on one of its capture squares.
+            let captures = (pawn_attacks(color, seg) & reach.occupy[enemy]).any();
+            if captured || captures {
+                dropped = dropped.with(sq);
+            }
+        }
+        // A frozen piece must never be taken either.
+        for unit in frozen & !kings {
+            let Some(color) = pos.piece_at(unit).map(|p| p.color) else {
+                continue;
+            };
+            let enemy = (!color).index();
+            let defended = guarded(pos, &bound, color);
+            if reach.attack[enemy].contains(unit)
+                || (king_spread(reach.king[enemy]) & !defended).contains(unit)
+            {
+                thawed = thawed.with(unit);
+            }
+        }
+        if dropped.is_empty() && thawed.is_empty() {
+            return Some((bound, reach));
+        }
+        candidates &= !dropped;
+        frozen &= !thawed;
+    }
+}
+
+/// The squares `color`'s walls guard for good: attacked by its pawn walls, its frozen king, or
+/// its frozen pieces (through the walls).
+fn guarded(pos: &Position, bound: &Bound, color: Color) -> Bitboard {
+    let own = pos.by_color(color);
+    let mut guard = pawn_attacks(color, bound.pawn_walls & own);
+    for unit in bound.walls & own & !bound.pawn_walls {
+        if let Some(role) = pos.role_at(unit) {
+            guard |= piece_attacks(role, unit, bound.walls);
+        }
+    }
+    guard
+}
+
+/// The squares next to the frozen kings `kings`: they guard them for good.
+#[inline]
+fn frozen_guard(kings: Bitboard) -> Bitboard {
+    kings
+        .into_iter()
+        .fold(Bitboard::EMPTY, |guard, king| guard | attacks::king(king))
+}
+
+/// Whether `winner` can never give check to the other king, whatever both sides play: proved
+/// with the bound pawns and the reach of every unit (see the module doc).
+pub fn cannot_check(pos: &Position, winner: Color) -> bool {
+    let Some((_, reach)) = bound_pawns(pos) else {
+        return false;
+    };
+    (reach.attack[winner.index()] & reach.king[(!winner).index()]).is_empty()
+}
+
+/// Whether `winner` can never mate, whatever both sides play: on every square where the losing
+/// king could ever be checked, it keeps a flight that nothing can ever take from it.
+///
+/// An *open flight* is a square the losing king can reach, that no unit of `winner` (king
+/// included) can ever attack, that is not a wall, and on which no unit of the loser's own can
+/// ever stand except its bound pawns. Attacks are flooded with the walls as the only blockers,
+/// so a slider's attack runs on through the checked king's square as it does in a real check.
+/// Each bound pawn stands on one square of its segment at a time, so when the king stands next
+/// to more open flights than there are own bound pawns whose segments touch them, one of them is
+/// empty of its own men and unattacked: the king can step there (taking whatever enemy unit
+/// stands on it), so it is not mated. If that holds on every square of its reach that `winner`
+/// can ever attack, no mate is possible. This contains [`cannot_check`] (no such square).
+pub fn cannot_mate_locked(pos: &Position, winner: Color) -> bool {
+    let Some((bound, reach)) = bound_pawns(pos) else {
+        return false;
+    };
+    let segments = bound.segment_list(pos);
+    let loser = (!winner).index();
+    let region = reach.king[loser];
+    let attack = reach.attack[winner.index()];
+    let cover = attack | king_spread(reach.king[winner.index()]);
+    let open = region & !cover & !reach.mobile[loser] & !bound.walls;
+    let own_bound = bound.pawns & pos.by_color(!winner);
+    (attack & region).into_iter().all(|k| {
+        let flights = attacks::king(k) & open;
+        // Each bound pawn of the loser's own stands on one square of its segment at a time,
+        // so it can block at most one of these flights.
+        let blockers = segments
+            .iter()
+            .filter(|(sq, seg)| own_bound.contains(*sq) && (*seg & flights).any())
+            .count();
+        flights.count() as usize > blockers
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fen(s: &str) -> Position {
+        Position::from_fen_lenient(s).unwrap()
+    }
+
+    #[test]
+    fn a_full_wall_keeps_both_kings_home() {
+        let pos = fen("8/8/4k3/p1p1p1p1/P1P1P1P1/8/3K4/8 w - - 0 1");
+        assert!(cannot_check(&pos, Color::White));
+        assert!(cannot_check(&pos, Color::Black));
+        let (bound, _) = bound_pawns(&pos).unwrap();
+        assert_eq!(bound.walls.count(), 8);
+    }
+
+    #[test]
+    fn a_bishop_of_the_wrong_colour_stays_behind_the_wall() {
+        // The light bishop never passes a6, c6, e6, g6 (its own pawns), and the black king
+        // never leaves the eighth rank (b7, d7, f7, h7 are attacked by white pawns).
+        let pos = fen("3k4/p1p1p1p1/P1P1P1P1/8/8/8/P1P1P1P1/3K1B2 w - - 0 1");
+        assert!(cannot_check(&pos, Color::White));
+    }
+
+    #[test]
+    fn a_knight_jumps_the_wall() {
+        let pos = fen("3k4/p1p1p1p1/P1P1P1P1/8/8/8/8/3K1N2 w - - 0 1");
+        assert!(!cannot_check(&pos, Color::White));
+    }
+
+    #[test]
+    fn pawns_facing_each_other_from_afar_are_bound() {
+        // c2 and e2 never leave their files (nothing black ever stands where they could take)
+        // and stop below their own walls c6 and e6; c5 and e5 may be taken by the white king,
+        // but until then they cannot pass c2 and e2. White never checks.
+        let pos = fen("2k5/p1p1p1p1/P1P1P1P1/2p1p2K/8/8/2P1P3/8 w - - 0 1");
+        let (bound, _) = bound_pawns(&pos).unwrap();
+        assert_eq!(bound.pawns.count(), 10);
+        assert!(!bound.pawns.contains(Square::C5));
+        assert!(cannot_check(&pos, Color::White));
+        assert!(!cannot_check(&pos, Color::Black));
+    }
+
+    #[test]
+    fn a_check_with_a_flight_left_is_no_mate() {
+        // Black's e3 pawn can check the white king on d2 or f2, but nothing black ever covers
+        // c1 or g1 (or takes them away), so the king always escapes.
+        let pos = fen("8/8/4k3/p1p1p1p1/P1P1P1P1/4p3/4P3/3K4 w - - 0 1");
+        assert!(!cannot_check(&pos, Color::Black));
+        assert!(cannot_mate_locked(&pos, Color::Black));
+        assert!(cannot_mate_locked(&pos, Color::White));
+    }
+
+    #[test]
+    fn a_pawn_a_rook_can_take_is_not_a_wall() {
+        // The rook reaches h5 and takes g5, so the g-pawns and the wall are not proved.
+        let pos = fen("8/8/4k3/p1p1p1p1/P1P1P1P1/8/3K4/7R w - - 0 1");
+        assert!(!cannot_check(&pos, Color::White));
+        let (bound, _) = bound_pawns(&pos).unwrap();
+        assert!(bound.walls.count() < 8);
+    }
+
+    #[test]
+    fn a_pawn_that_can_capture_breaks_the_wall() {
+        // A black knight can come to b3 or d3, where c2 takes it.
+        let pos = fen("8/8/4k3/p1p1p1p1/P1P1P1P1/8/2P5/3K2n1 w - - 0 1");
+        assert!(!cannot_check(&pos, Color::White));
+    }
+
+    #[test]
+    fn own_pawns_block_one_flight_each() {
+        // Black's rank-5 pawns walk down to meet White's rank-2 pawns and may check the white
+        // king, but around any checked square the king has more open flights than the white
+        // pawns whose files touch them can fill, one square each.
+        let pos = fen("3k4/p1p1p1p1/P1P1P1P1/p1p1p1p1/8/8/P1P1P1P1/3K4 w - - 0 1");
+        assert!(!cannot_check(&pos, Color::Black));
+        assert!(cannot_mate_locked(&pos, Color::Black));
+        assert!(cannot_mate_locked(&pos, Color::White));
+    }
+
+    #[test]
+    fn a_king_that_can_never_move_is_a_wall() {
+        // The white king on a1 is shut in for good (a2 is guarded by b3, b1 by a2, b2 is its
+        // own blocked pawn), so the a2 pawn never promotes; Black's light bishop can never
+        // check a dark a1, and the white bishop never reaches the black king's light escape.
+        let pos = fen("k7/1b6/8/8/8/1pB5/pP6/K7 w - - 0 1");
+        let (bound, _) = bound_pawns(&pos).unwrap();
+        assert!(bound.walls.contains(Square::A1));
+        assert!(cannot_check(&pos, Color::Black));
+    }
+
+    #[test]
+    fn a_boxed_bishop_is_a_wall_and_guards() {
+        // The bishops on e4 and e5 are shut in by their own blocked pawns for good; the white
+        // one guards d5 and f5, the black one d4 and f4, so no king can take a wall pawn, and
+        // Black, with nothing else, can never check.
+        let pos = fen("4k3/8/3p1p2/3PbP2/3pBp2/3P1P2/4B3/4K3 w - - 0 1");
+        let (bound, _) = bound_pawns(&pos).unwrap();
+        assert!(bound.walls.contains(Square::E4) && bound.walls.contains(Square::E5));
+        assert_eq!(bound.walls.count(), 10);
+        assert!(cannot_check(&pos, Color::Black));
+        // White's free bishop on e2 may check the black king, which can walk round the wall.
+        assert!(!cannot_check(&pos, Color::White));
+    }
+
+    #[test]
+    fn en_passant_is_left_alone() {
+        let pos = fen("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1");
+        assert!(bound_pawns(&pos).is_none());
+    }
+}

@@ -1,0 +1,331 @@
+//! The helpmate search: both sides play for `winner`'s mate. A best-first walk of the
+//! positions reachable from the start, each visited once, expands first the ones that look
+//! closest to a mate (few free flights for the losing king, the winner's men near it, few men
+//! left to the loser, see `heuristic`); it either finds a line or, when nothing is left to
+//! expand, proves that there is none.
+//!
+//! It never answers "no mate" from a cut-off: "none" comes only after every position reachable
+//! from the start was expanded or set aside by a proof that no mate lies beyond it (material,
+//! or the locked-position proof). Positions are told apart by their Zobrist key, which covers
+//! placement, side to move, castling rights and a legal en passant square; the clocks play no
+//! part in what can be reached. (A key collision could hide a position: with 64-bit keys and
+//! at most a few million positions the odds are below one in a million million; a line found
+//! is replayed before it is returned, so "yes" never rests on a key.)
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
+
+use crate::attacks;
+use crate::bitboard::Bitboard;
+use crate::mate::locked;
+use crate::mate::statics::material_cannot_mate;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::types::{Color, Role, Square};
+
+/// A hasher for Zobrist keys, which are already uniformly spread: the key is its own hash.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) ^ u64::from(b) ^ (self.0 >> 56);
+        }
+    }
+
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
+    }
+}
+
+/// A set of Zobrist keys.
+type KeySet = HashSet<u64, BuildHasherDefault<KeyHasher>>;
+
+/// What a search found.
+#[derive(Debug)]
+pub(crate) enum Found {
+    /// A helpmate line from the start position.
+    Mate(Vec<Move>),
+    /// Every reachable position was visited and none is a mate of the loser.
+    None,
+    /// The node budget ran out first.
+    Unknown,
+}
+
+/// The king distance between two squares.
+#[inline]
+fn distance(a: Square, b: Square) -> i32 {
+    (a.file() as i32 - b.file() as i32)
+        .abs()
+        .max((a.rank() as i32 - b.rank() as i32).abs())
+}
+
+/// How far `sq` is from the nearest edge (0 on the edge, 3 in the centre).
+#[inline]
+fn edge_distance(sq: Square) -> i32 {
+    let f = sq.file() as i32;
+    let r = sq.rank() as i32;
+    f.min(7 - f).min(r).min(7 - r)
+}
+
+/// How promising `pos` looks for a mate of `winner`'s opponent: lower is better. Each free
+/// flight square of the losing king (neither blocked by its own men nor attacked) counts
+/// heavily; then how far the winner's men are from that king, and how far its pawns are from
+/// promotion.
+fn heuristic(pos: &Position, winner: Color) -> i32 {
+    let loser = !winner;
+    let loser_king = pos.king_of(loser);
+    let occupied = pos.occupied();
+    let mut h = 0;
+    for flight in attacks::king(loser_king) & !pos.by_color(loser) {
+        if pos.attackers_to(flight, winner, occupied).is_empty() {
+            h += 5;
+        }
+    }
+    let mut nearest = 8;
+    for sq in pos.by_color(winner) {
+        match pos.role_at(sq) {
+            Some(Role::Pawn) => {
+                let to_go = if winner == Color::White {
+                    7 - sq.rank() as i32
+                } else {
+                    sq.rank() as i32
+                };
+                h += to_go;
+                nearest = nearest.min(distance(sq, loser_king) + 1);
+            }
+            Some(Role::King) => h += distance(sq, loser_king) / 2,
+            Some(_) => {
+                let d = distance(sq, loser_king);
+                h += d / 2;
+                nearest = nearest.min(d);
+            }
+            None => {}
+        }
+    }
+    h += 2 * nearest + edge_distance(loser_king);
+    h += 3
+        * (pos.by_color(loser) & !pos.by_role(Role::King) & !pos.by_role(Role::Pawn)).count()
+            as i32;
+    h += 4 * (pos.by_color(loser) & pos.by_role(Role::Pawn)).count() as i32;
+    let heavy = pos.by_role(Role::Pawn) | pos.by_role(Role::Rook) | pos.by_role(Role::Queen);
+    if (pos.by_color(winner) & heavy).is_empty() {
+        // Minor pieces mate only in or next to a corner.
+        let (f, r) = (loser_king.file() as i32, loser_king.rank() as i32);
+        h += 3 * f.min(7 - f).max(r.min(7 - r));
+    }
+    h
+}
+
+/// How much the heuristic weighs against the depth (greedier when higher).
+const WEIGHT: i32 = 2;
+
+/// For each square, how many king steps the losing king needs from there to a square where
+/// `winner` could ever check it (by the locked-position reach of the start position; 0
+/// everywhere when there is none, 8 where no such square is reachable). A guide for the
+/// search in locked positions, not a proof of anything.
+fn approach_map(pos: &Position, winner: Color) -> [u8; 64] {
+    let mut map = [0u8; 64];
+    let Some((_, reach)) = locked::bound_pawns(pos) else {
+        return map;
+    };
+    let region = reach.king[(!winner).index()];
+    let mut frontier = reach.attack[winner.index()] & region;
+    if frontier.is_empty() {
+        return map;
+    }
+    map = [8u8; 64];
+    let mut seen = frontier;
+    let mut step = 0u8;
+    while frontier.any() && step < 8 {
+        for sq in frontier {
+            map[sq.index()] = step;
+        }
+        frontier = locked::king_spread(frontier) & region & !seen;
+        seen |= frontier;
+        step += 1;
+    }
+    map
+}
+
+/// One position waiting to be expanded: its priority, and how to get there.
+#[derive(Clone, Copy)]
+struct Waiting {
+    /// Lower first (stored reversed for the max-heap), ties in order of arrival.
+    priority: Reverse<(i32, u32)>,
+    /// Index of the parent in the arena.
+    parent: u32,
+    /// The move from the parent.
+    mv: Move,
+}
+
+impl PartialEq for Waiting {
+    fn eq(&self, other: &Waiting) -> bool {
+        self.priority == other.priority
+    }
+}
+
+impl Eq for Waiting {}
+
+impl PartialOrd for Waiting {
+    fn partial_cmp(&self, other: &Waiting) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Waiting {
+    fn cmp(&self, other: &Waiting) -> std::cmp::Ordering {
+        self.priority.cmp(&other.priority)
+    }
+}
+
+/// Walks every position reachable from `pos`, best first, looking for a mate of `winner`'s
+/// opponent; at most `limit` positions are expanded. Positions from which `winner` provably
+/// cannot mate (by material, or, after a capture or pawn move, by the locked-position proof)
+/// are not expanded: no mate lies beyond them. [`Found::None`] means that every reachable
+/// position was visited.
+pub(crate) fn search(pos: &Position, winner: Color, limit: u64) -> (Found, u64) {
+    let approach = approach_map(pos, winner);
+    // The expanded positions, each with its parent, the move from it and its depth.
+    let mut arena: Vec<(Position, u32, Option<Move>, u32)> = Vec::new();
+    let mut seen = KeySet::default();
+    let mut queue = BinaryHeap::new();
+    seen.insert(pos.zobrist());
+    arena.push((pos.clone(), u32::MAX, None, 0));
+    let mut expanded = 0;
+    let mut next = Some(0u32);
+    loop {
+        let Some(at) = next.take() else {
+            // Take the best waiting position.
+            let Some(w): Option<Waiting> = queue.pop() else {
+                return (Found::None, expanded);
+            };
+            let mv = w.mv;
+            let mut child = arena[w.parent as usize].0.clone();
+            child.play_unchecked(mv);
+            let depth = arena[w.parent as usize].3 + 1;
+            arena.push((child, w.parent, Some(mv), depth));
+            next = Some((arena.len() - 1) as u32);
+            continue;
+        };
+        if expanded >= limit {
+            return (Found::Unknown, expanded);
+        }
+        expanded += 1;
+        let (p, depth) = (arena[at as usize].0.clone(), arena[at as usize].3);
+        for &mv in p.legal_moves().iter() {
+            let mut child = p.clone();
+            child.play_unchecked(mv);
+            if !seen.insert(child.zobrist()) {
+                continue;
+            }
+            if child.turn() != winner && child.is_checkmate() {
+                let mut line = vec![mv];
+                let mut i = at;
+                while let Some((_, parent, Some(m), _)) = arena.get(i as usize) {
+                    line.push(*m);
+                    i = *parent;
+                }
+                line.reverse();
+                return (Found::Mate(line), expanded);
+            }
+            if material_cannot_mate(&child, winner)
+                || (may_lock(&child, mv) && locked::cannot_mate_locked(&child, winner))
+            {
+                continue;
+            }
+            let mut h =
+                heuristic(&child, winner) + 2 * i32::from(approach[child.king_of(!winner).index()]);
+            if child.is_check() && child.turn() != winner {
+                h -= 1;
+            }
+            queue.push(Waiting {
+                priority: Reverse((WEIGHT * h + depth as i32, expanded as u32)),
+                parent: at,
+                mv,
+            });
+        }
+    }
+}
+
+/// Whether `mv`, just played to reach `pos`, may have made a locked-position proof possible: a
+/// capture by or of a pawn, or a pawn push that ends in front of a pawn, in a position with at
+/// least one pawn blocked head-on by an enemy pawn. (Other moves are not worth the proof's cost;
+/// skipping the proof only costs search time, never soundness.)
+#[inline]
+fn may_lock(pos: &Position, mv: Move) -> bool {
+    // Walls start from a pawn with an enemy pawn right in front of it.
+    let pawns = pos.by_role(Role::Pawn);
+    let white = pawns & pos.by_color(Color::White);
+    if (white.shift(8) & pawns & pos.by_color(Color::Black)).is_empty() {
+        return false;
+    }
+    if mv.is_capture() {
+        return mv.role() == Role::Pawn || mv.capture() == Some(Role::Pawn);
+    }
+    mv.role() == Role::Pawn
+        && mv.promotion().is_none()
+        && (locked::pushes(!pos.turn(), Bitboard::from_square(mv.to())) & pos.by_role(Role::Pawn))
+            .any()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mate::replays_to_mate;
+
+    fn fen(s: &str) -> Position {
+        Position::from_fen_lenient(s).unwrap()
+    }
+
+    #[test]
+    fn finds_a_rook_mate() {
+        let pos = fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
+        let Found::Mate(line) = search(&pos, Color::White, 20_000).0 else {
+            panic!("no mate found");
+        };
+        assert!(replays_to_mate(&pos, Color::White, &line));
+    }
+
+    #[test]
+    fn finds_a_helpmate_that_needs_the_losers_blocker() {
+        // Black's own bishop must block a flight of its king for the knight to mate.
+        let pos = fen("4kb2/8/8/8/8/4KN2/8/8 w - - 0 1");
+        let Found::Mate(line) = search(&pos, Color::White, 200_000).0 else {
+            panic!("no mate found");
+        };
+        assert!(replays_to_mate(&pos, Color::White, &line));
+    }
+
+    #[test]
+    fn kings_take_undefended_pawns() {
+        // The a-pawns look locked, but either king can take the other's pawn, and White's
+        // pawn then promotes: the walk finds that line.
+        let pos = fen("k7/8/8/8/8/p7/P7/K7 w - - 0 1");
+        let Found::Mate(line) = search(&pos, Color::White, 100_000).0 else {
+            panic!("no mate found");
+        };
+        assert!(replays_to_mate(&pos, Color::White, &line));
+    }
+
+    #[test]
+    fn exhausting_means_none() {
+        // Every move keeps a lone knight against a bare king, so nothing is left to expand.
+        let pos = fen("k7/8/8/8/8/8/8/K5N1 w - - 0 1");
+        let (found, expanded) = search(&pos, Color::White, 1_000);
+        assert!(matches!(found, Found::None), "{found:?} after {expanded}");
+    }
+
+    #[test]
+    fn the_heuristic_prefers_a_boxed_king() {
+        let free = fen("8/8/8/4k3/8/8/8/R3K3 b - - 0 1");
+        let boxed = fen("k7/8/8/8/8/8/8/R3K3 b - - 0 1");
+        assert!(heuristic(&boxed, Color::White) < heuristic(&free, Color::White));
+    }
+}
