@@ -209,6 +209,7 @@ pub enum GameResult {
 impl GameResult {
     /// Reads a `Result` tag's value; anything but the three decisive or drawn markers (`*`, an
     /// empty or unusual value such as `½-½`) is [`GameResult::Unknown`].
+    #[inline]
     pub fn from_tag(value: &str) -> GameResult {
         match value.trim() {
             "1-0" => GameResult::WhiteWins,

@@ -377,6 +377,7 @@ impl Position {
 
     /// Plays `mv`, which must be legal here (from [`Position::legal_moves`] or checked with
     /// [`Position::is_legal`]). An illegal move leaves a meaningless position but never panics.
+    #[inline]
     pub fn play_unchecked(&mut self, mv: Move) {
         let us = self.turn;
         let them = !us;

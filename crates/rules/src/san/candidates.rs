@@ -209,7 +209,7 @@ fn pieces(pos: &Position, role: Role, to: Square) -> Bitboard {
 }
 
 /// The squares of our pawns that push to the empty `to` or capture an enemy piece there.
-#[inline]
+#[inline(always)]
 fn pawns(pos: &Position, to: Square) -> Bitboard {
     let us = pos.turn();
     let them = !us;

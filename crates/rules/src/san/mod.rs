@@ -85,6 +85,7 @@ impl Suffix {
 
     /// Like [`Suffix::of`], for a caller that knows whether the side to move in `after` is in
     /// check (`in_check` must be `after.is_check()`): the check test is not made again.
+    #[inline]
     pub fn knowing_check(after: &crate::Position, in_check: bool) -> Option<Suffix> {
         debug_assert_eq!(in_check, after.is_check());
         if !in_check {
@@ -235,6 +236,7 @@ impl San {
     }
 
     /// Parses a move; see the [module documentation](self) for the accepted forms.
+    #[inline]
     pub fn from_ascii(text: &[u8]) -> Result<San, ParseSanError> {
         parse::san(text)
     }
@@ -296,11 +298,13 @@ impl San {
     }
 
     /// Whether this is a null move (`--`, `Z0`, `0000`, `@@@@`).
+    #[inline]
     pub const fn is_null(&self) -> bool {
         matches!(self.shape, Shape::Null)
     }
 
     /// The check or mate suffix as written.
+    #[inline]
     pub const fn suffix(&self) -> Option<Suffix> {
         match self.marks & 0b11 {
             1 => Some(Suffix::Check),

@@ -313,7 +313,7 @@ impl San {
     }
 
     /// The leniency of how `mv` was written, given every legal move of its kind onto its square.
-    #[inline]
+    #[inline(always)]
     fn form_leniency(&self, mv: &Move, froms: Bitboard) -> Leniency {
         let mut leniency = Leniency::EMPTY;
         match (mv.is_capture(), self.is_capture()) {
