@@ -9,9 +9,10 @@ use std::fmt::Write as _;
 use arbiter::clocks::Eval;
 use arbiter::pipeline::GameFormatter;
 use arbiter::replay::GameReport;
+use arbiter::report::columns::{Column, ColumnKind};
+use arbiter::report::output::Cell;
 use arbiter::report::output::{GameNumber, Output};
-use arbiter::report::parquet::{Column, ColumnKind};
-use arbiter::report::table::{Cell, ExportFormat, Table, is_plain};
+use arbiter::report::table::{ExportFormat, Table, is_plain};
 use arbiter::rules::san;
 
 /// The fixed columns of a ply row, `fen` and `comment` included (each only when asked for).

@@ -10,21 +10,37 @@
 //! what it has), so that a damaged stream fails at the same place, with the same offsets, however
 //! it is read.
 //!
-//! - gzip: any number of members, each a header (its optional fields skipped, its CRC checked when
-//!   present), raw deflate data, and a trailer whose CRC-32 and length are checked;
-//! - zstd: any number of frames, skippable frames included;
-//! - bzip2: any number of streams;
-//! - xz: any number of streams, with stream padding.
+//! One file per format, each built only with the crate feature of the format's name:
+//!
+//! - `gz` (feature `gzip`, pure Rust): any number of members, each a header (its optional fields
+//!   skipped, its CRC checked when present), raw deflate data, and a trailer whose CRC-32 and
+//!   length are checked;
+//! - `zst` (feature `zstd`, C): any number of frames, skippable frames included;
+//! - `bz2` (feature `bzip2`, pure Rust): any number of streams;
+//! - `xz` (feature `xz`, C): any number of streams, with stream padding.
+//!
+//! A stream in a format whose feature was left out is an error that names the feature.
 //!
 //! Anything after the last member, frame or stream that does not start another is an error, as is
 //! a stream cut short. A failure names the format and where it happened: the compressed bytes the
 //! decoder had taken, and the decompressed bytes it had handed out.
 
-use std::io::{self, Read};
+// Built with no decoder at all, every stream is refused and the driver below is never used.
+#![cfg_attr(
+    not(any(feature = "gzip", feature = "zstd", feature = "bzip2", feature = "xz")),
+    allow(dead_code, unreachable_code, unused_variables)
+)]
 
-use crc32fast::Hasher;
-use miniz_oxide::inflate::{self, TINFLStatus, core::DecompressorOxide, core::inflate_flags};
-use zstd::stream::raw::{InBuffer, Operation, OutBuffer};
+#[cfg(feature = "bzip2")]
+mod bz2;
+#[cfg(feature = "gzip")]
+mod gz;
+#[cfg(feature = "xz")]
+mod xz;
+#[cfg(feature = "zstd")]
+mod zst;
+
+use std::io::{self, Read};
 
 use super::Compression;
 
@@ -114,10 +130,19 @@ impl<R: Read> Decoder<R> {
     /// A decoder of `format` over `raw`, taken `chunk` bytes at a time.
     fn chunked(format: Compression, raw: R, chunk: usize) -> io::Result<Decoder<R>> {
         let codec: Box<dyn Codec> = match format {
-            Compression::Gzip => Box::new(Gzip::new()),
-            Compression::Zstd => Box::new(Zstd::new()?),
-            Compression::Bzip2 => Box::new(Bzip2::new()),
-            Compression::Xz => Box::new(Xz::new()?),
+            #[cfg(feature = "gzip")]
+            Compression::Gzip => Box::new(gz::Gzip::new()),
+            #[cfg(feature = "zstd")]
+            Compression::Zstd => Box::new(zst::Zstd::new()?),
+            #[cfg(feature = "bzip2")]
+            Compression::Bzip2 => Box::new(bz2::Bzip2::new()),
+            #[cfg(feature = "xz")]
+            Compression::Xz => Box::new(xz::Xz::new()?),
+            #[allow(
+                unreachable_patterns,
+                reason = "a format whose feature is on is matched above"
+            )]
+            left_out => return Err(not_built(left_out)),
         };
         Ok(Decoder {
             raw: Chunks::new(raw, chunk),
@@ -205,6 +230,19 @@ impl<R: Read> Read for Decoder<R> {
     }
 }
 
+/// The error for a stream in `format` when its decoder was left out of the build: the feature
+/// that brings it is named (each format's feature has the format's name).
+fn not_built(format: Compression) -> io::Error {
+    let name = format.name();
+    io::Error::new(
+        io::ErrorKind::Unsupported,
+        format!(
+            "the input is {name}-compressed, but this build of arbiter has no {name} decoder \
+             (the `{name}` feature of the arbiter crate was left out); decompress it first"
+        ),
+    )
+}
+
 /// What one step of a codec did.
 struct Step {
     /// Compressed bytes taken.
@@ -244,522 +282,17 @@ trait Codec: Send {
 /// What a stream cut short says.
 const CUT_SHORT: &str = "unexpected end of file";
 
-/// gzip members: a header, raw deflate data, a trailer.
-struct Gzip {
-    stage: GzipStage,
-    inflate: Inflate,
-    /// The CRC-32 of the member's header (for its optional CRC-16), then of its data.
-    crc: Crc,
-    /// The header's fixed part, or the trailer, as far as read.
-    fixed: [u8; 10],
-    got: usize,
-    flags: u8,
-}
-
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-enum GzipStage {
-    /// Between members: the end, or the first byte of the next member's header.
-    Between,
-    /// The header's first 10 bytes.
-    Fixed,
-    /// The length of the extra field (2 bytes), then the field itself.
-    ExtraLength,
-    Extra(usize),
-    /// A zero-terminated name, then comment.
-    Name,
-    Comment,
-    /// The header's CRC-16.
-    HeaderCrc,
-    /// The deflate data.
-    Data,
-    /// The CRC-32 and length of the data (8 bytes).
-    Trailer,
-}
-
-const FHCRC: u8 = 0x02;
-const FEXTRA: u8 = 0x04;
-const FNAME: u8 = 0x08;
-const FCOMMENT: u8 = 0x10;
-
-impl Gzip {
-    fn new() -> Gzip {
-        Gzip {
-            stage: GzipStage::Fixed,
-            inflate: Inflate::new(),
-            crc: Crc::new(),
-            fixed: [0; 10],
-            got: 0,
-            flags: 0,
-        }
-    }
-
-    /// The header's stage after `stage`, by its flags.
-    fn after(&self, stage: GzipStage) -> GzipStage {
-        use GzipStage::*;
-        let order = [
-            (ExtraLength, FEXTRA),
-            (Name, FNAME),
-            (Comment, FCOMMENT),
-            (HeaderCrc, FHCRC),
-        ];
-        let from = match stage {
-            Fixed => 0,
-            Extra(_) => 1,
-            Name => 2,
-            Comment => 3,
-            _ => 4,
-        };
-        order[from..]
-            .iter()
-            .find(|(_, flag)| self.flags & flag != 0)
-            .map_or(Data, |&(stage, _)| stage)
-    }
-
-    /// Collects bytes of `input` into `fixed` up to `len` of them; returns how many were taken.
-    fn collect(&mut self, input: &[u8], len: usize) -> usize {
-        let n = (len - self.got).min(input.len());
-        self.fixed[self.got..self.got + n].copy_from_slice(&input[..n]);
-        self.got += n;
-        n
-    }
-
-    /// Reads the header from `input`; returns how many bytes it took, or what is wrong and
-    /// where.
-    fn header(&mut self, input: &[u8]) -> Result<usize, (usize, String)> {
-        use GzipStage::*;
-        let mut at = 0;
-        while at < input.len() && self.stage != Data {
-            let before = at;
-            match self.stage {
-                Fixed => {
-                    at += self.collect(&input[at..], 10);
-                    let f = &self.fixed[..self.got];
-                    if f.first().is_some_and(|&b| b != 0x1f) || f.get(1).is_some_and(|&b| b != 0x8b)
-                    {
-                        return Err((before, "not gzip data (invalid gzip header)".into()));
-                    }
-                    if self.got == 10 {
-                        if f[2] != 8 {
-                            return Err((
-                                before,
-                                format!("unknown gzip compression method {}", f[2]),
-                            ));
-                        }
-                        if f[3] & 0xe0 != 0 {
-                            return Err((
-                                before,
-                                "invalid gzip header (reserved flags set)".into(),
-                            ));
-                        }
-                        self.flags = f[3];
-                        self.got = 0;
-                        self.crc.update(&input[before..at]);
-                        self.stage = self.after(Fixed);
-                        continue;
-                    }
-                }
-                ExtraLength => {
-                    at += self.collect(&input[at..], 2);
-                    if self.got == 2 {
-                        self.got = 0;
-                        let len = u16::from_le_bytes([self.fixed[0], self.fixed[1]]);
-                        self.stage = Extra(usize::from(len));
-                    }
-                }
-                Extra(left) => {
-                    let n = left.min(input.len() - at);
-                    at += n;
-                    self.stage = if n == left {
-                        self.after(Extra(0))
-                    } else {
-                        Extra(left - n)
-                    };
-                }
-                Name | Comment => match memchr::memchr(0, &input[at..]) {
-                    Some(end) => {
-                        at += end + 1;
-                        self.stage = self.after(self.stage);
-                    }
-                    None => at = input.len(),
-                },
-                HeaderCrc => {
-                    // The CRC-16 covers the header before it, not itself.
-                    at += self.collect(&input[at..], 2);
-                    if self.got == 2 {
-                        self.got = 0;
-                        let stored = u16::from_le_bytes([self.fixed[0], self.fixed[1]]);
-                        if stored != self.crc.sum() as u16 {
-                            return Err((
-                                before,
-                                "the gzip header's checksum does not match".into(),
-                            ));
-                        }
-                        self.stage = Data;
-                    }
-                    continue;
-                }
-                Between | Data | Trailer => unreachable!("not a header stage"),
-            }
-            self.crc.update(&input[before..at]);
-        }
-        if self.stage == Data {
-            self.crc.reset();
-        }
-        Ok(at)
-    }
-
-    /// Checks the trailer against the data.
-    fn check_trailer(&self) -> Result<(), String> {
-        let f = &self.fixed;
-        let crc = u32::from_le_bytes([f[0], f[1], f[2], f[3]]);
-        let len = u32::from_le_bytes([f[4], f[5], f[6], f[7]]);
-        if crc != self.crc.sum() {
-            return Err("the data does not match the checksum of its gzip member".into());
-        }
-        if len != self.crc.amount() {
-            return Err("the data does not match the length of its gzip member".into());
-        }
-        Ok(())
-    }
-}
-
-impl Codec for Gzip {
-    fn step(&mut self, input: &[u8], output: &mut [u8]) -> Step {
-        use GzipStage::*;
-        // What was decoded comes first, then whatever went wrong after it.
-        if self.inflate.pending() > 0 {
-            return Step::ok(0, self.inflate.hand_out(output));
-        }
-        if let Some(message) = self.inflate.failure.take() {
-            return Step::failed(0, 0, message);
-        }
-        let mut consumed = 0;
-        loop {
-            let rest = &input[consumed..];
-            match self.stage {
-                Between if input.is_empty() => return Step::ok(0, 0),
-                Between => {
-                    self.inflate.reset();
-                    self.crc.reset();
-                    self.got = 0;
-                    self.stage = Fixed;
-                }
-                // The header took all the input: the data comes with the next.
-                Data if rest.is_empty() && consumed > 0 => return Step::ok(consumed, 0),
-                Data => {
-                    let (taken, ended) = self.inflate.decode(rest, &mut self.crc);
-                    consumed += taken;
-                    if ended {
-                        self.stage = Trailer;
-                        self.got = 0;
-                    }
-                    let written = self.inflate.hand_out(output);
-                    if self.inflate.pending() == 0
-                        && let Some(message) = self.inflate.failure.take()
-                    {
-                        return Step::failed(consumed, written, message);
-                    }
-                    return Step::ok(consumed, written);
-                }
-                _ if input.is_empty() => return Step::failed(0, 0, CUT_SHORT),
-                Trailer => {
-                    consumed += self.collect(rest, 8);
-                    if self.got < 8 {
-                        return Step::ok(consumed, 0);
-                    }
-                    if let Err(message) = self.check_trailer() {
-                        return Step::failed(consumed, 0, message);
-                    }
-                    self.stage = Between;
-                    return Step::ok(consumed, 0);
-                }
-                Fixed | ExtraLength | Extra(_) | Name | Comment | HeaderCrc => {
-                    match self.header(rest) {
-                        Ok(n) => consumed += n,
-                        Err((n, message)) => return Step::failed(consumed + n, 0, message),
-                    }
-                    if self.stage != Data {
-                        return Step::ok(consumed, 0);
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// The CRC-32 and length (modulo 2^32) of a gzip member's bytes.
-#[derive(Default)]
-struct Crc {
-    hasher: Hasher,
-    len: u32,
-}
-
-impl Crc {
-    fn new() -> Crc {
-        Crc::default()
-    }
-
-    fn update(&mut self, bytes: &[u8]) {
-        self.hasher.update(bytes);
-        self.len = self.len.wrapping_add(bytes.len() as u32);
-    }
-
-    fn sum(&self) -> u32 {
-        self.hasher.clone().finalize()
-    }
-
-    fn amount(&self) -> u32 {
-        self.len
-    }
-
-    fn reset(&mut self) {
-        *self = Crc::default();
-    }
-}
-
-/// Bytes of decoded deflate data kept: the last 32 KiB are what the data refers back to; the rest
-/// lets one call decode more at a time. A power of two.
-const RING: usize = 128 << 10;
-
-/// Raw deflate data, decoded into a ring of the last bytes (which later data refers back to) and
-/// handed out from there: so every byte decoded before a corruption is found is handed out,
-/// whatever the sizes of the reads.
-struct Inflate {
-    state: Box<DecompressorOxide>,
-    ring: Vec<u8>,
-    /// Where the next decoded byte goes.
-    at: usize,
-    /// Decoded bytes not yet handed out: `ring[from..from + pending]` (a call decodes up to the
-    /// ring's end, no further).
-    from: usize,
-    pending: usize,
-    /// The data failed after the bytes decoded.
-    failure: Option<String>,
-}
-
-impl Inflate {
-    fn new() -> Inflate {
-        Inflate {
-            state: Box::default(),
-            ring: vec![0; RING],
-            at: 0,
-            from: 0,
-            pending: 0,
-            failure: None,
-        }
-    }
-
-    /// For the next member.
-    fn reset(&mut self) {
-        self.state.init();
-        (self.at, self.from, self.pending) = (0, 0, 0);
-    }
-
-    /// Decoded bytes not yet handed out.
-    fn pending(&self) -> usize {
-        self.pending
-    }
-
-    /// Decodes from `input` (the end of the data when empty) into the ring, hashing what it
-    /// decodes into `crc`; returns how much input it took, and whether the deflate data ended. A
-    /// failure is kept, for after the bytes decoded. Only when nothing is pending.
-    fn decode(&mut self, input: &[u8], crc: &mut Crc) -> (usize, bool) {
-        debug_assert_eq!(self.pending(), 0);
-        let flags = if input.is_empty() {
-            0
-        } else {
-            inflate_flags::TINFL_FLAG_HAS_MORE_INPUT
-        };
-        let (status, taken, written) =
-            inflate::core::decompress(&mut self.state, input, &mut self.ring, self.at, flags);
-        crc.update(&self.ring[self.at..self.at + written]);
-        (self.from, self.pending) = (self.at, written);
-        self.at = (self.at + written) & (RING - 1);
-        let failure = match status {
-            TINFLStatus::Done => return (taken, true),
-            TINFLStatus::NeedsMoreInput | TINFLStatus::HasMoreOutput => return (taken, false),
-            TINFLStatus::FailedCannotMakeProgress => CUT_SHORT.to_owned(),
-            other => format!("corrupt deflate data ({other:?})"),
-        };
-        self.failure = Some(failure);
-        (taken, false)
-    }
-
-    /// Hands out what it can of the pending bytes into `output`; returns how many.
-    fn hand_out(&mut self, output: &mut [u8]) -> usize {
-        let n = self.pending.min(output.len());
-        output[..n].copy_from_slice(&self.ring[self.from..self.from + n]);
-        self.from += n;
-        self.pending -= n;
-        n
-    }
-}
-
-/// How many bytes start a zstd frame (its magic number and header descriptor): what is given of
-/// a frame before zstd says how much more it needs.
-const ZSTD_FRAME_START: usize = 5;
-
-/// zstd frames.
-///
-/// zstd hands out nothing of a call that fails, even bytes it decoded in that call before the
-/// failure: so each call is given no more input than zstd asked for (one unit: a header, a block,
-/// the checksum), and after a call that filled the output, the next one gets no input at all, so
-/// that what zstd still holds is handed out before it decodes on. Then a failing call is one that
-/// decoded nothing.
-struct Zstd {
-    decoder: zstd::stream::raw::Decoder<'static>,
-    /// The input zstd asked for next; 0 after a frame, handed out whole.
-    hint: usize,
-    /// The last call filled the output: zstd may hold more of what it decoded.
-    flush_first: bool,
-}
-
-impl Zstd {
-    fn new() -> io::Result<Zstd> {
-        Ok(Zstd {
-            decoder: zstd::stream::raw::Decoder::new()?,
-            hint: ZSTD_FRAME_START,
-            flush_first: false,
-        })
-    }
-
-    /// One call of zstd on `input`: how much it took and wrote, or what went wrong.
-    fn run(&mut self, input: &[u8], output: &mut [u8]) -> Result<(usize, usize), String> {
-        let mut src = InBuffer::around(input);
-        let mut dst = OutBuffer::around(output);
-        let hint = self
-            .decoder
-            .run(&mut src, &mut dst)
-            .map_err(|e| e.to_string())?;
-        self.hint = hint;
-        self.flush_first = dst.pos() == dst.capacity();
-        Ok((src.pos(), dst.pos()))
-    }
-}
-
-impl Codec for Zstd {
-    fn step(&mut self, input: &[u8], output: &mut [u8]) -> Step {
-        if self.flush_first || input.is_empty() {
-            if input.is_empty() && self.hint == 0 {
-                return Step::ok(0, 0);
-            }
-            let written = match self.run(&[], output) {
-                Ok((_, written)) => written,
-                Err(message) => return Step::failed(0, 0, message),
-            };
-            if input.is_empty() && written == 0 && self.hint != 0 {
-                return Step::failed(0, 0, "incomplete frame");
-            }
-            if written > 0 || input.is_empty() {
-                return Step::ok(0, written);
-            }
-        }
-        if self.hint == 0 {
-            // A frame follows the last one.
-            if let Err(e) = self.decoder.reinit() {
-                return Step::failed(0, 0, e.to_string());
-            }
-            self.hint = ZSTD_FRAME_START;
-        }
-        let given = &input[..input.len().min(self.hint)];
-        match self.run(given, output) {
-            Ok((consumed, written)) => Step::ok(consumed, written),
-            Err(message) => Step::failed(0, 0, message),
-        }
-    }
-}
-
-/// bzip2 streams.
-struct Bzip2 {
-    stream: bzip2::Decompress,
-    /// The last stream ended.
-    ended: bool,
-}
-
-impl Bzip2 {
-    fn new() -> Bzip2 {
-        Bzip2 {
-            stream: bzip2::Decompress::new(false),
-            ended: false,
-        }
-    }
-}
-
-impl Codec for Bzip2 {
-    fn step(&mut self, input: &[u8], output: &mut [u8]) -> Step {
-        if self.ended {
-            if input.is_empty() {
-                return Step::ok(0, 0);
-            }
-            // A stream follows the last one.
-            self.stream = bzip2::Decompress::new(false);
-            self.ended = false;
-        }
-        let (before_in, before_out) = (self.stream.total_in(), self.stream.total_out());
-        let result = self.stream.decompress(input, output);
-        let consumed = (self.stream.total_in() - before_in) as usize;
-        let written = (self.stream.total_out() - before_out) as usize;
-        match result {
-            Ok(bzip2::Status::StreamEnd) => {
-                self.ended = true;
-                Step::ok(consumed, written)
-            }
-            Ok(_) if input.is_empty() && written == 0 => Step::failed(0, 0, CUT_SHORT),
-            Ok(_) => Step::ok(consumed, written),
-            Err(e) => Step::failed(consumed, written, e.to_string()),
-        }
-    }
-}
-
-/// xz streams.
-struct Xz {
-    stream: liblzma::stream::Stream,
-    /// The last stream ended, at the end of the input.
-    ended: bool,
-}
-
-impl Xz {
-    fn new() -> io::Result<Xz> {
-        let stream =
-            liblzma::stream::Stream::new_auto_decoder(u64::MAX, liblzma::stream::CONCATENATED)?;
-        Ok(Xz {
-            stream,
-            ended: false,
-        })
-    }
-}
-
-impl Codec for Xz {
-    fn step(&mut self, input: &[u8], output: &mut [u8]) -> Step {
-        if self.ended {
-            return Step::ok(0, 0);
-        }
-        // Streams may follow one another: the last one ends only at the end of the input.
-        let action = if input.is_empty() {
-            liblzma::stream::Action::Finish
-        } else {
-            liblzma::stream::Action::Run
-        };
-        let (before_in, before_out) = (self.stream.total_in(), self.stream.total_out());
-        let result = self.stream.process(input, output, action);
-        let consumed = (self.stream.total_in() - before_in) as usize;
-        let written = (self.stream.total_out() - before_out) as usize;
-        match result {
-            Ok(liblzma::stream::Status::StreamEnd) => {
-                self.ended = true;
-                Step::ok(consumed, written)
-            }
-            Ok(_) if input.is_empty() && written == 0 => Step::failed(0, 0, CUT_SHORT),
-            Ok(_) => Step::ok(consumed, written),
-            Err(e) => Step::failed(consumed, written, e.to_string()),
-        }
-    }
-}
-
-#[cfg(test)]
+#[cfg(all(
+    test,
+    feature = "gzip",
+    feature = "zstd",
+    feature = "bzip2",
+    feature = "xz"
+))]
 mod tests {
     use std::io::Write;
 
+    use super::gz::{Crc, FCOMMENT, FEXTRA, FHCRC, FNAME};
     use super::*;
 
     /// Text that compresses as PGN does, neither trivially nor hardly at all.
@@ -1032,6 +565,52 @@ mod tests {
             // A failure before any byte is the head's own.
             let mut decoder = Decoder::new(format, &b"junk"[..]).unwrap();
             assert!(decoder.head(512).is_err(), "{format:?}");
+        }
+    }
+}
+
+/// Holds for any set of features (CI runs it with `--no-default-features` too).
+#[cfg(test)]
+mod left_out {
+    use std::io::Read;
+
+    use super::super::open_stream;
+    use super::Compression;
+
+    /// A compressed input whose decoder was left out of the build is a read error that names
+    /// the feature; with the feature, the same bytes are read (as damaged data: they are only a
+    /// magic number).
+    #[test]
+    fn a_format_left_out_is_an_input_error_naming_its_feature() {
+        for (format, magic, built) in [
+            (Compression::Gzip, &[0x1f, 0x8b][..], cfg!(feature = "gzip")),
+            (
+                Compression::Zstd,
+                &[0x28, 0xb5, 0x2f, 0xfd][..],
+                cfg!(feature = "zstd"),
+            ),
+            (Compression::Bzip2, &b"BZh9"[..], cfg!(feature = "bzip2")),
+            (
+                Compression::Xz,
+                &[0xfd, b'7', b'z', b'X', b'Z', 0][..],
+                cfg!(feature = "xz"),
+            ),
+        ] {
+            let name = format.name();
+            let mut source = open_stream("games.pgn".into(), magic);
+            let err = source.reader.read(&mut [0; 64]).unwrap_err().to_string();
+            let left_out = format!(
+                "the input is {name}-compressed, but this build of arbiter has no {name} decoder \
+                 (the `{name}` feature of the arbiter crate was left out); decompress it first"
+            );
+            if built {
+                assert!(
+                    err.contains(&format!("corrupt or truncated {name} data")),
+                    "{err}"
+                );
+            } else {
+                assert_eq!(err, left_out);
+            }
         }
     }
 }

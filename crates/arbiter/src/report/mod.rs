@@ -6,9 +6,11 @@
 //! then where they were not known.
 
 pub mod code;
+pub mod columns;
 pub mod date;
 pub mod diagnostic;
 pub mod output;
+#[cfg(feature = "parquet")]
 pub mod parquet;
 pub mod record;
 pub mod sink;

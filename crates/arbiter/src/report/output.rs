@@ -2,16 +2,20 @@
 //! core does not know how many games came before it, so its records leave holes where the numbers
 //! go, and the holes are filled in when the output is written, in input order.
 //!
-//! Output is bytes (text formats) or typed cells (Parquet rows), and goes to a [`Destination`]:
-//! a byte stream, or a [`ParquetWriter`].
+//! Output is bytes (text formats) or typed [`Cell`]s (Parquet rows), and goes to a
+//! [`Destination`]: a byte stream, or a Parquet writer (`report::parquet`, with the `parquet`
+//! feature).
 
 use std::io::{self, Write};
 
 use crate::clocks::Millis;
-use crate::report::date::Date32;
-use crate::report::parquet::{self, ColumnKind, ParquetError, ParquetWriter, Value};
-use crate::report::table::Cell;
-use arbiter_rules::decimal;
+use crate::report::date::{CalendarDate, Date32};
+#[cfg(feature = "parquet")]
+use crate::report::{
+    columns::ColumnKind,
+    parquet::{self, ParquetError, ParquetWriter, Value},
+};
+use crate::rules::decimal;
 
 /// A game's numbers, or where the game stands in its batch when they are not known yet.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -35,6 +39,36 @@ impl Default for GameNumber {
     /// The first game.
     fn default() -> GameNumber {
         GameNumber::Known { run: 1, input: 1 }
+    }
+}
+
+/// One value of a row.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum Cell<'a> {
+    /// No value.
+    Null,
+    /// Text.
+    Str(&'a str),
+    /// Text with nothing that JSON escapes or CSV quotes (a FEN, a move, a category name),
+    /// written without looking.
+    Plain(&'a str),
+    /// A whole number.
+    Int(i64),
+    /// A duration, written in seconds.
+    Seconds(Millis),
+    /// True or false.
+    Bool(bool),
+    /// A calendar date.
+    Date(CalendarDate),
+    /// The game's number across all inputs.
+    Run(GameNumber),
+    /// The game's number in its input.
+    Input(GameNumber),
+}
+
+impl<'a> From<Option<&'a str>> for Cell<'a> {
+    fn from(value: Option<&'a str>) -> Cell<'a> {
+        value.map_or(Cell::Null, Cell::Str)
     }
 }
 
@@ -221,6 +255,7 @@ impl Output {
         out.write_all(&self.bytes[written..])
     }
 
+    #[cfg(feature = "parquet")]
     /// Writes the output's Parquet rows to `writer`, game numbers filled in as
     /// [`Output::write_to`] fills them.
     pub fn write_cells<W: Write + Send>(
@@ -259,6 +294,7 @@ impl Output {
     }
 }
 
+#[cfg(feature = "parquet")]
 /// A whole number as a value of an integer column of `kind`.
 fn int_value(n: i64, kind: ColumnKind) -> Value<'static> {
     match kind {
@@ -290,6 +326,7 @@ impl<W: Write> Destination for Bytes<W> {
     }
 }
 
+#[cfg(feature = "parquet")]
 impl<W: Write + Send> Destination for ParquetWriter<W> {
     fn write(&mut self, output: &Output, run_before: u64, input_before: u64) -> io::Result<()> {
         output

@@ -26,7 +26,8 @@
 //! # Examples
 //!
 //! ```
-//! use arbiter::report::parquet::{Column, ColumnKind, ParquetOptions, ParquetWriter, Value};
+//! use arbiter::report::columns::{Column, ColumnKind};
+//! use arbiter::report::parquet::{ParquetOptions, ParquetWriter, Value};
 //!
 //! let columns = [
 //!     Column::required("game", ColumnKind::Int64),
@@ -57,6 +58,7 @@ use ::parquet::file::writer::SerializedFileWriter;
 use ::parquet::schema::types::{ColumnPath, Type};
 use bytes::Bytes;
 
+use crate::report::columns::{Column, ColumnKind};
 use crate::report::date::Date32;
 
 /// `err` as an I/O error: the output's own error when writing to the output failed (Parquet
@@ -105,56 +107,6 @@ impl<W: Write> Write for Watched<W> {
 fn take_error(failed: &Mutex<Option<io::Error>>) -> Option<ParquetError> {
     let kept = failed.lock().unwrap_or_else(PoisonError::into_inner).take();
     kept.map(|io| ParquetError::External(Box::new(io)))
-}
-
-/// The type of a column's values.
-#[derive(Copy, Clone, Debug, Eq, PartialEq, Hash)]
-pub enum ColumnKind {
-    /// UTF-8 text.
-    String,
-    /// A signed 64-bit integer.
-    Int64,
-    /// A signed 32-bit integer.
-    Int32,
-    /// An unsigned 32-bit integer (a clock in milliseconds, a ply count).
-    UInt32,
-    /// A 64-bit float.
-    Float64,
-    /// True or false.
-    Bool,
-    /// A calendar date ([`Date32`]).
-    Date,
-}
-
-/// One column of the schema: its name, kind, and whether it may hold nulls.
-#[derive(Clone, Debug, Eq, PartialEq, Hash)]
-pub struct Column {
-    /// The column's name.
-    pub name: String,
-    /// The type of its values.
-    pub kind: ColumnKind,
-    /// Whether [`Value::Null`] is allowed.
-    pub nullable: bool,
-}
-
-impl Column {
-    /// A column that always has a value.
-    pub fn required(name: impl Into<String>, kind: ColumnKind) -> Column {
-        Column {
-            name: name.into(),
-            kind,
-            nullable: false,
-        }
-    }
-
-    /// A column that may be null.
-    pub fn optional(name: impl Into<String>, kind: ColumnKind) -> Column {
-        Column {
-            name: name.into(),
-            kind,
-            nullable: true,
-        }
-    }
 }
 
 /// One value of a row, in its column's kind, or null.

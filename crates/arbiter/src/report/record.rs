@@ -11,11 +11,11 @@
 use crate::clocks::Millis;
 use crate::outcome::{Outcome, Winner};
 use crate::replay::GameReport;
+use crate::report::columns::{Column, ColumnKind};
 use crate::report::date::CalendarDate;
-use crate::report::output::{GameNumber, Output};
-use crate::report::parquet::{Column, ColumnKind};
+use crate::report::output::{Cell, GameNumber, Output};
 pub use crate::report::table::ExportFormat;
-use crate::report::table::{Cell, Table, is_plain};
+use crate::report::table::{Table, is_plain};
 
 /// The fixed export fields, in order, with their types.
 pub const COLUMNS: [(&str, ColumnKind, bool); 31] = {

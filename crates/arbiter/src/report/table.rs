@@ -16,9 +16,9 @@ use std::cell::RefCell;
 use std::io;
 
 use crate::clocks::Millis;
+use crate::report::columns::Column;
 use crate::report::date::CalendarDate;
-use crate::report::output::{GameNumber, Output, push_decimal};
-use crate::report::parquet::Column;
+use crate::report::output::{Cell, GameNumber, Output, push_decimal};
 
 /// The output format of `export`.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
@@ -29,38 +29,10 @@ pub enum ExportFormat {
     Json,
     /// One JSON object per line.
     Jsonl,
-    /// An Apache Parquet file of typed, zstd-compressed columns (binary: not for a terminal).
+    /// An Apache Parquet file of typed, zstd-compressed columns (binary: not for a terminal;
+    /// with the `parquet` feature).
+    #[cfg(feature = "parquet")]
     Parquet,
-}
-
-/// One value of a row.
-#[derive(Copy, Clone, Debug, PartialEq)]
-pub enum Cell<'a> {
-    /// No value.
-    Null,
-    /// Text.
-    Str(&'a str),
-    /// Text with nothing that JSON escapes or CSV quotes (a FEN, a move, a category name),
-    /// written without looking.
-    Plain(&'a str),
-    /// A whole number.
-    Int(i64),
-    /// A duration, written in seconds.
-    Seconds(Millis),
-    /// True or false.
-    Bool(bool),
-    /// A calendar date.
-    Date(CalendarDate),
-    /// The game's number across all inputs.
-    Run(GameNumber),
-    /// The game's number in its input.
-    Input(GameNumber),
-}
-
-impl<'a> From<Option<&'a str>> for Cell<'a> {
-    fn from(value: Option<&'a str>) -> Cell<'a> {
-        value.map_or(Cell::Null, Cell::Str)
-    }
 }
 
 /// Columns and how to write them in one format.
@@ -143,7 +115,9 @@ impl Table {
                 let _ = csv.flush();
             }
             ExportFormat::Json => out.push(b'['),
-            ExportFormat::Jsonl | ExportFormat::Parquet => {}
+            ExportFormat::Jsonl => {}
+            #[cfg(feature = "parquet")]
+            ExportFormat::Parquet => {}
         }
     }
 
@@ -223,6 +197,7 @@ impl Row<'_, '_> {
         match self.start_cell() {
             ExportFormat::Csv => csv_field(s, self.out.bytes_mut()),
             ExportFormat::Json | ExportFormat::Jsonl => json_str(s, self.out.bytes_mut()),
+            #[cfg(feature = "parquet")]
             ExportFormat::Parquet => self.out.cell(Cell::Str(s)),
         }
     }
@@ -241,6 +216,7 @@ impl Row<'_, '_> {
                 bytes.extend_from_slice(s.as_bytes());
                 bytes.push(b'"');
             }
+            #[cfg(feature = "parquet")]
             ExportFormat::Parquet => self.out.cell(Cell::Plain(s)),
         }
     }
@@ -250,6 +226,7 @@ impl Row<'_, '_> {
         match self.start_cell() {
             ExportFormat::Csv => {}
             ExportFormat::Json | ExportFormat::Jsonl => self.out.extend(b"null"),
+            #[cfg(feature = "parquet")]
             ExportFormat::Parquet => self.out.cell(Cell::Null),
         }
     }
@@ -257,6 +234,7 @@ impl Row<'_, '_> {
     #[inline(never)]
     fn int(&mut self, n: i64) {
         match self.start_cell() {
+            #[cfg(feature = "parquet")]
             ExportFormat::Parquet => self.out.cell(Cell::Int(n)),
             _ => {
                 if n < 0 {
@@ -270,6 +248,7 @@ impl Row<'_, '_> {
     #[inline(never)]
     fn boolean(&mut self, b: bool) {
         match self.start_cell() {
+            #[cfg(feature = "parquet")]
             ExportFormat::Parquet => self.out.cell(Cell::Bool(b)),
             _ => self.out.extend(if b { b"true" } else { b"false" }),
         }
@@ -278,6 +257,7 @@ impl Row<'_, '_> {
     #[inline(never)]
     fn seconds(&mut self, ms: Millis) {
         match self.start_cell() {
+            #[cfg(feature = "parquet")]
             ExportFormat::Parquet => self.out.cell(Cell::Seconds(ms)),
             _ => seconds(ms, self.out.bytes_mut()),
         }
@@ -293,6 +273,7 @@ impl Row<'_, '_> {
                 quoted[1..11].copy_from_slice(iso);
                 self.out.extend(&quoted);
             }
+            #[cfg(feature = "parquet")]
             ExportFormat::Parquet => self.out.cell(Cell::Date(date)),
         }
     }
@@ -302,7 +283,9 @@ impl Row<'_, '_> {
     #[inline(never)]
     fn game_number(&mut self, number: GameNumber, run: bool) {
         match (self.start_cell(), run) {
+            #[cfg(feature = "parquet")]
             (ExportFormat::Parquet, true) => self.out.cell(Cell::Run(number)),
+            #[cfg(feature = "parquet")]
             (ExportFormat::Parquet, false) => self.out.cell(Cell::Input(number)),
             (_, true) => self.out.run_number(number),
             (_, false) => self.out.input_number(number),
@@ -325,6 +308,7 @@ impl Row<'_, '_> {
                 self.out.extend(b"\n");
             }
             ExportFormat::Json => self.out.extend(b"}"),
+            #[cfg(feature = "parquet")]
             ExportFormat::Parquet => {}
         }
     }
@@ -460,7 +444,7 @@ fn below(x: u64, n: u8) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::parquet::ColumnKind;
+    use crate::report::columns::ColumnKind;
 
     #[test]
     fn json_strings_are_written_as_serde_json_writes_them() {

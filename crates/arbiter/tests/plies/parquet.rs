@@ -4,7 +4,8 @@
 use std::fs::File;
 
 use arbiter::clocks::Eval;
-use arbiter::report::parquet::{Column, ColumnKind, ParquetOptions, ParquetWriter};
+use arbiter::report::columns::{Column, ColumnKind};
+use arbiter::report::parquet::{ParquetOptions, ParquetWriter};
 use parquet::file::reader::{FileReader, SerializedFileReader};
 use parquet::record::Field;
 

@@ -2,8 +2,9 @@
 //! own reader: every kind of column, nulls, UTF-8, many row groups, row groups cut by bytes, and a
 //! file with no rows.
 
+use arbiter::report::columns::{Column, ColumnKind};
 use arbiter::report::date::Date32;
-use arbiter::report::parquet::{Column, ColumnKind, ParquetOptions, ParquetWriter, Value};
+use arbiter::report::parquet::{ParquetOptions, ParquetWriter, Value};
 use bytes::Bytes;
 use parquet::basic::{Compression, LogicalType, ZstdLevel};
 use parquet::file::reader::{FileReader, SerializedFileReader};

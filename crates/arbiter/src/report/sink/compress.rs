@@ -36,6 +36,17 @@ impl Compression {
         }
     }
 
+    /// The name of the crate feature that brings this compression (and its decoder for input):
+    /// `gzip`, `zstd`, `xz` or `bzip2`.
+    pub fn feature(self) -> &'static str {
+        match self {
+            Compression::Gzip => "gzip",
+            Compression::Zstd => "zstd",
+            Compression::Xz => "xz",
+            Compression::Bzip2 => "bzip2",
+        }
+    }
+
     /// The suffix, as in `.gz`.
     pub fn suffix(self) -> &'static str {
         match self {
@@ -57,12 +68,30 @@ pub fn format_extension(path: &Path) -> Option<String> {
     Some(extension.to_string_lossy().to_ascii_lowercase())
 }
 
+/// The error for an output whose compression was left out of the build: the feature that brings
+/// it is named.
+fn not_built(compression: Compression) -> io::Error {
+    let feature = compression.feature();
+    io::Error::new(
+        io::ErrorKind::Unsupported,
+        format!(
+            "this build of arbiter cannot write {feature} (the `{feature}` feature of the arbiter \
+             crate was left out); leave out the {} suffix",
+            compression.suffix()
+        ),
+    )
+}
+
 /// A stream, compressed or not. [`Encoder::finish`] writes the compressed stream's end.
 pub(super) enum Encoder<W: Write> {
     Plain(W),
+    #[cfg(feature = "gzip")]
     Gzip(flate2::write::GzEncoder<W>),
+    #[cfg(feature = "zstd")]
     Zstd(zstd::stream::write::Encoder<'static, W>),
+    #[cfg(feature = "xz")]
     Xz(liblzma::write::XzEncoder<W>),
+    #[cfg(feature = "bzip2")]
     Bzip2(bzip2::write::BzEncoder<W>),
 }
 
@@ -71,19 +100,28 @@ impl<W: Write> Encoder<W> {
     pub(super) fn new(out: W, compression: Option<Compression>) -> io::Result<Encoder<W>> {
         Ok(match compression {
             None => Encoder::Plain(out),
+            #[cfg(feature = "gzip")]
             Some(Compression::Gzip) => Encoder::Gzip(flate2::write::GzEncoder::new(
                 out,
                 flate2::Compression::default(),
             )),
+            #[cfg(feature = "zstd")]
             Some(Compression::Zstd) => Encoder::Zstd(zstd::stream::write::Encoder::new(
                 out,
                 zstd::DEFAULT_COMPRESSION_LEVEL,
             )?),
+            #[cfg(feature = "xz")]
             Some(Compression::Xz) => Encoder::Xz(liblzma::write::XzEncoder::new(out, 6)),
+            #[cfg(feature = "bzip2")]
             Some(Compression::Bzip2) => Encoder::Bzip2(bzip2::write::BzEncoder::new(
                 out,
                 bzip2::Compression::best(),
             )),
+            #[allow(
+                unreachable_patterns,
+                reason = "a compression whose feature is on is matched above"
+            )]
+            Some(left_out) => return Err(not_built(left_out)),
         })
     }
 
@@ -91,9 +129,13 @@ impl<W: Write> Encoder<W> {
     pub(super) fn finish(self) -> io::Result<W> {
         match self {
             Encoder::Plain(out) => Ok(out),
+            #[cfg(feature = "gzip")]
             Encoder::Gzip(encoder) => encoder.finish(),
+            #[cfg(feature = "zstd")]
             Encoder::Zstd(encoder) => encoder.finish(),
+            #[cfg(feature = "xz")]
             Encoder::Xz(encoder) => encoder.finish(),
+            #[cfg(feature = "bzip2")]
             Encoder::Bzip2(encoder) => encoder.finish(),
         }
     }
@@ -103,9 +145,13 @@ impl<W: Write> Write for Encoder<W> {
     fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
         match self {
             Encoder::Plain(out) => out.write(bytes),
+            #[cfg(feature = "gzip")]
             Encoder::Gzip(encoder) => encoder.write(bytes),
+            #[cfg(feature = "zstd")]
             Encoder::Zstd(encoder) => encoder.write(bytes),
+            #[cfg(feature = "xz")]
             Encoder::Xz(encoder) => encoder.write(bytes),
+            #[cfg(feature = "bzip2")]
             Encoder::Bzip2(encoder) => encoder.write(bytes),
         }
     }
@@ -113,9 +159,13 @@ impl<W: Write> Write for Encoder<W> {
     fn write_all(&mut self, bytes: &[u8]) -> io::Result<()> {
         match self {
             Encoder::Plain(out) => out.write_all(bytes),
+            #[cfg(feature = "gzip")]
             Encoder::Gzip(encoder) => encoder.write_all(bytes),
+            #[cfg(feature = "zstd")]
             Encoder::Zstd(encoder) => encoder.write_all(bytes),
+            #[cfg(feature = "xz")]
             Encoder::Xz(encoder) => encoder.write_all(bytes),
+            #[cfg(feature = "bzip2")]
             Encoder::Bzip2(encoder) => encoder.write_all(bytes),
         }
     }
@@ -123,9 +173,13 @@ impl<W: Write> Write for Encoder<W> {
     fn flush(&mut self) -> io::Result<()> {
         match self {
             Encoder::Plain(out) => out.flush(),
+            #[cfg(feature = "gzip")]
             Encoder::Gzip(encoder) => encoder.flush(),
+            #[cfg(feature = "zstd")]
             Encoder::Zstd(encoder) => encoder.flush(),
+            #[cfg(feature = "xz")]
             Encoder::Xz(encoder) => encoder.flush(),
+            #[cfg(feature = "bzip2")]
             Encoder::Bzip2(encoder) => encoder.flush(),
         }
     }
@@ -134,7 +188,6 @@ impl<W: Write> Write for Encoder<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::io::Read;
 
     #[test]
     fn names_say_the_compression_and_the_format() {
@@ -155,8 +208,10 @@ mod tests {
         }
     }
 
+    #[cfg(all(feature = "gzip", feature = "zstd", feature = "xz", feature = "bzip2"))]
     #[test]
     fn every_compression_round_trips() {
+        use std::io::Read;
         let text = "index,file\n1,a.pgn\n".repeat(1000);
         for compression in [
             Compression::Gzip,

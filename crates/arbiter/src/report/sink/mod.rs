@@ -277,6 +277,49 @@ mod tests {
         );
     }
 
+    /// An output whose compression was left out of the build is refused before anything is
+    /// written, naming the feature (run with `--no-default-features`).
+    #[test]
+    fn a_compression_left_out_is_refused_naming_its_feature() {
+        let dir = scratch();
+        for compression in [
+            Compression::Gzip,
+            Compression::Zstd,
+            Compression::Xz,
+            Compression::Bzip2,
+        ] {
+            let target = dir.path().join(format!("out.csv{}", compression.suffix()));
+            let feature = compression.feature();
+            let built = match compression {
+                Compression::Gzip => cfg!(feature = "gzip"),
+                Compression::Zstd => cfg!(feature = "zstd"),
+                Compression::Xz => cfg!(feature = "xz"),
+                Compression::Bzip2 => cfg!(feature = "bzip2"),
+            };
+            match Sink::file(&target) {
+                Ok(sink) => {
+                    assert!(built, "{feature}");
+                    drop(sink);
+                }
+                Err(err) => {
+                    assert!(!built, "{feature}: {err}");
+                    assert_eq!(
+                        err.to_string(),
+                        format!(
+                            "cannot write {}: this build of arbiter cannot write {feature} (the \
+                             `{feature}` feature of the arbiter crate was left out); leave out the \
+                             {} suffix",
+                            target.display(),
+                            compression.suffix()
+                        )
+                    );
+                    assert!(!target.exists());
+                }
+            }
+        }
+    }
+
+    #[cfg(feature = "gzip")]
     #[test]
     fn compressed_by_name() {
         let dir = scratch();
