@@ -393,7 +393,7 @@ fn replays_to_mate(fen: &str, line: &serde_json::Value) -> bool {
         arbiter::rules::Position::from_fen(fen).expect("a FEN")
     };
     for uci in line.as_array().expect("a line") {
-        let uci = arbiter::rules::uci::Uci::from_ascii(uci.as_str().unwrap_or("").as_bytes());
+        let uci = arbiter::rules::Uci::from_ascii(uci.as_str().unwrap_or("").as_bytes());
         let Some(mv) = uci.ok().and_then(|u| u.to_move(&pos).ok()) else {
             return false;
         };

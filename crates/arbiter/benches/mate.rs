@@ -14,7 +14,8 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 use arbiter::pgn::{Splitter, parse_game};
 use arbiter::replay::{ReplayOptions, Replayer};
-use arbiter::rules::{Color, MateLimits, Position, cannot_mate_quick, certainly_not_dead, is_dead};
+use arbiter::rules::mate::{cannot_mate_quick, certainly_not_dead};
+use arbiter::rules::{Color, MateLimits, Position, is_dead};
 
 /// Final positions given to the full decision.
 const SAMPLE: usize = 300;

@@ -45,18 +45,6 @@ impl Bitboard {
         Bitboard(Bitboard::RANK_1.0 << (8 * (rank & 7)))
     }
 
-    /// The light squares.
-    #[inline]
-    pub const fn light_squares() -> Bitboard {
-        Bitboard::LIGHT_SQUARES
-    }
-
-    /// The dark squares.
-    #[inline]
-    pub const fn dark_squares() -> Bitboard {
-        Bitboard::DARK_SQUARES
-    }
-
     /// The set of one square.
     #[inline]
     pub const fn from_square(sq: Square) -> Bitboard {
@@ -135,20 +123,6 @@ impl Bitboard {
     #[must_use]
     pub const fn without(self, sq: Square) -> Bitboard {
         Bitboard(self.0 & !(1 << sq.index()))
-    }
-
-    /// The set with `sq` toggled.
-    #[inline]
-    #[must_use]
-    pub const fn toggled(self, sq: Square) -> Bitboard {
-        Bitboard(self.0 ^ (1 << sq.index()))
-    }
-
-    /// The squares of `self` that are not in `other`.
-    #[inline]
-    #[must_use]
-    pub const fn minus(self, other: Bitboard) -> Bitboard {
-        Bitboard(self.0 & !other.0)
     }
 
     /// Moves every square `n` ranks up (towards rank 8) for `n > 0`, down for `n < 0`;

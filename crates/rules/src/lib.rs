@@ -1,6 +1,10 @@
 //! The chess rules core: squares, bitboards, attack tables, positions, legal move generation,
 //! FEN and SAN. It knows nothing about PGN or the command line.
 //!
+//! Every type is at the crate root; two modules are namespaces of their own: [`san`] (reading
+//! and writing Standard Algebraic Notation: [`san::write`], [`San::parse`]...) and [`mate`]
+//! (whether a side can still mate: [`can_mate`], [`is_dead`], and the proofs behind them).
+//!
 //! ```
 //! use arbiter_rules::Position;
 //!
@@ -11,30 +15,33 @@
 
 #![warn(missing_docs)]
 
-pub mod attacks;
-pub mod bitboard;
+mod attacks;
+mod bitboard;
 #[doc(hidden)]
 pub mod decimal;
-pub mod fen;
+mod fen;
 pub mod mate;
-pub mod movegen;
-pub mod moves;
-pub mod perft;
-pub mod position;
+mod movegen;
+mod moves;
+mod perft;
+mod position;
 pub mod san;
-pub mod types;
-pub mod uci;
-pub mod undo;
-pub mod zobrist;
+mod types;
+mod uci;
+mod undo;
+mod zobrist;
 
-pub use bitboard::Bitboard;
-pub use fen::{FenDefect, FenError, FenField};
-pub use mate::{CanMate, MateLimits, can_mate, cannot_mate_quick, certainly_not_dead, is_dead};
+pub use bitboard::{Bitboard, Squares};
+pub use fen::{FenDefect, FenError, FenField, MAX_FEN_BYTES, MAX_LISTED_DEFECTS, STARTING_FEN};
+pub use mate::{CanMate, MateLimits, can_mate, is_dead};
 pub use moves::{Move, MoveList, UciMove};
 pub use perft::{divide, perft};
 pub use position::Position;
-pub use san::{Leniency, Resolved, San, SanError, SanString};
-pub use types::{CastlingSide, Color, Piece, Role, Square};
+pub use san::{
+    CastlingObstacle, Glyph, Leniency, ParseSanError, Resolved, San, SanError, SanString, Suffix,
+};
+pub use types::{CastlingSide, Color, InvalidSquare, Piece, Role, Square};
+pub use uci::{Uci, UciError};
 pub use undo::Undo;
 
 /// The README's examples, compiled and run as doc tests.

@@ -47,7 +47,7 @@ use crate::outcome::Classification;
 use crate::pgn::{Flow, GameInfo, GameResult, Location, PgnError, Visitor};
 use crate::report::code::Code;
 use crate::report::text::clip;
-use crate::rules::fen::MAX_FEN_BYTES;
+use crate::rules::MAX_FEN_BYTES;
 use crate::rules::san::{San, Suffix};
 use crate::rules::{Color, Position};
 use lines::{LineStack, MAX_VARIATION_DEPTH, Opened};

@@ -54,7 +54,7 @@ mod defect;
 mod fields;
 mod write;
 
-pub use defect::{FenDefect, FenError, FenField, LONGEST_FEN, MAX_FEN_BYTES, MAX_LISTED_DEFECTS};
+pub use defect::{FenDefect, FenError, FenField, MAX_FEN_BYTES, MAX_LISTED_DEFECTS};
 
 use fields::{
     castling, check_en_passant, check_material, clock, en_passant, has_file_letters,

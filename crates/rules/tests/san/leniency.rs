@@ -122,7 +122,7 @@ fn canonical_writer() {
     for (fen, uci, want) in cases {
         let pos = Position::from_fen(fen).expect("valid fen");
         let mv = uci
-            .parse::<arbiter_rules::uci::Uci>()
+            .parse::<arbiter_rules::Uci>()
             .expect("uci")
             .to_move(&pos)
             .expect("legal");

@@ -2,8 +2,8 @@
 //! long algebraic, UCI and zeros forms resolve to it with the expected flags; UCI text resolves
 //! to the move and the move lists of scalachess agree with ours.
 
+use arbiter_rules::Uci;
 use arbiter_rules::san::{self, Leniency};
-use arbiter_rules::uci::Uci;
 use arbiter_rules::{CastlingSide, Move, Position, Role, San};
 
 use crate::data;
