@@ -4,8 +4,8 @@
 #![no_main]
 
 use arbiter::pgn::Reader;
-use arbiter::replay::{ReplayOptions, Replayer};
-use arbiter::report::code::{Code, Severity};
+use arbiter::{ReplayOptions, Replayer};
+use arbiter::{Code, Severity};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use arbiter::pipeline::RunTotals;
+use arbiter::Totals;
 
 /// How a run ended, mapped to the process exit code every subcommand shares (docs/exit-codes.md).
 #[derive(Copy, Clone, Debug, Eq, PartialEq, Ord, PartialOrd)]
@@ -18,10 +18,10 @@ pub enum Exit {
 impl Exit {
     /// How a run over games ended: an input that could not be read to its end is 2 (its output
     /// is not committed), else an invalid game is 1.
-    pub fn of(totals: &RunTotals) -> Exit {
+    pub fn of(totals: &Totals) -> Exit {
         if totals.input_errors > 0 {
             Exit::Usage
-        } else if totals.counts.invalid > 0 {
+        } else if totals.invalid > 0 {
             Exit::Invalid
         } else {
             Exit::Ok

@@ -4,9 +4,7 @@
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
-use arbiter::pipeline::{self, GameFormatter, RunTotals};
-use arbiter::replay::ReplayOptions;
-use arbiter::report::output::Destination;
+use arbiter::{Destination, GameFormatter, ReplayOptions, Totals};
 
 use crate::cli::progress::Progress;
 
@@ -14,7 +12,7 @@ use crate::cli::progress::Progress;
 const STDIN_NOTICE: &str =
     "arbiter: reading PGN from standard input (no path given); end with Ctrl-D, or see --help";
 
-/// Runs [`pipeline::run`] over `paths` on `jobs` threads, with a progress bar unless `quiet`.
+/// Runs [`arbiter::run`] over `paths` on `jobs` threads, with a progress bar unless `quiet`.
 pub fn run<F: GameFormatter>(
     paths: &[PathBuf],
     jobs: usize,
@@ -22,12 +20,12 @@ pub fn run<F: GameFormatter>(
     options: &ReplayOptions,
     make_formatter: impl Fn() -> F + Sync,
     out: &mut (dyn Destination + Send),
-) -> anyhow::Result<RunTotals> {
+) -> anyhow::Result<Totals> {
     let progress = Progress::new(paths, quiet);
     if paths.is_empty() && std::io::stdin().is_terminal() {
         let _ = writeln!(std::io::stderr().lock(), "{STDIN_NOTICE}");
     }
-    Ok(pipeline::run(
+    Ok(arbiter::run(
         paths,
         jobs,
         options,

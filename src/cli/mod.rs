@@ -17,7 +17,7 @@ pub mod validate;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use arbiter::report::sink::Sink;
+use arbiter::sink::Sink;
 use clap::{CommandFactory, Parser, Subcommand};
 
 use exit::Exit;

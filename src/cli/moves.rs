@@ -33,9 +33,9 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 
 use crate::cli::exit::Exit;
-use arbiter::report::text;
 use arbiter::rules::mate::{CanMate, MateLimits, can_mate};
 use arbiter::rules::{Color, Position, Role, Square, san};
+use arbiter::{MAX_ECHO_CHARS, clip};
 
 /// Arguments of `arbiter moves`.
 #[derive(Args, Debug)]
@@ -144,7 +144,7 @@ struct JsonPosition {
 }
 
 /// A line of `--file` that is no valid position, fields in this order: `input` is the line,
-/// trimmed and cut to [`text::MAX_ECHO_CHARS`] characters.
+/// trimmed and cut to [`MAX_ECHO_CHARS`] characters.
 #[derive(Serialize)]
 struct JsonError<'a> {
     line: u64,
@@ -261,7 +261,7 @@ fn run_file(path: &std::path::Path, chess960: bool, limits: &MateLimits) -> anyh
             }
             Err(error) => {
                 exit = Exit::Invalid;
-                let input = text::clip(text, text::MAX_ECHO_CHARS);
+                let input = clip(text, MAX_ECHO_CHARS);
                 let error = JsonError {
                     line: number,
                     input: &input,

@@ -1,5 +1,5 @@
 //! The output of every writer (`-o FILE` of `export` and `validate`, or standard output), opened
-//! and closed in this one place by the rules the library's [`arbiter::report::sink`] keeps:
+//! and closed in this one place by the rules the library's [`arbiter::sink`] keeps:
 //!
 //! - an output that is also an input (the same file, however named, or standard output
 //!   redirected onto an input) is refused before anything is read;
@@ -14,8 +14,8 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, Once, PoisonError};
 
 use anyhow::bail;
-use arbiter::report::sink::inputs::{self, FileId};
-use arbiter::report::sink::{self, Sink};
+use arbiter::sink::inputs::{self, FileId};
+use arbiter::sink::{self, Sink};
 
 use crate::cli::exit::Exit;
 

@@ -21,8 +21,8 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 
 use crate::cli::exit::Exit;
-use arbiter::report::sink::Sink;
 use arbiter::rules::{self, Position};
+use arbiter::sink::Sink;
 
 /// Arguments of `arbiter perft`.
 #[derive(Args, Debug)]

@@ -2,7 +2,6 @@
 //! report each problem with its location, then one summary, on stdout or in FILE (see
 //! [`crate::cli::output`] for how the file is written).
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -10,10 +9,7 @@ use clap::{Args, ValueEnum};
 
 use crate::cli::exit::Exit;
 use crate::cli::{games, output};
-use arbiter::pipeline::GameFormatter;
-use arbiter::replay::{GameReport, ReplayOptions};
-use arbiter::report::diagnostic::Diagnostic;
-use arbiter::report::output::{Bytes, GameNumber, Output};
+use arbiter::{Bytes, DiagnosticFormat, DiagnosticFormatter, ReplayOptions};
 
 /// Arguments of `arbiter validate`.
 #[derive(Args, Debug)]
@@ -54,24 +50,11 @@ pub enum ValidateFormat {
     Jsonl,
 }
 
-/// Formats a game's problems as diagnostics.
-struct DiagnosticFormatter {
-    format: ValidateFormat,
-    text: String,
-}
-
-impl GameFormatter for DiagnosticFormatter {
-    fn format(&mut self, source: &str, number: GameNumber, report: &GameReport, out: &mut Output) {
-        for problem in &report.problems {
-            let diagnostic = Diagnostic {
-                path: source,
-                game: number,
-                problem,
-            };
-            match self.format {
-                ValidateFormat::Text => diagnostic.write_text(&mut self.text, out),
-                ValidateFormat::Jsonl => diagnostic.write_jsonl(out),
-            }
+impl From<ValidateFormat> for DiagnosticFormat {
+    fn from(format: ValidateFormat) -> DiagnosticFormat {
+        match format {
+            ValidateFormat::Text => DiagnosticFormat::Text,
+            ValidateFormat::Jsonl => DiagnosticFormat::Jsonl,
         }
     }
 }
@@ -111,66 +94,10 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Exit> {
         jobs(args.jobs),
         args.quiet,
         &options,
-        || DiagnosticFormatter {
-            format: args.format,
-            text: String::new(),
-        },
+        || DiagnosticFormatter::new(args.format.into()),
         &mut destination,
     )?;
     let mut out = destination.out;
-    let counts = &totals.counts;
-    let elapsed = started.elapsed().as_secs_f64();
-    let rate = if elapsed > 0.0 {
-        counts.games as f64 / elapsed
-    } else {
-        0.0
-    };
-    match args.format {
-        ValidateFormat::Text => {
-            writeln!(
-                out,
-                "{} games, {} plies: {} valid, {} invalid, {} warnings{} in {elapsed:.3} s ({rate:.0} games/s)",
-                counts.games,
-                counts.plies,
-                counts.valid,
-                counts.invalid,
-                counts.warnings,
-                if totals.input_errors > 0 {
-                    format!(", {} input errors", totals.input_errors)
-                } else {
-                    String::new()
-                },
-            )?;
-            let by_code: Vec<String> = counts
-                .codes
-                .seen()
-                .map(|(code, n)| format!("{code} {n}"))
-                .collect();
-            if !by_code.is_empty() {
-                writeln!(out, "by code: {}", by_code.join(", "))?;
-            }
-        }
-        ValidateFormat::Jsonl => {
-            let by_code: serde_json::Map<String, serde_json::Value> = counts
-                .codes
-                .seen()
-                .map(|(code, n)| (code.as_str().to_owned(), n.into()))
-                .collect();
-            let summary = serde_json::json!({
-                "type": "summary",
-                "games": counts.games,
-                "plies": counts.plies,
-                "valid": counts.valid,
-                "invalid": counts.invalid,
-                "warnings": counts.warnings,
-                "input_errors": totals.input_errors,
-                "codes": by_code,
-                "elapsed_seconds": elapsed,
-                "games_per_second": rate,
-            });
-            serde_json::to_writer(&mut out, &summary)?;
-            out.write_all(b"\n")?;
-        }
-    }
+    totals.write_summary(args.format.into(), started.elapsed(), &mut out)?;
     output::close(out, Exit::of(&totals))
 }

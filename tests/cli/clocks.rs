@@ -280,7 +280,7 @@ fn field_value(field: &Field) -> Value {
         Field::Double(x) => json!(x),
         Field::Str(s) => json!(s),
         Field::Date(days) => {
-            let (y, m, d) = arbiter::report::date::Date32(*days).to_ymd();
+            let (y, m, d) = arbiter::Date32(*days).to_ymd();
             json!(format!("{y:04}-{m:02}-{d:02}"))
         }
         other => panic!("unexpected field {other:?}"),

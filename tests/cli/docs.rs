@@ -91,7 +91,7 @@ fn export_fields_page_lists_every_field_in_order() {
     let (games, plies) = page
         .split_once("## One row per ply")
         .expect("a section on ply rows");
-    assert_eq!(numbered_fields(games), arbiter::report::record::FIELDS);
+    assert_eq!(numbered_fields(games), arbiter::FIELDS);
     // The header export writes, game rows and ply rows with every optional column.
     let header = |args: &[&str]| {
         let mut all = vec!["export", "--format", "csv"];
@@ -145,7 +145,7 @@ fn outcomes_and_exit_codes_pages_cover_every_case() {
 // See: issue 12, every diagnostic code documented.
 #[test]
 fn the_diagnostics_page_lists_every_code_with_its_severity() {
-    use arbiter::report::code::Code;
+    use arbiter::Code;
     let page = read("docs/diagnostics.md");
     let mut documented: Vec<(String, String)> = page
         .lines()

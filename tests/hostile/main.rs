@@ -7,8 +7,8 @@
 //! size is held in pieces, in bounded memory and in order. `nothing_lost` checks, on the shared
 //! corpora too, that export writes exactly one record per game the reader finds and that the
 //! validate summary adds up. `regressions` replays what the fuzzers found (see `fuzz/` and
-//! docs/SECURITY.md); `last_defence` checks that a panic inside one game's replay is caught and
-//! reported against that game. `output`, `overwrite`, `planted`, `signals` and `compressed_output`
+//! docs/SECURITY.md) (that a panic inside one game's replay is caught and reported against that
+//! game is a unit test of the library, `pipeline/last_defence.rs`). `output`, `overwrite`, `planted`, `signals` and `compressed_output`
 //! turn on the outputs: closed pipes and full disks, an output that is an input, failed and
 //! interrupted runs, planted links, compressed names.
 
@@ -18,7 +18,6 @@ mod compressed;
 mod compressed_output;
 mod files;
 mod in_flight;
-mod last_defence;
 mod long_fen;
 mod not_pgn;
 mod nothing_lost;

@@ -4,7 +4,7 @@
 //! they fixed: `tests/pgn`, and the 65 MB case in `streams.rs`).
 
 use arbiter::pgn::Reader;
-use arbiter::replay::{ReplayOptions, Replayer};
+use arbiter::{ReplayOptions, Replayer};
 
 use crate::util::{check, good_games};
 

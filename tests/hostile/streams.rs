@@ -2,7 +2,7 @@
 //! line ends, huge tags, very long games.
 
 use arbiter::pgn::Reader;
-use arbiter::replay::{ReplayOptions, Replayer};
+use arbiter::{ReplayOptions, Replayer};
 
 use crate::util::{Bytes, Input, check, good_game, good_games, run, scratch, write};
 

@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
-use arbiter::input;
 use arbiter::pgn::Splitter;
+use arbiter::sources;
 use serde_json::Value;
 
 /// No single run may take longer than this (the slowest case takes a few seconds in release).
@@ -205,7 +205,7 @@ pub fn json_lines(bytes: &[u8]) -> Vec<Value> {
 /// many inputs failed to open or read.
 pub fn reader_games<P: AsRef<Path>>(paths: &[P]) -> (u64, u64) {
     let (mut games, mut failures) = (0, 0);
-    for source in input::sources(paths) {
+    for source in sources(paths) {
         let Ok(source) = source else {
             failures += 1;
             continue;

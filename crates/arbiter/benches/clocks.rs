@@ -13,7 +13,7 @@ use std::path::PathBuf;
 
 use criterion::{Criterion, Throughput};
 
-use arbiter::clocks::{Command, MoveAnnotations, read_commands};
+use arbiter::{Command, MoveAnnotations, read_commands};
 
 /// The text between each `{` and its `}` (lichess comments hold no `}`).
 fn comments(text: &str) -> Vec<&str> {

@@ -13,9 +13,9 @@ use std::time::Instant;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 use arbiter::pgn::{Splitter, parse_game};
-use arbiter::replay::{ReplayOptions, Replayer};
 use arbiter::rules::mate::{cannot_mate_quick, certainly_not_dead};
 use arbiter::rules::{Color, MateLimits, Position, is_dead};
+use arbiter::{ReplayOptions, Replayer};
 
 /// Final positions given to the full decision.
 const SAMPLE: usize = 300;

@@ -143,7 +143,7 @@ fn bench_parse(c: &mut Criterion, data: &std::path::Path) {
 
 /// Reads one file (decompressing it) with arbiter's reader and prints the counts.
 fn parse_only(path: &std::ffi::OsStr) {
-    let source = arbiter::input::sources(&[path]).next();
+    let source = arbiter::sources(&[path]).next();
     let Some(Ok(source)) = source else {
         eprintln!("cannot open {}", path.to_string_lossy());
         std::process::exit(2);

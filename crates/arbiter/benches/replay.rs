@@ -12,9 +12,9 @@ use std::path::PathBuf;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 use arbiter::pgn::{RawGame, Splitter, parse_game};
-use arbiter::replay::{ReplayOptions, Replayer};
-use arbiter::report::output::{GameNumber, Output};
-use arbiter::report::record::{ExportFormat, ExportRecord, RecordFormatter};
+use arbiter::{ExportFormat, ExportRecord, RecordFormatter};
+use arbiter::{GameNumber, Output};
+use arbiter::{ReplayOptions, Replayer};
 
 /// Games in the in-memory export slice.
 const SLICE_GAMES: usize = 1000;

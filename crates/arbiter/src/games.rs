@@ -20,8 +20,8 @@
 //! Judge the games of a string: the first ends in checkmate, the second breaks on an illegal move.
 //!
 //! ```
-//! use arbiter::outcome::Outcome;
-//! use arbiter::report::code::Code;
+//! use arbiter::Outcome;
+//! use arbiter::Code;
 //! use arbiter::{Games, ReplayOptions};
 //!
 //! let pgn = "[Event \"Fool's mate\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n\
@@ -45,7 +45,7 @@
 //! assert_eq!(broken.first_error, problem.to_string());
 //!
 //! assert!(games.next().is_none());
-//! # Ok::<(), arbiter::games::StreamError>(())
+//! # Ok::<(), arbiter::StreamError>(())
 //! ```
 //!
 //! Read a file (compressed or not) without an allocation per game: [`Games::next_game`] lends
@@ -75,8 +75,8 @@ use std::path::Path;
 use crate::input::{self, InputError};
 use crate::outcome::{self, GameResult};
 use crate::pgn::{LineCol, Location, RawGame, ReadError, Reader, Visitor};
-use crate::replay::{GameReport, Problem, ReplayOptions, Replayer};
-use crate::report::code::{Code, Severity};
+use crate::problem::{Code, Problem, Severity};
+use crate::replay::{GameReport, ReplayOptions, Replayer};
 
 /// The games of one PGN stream, replayed and judged one at a time.
 ///
@@ -157,7 +157,7 @@ pub enum StreamError {
 }
 
 /// What replays the games: the [`Replayer`], or in tests a stand-in that fails on purpose.
-pub trait GameReplay: Visitor<Output = ()> {
+pub(crate) trait GameReplay: Visitor<Output = ()> {
     /// The report of the game just read.
     fn report(&self) -> &GameReport;
     /// Starts afresh, after a panic left the state half-way through a game.

@@ -7,33 +7,65 @@ use std::io;
 
 use super::location::{LineCol, Location};
 
-/// The kinds of defect the reader reports. Each has one meaning; the message says the details.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum PgnErrorKind {
+/// Declares [`PgnErrorKind`] from one table: each kind beside its stable diagnostic code and the
+/// one line that says what it means (what `validate` reports and docs/diagnostics.md lists), so
+/// that a new defect is declared here once.
+macro_rules! defects {
+    ($($(#[$doc:meta])* $kind:ident = $code:literal, $meaning:literal;)*) => {
+        /// The kinds of defect the reader reports. Each has one meaning; the message says the
+        /// details.
+        #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum PgnErrorKind {
+            $($(#[$doc])* $kind,)*
+        }
+
+        impl PgnErrorKind {
+            /// Every kind, in the order of the declaration.
+            pub const ALL: [PgnErrorKind; [$(PgnErrorKind::$kind),*].len()] =
+                [$(PgnErrorKind::$kind),*];
+
+            /// The stable diagnostic code, e.g. `unterminated_comment`.
+            pub fn code(self) -> &'static str {
+                match self {
+                    $(PgnErrorKind::$kind => $code,)*
+                }
+            }
+
+            /// What the defect means, in one line.
+            pub fn meaning(self) -> &'static str {
+                match self {
+                    $(PgnErrorKind::$kind => $meaning,)*
+                }
+            }
+        }
+    };
+}
+
+defects! {
     /// Warning: the game is not valid UTF-8 and was read as Windows-1252.
-    NotUtf8,
+    NotUtf8 = "not_utf8", "the game is not valid UTF-8 and was read as Windows-1252";
     /// Warning: the movetext ends without a result (`1-0`, `0-1`, `1/2-1/2` or `*`).
-    NoResult,
+    NoResult = "no_result", "the movetext ends without 1-0, 0-1, 1/2-1/2 or *";
     /// A tag pair that does not follow `[Name "value"]`; the rest of its line is skipped.
-    BrokenTag,
+    BrokenTag = "broken_tag", "a tag pair not of the form [Name \"value\"]";
     /// A `{` comment that is never closed; the rest of the game is skipped.
-    UnterminatedComment,
+    UnterminatedComment = "unterminated_comment", "a { comment is never closed";
     /// A `(` that is never closed; the variation is closed at the end of the game.
-    UnclosedVariation,
+    UnclosedVariation = "unclosed_variation", "a ( variation is never closed";
     /// A `)` without a matching `(`; it is ignored.
-    UnopenedVariation,
+    UnopenedVariation = "unopened_variation", "a ) closes no variation";
     /// A result inside a variation; it is ignored.
-    ResultInVariation,
+    ResultInVariation = "result_in_variation", "a result inside a variation";
     /// Text after the game's result; it is ignored.
-    TextAfterResult,
+    TextAfterResult = "text_after_result", "text after the game's result";
     /// A `$` not followed by a number from 0 to 255; it is ignored.
-    BadNag,
+    BadNag = "bad_nag", "a $ annotation that is not a number from 0 to 255";
     /// A move number too large to be real; it is ignored.
-    BadMoveNumber,
+    BadMoveNumber = "bad_move_number", "a move number too large to be real";
     /// Bytes that are no PGN token; they are skipped up to the next token.
-    UnexpectedText,
+    UnexpectedText = "unexpected_text", "text that is no PGN token (junk such as resigns or Q-)";
     /// A game larger than the reader's limit; its bytes were skipped unread.
-    GameTooLarge,
+    GameTooLarge = "game_too_large", "a game larger than the reader's limit, skipped unread";
 }
 
 impl PgnErrorKind {

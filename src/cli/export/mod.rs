@@ -10,8 +10,6 @@
 //! With `-o FILE`, one line on stderr says how many games were written where, unless `--quiet`
 //! (see [`crate::cli::output`] for how the file is written).
 
-mod plies;
-
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
@@ -21,14 +19,12 @@ use clap::{Args, ValueEnum};
 use crate::cli::exit::Exit;
 use crate::cli::validate::{jobs, parse_jobs};
 use crate::cli::{games, output};
-use arbiter::pipeline::{GameFormatter, RunTotals};
-use arbiter::replay::{GameReport, ReplayOptions};
-use arbiter::report::output::{Bytes, Destination, GameNumber, Output};
-use arbiter::report::parquet::{self, ParquetOptions, ParquetWriter};
-use arbiter::report::record::{ExportFormat, ExportRecord, FIELDS, RecordFormatter};
-use arbiter::report::sink::{self, Compression, Sink};
-use arbiter::report::table::Table;
-use plies::{PlyColumns, PlyFormatter};
+use arbiter::parquet::{self, ParquetOptions, ParquetWriter};
+use arbiter::sink::{self, Compression, Sink};
+use arbiter::{
+    Bytes, Destination, ExportFormat, FIELDS, GameFormatter, PlyColumns, PlyFormatter,
+    RecordFormatter, ReplayOptions, Table, Totals,
+};
 
 /// Arguments of `arbiter export`.
 #[derive(Args, Debug)]
@@ -93,18 +89,6 @@ impl From<FormatArg> for ExportFormat {
             FormatArg::Jsonl => ExportFormat::Jsonl,
             FormatArg::Parquet => ExportFormat::Parquet,
         }
-    }
-}
-
-/// Formats each game as one export record.
-struct Exporter {
-    records: RecordFormatter,
-}
-
-impl GameFormatter for Exporter {
-    fn format(&mut self, source: &str, number: GameNumber, report: &GameReport, out: &mut Output) {
-        self.records
-            .record(&ExportRecord::from_report(source, number, report), out);
     }
 }
 
@@ -186,18 +170,16 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Exit> {
         let table = make();
         write(args, &options, table.table(), make)?
     } else {
-        let make = || Exporter {
-            records: RecordFormatter::new(format, tags.clone()),
-        };
-        let table = Table::new(format, arbiter::report::record::columns(&tags));
-        write(args, &options, &table, make)?
+        let make = || RecordFormatter::new(format, tags.clone());
+        let table = make();
+        write(args, &options, table.table(), make)?
     };
     let exit = output::close(sink, Exit::of(&totals))?;
     if let Some(path) = path
         && exit != Exit::Usage
         && !args.quiet
     {
-        let games = totals.counts.games;
+        let games = totals.games;
         let plural = if games == 1 { "" } else { "s" };
         let rows = if args.plies {
             format!(" ({rows} ply rows)")
@@ -221,7 +203,7 @@ fn write<F: GameFormatter>(
     options: &ReplayOptions,
     table: &Table,
     make: impl Fn() -> F + Sync,
-) -> anyhow::Result<(RunTotals, u64, Sink)> {
+) -> anyhow::Result<(Totals, u64, Sink)> {
     let sink = output::open(args.output.as_deref(), &args.paths)?;
     let run = |out: &mut (dyn Destination + Send)| {
         games::run(

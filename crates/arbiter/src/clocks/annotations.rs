@@ -4,7 +4,7 @@
 //! # Examples
 //!
 //! ```
-//! use arbiter::clocks::{Eval, MoveAnnotations};
+//! use arbiter::{Eval, MoveAnnotations};
 //!
 //! let mut notes = MoveAnnotations::default();
 //! let mut warnings = Vec::new();

@@ -23,7 +23,7 @@
 //! # Examples
 //!
 //! ```
-//! use arbiter::clocks::commands::{Command, Eval, read_commands};
+//! use arbiter::{Command, Eval, read_commands};
 //!
 //! let mut seen = Vec::new();
 //! read_commands(" [%eval #-3] [%csl Ra1] [%clk 0:03:00.5] ", |command| seen.push(command));
@@ -34,7 +34,7 @@ use std::fmt;
 
 /// A duration in milliseconds: a clock reading or the time spent on a move. `u32` holds up to
 /// 1,193 hours (49 days), more than any clock in a PGN archive; a larger value is
-/// [`Problem::TooLarge`].
+/// [`CommandProblem::TooLarge`].
 pub type Millis = u32;
 
 /// An engine evaluation, from White's point of view.
@@ -94,12 +94,12 @@ pub struct Malformed<'a> {
     /// there is no `]`).
     pub text: &'a str,
     /// What is wrong with it.
-    pub problem: Problem,
+    pub problem: CommandProblem,
 }
 
 /// What is wrong with a malformed command.
 #[derive(Copy, Clone, Debug, Eq, PartialEq, Hash)]
-pub enum Problem {
+pub enum CommandProblem {
     /// A `clk` value that is not `H:MM:SS` with an optional fraction.
     Clock,
     /// An `emt` value that is not `H:MM:SS` with an optional fraction.
@@ -114,15 +114,15 @@ pub enum Problem {
     Unclosed,
 }
 
-impl fmt::Display for Problem {
+impl fmt::Display for CommandProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            Problem::Clock => "the clock is not H:MM:SS",
-            Problem::Emt => "the time spent is not H:MM:SS",
-            Problem::Sexagesimal => "minutes and seconds must be below 60",
-            Problem::TooLarge => "the value is too large",
-            Problem::Eval => "the evaluation is neither pawns (0.36) nor mate in N (#-3)",
-            Problem::Unclosed => "the command has no closing `]`",
+            CommandProblem::Clock => "the clock is not H:MM:SS",
+            CommandProblem::Emt => "the time spent is not H:MM:SS",
+            CommandProblem::Sexagesimal => "minutes and seconds must be below 60",
+            CommandProblem::TooLarge => "the value is too large",
+            CommandProblem::Eval => "the evaluation is neither pawns (0.36) nor mate in N (#-3)",
+            CommandProblem::Unclosed => "the command has no closing `]`",
         })
     }
 }
@@ -168,7 +168,7 @@ pub fn read_commands<'a>(comment: &'a str, mut each: impl FnMut(Command<'a>)) {
                 each(Command::Malformed(Malformed {
                     offset: open,
                     text: comment[open..].trim_end(),
-                    problem: Problem::Unclosed,
+                    problem: CommandProblem::Unclosed,
                 }));
             }
             return;
@@ -177,8 +177,8 @@ pub fn read_commands<'a>(comment: &'a str, mut each: impl FnMut(Command<'a>)) {
         let value = trim(&bytes[name_end..close]);
         let command = match kind {
             Kind::Other => continue,
-            Kind::Clock => duration(value, Problem::Clock).map(Command::Clock),
-            Kind::Emt => duration(value, Problem::Emt).map(Command::Emt),
+            Kind::Clock => duration(value, CommandProblem::Clock).map(Command::Clock),
+            Kind::Emt => duration(value, CommandProblem::Emt).map(Command::Emt),
             Kind::Eval => eval(value).map(|(eval, depth)| Command::Eval { eval, depth }),
         };
         each(command.unwrap_or_else(|problem| {
@@ -281,7 +281,7 @@ fn one_or_two_digits(bytes: &[u8]) -> (u64, usize) {
 
 /// `H:MM:SS` with an optional `.fraction`, in milliseconds. `syntax` is the problem to report for
 /// a value of the wrong shape.
-fn duration(value: &[u8], syntax: Problem) -> Result<Millis, Problem> {
+fn duration(value: &[u8], syntax: CommandProblem) -> Result<Millis, CommandProblem> {
     // The form of nearly every clock in an archive, read in a few instructions.
     if let &[h, b':', m1, m2, b':', s1, s2] = value
         && [h, m1, m2, s1, s2].iter().all(u8::is_ascii_digit)
@@ -316,24 +316,24 @@ fn duration(value: &[u8], syntax: Problem) -> Result<Millis, Problem> {
         _ => return Err(syntax),
     };
     if minutes >= 60 || seconds >= 60 {
-        return Err(Problem::Sexagesimal);
+        return Err(CommandProblem::Sexagesimal);
     }
     let ms = hours
         .saturating_mul(3_600_000)
         .saturating_add((minutes * 60 + seconds) * 1000 + fraction);
-    Millis::try_from(ms).map_err(|_| Problem::TooLarge)
+    Millis::try_from(ms).map_err(|_| CommandProblem::TooLarge)
 }
 
 /// An evaluation, pawns or `#N`, with an optional `,depth`.
-fn eval(value: &[u8]) -> Result<(Eval, Option<u32>), Problem> {
+fn eval(value: &[u8]) -> Result<(Eval, Option<u32>), CommandProblem> {
     let (score, depth) = match memchr::memchr(b',', value) {
         Some(comma) => {
             let depth = trim(&value[comma + 1..]);
-            let (n, count) = digits(depth).ok_or(Problem::Eval)?;
+            let (n, count) = digits(depth).ok_or(CommandProblem::Eval)?;
             if count == 0 || count != depth.len() {
-                return Err(Problem::Eval);
+                return Err(CommandProblem::Eval);
             }
-            let n = u32::try_from(n).map_err(|_| Problem::TooLarge)?;
+            let n = u32::try_from(n).map_err(|_| CommandProblem::TooLarge)?;
             (trim(&value[..comma]), Some(n))
         }
         None => (value, None),
@@ -347,33 +347,33 @@ fn eval(value: &[u8]) -> Result<(Eval, Option<u32>), Problem> {
         [b'+', rest @ ..] => (false, rest),
         _ => (false, score),
     };
-    let (whole, w) = digits(score).ok_or(Problem::TooLarge)?;
+    let (whole, w) = digits(score).ok_or(CommandProblem::TooLarge)?;
     let eval = if mate {
         if w == 0 || w != score.len() {
-            return Err(Problem::Eval);
+            return Err(CommandProblem::Eval);
         }
         Eval::Mate(signed(whole, negative)?)
     } else {
         let fraction = match &score[w..] {
             [] if w > 0 => 0,
             [b'.', fraction @ ..] if w > 0 || !fraction.is_empty() => {
-                thousandths(fraction).ok_or(Problem::Eval)?
+                thousandths(fraction).ok_or(CommandProblem::Eval)?
             }
-            _ => return Err(Problem::Eval),
+            _ => return Err(CommandProblem::Eval),
         };
         // Thousandths of a pawn to centipawns, half away from zero (the sign comes after).
         let cp = whole
             .checked_mul(100)
             .and_then(|cp| cp.checked_add((fraction + 5) / 10))
-            .ok_or(Problem::TooLarge)?;
+            .ok_or(CommandProblem::TooLarge)?;
         Eval::Centipawns(signed(cp, negative)?)
     };
     Ok((eval, depth))
 }
 
 /// `magnitude` with its sign, if it fits an `i32`.
-fn signed(magnitude: u64, negative: bool) -> Result<i32, Problem> {
-    let value = i32::try_from(magnitude).map_err(|_| Problem::TooLarge)?;
+fn signed(magnitude: u64, negative: bool) -> Result<i32, CommandProblem> {
+    let value = i32::try_from(magnitude).map_err(|_| CommandProblem::TooLarge)?;
     Ok(if negative { -value } else { value })
 }
 
@@ -448,13 +448,13 @@ mod tests {
         assert_eq!(one("[%clk 9:59:59]"), Command::Clock(35_999_000));
         assert_eq!(one("[%clk 0:00:00]"), Command::Clock(0));
         assert!(
-            matches!(one("[%clk 0:60:00]"), Command::Malformed(m) if m.problem == Problem::Sexagesimal)
+            matches!(one("[%clk 0:60:00]"), Command::Malformed(m) if m.problem == CommandProblem::Sexagesimal)
         );
         assert!(
-            matches!(one("[%clk 0:00:60]"), Command::Malformed(m) if m.problem == Problem::Sexagesimal)
+            matches!(one("[%clk 0:00:60]"), Command::Malformed(m) if m.problem == CommandProblem::Sexagesimal)
         );
         assert!(
-            matches!(one("[%clk 0:5x:00]"), Command::Malformed(m) if m.problem == Problem::Clock)
+            matches!(one("[%clk 0:5x:00]"), Command::Malformed(m) if m.problem == CommandProblem::Clock)
         );
         assert_eq!(one("[%emt 0:00:12]"), Command::Emt(12_000));
         assert_eq!(one("x[%Emt 0:01:02.3]y"), Command::Emt(62_300));
@@ -553,7 +553,9 @@ mod tests {
             "[%clk 0:03:00.5x]",
             "[%clk -0:03:00]",
         ] {
-            assert!(matches!(one(bad), Command::Malformed(m) if m.problem == Problem::Clock));
+            assert!(
+                matches!(one(bad), Command::Malformed(m) if m.problem == CommandProblem::Clock)
+            );
         }
         for bad in [
             "[%eval]",
@@ -566,7 +568,7 @@ mod tests {
             "[%eval 0.3,x]",
         ] {
             assert!(
-                matches!(one(bad), Command::Malformed(m) if m.problem == Problem::Eval),
+                matches!(one(bad), Command::Malformed(m) if m.problem == CommandProblem::Eval),
                 "{bad}"
             );
         }
@@ -575,7 +577,7 @@ mod tests {
             Command::Malformed(Malformed {
                 offset: 0,
                 text,
-                problem: Problem::TooLarge,
+                problem: CommandProblem::TooLarge,
             })
         });
     }

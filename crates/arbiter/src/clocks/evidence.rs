@@ -29,14 +29,14 @@
 //! # Examples
 //!
 //! ```
-//! use arbiter::clocks::{ClockEvidence, TimeControl};
+//! use arbiter::{ClockEvidence, TimeControl};
 //! use arbiter::pgn::GameResult;
 //! use arbiter::rules::Color;
 //!
 //! let mut evidence = ClockEvidence::new();
 //! evidence.begin_game(Some(&"60+0".parse::<TimeControl>().unwrap()));
 //! let mut warnings = Vec::new();
-//! let mut warn = |w: arbiter::clocks::ClockWarning| warnings.push(format!("ply {}: {w}", w.ply()));
+//! let mut warn = |w: arbiter::ClockWarning| warnings.push(format!("ply {}: {w}", w.ply()));
 //! evidence.ply(1, Color::White, Some(50_000), &mut warn);
 //! evidence.ply(2, Color::Black, Some(59_000), &mut warn);
 //! evidence.ply(3, Color::White, Some(58_000), &mut warn);

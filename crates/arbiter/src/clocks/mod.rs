@@ -12,7 +12,7 @@ pub mod time_control;
 pub mod warning;
 
 pub use annotations::MoveAnnotations;
-pub use commands::{Command, Eval, Malformed, Millis, Problem, read_commands};
+pub use commands::{Command, CommandProblem, Eval, Malformed, Millis, read_commands};
 pub use evidence::ClockEvidence;
 pub use time_control::{Period, Speed, TimeControl, TimeControlError};
 pub use warning::ClockWarning;

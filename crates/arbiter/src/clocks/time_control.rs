@@ -15,7 +15,7 @@
 //! # Examples
 //!
 //! ```
-//! use arbiter::clocks::time_control::{Speed, TimeControl};
+//! use arbiter::{Speed, TimeControl};
 //!
 //! let tc: TimeControl = "180+2".parse().unwrap();
 //! assert_eq!((tc.base_seconds(), tc.increment_seconds()), (Some(180), Some(2)));

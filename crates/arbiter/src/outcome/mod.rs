@@ -119,19 +119,6 @@ impl Outcome {
             Outcome::Invalid => "invalid",
         }
     }
-
-    /// True for the five ends the rules impose whatever the players do.
-    pub fn is_automatic(self) -> bool {
-        matches!(
-            self,
-            Outcome::Checkmate
-                | Outcome::Stalemate
-                | Outcome::InsufficientMaterial
-                | Outcome::DeadPosition
-                | Outcome::SeventyfiveMoves
-                | Outcome::FivefoldRepetition
-        )
-    }
 }
 
 /// What the final position of the main line tells, gathered by `replay`.

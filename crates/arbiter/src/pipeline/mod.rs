@@ -14,18 +14,20 @@
 //!
 //! Every game is read through [`crate::games`], the one way down. Input problems (an unreadable
 //! file, a corrupt compressed stream) go to the [`Observer`] and the run goes on with the next
-//! input; they are counted in [`RunTotals::input_errors`]. Every game the reader finds reaches the
+//! input; they are counted in [`Totals::input_errors`]. Every game the reader finds reaches the
 //! formatter, so none is lost. The pipeline never prints: the caller's observer shows progress
 //! and messages as it likes.
 //!
 //! The files: `read` reads games from one reader (a batch here, or a part on a worker) and
 //! `parts` cuts an input into parts; this file runs the whole.
 
+#[cfg(test)]
+mod last_defence;
 mod parts;
 mod read;
 
-pub use parts::Part;
-pub use read::read_part;
+pub(crate) use parts::Part;
+pub(crate) use read::read_part;
 
 use std::fmt::Display;
 use std::io;
@@ -35,9 +37,9 @@ use std::sync::Arc;
 use crate::input;
 use crate::parallel::{Sink, Weight, run_ordered};
 use crate::pgn::Reader;
-use crate::replay::{GameReport, ReplayOptions, Replayer};
-use crate::report::code::CodeCounts;
-use crate::report::output::{Destination, GameNumber, Output};
+use crate::replay::{ReplayOptions, Replayer};
+use crate::report::output::{Destination, GameFormatter, Output};
+use crate::report::summary::Totals;
 use parts::{Buffers, PART_BYTES, PLY_PART_BYTES, read_in_parts};
 use read::{Place, read_here};
 
@@ -47,25 +49,14 @@ const IN_FLIGHT_BYTES: usize = 16 << 20;
 
 /// What one batch of games produced: output and counts.
 #[derive(Default)]
-pub struct BatchOutput {
+pub(crate) struct BatchOutput {
     /// Formatted output, game numbers perhaps left to fill in.
-    pub output: Output,
+    pub(crate) output: Output,
     /// Which input the games come from, counted from 0.
-    pub input: u64,
-    /// Games in the batch.
-    pub games: u64,
-    /// Main-line plies replayed.
-    pub plies: u64,
-    /// Games with no error.
-    pub valid: u64,
-    /// Games with an error.
-    pub invalid: u64,
-    /// Warnings.
-    pub warnings: u64,
-    /// Inputs that failed while the batch was read (a corrupt compressed stream, say).
-    pub input_errors: u64,
-    /// The problems listed, per code.
-    pub codes: CodeCounts,
+    pub(crate) input: u64,
+    /// The batch's games and problems, and the inputs that failed while it was read (a corrupt
+    /// compressed stream, say).
+    pub(crate) counts: Totals,
     /// The buffer of the part read, to be used again.
     spare: Vec<u8>,
 }
@@ -74,48 +65,6 @@ impl Weight for BatchOutput {
     fn weight(&self) -> usize {
         self.output.footprint()
     }
-}
-
-impl BatchOutput {
-    /// Counts one game.
-    fn count(&mut self, report: &GameReport) {
-        self.games += 1;
-        self.plies += u64::from(report.plies);
-        if report.errors == 0 {
-            self.valid += 1;
-        } else {
-            self.invalid += 1;
-        }
-        self.warnings += u64::from(report.warnings);
-        for problem in &report.problems {
-            self.codes.add(problem.code);
-        }
-    }
-
-    fn add(&mut self, other: &BatchOutput) {
-        self.games += other.games;
-        self.plies += other.plies;
-        self.valid += other.valid;
-        self.invalid += other.invalid;
-        self.warnings += other.warnings;
-        self.input_errors += other.input_errors;
-        self.codes.add_all(&other.codes);
-    }
-}
-
-/// Totals over the whole run.
-#[derive(Default)]
-pub struct RunTotals {
-    /// Counts summed over every batch.
-    pub counts: BatchOutput,
-    /// Inputs that could not be opened or read to the end.
-    pub input_errors: u64,
-}
-
-/// Formats one replayed game into the batch's output.
-pub trait GameFormatter {
-    /// Appends the output for `report`, read from `source`, whose numbers are `number`.
-    fn format(&mut self, source: &str, number: GameNumber, report: &GameReport, out: &mut Output);
 }
 
 /// What a run tells its caller as it goes: how far it got, and what went wrong with its inputs.
@@ -158,9 +107,9 @@ pub fn run<F: GameFormatter>(
     make_formatter: impl Fn() -> F + Sync,
     out: &mut (dyn Destination + Send),
     observer: &dyn Observer,
-) -> io::Result<RunTotals> {
+) -> io::Result<Totals> {
     let buffers = Buffers::default();
-    let mut counts = BatchOutput::default();
+    let mut counts = Totals::default();
     // The input of the last batch written, and how many of its games came before.
     let (mut input, mut input_before) = (0, 0);
     // Per input: games read, and whether reading it failed (then the failure said enough).
@@ -186,14 +135,14 @@ pub fn run<F: GameFormatter>(
                 (input, input_before) = (batch.input, 0);
             }
             out.write(&batch.output, counts.games, input_before)?;
-            input_before += batch.games;
+            input_before += batch.counts.games;
             let slot = batch.input as usize;
             if per_input.len() <= slot {
                 per_input.resize(slot + 1, (0, false));
             }
-            per_input[slot].0 += batch.games;
-            per_input[slot].1 |= batch.input_errors > 0;
-            counts.add(&batch);
+            per_input[slot].0 += batch.counts.games;
+            per_input[slot].1 |= batch.counts.input_errors > 0;
+            counts.add(&batch.counts);
             observer.games(counts.games, counts.invalid, counts.warnings);
             Ok(())
         },
@@ -207,10 +156,8 @@ pub fn run<F: GameFormatter>(
             observer.no_games(&name);
         }
     }
-    Ok(RunTotals {
-        input_errors: input_errors + counts.input_errors,
-        counts,
-    })
+    counts.input_errors += input_errors;
+    Ok(counts)
 }
 
 /// The worker state of a run: a replay and a formatter.

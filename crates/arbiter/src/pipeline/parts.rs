@@ -193,7 +193,7 @@ mod tests {
             &mut self.worker
         }
         fn done(&mut self, result: BatchOutput) -> bool {
-            self.games_here += result.games;
+            self.games_here += result.counts.games;
             true
         }
     }

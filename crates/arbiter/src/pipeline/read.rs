@@ -65,13 +65,13 @@ pub(super) fn read_batch_here<R: Read, F: GameFormatter>(
         observer,
         &mut output,
         |reader, output| {
-            (output.games as usize) < BATCH_GAMES
+            (output.counts.games as usize) < BATCH_GAMES
                 && reader.bytes_done() - start < BATCH_BYTES
                 && output.output.footprint() < BATCH_BYTES as usize
         },
     );
     observer.input(at.bytes_before + reader.bytes_read());
-    if output.games + output.input_errors > 0 && !sink.done(output) {
+    if output.counts.games + output.counts.input_errors > 0 && !sink.done(output) {
         return None;
     }
     Some(ended)
@@ -85,7 +85,7 @@ pub(super) fn read_batch_here<R: Read, F: GameFormatter>(
 /// (a 64 KiB part of one-token games formats to tens of megabytes): each time the output passes
 /// 256 KiB, the piece so far goes to `pieces`, which says whether to go on (false: the run
 /// is over, and the rest of the part is left unread). What is returned is the last piece.
-pub fn read_part<V: GameReplay, F: GameFormatter>(
+pub(crate) fn read_part<V: GameReplay, F: GameFormatter>(
     replay: &mut V,
     formatter: &mut F,
     part: Part,
@@ -142,7 +142,7 @@ fn read_games<R: Read, V: GameReplay, F: GameFormatter>(
             Ok(None) => return true,
             Err(err) => {
                 observer.input_error(&err);
-                output.input_errors += 1;
+                output.counts.input_errors += 1;
                 return true;
             }
         };
@@ -155,10 +155,10 @@ fn read_games<R: Read, V: GameReplay, F: GameFormatter>(
                 }
             }
             None => GameNumber::Later {
-                in_batch: output.games,
+                in_batch: output.counts.games,
             },
         };
-        output.count(report);
+        output.counts.count(report);
         formatter.format(reader.name(), number, report, &mut output.output);
     }
     false

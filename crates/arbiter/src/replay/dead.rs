@@ -27,7 +27,9 @@ pub fn cannot_mate(pos: &Position, side: Color) -> bool {
 }
 
 /// Whether `pos` is provably dead beyond material: a pawn wall neither side can get past to mate.
-pub fn is_dead(pos: &Position) -> bool {
+/// Static proofs only, no search: `false` is no proof of life (unlike the rules core's
+/// [`is_dead`](crate::rules::is_dead), which searches and says when it does not know).
+pub fn dead_behind_wall(pos: &Position) -> bool {
     walled(pos) && Color::ALL.into_iter().all(|side| cannot_mate(pos, side))
 }
 
@@ -39,7 +41,7 @@ pub fn first_dead_ply(start: &Position, moves: &[Move]) -> u32 {
         for &mv in &moves[..plies] {
             pos.play_unchecked(mv);
         }
-        is_dead(&pos)
+        dead_behind_wall(&pos)
     };
     // Dead after `hi` plies, not known dead after fewer than `lo`.
     let (mut lo, mut hi) = (0, moves.len());
@@ -67,15 +69,15 @@ mod tests {
     fn a_pawn_wall_with_kings_apart_is_dead() {
         let wall = pos("8/8/4k3/p1p1p1p1/P1P1P1P1/8/3K4/8 w - - 0 1");
         assert!(walled(&wall));
-        assert!(is_dead(&wall));
+        assert!(dead_behind_wall(&wall));
         assert!(cannot_mate(&wall, Color::White));
         // A wall with a gap a king walks through (the f-h files) is not dead.
         let open = pos("8/8/4k3/p1p1p3/P1P1P3/8/3K4/8 w - - 0 1");
         assert!(walled(&open));
-        assert!(!is_dead(&open));
+        assert!(!dead_behind_wall(&open));
         // A pawn free to advance is no wall.
         assert!(!walled(&pos("8/8/4k3/p1p1p3/P1P1P1P1/8/3K4/8 w - - 0 1")));
-        assert!(!is_dead(&Position::startpos()));
+        assert!(!dead_behind_wall(&Position::startpos()));
     }
 
     #[test]
@@ -100,19 +102,19 @@ mod tests {
             position.play_unchecked(mv);
             moves.push(mv);
         }
-        assert!(is_dead(&position), "the wall is closed at the end");
-        assert!(!is_dead(&start));
+        assert!(dead_behind_wall(&position), "the wall is closed at the end");
+        assert!(!dead_behind_wall(&start));
         let first = first_dead_ply(&start, &moves);
         let mut replay = start.clone();
         for &mv in &moves[..first as usize] {
             replay.play_unchecked(mv);
         }
-        assert!(is_dead(&replay));
+        assert!(dead_behind_wall(&replay));
         let mut before = start.clone();
         for &mv in &moves[..first as usize - 1] {
             before.play_unchecked(mv);
         }
-        assert!(!is_dead(&before), "ply {first} is the first");
+        assert!(!dead_behind_wall(&before), "ply {first} is the first");
         assert_eq!(first, 3);
     }
 }

@@ -5,8 +5,8 @@
 
 use crate::outcome::{self, BoardFacts, Outcome, termination};
 use crate::pgn::{GameResult, Location, RawGame, parse_game};
+use crate::problem::Code;
 use crate::replay::{ReplayOptions, Replayer, claims, dead};
-use crate::report::code::Code;
 use crate::rules::{Color, Move, Position};
 
 impl Replayer {
@@ -27,7 +27,7 @@ impl Replayer {
             }
         };
         let mut ended = self.stack.automatic_end.filter(|&(ply, _)| ply < line.ply);
-        let dead_at_end = ended.is_none() && dead::is_dead(&line.pos);
+        let dead_at_end = ended.is_none() && dead::dead_behind_wall(&line.pos);
         if dead_at_end && !self.stack.main_null {
             let replayed;
             let played = match &self.stack.main_moves {

@@ -23,7 +23,7 @@
 //!   the clocks against the `TimeControl` and `Termination` tags (warnings, docs/clocks.md).
 //!
 //! The parts with a job of their own: `lines` holds the main line and the variations with the
-//! repetition history, `tags` captures the tags, `problems` logs the problems (severity,
+//! repetition history, `game_tags` captures the tags, `problems` logs the problems (severity,
 //! `--strict`, limits), `notes` reads the annotations, `warnings` words what goes wrong along the
 //! way, `judge` gives the verdict at the end, and `claims` and `dead` judge the draws that need a
 //! look ahead. Each is tested on its own; this file plays the moves and resets every part at
@@ -31,30 +31,29 @@
 
 mod claims;
 mod dead;
+mod game_tags;
 mod judge;
 mod lines;
 mod notes;
 mod problems;
-mod tags;
 mod warnings;
 
+pub use game_tags::Tags;
 pub use notes::{PlyLog, PlyNote};
-pub use problems::{MAX_PROBLEMS, Problem};
-pub use tags::Tags;
 
 use crate::clocks::{Millis, Period, Speed};
 use crate::outcome::Classification;
 use crate::pgn::{Flow, GameInfo, GameResult, Location, PgnError, Visitor};
-use crate::report::code::Code;
-use crate::report::text::clip;
+use crate::problem::{Code, Problem};
 use crate::rules::MAX_FEN_BYTES;
 use crate::rules::san::{San, Suffix};
 use crate::rules::{Color, Position};
+use crate::text::clip;
+use game_tags::{TagCapture, VariantKind, variant_kind};
 use lines::{LineStack, MAX_VARIATION_DEPTH, Opened};
 use notes::MainLineNotes;
 use problems::ProblemLog;
-use tags::{TagCapture, VariantKind, variant_kind};
-use warnings::{breaks_main_line, pgn_code};
+use warnings::breaks_main_line;
 
 /// How strictly a replay judges, and what it keeps. Variations are always replayed: `validate`
 /// and `export` judge a game alike.
@@ -546,7 +545,7 @@ impl Visitor for Replayer {
 
     fn error(&mut self, error: PgnError) {
         let ply = self.stack.lines.last().map(|line| line.ply + 1);
-        let code = pgn_code(&error);
+        let code = Code::Reader(error.kind);
         if breaks_main_line(
             &error,
             self.stack.lines.len() <= 1 && self.stack.skipped_depth == 0,

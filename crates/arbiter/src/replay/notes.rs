@@ -16,7 +16,7 @@ use std::ops::Range;
 use crate::clocks::annotations::lichess_clock;
 use crate::clocks::{ClockEvidence, ClockWarning, Millis, MoveAnnotations, TimeControl};
 use crate::pgn::{GameResult, Location};
-use crate::report::code::Code;
+use crate::problem::Code;
 use crate::rules::{Color, Move, Position};
 
 /// Where a problem found here goes: location, ply, code and message.

@@ -1,5 +1,4 @@
-//! One problem of a game, and the problem log that records them: each problem recorded with its
-//! code's severity (every one an error under `--strict`), counted, and listed up to a limit, so
+//! The problem log of a game's replay: each [`Problem`] recorded with its code's severity (every one an error under `--strict`), counted, and listed up to a limit, so
 //! that a hostile game cannot fill the memory with problems. At the game's end the problems are
 //! located in the source and the first error is quoted for export's `error` field.
 //!
@@ -9,76 +8,13 @@
 //! says how many more there are (exactly) and the line of the last: `and 1640 more unexpected
 //! tokens up to line 533`. This is the one place of that rule, so that every output (text, JSON
 //! Lines, export's counts) agrees.
-//!
-//! A [`Problem`] is the one type for what goes wrong in a game: `validate` writes it as a
-//! diagnostic through a view that adds the path and game number
-//! ([`crate::report::diagnostic::Diagnostic`]), and its [`Display`](fmt::Display) form,
-//! `LINE:COL: ply P "SAN": message`, is the only writer of that text.
 
-use std::fmt::{self, Write as _};
+use std::fmt::Write as _;
 
-use crate::pgn::{GameInfo, LineCol, Location};
+use crate::pgn::{GameInfo, LineCol, Location, PgnErrorKind};
+use crate::problem::{Code, MAX_PROBLEMS, Problem, Severity};
 use crate::replay::GameReport;
-use crate::report::code::{Code, Severity};
-use crate::report::text::{MAX_ECHO_CHARS, clip, clip_owned};
-
-/// One located problem of a game, without the path (the caller knows the source).
-#[derive(Clone, Debug, Eq, PartialEq)]
-pub struct Problem {
-    /// Where, within the game's bytes.
-    pub location: Location,
-    /// Where, in the source (filled in when the game ends).
-    pub at: LineCol,
-    /// The ply of the move concerned (counted from the game's start along its line), if any.
-    pub ply: Option<u32>,
-    /// The move as written, if the problem belongs to a move.
-    pub san: Option<String>,
-    /// Error or warning.
-    pub severity: Severity,
-    /// A stable code, e.g. `illegal_move`.
-    pub code: Code,
-    /// What is wrong, in plain words.
-    pub message: String,
-}
-
-/// `LINE:COL: ply P "SAN": message`, the ply and the move left out when the problem has none:
-/// the text export's `error` field quotes.
-impl fmt::Display for Problem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: ", self.at)?;
-        if let Some(ply) = self.ply {
-            write!(f, "ply {ply} ")?;
-        }
-        if let Some(san) = &self.san {
-            write!(f, "\"{san}\": ")?;
-        }
-        f.write_str(&self.message)
-    }
-}
-
-#[cfg(test)]
-impl Problem {
-    /// An illegal move at line 12, column 5, ply 17: the problem the tests of its text and of
-    /// the diagnostics built on it share.
-    pub(crate) fn sample() -> Problem {
-        Problem {
-            location: Location(40),
-            at: LineCol {
-                line: 12,
-                column: 5,
-            },
-            ply: Some(17),
-            san: Some("Nbd2".into()),
-            severity: Severity::Error,
-            code: Code::IllegalMove,
-            message: "no knight on the b-file can reach d2".into(),
-        }
-    }
-}
-
-/// At most this many problems are listed per game; the rest are counted. A 64 MB game of stray
-/// `)` would otherwise hold 30 million problems (gigabytes) in memory.
-pub const MAX_PROBLEMS: usize = 10_000;
+use crate::text::{MAX_ECHO_CHARS, clip, clip_owned};
 
 /// At most this many characters of the move text go into a problem: a 50 MB "move" (a line of
 /// garbage) must not become a 50 MB diagnostic.
@@ -156,7 +92,9 @@ impl ProblemLog {
         if first_error {
             self.first_error = Some(report.problems.len());
         }
-        if code == Code::UnexpectedText && self.summed_up(report, location, severity) {
+        if code == Code::Reader(PgnErrorKind::UnexpectedText)
+            && self.summed_up(report, location, severity)
+        {
             return;
         }
         if report.problems.len() >= MAX_PROBLEMS && !first_error {
@@ -197,7 +135,7 @@ impl ProblemLog {
                 ply: None,
                 san: None,
                 severity,
-                code: Code::UnexpectedText,
+                code: Code::Reader(PgnErrorKind::UnexpectedText),
                 message: String::new(),
             });
         }
@@ -292,23 +230,38 @@ mod tests {
         let mut report = GameReport::default();
         let mut log = ProblemLog::new(false);
         for at in 0..3 {
-            record(&mut log, &mut report, Code::UnexpectedText, at);
+            record(
+                &mut log,
+                &mut report,
+                Code::Reader(PgnErrorKind::UnexpectedText),
+                at,
+            );
         }
-        record(&mut log, &mut report, Code::BadNag, 3);
+        record(&mut log, &mut report, Code::Reader(PgnErrorKind::BadNag), 3);
         for at in 4..1004 {
-            record(&mut log, &mut report, Code::UnexpectedText, at);
+            record(
+                &mut log,
+                &mut report,
+                Code::Reader(PgnErrorKind::UnexpectedText),
+                at,
+            );
         }
-        record(&mut log, &mut report, Code::NoResult, 2000);
+        record(
+            &mut log,
+            &mut report,
+            Code::Reader(PgnErrorKind::NoResult),
+            2000,
+        );
         let codes: Vec<Code> = report.problems.iter().map(|p| p.code).collect();
         assert_eq!(
             codes,
             [
-                Code::UnexpectedText,
-                Code::UnexpectedText,
-                Code::UnexpectedText,
-                Code::BadNag,
-                Code::UnexpectedText,
-                Code::NoResult
+                Code::Reader(PgnErrorKind::UnexpectedText),
+                Code::Reader(PgnErrorKind::UnexpectedText),
+                Code::Reader(PgnErrorKind::UnexpectedText),
+                Code::Reader(PgnErrorKind::BadNag),
+                Code::Reader(PgnErrorKind::UnexpectedText),
+                Code::Reader(PgnErrorKind::NoResult)
             ]
         );
         let summary = &report.problems[4];

@@ -6,8 +6,8 @@
 
 use crate::outcome::Outcome;
 use crate::pgn::{Location, PgnError};
+use crate::problem::Code;
 use crate::replay::Replayer;
-use crate::report::code::Code;
 use crate::rules::san::{self, Leniency, ParseSanError, Resolved, San, Suffix};
 use crate::rules::{Color, Position};
 
@@ -256,24 +256,5 @@ pub(super) fn breaks_main_line(error: &PgnError, in_main_line: bool) -> bool {
         K::UnterminatedComment | K::UnclosedVariation | K::GameTooLarge => true,
         K::UnexpectedText => in_main_line,
         _ => false,
-    }
-}
-
-/// A stable code for each kind of reader defect.
-pub(super) fn pgn_code(error: &PgnError) -> Code {
-    use crate::pgn::PgnErrorKind as K;
-    match error.kind {
-        K::NotUtf8 => Code::NotUtf8,
-        K::NoResult => Code::NoResult,
-        K::BrokenTag => Code::BrokenTag,
-        K::UnterminatedComment => Code::UnterminatedComment,
-        K::UnclosedVariation => Code::UnclosedVariation,
-        K::UnopenedVariation => Code::UnopenedVariation,
-        K::ResultInVariation => Code::ResultInVariation,
-        K::TextAfterResult => Code::TextAfterResult,
-        K::BadNag => Code::BadNag,
-        K::BadMoveNumber => Code::BadMoveNumber,
-        K::UnexpectedText => Code::UnexpectedText,
-        K::GameTooLarge => Code::GameTooLarge,
     }
 }

@@ -10,10 +10,53 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use crate::replay::Problem;
-use crate::report::code::{Code, Severity};
-use crate::report::output::{GameNumber, Output};
-use crate::report::text::escape_controls;
+use crate::problem::{Code, Problem, Severity};
+use crate::replay::GameReport;
+use crate::report::output::{GameFormatter, GameNumber, Output};
+use crate::text::escape_controls;
+
+/// How `validate` writes diagnostics and its summary.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub enum DiagnosticFormat {
+    /// `PATH:LINE:COL: game N, ply P "SAN": error: MESSAGE` lines, then a summary line.
+    Text,
+    /// One JSON object per diagnostic, then a summary object.
+    Jsonl,
+}
+
+/// Formats a game's problems as diagnostics.
+#[derive(Debug)]
+pub struct DiagnosticFormatter {
+    format: DiagnosticFormat,
+    /// Scratch text.
+    text: String,
+}
+
+impl DiagnosticFormatter {
+    /// A formatter writing `format`.
+    pub fn new(format: DiagnosticFormat) -> DiagnosticFormatter {
+        DiagnosticFormatter {
+            format,
+            text: String::new(),
+        }
+    }
+}
+
+impl GameFormatter for DiagnosticFormatter {
+    fn format(&mut self, source: &str, number: GameNumber, report: &GameReport, out: &mut Output) {
+        for problem in &report.problems {
+            let diagnostic = Diagnostic {
+                path: source,
+                game: number,
+                problem,
+            };
+            match self.format {
+                DiagnosticFormat::Text => diagnostic.write_text(&mut self.text, out),
+                DiagnosticFormat::Jsonl => diagnostic.write_jsonl(out),
+            }
+        }
+    }
+}
 
 /// One problem, located: a view of the game's [`Problem`] with what the game does not know.
 #[derive(Copy, Clone, Debug)]

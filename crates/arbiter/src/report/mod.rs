@@ -1,18 +1,25 @@
-//! Output formats shared by `validate` and `export`: diagnostics as text or JSON Lines, export
-//! records as CSV, JSON or JSON Lines, and the `-o FILE` sink that never leaves a half file.
+//! Writers shared by `validate` and `export`: diagnostics as text or JSON Lines and the run's
+//! summary, export records and ply rows as CSV, JSON, JSON Lines or Parquet, and the `-o FILE`
+//! sink that never leaves a half file.
 //!
-//! Every writer formats into a caller-owned [`output::Output`], so records can be formatted on
-//! worker threads and written to the output in input order by one thread, game numbers filled in
-//! then where they were not known.
+//! Every writer formats into a caller-owned [`Output`](output::Output), so records can be
+//! formatted on worker threads and written to the output in input order by one thread, game
+//! numbers filled in then where they were not known.
+//!
+//! The files form a one-way stack, each using only those before it: `date`, `columns` (a table's
+//! schema), `parquet` (the Parquet writer, with the `parquet` feature), `output` (a batch's
+//! output, its cells and where it goes), `table` (a row's cells in each format), then the
+//! writers: `record` (a row per game), `plies` (a row per ply), `diagnostic` (a problem
+//! located), `summary` (what a run counted); and `sink` (the `-o FILE` output).
 
-pub mod code;
 pub mod columns;
 pub mod date;
 pub mod diagnostic;
 pub mod output;
 #[cfg(feature = "parquet")]
 pub mod parquet;
+pub mod plies;
 pub mod record;
 pub mod sink;
+pub mod summary;
 pub mod table;
-pub mod text;

@@ -9,6 +9,7 @@
 use std::io::{self, Write};
 
 use crate::clocks::Millis;
+use crate::replay::GameReport;
 use crate::report::date::{CalendarDate, Date32};
 #[cfg(feature = "parquet")]
 use crate::report::{
@@ -302,6 +303,13 @@ fn int_value(n: i64, kind: ColumnKind) -> Value<'static> {
         ColumnKind::UInt32 => Value::U32(n as u32),
         _ => Value::I64(n),
     }
+}
+
+/// Formats one replayed game into a batch's output: export's records and ply rows, validate's
+/// diagnostics. The pipeline calls it for every game, on whichever thread read the game.
+pub trait GameFormatter {
+    /// Appends the output for `report`, read from `source`, whose numbers are `number`.
+    fn format(&mut self, source: &str, number: GameNumber, report: &GameReport, out: &mut Output);
 }
 
 /// Where ordered output goes: a byte stream, or a Parquet file.

@@ -26,8 +26,8 @@
 //! # Examples
 //!
 //! ```
-//! use arbiter::report::columns::{Column, ColumnKind};
-//! use arbiter::report::parquet::{ParquetOptions, ParquetWriter, Value};
+//! use arbiter::{Column, ColumnKind};
+//! use arbiter::parquet::{ParquetOptions, ParquetWriter, Value};
 //!
 //! let columns = [
 //!     Column::required("game", ColumnKind::Int64),

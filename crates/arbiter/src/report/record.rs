@@ -13,7 +13,7 @@ use crate::outcome::{Outcome, Winner};
 use crate::replay::GameReport;
 use crate::report::columns::{Column, ColumnKind};
 use crate::report::date::CalendarDate;
-use crate::report::output::{Cell, GameNumber, Output};
+use crate::report::output::{Cell, GameFormatter, GameNumber, Output};
 pub use crate::report::table::ExportFormat;
 use crate::report::table::{Table, is_plain};
 
@@ -187,14 +187,9 @@ impl RecordFormatter {
         }
     }
 
-    /// The bytes that open the output: the CSV header row, or `[` for JSON.
-    pub fn header(&mut self, out: &mut Vec<u8>) {
-        self.table.header(out);
-    }
-
-    /// The columns.
-    pub fn columns(&self) -> &[Column] {
-        self.table.columns()
+    /// The table (for the header and footer).
+    pub fn table(&self) -> &Table {
+        &self.table
     }
 
     /// Appends one record.
@@ -257,10 +252,11 @@ impl RecordFormatter {
         }
         row.end();
     }
+}
 
-    /// The bytes that close the output: `]` for JSON (an empty array when there were no games).
-    pub fn footer(&mut self, any_record: bool, out: &mut Vec<u8>) {
-        self.table.footer(any_record, out);
+impl GameFormatter for RecordFormatter {
+    fn format(&mut self, source: &str, number: GameNumber, report: &GameReport, out: &mut Output) {
+        self.record(&ExportRecord::from_report(source, number, report), out);
     }
 }
 
@@ -352,7 +348,7 @@ mod tests {
     fn format(format: ExportFormat, records: &[ExportRecord<'_>]) -> String {
         let mut f = RecordFormatter::new(format, vec!["WhiteElo".into()]);
         let mut out = Vec::new();
-        f.header(&mut out);
+        f.table().header(&mut out);
         let mut body = Output::default();
         for (i, r) in records.iter().enumerate() {
             // Numbered from 1, or left for later: the same text either way.
@@ -366,7 +362,7 @@ mod tests {
             f.record(&ExportRecord { number, ..*r }, &mut body);
         }
         body.write_to(0, 0, &mut 0, &mut out).unwrap();
-        f.footer(!records.is_empty(), &mut out);
+        f.table().footer(!records.is_empty(), &mut out);
         String::from_utf8(out).unwrap()
     }
 

@@ -6,8 +6,8 @@ use std::fs;
 use std::io::Read;
 use std::path::Path;
 
-use arbiter::input;
 use arbiter::pgn::{GameInfo, PgnError, Reader, Visitor};
+use arbiter::{InputError, open_stream, sources};
 
 use crate::util::{files_below, read_all, testdata};
 
@@ -48,7 +48,7 @@ impl Visitor for Counts {
 /// Reads one file (decompressing it) and counts.
 fn count(path: &Path) -> Counts {
     let file = fs::File::open(path).expect("open test file");
-    let source = input::open_stream(path.display().to_string(), file);
+    let source = open_stream(path.display().to_string(), file);
     let mut reader = Reader::new(source.name, source.reader);
     let mut counts = Counts::default();
     while reader
@@ -62,7 +62,7 @@ fn count(path: &Path) -> Counts {
 /// Lines that start with `[Event ` in the decompressed bytes of `path`.
 fn event_tags(path: &Path) -> u64 {
     let file = fs::File::open(path).expect("open test file");
-    let mut source = input::open_stream(String::new(), file);
+    let mut source = open_stream(String::new(), file);
     let mut bytes = Vec::new();
     source
         .reader
@@ -95,9 +95,9 @@ fn every_edge_file_reads_without_panic() {
             .and_then(|n| n.to_str())
             .unwrap_or_default();
         if let Some((_, said)) = NOT_PGN.iter().find(|(refused, _)| *refused == name) {
-            let refused = input::sources(&[path]).next();
+            let refused = sources(&[path]).next();
             assert!(
-                matches!(&refused, Some(Err(input::InputError::NotPgn { what, .. }))
+                matches!(&refused, Some(Err(InputError::NotPgn { what, .. }))
                     if what.starts_with(said)),
                 "{name}: {refused:?}"
             );
@@ -167,10 +167,7 @@ fn zst_and_its_decompressed_twin_read_the_same() {
     fs::write(&twin, &plain).expect("write twin");
 
     let read = |p: &Path| {
-        let source = input::sources(&[p])
-            .next()
-            .expect("one source")
-            .expect("opens");
+        let source = sources(&[p]).next().expect("one source").expect("opens");
         let mut reader = Reader::new(source.name, source.reader);
         let mut recorder = crate::util::Recorder::default();
         let mut games = Vec::new();

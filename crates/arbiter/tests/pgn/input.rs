@@ -4,8 +4,8 @@ use std::fs;
 use std::io::{Read, Write};
 use std::path::Path;
 
-use arbiter::input::{self, InputError};
 use arbiter::pgn::Reader;
+use arbiter::{InputError, open_stream, sources};
 
 use crate::util::{Game, Recorder};
 
@@ -49,7 +49,7 @@ fn zstd(bytes: &[u8]) -> Vec<u8> {
 fn read_sources<P: AsRef<Path>>(paths: &[P]) -> (Vec<(String, Vec<Game>)>, Vec<String>) {
     let mut out = Vec::new();
     let mut errors = Vec::new();
-    for source in input::sources(paths) {
+    for source in sources(paths) {
         let source = match source {
             Ok(source) => source,
             Err(e) => {
@@ -158,7 +158,7 @@ fn symlink_loops_are_reported_not_followed() {
     fs::create_dir(&sub).expect("mkdir");
     fs::write(sub.join("a.pgn"), games_text(1)).expect("write");
     std::os::unix::fs::symlink(dir.path(), sub.join("loop")).expect("symlink");
-    let items: Vec<_> = input::sources(&[dir.path()]).collect();
+    let items: Vec<_> = sources(&[dir.path()]).collect();
     let loops = items
         .iter()
         .filter(|i| matches!(i, Err(InputError::SymlinkLoop { .. })))
@@ -170,10 +170,10 @@ fn symlink_loops_are_reported_not_followed() {
 #[test]
 fn stdin_is_named_and_opened_lazily() {
     let none: [&str; 0] = [];
-    let sources: Vec<_> = input::sources(&none).collect();
-    assert_eq!(sources.len(), 1);
-    assert!(matches!(&sources[0], Ok(s) if s.name == "<stdin>"));
-    let dash: Vec<_> = input::sources(&["-"]).collect();
+    let found: Vec<_> = sources(&none).collect();
+    assert_eq!(found.len(), 1);
+    assert!(matches!(&found[0], Ok(s) if s.name == "<stdin>"));
+    let dash: Vec<_> = sources(&["-"]).collect();
     assert!(matches!(&dash[0], Ok(s) if s.name == "<stdin>"));
 }
 
@@ -223,7 +223,7 @@ fn corrupt_compressed_data_is_an_error() {
         for b in &mut bytes[mid..mid + 64] {
             *b ^= 0x5a;
         }
-        let mut source = input::open_stream(format!("x.{ext}"), std::io::Cursor::new(bytes));
+        let mut source = open_stream(format!("x.{ext}"), std::io::Cursor::new(bytes));
         let mut out = Vec::new();
         let err = source.reader.read_to_end(&mut out).expect_err(ext);
         assert!(

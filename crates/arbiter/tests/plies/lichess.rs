@@ -4,9 +4,9 @@
 
 use std::fs;
 
-use arbiter::clocks::{ClockEvidence, Eval, MoveAnnotations, TimeControl};
 use arbiter::pgn::{self, GameInfo, GameResult, Location, Visitor};
 use arbiter::rules::Color;
+use arbiter::{ClockEvidence, Eval, MoveAnnotations, TimeControl};
 
 use crate::shared_data::shared;
 

@@ -3,9 +3,9 @@
 
 use std::fs::File;
 
-use arbiter::clocks::Eval;
-use arbiter::report::columns::{Column, ColumnKind};
-use arbiter::report::parquet::{ParquetOptions, ParquetWriter};
+use arbiter::Eval;
+use arbiter::parquet::{ParquetOptions, ParquetWriter};
+use arbiter::{Column, ColumnKind};
 use parquet::file::reader::{FileReader, SerializedFileReader};
 use parquet::record::Field;
 

@@ -1,16 +1,27 @@
 //! The last line of defence: a panic while replaying one game (a bug of ours) is caught, reported
 //! as an internal error located at that game, and the run goes on with the next game. Driven
-//! through the reading of a part of an input, as the workers of `--jobs N` read them.
+//! through the reading of a part of an input, as the workers of `--jobs N` read them, with a
+//! replayer that fails on purpose (the crate's test hooks: [`GameReplay`], [`read_part`]).
 
 use std::sync::Arc;
 
-use arbiter::games::GameReplay;
-use arbiter::pgn::{Flow, GameInfo, GameResult, Location, PartEnd, PgnError, Splitter, Visitor};
-use arbiter::pipeline::{BatchOutput, GameFormatter, Part, read_part};
-use arbiter::replay::{GameReport, ReplayOptions, Replayer};
-use arbiter::report::output::{GameNumber, Output};
+use crate::games::GameReplay;
+use crate::pgn::{Flow, GameInfo, GameResult, Location, PartEnd, PgnError, Splitter, Visitor};
+use crate::pipeline::{BatchOutput, Part, read_part};
+use crate::replay::{GameReport, ReplayOptions, Replayer};
+use crate::report::output::{GameFormatter, GameNumber, Output};
 
-use crate::util::good_games;
+/// `count` short, valid games, each with its number in its Event tag (`good 0`, `good 1`...).
+fn good_games(count: usize) -> String {
+    (0..count)
+        .map(|n| {
+            format!(
+                "[Event \"good {n}\"]\n[Site \"hostile\"]\n[Result \"1-0\"]\n\n\
+                 1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n\n"
+            )
+        })
+        .collect()
+}
 
 /// The replayer, failing on purpose after `after_sans` moves of game `game` (counted in its part).
 struct Failing {
@@ -145,7 +156,7 @@ fn read(text: &str, replay: &mut Failing) -> (BatchOutput, Seen) {
 
 #[test]
 fn a_panic_in_one_game_is_reported_there_and_the_run_goes_on() {
-    let text = format!("\n\n{}", good_games(0, 4));
+    let text = format!("\n\n{}", good_games(4));
     let third_line = 19
         + Splitter::new(text.as_bytes())
             .map(Result::unwrap)
@@ -154,7 +165,14 @@ fn a_panic_in_one_game_is_reported_there_and_the_run_goes_on() {
             .first_line;
     let mut replay = Failing::new(3, 2, false);
     let (output, seen) = read(&text, &mut replay);
-    assert_eq!((output.games, output.valid, output.invalid), (4, 3, 1));
+    assert_eq!(
+        (
+            output.counts.games,
+            output.counts.valid,
+            output.counts.invalid
+        ),
+        (4, 3, 1)
+    );
     let mut written = Vec::new();
     output.output.write_to(10, 0, &mut 0, &mut written).unwrap();
     assert_eq!(
@@ -175,7 +193,7 @@ fn a_panic_in_one_game_is_reported_there_and_the_run_goes_on() {
 #[test]
 fn the_internal_error_message_names_the_panic() {
     let mut replay = Failing::new(1, 0, true);
-    let (_, seen) = read(&good_games(0, 1), &mut replay);
+    let (_, seen) = read(&good_games(1), &mut replay);
     let message = &seen.0[0].5;
     assert!(message.starts_with("20:1: internal error"), "{message}");
     assert!(message.contains("an owned message"), "{message}");

@@ -4,6 +4,8 @@
 
 use serde::Serialize;
 
+use crate::pgn::PgnErrorKind;
+
 /// How bad a problem is.
 #[derive(Copy, Clone, Debug, Eq, PartialEq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -24,28 +26,69 @@ impl Severity {
     }
 }
 
-/// Declares [`Code`] with its name, default severity and meaning, from one table.
+/// Declares [`Code`] with its name, default severity and meaning, from one table: the codes of
+/// the replay, then those of the reader's defects (declared beside each defect, in
+/// [`PgnErrorKind`]), then those of the input and of our own failures.
 macro_rules! codes {
-    ($($(#[$doc:meta])* $variant:ident = $name:literal, $severity:ident, $meaning:literal;)*) => {
+    (
+        $($(#[$doc:meta])* $variant:ident = $name:literal, $severity:ident, $meaning:literal;)*
+        [reader]
+        $($(#[$after_doc:meta])* $after:ident = $after_name:literal, $after_severity:ident,
+            $after_meaning:literal;)*
+    ) => {
         /// A kind of problem, with a stable machine-readable name.
-        #[derive(Copy, Clone, Debug, Eq, PartialEq, Hash, PartialOrd, Ord, Serialize)]
+        #[derive(Copy, Clone, Debug, Eq, PartialEq, Hash, PartialOrd, Ord)]
         pub enum Code {
-            $($(#[$doc])* #[serde(rename = $name)] $variant,)*
+            $($(#[$doc])* $variant,)*
+            /// A defect the PGN reader found: its code and meaning are declared beside it.
+            Reader(PgnErrorKind),
+            $($(#[$after_doc])* $after,)*
         }
 
         impl Code {
+            /// The codes before the reader's, in the order of the table.
+            const BEFORE: [Code; [$(Code::$variant),*].len()] = [$(Code::$variant),*];
+            /// The codes after the reader's.
+            const AFTER: [Code; [$(Code::$after),*].len()] = [$(Code::$after),*];
+
             /// Every code, in the order of the table.
-            pub const ALL: &[Code] = &[$(Code::$variant),*];
+            pub const ALL: [Code; Code::BEFORE.len() + PgnErrorKind::ALL.len() + Code::AFTER.len()] = {
+                let mut all = [Code::InternalError; Code::BEFORE.len() + PgnErrorKind::ALL.len() + Code::AFTER.len()];
+                let mut i = 0;
+                while i < Code::BEFORE.len() {
+                    all[i] = Code::BEFORE[i];
+                    i += 1;
+                }
+                let mut k = 0;
+                while k < PgnErrorKind::ALL.len() {
+                    all[i + k] = Code::Reader(PgnErrorKind::ALL[k]);
+                    k += 1;
+                }
+                let mut j = 0;
+                while j < Code::AFTER.len() {
+                    all[i + k + j] = Code::AFTER[j];
+                    j += 1;
+                }
+                all
+            };
 
             /// The code's place in [`Code::ALL`] (for tables of counts).
             pub fn index(self) -> usize {
-                self as usize
+                let reader = Code::BEFORE.len();
+                let after = reader + PgnErrorKind::ALL.len();
+                match self {
+                    Code::Reader(kind) => reader + kind as usize,
+                    $(Code::$after => after + Code::AFTER.iter().position(|&c| c == self).unwrap_or(0),)*
+                    _ => Code::BEFORE.iter().position(|&c| c == self).unwrap_or(0),
+                }
             }
 
             /// The stable name, e.g. `illegal_move`.
             pub fn as_str(self) -> &'static str {
                 match self {
                     $(Code::$variant => $name,)*
+                    Code::Reader(kind) => kind.code(),
+                    $(Code::$after => $after_name,)*
                 }
             }
 
@@ -53,6 +96,9 @@ macro_rules! codes {
             pub fn severity(self) -> Severity {
                 match self {
                     $(Code::$variant => Severity::$severity,)*
+                    Code::Reader(kind) if kind.is_warning() => Severity::Warning,
+                    Code::Reader(_) => Severity::Error,
+                    $(Code::$after => Severity::$after_severity,)*
                 }
             }
 
@@ -60,10 +106,19 @@ macro_rules! codes {
             pub fn meaning(self) -> &'static str {
                 match self {
                     $(Code::$variant => $meaning,)*
+                    Code::Reader(kind) => kind.meaning(),
+                    $(Code::$after => $after_meaning,)*
                 }
             }
         }
     };
+}
+
+/// The stable name, as a string.
+impl Serialize for Code {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
 }
 
 codes! {
@@ -107,30 +162,7 @@ codes! {
     UnsupportedVariant = "unsupported_variant", Error, "the Variant tag names a game other than standard chess or Chess960";
     /// A `FEN` tag that is not a valid position.
     BadFen = "bad_fen", Error, "the FEN tag is not a valid position";
-    /// The game is not UTF-8 and was read as Windows-1252.
-    NotUtf8 = "not_utf8", Warning, "the game is not valid UTF-8 and was read as Windows-1252";
-    /// The movetext ends without a result.
-    NoResult = "no_result", Warning, "the movetext ends without 1-0, 0-1, 1/2-1/2 or *";
-    /// A tag pair that is not `[Name "value"]`.
-    BrokenTag = "broken_tag", Error, "a tag pair not of the form [Name \"value\"]";
-    /// A `{` comment never closed.
-    UnterminatedComment = "unterminated_comment", Error, "a { comment is never closed";
-    /// A `(` never closed.
-    UnclosedVariation = "unclosed_variation", Error, "a ( variation is never closed";
-    /// A `)` without its `(`.
-    UnopenedVariation = "unopened_variation", Error, "a ) closes no variation";
-    /// A result inside a variation.
-    ResultInVariation = "result_in_variation", Error, "a result inside a variation";
-    /// Text after the game's result.
-    TextAfterResult = "text_after_result", Error, "text after the game's result";
-    /// A `$` NAG that is no number from 0 to 255.
-    BadNag = "bad_nag", Error, "a $ annotation that is not a number from 0 to 255";
-    /// A move number too large to be real.
-    BadMoveNumber = "bad_move_number", Error, "a move number too large to be real";
-    /// Bytes that are no PGN token.
-    UnexpectedText = "unexpected_text", Error, "text that is no PGN token (junk such as resigns or Q-)";
-    /// A game over the reader's size limit.
-    GameTooLarge = "game_too_large", Error, "a game larger than the reader's limit, skipped unread";
+    [reader]
     /// A game the input's failure cut short.
     ReadError = "read_error", Error, "the input failed (a read error, corrupt or truncated compressed data) before the game ended; it is read up to there";
     /// A bug of ours, caught while reading one game.
@@ -192,7 +224,7 @@ mod tests {
         }
         for code in Code::ALL {
             assert_eq!(
-                serde_json::to_string(code).unwrap_or_default(),
+                serde_json::to_string(&code).unwrap_or_default(),
                 format!("\"{code}\"")
             );
             assert!(!code.meaning().is_empty());

@@ -1,19 +1,17 @@
-//! `export --plies`: one row per main-line ply, with the move in SAN and UCI, the FEN after it
-//! (`--fen`), the clock, time spent and evaluation of its comments, its NAGs, and the comments'
-//! text (`--comments`). The replay keeps the main line's moves and annotations
-//! ([`arbiter::replay::PlyLog`]); here they are played again from the game's start to write each
-//! move's SAN and FEN.
+//! Ply rows (`export --plies`): one row per main-line ply, with the move in SAN and UCI, the FEN
+//! after it (optional), the clock, time spent and evaluation of its comments, its NAGs, and the
+//! comments' text (optional). The replay keeps the main line's moves and annotations
+//! ([`PlyLog`](crate::replay::PlyLog)); here they are played again from the game's start to write
+//! each move's SAN and FEN.
 
 use std::fmt::Write as _;
 
-use arbiter::clocks::Eval;
-use arbiter::pipeline::GameFormatter;
-use arbiter::replay::GameReport;
-use arbiter::report::columns::{Column, ColumnKind};
-use arbiter::report::output::Cell;
-use arbiter::report::output::{GameNumber, Output};
-use arbiter::report::table::{ExportFormat, Table, is_plain};
-use arbiter::rules::san;
+use crate::clocks::Eval;
+use crate::replay::GameReport;
+use crate::report::columns::{Column, ColumnKind};
+use crate::report::output::{Cell, GameFormatter, GameNumber, Output};
+use crate::report::table::{ExportFormat, Table, is_plain};
+use crate::rules::san;
 
 /// The fixed columns of a ply row, `fen` and `comment` included (each only when asked for).
 pub const PLY_COLUMNS: [(&str, ColumnKind, bool); 13] = {

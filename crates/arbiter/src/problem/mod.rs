@@ -1,0 +1,75 @@
+//! The vocabulary of what goes wrong in a game, shared by the replay that finds problems and the
+//! writers that report them: a [`Problem`] (where, which ply and move, what is wrong), its
+//! [`Code`] (a stable name such as `illegal_move`, with its default [`Severity`] and meaning) and
+//! the counts per code ([`CodeCounts`]).
+//!
+//! A [`Problem`] is the one type for what goes wrong in a game: `validate` writes it as a
+//! diagnostic through a view that adds the path and game number (`report::diagnostic`), and its
+//! [`Display`](fmt::Display) form, `LINE:COL: ply P "SAN": message`, is the only writer of that
+//! text.
+
+mod code;
+
+pub use code::{Code, CodeCounts, Severity};
+
+use std::fmt;
+
+use crate::pgn::{LineCol, Location};
+
+/// One located problem of a game, without the path (the caller knows the source).
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct Problem {
+    /// Where, within the game's bytes.
+    pub location: Location,
+    /// Where, in the source (filled in when the game ends).
+    pub at: LineCol,
+    /// The ply of the move concerned (counted from the game's start along its line), if any.
+    pub ply: Option<u32>,
+    /// The move as written, if the problem belongs to a move.
+    pub san: Option<String>,
+    /// Error or warning.
+    pub severity: Severity,
+    /// A stable code, e.g. `illegal_move`.
+    pub code: Code,
+    /// What is wrong, in plain words.
+    pub message: String,
+}
+
+/// `LINE:COL: ply P "SAN": message`, the ply and the move left out when the problem has none:
+/// the text export's `error` field quotes.
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: ", self.at)?;
+        if let Some(ply) = self.ply {
+            write!(f, "ply {ply} ")?;
+        }
+        if let Some(san) = &self.san {
+            write!(f, "\"{san}\": ")?;
+        }
+        f.write_str(&self.message)
+    }
+}
+
+#[cfg(test)]
+impl Problem {
+    /// An illegal move at line 12, column 5, ply 17: the problem the tests of its text and of
+    /// the diagnostics built on it share.
+    pub(crate) fn sample() -> Problem {
+        Problem {
+            location: Location(40),
+            at: LineCol {
+                line: 12,
+                column: 5,
+            },
+            ply: Some(17),
+            san: Some("Nbd2".into()),
+            severity: Severity::Error,
+            code: Code::IllegalMove,
+            message: "no knight on the b-file can reach d2".into(),
+        }
+    }
+}
+
+/// At most this many problems are listed per game; the rest are counted. A 64 MB game of stray
+/// `)` would otherwise hold 30 million problems (gigabytes) in memory.
+pub const MAX_PROBLEMS: usize = 10_000;
