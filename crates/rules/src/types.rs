@@ -244,16 +244,6 @@ square_consts! {
 }
 
 impl Square {
-    /// The square with this index (0–63), if there is one.
-    #[inline]
-    pub const fn new(index: u8) -> Option<Square> {
-        if index < 64 {
-            Some(Square(index))
-        } else {
-            None
-        }
-    }
-
     /// The square of an index, taken modulo 64 (for indices known to be in range).
     #[inline]
     pub(crate) const fn from_index(index: u8) -> Square {
@@ -310,11 +300,6 @@ impl Square {
             [f @ b'a'..=b'h', r @ b'1'..=b'8'] => Square::from_coords(*f - b'a', *r - b'1'),
             _ => None,
         }
-    }
-
-    /// The light or dark colour of the square (`true` for a light square, like h1).
-    pub const fn is_light(self) -> bool {
-        (self.file() + self.rank()) % 2 == 1
     }
 
     /// All 64 squares, a1 first.
@@ -437,8 +422,6 @@ mod tests {
         assert_eq!(Square::E4.to_string(), "e4");
         assert_eq!(Square::from_coords(7, 7), Some(Square::H8));
         assert_eq!(Square::from_coords(8, 0), None);
-        assert!(Square::H1.is_light());
-        assert!(!Square::A1.is_light());
     }
 
     #[test]

@@ -66,11 +66,6 @@ impl MoveAnnotations {
     pub fn clear(&mut self) {
         *self = MoveAnnotations::default();
     }
-
-    /// True when no command was read.
-    pub fn is_empty(&self) -> bool {
-        *self == MoveAnnotations::default()
-    }
 }
 
 /// The clock of a comment that is exactly lichess's ` [%clk H:MM:SS] ` (nearly every comment of
@@ -111,7 +106,7 @@ mod tests {
     #[test]
     fn annotations_keep_the_first_of_each_kind() {
         let mut notes = MoveAnnotations::default();
-        assert!(notes.is_empty());
+        assert_eq!(notes, MoveAnnotations::default());
         let mut warnings = Vec::new();
         notes.read(" [%eval 0.36,22] [%clk 0:03:00] ", |m| {
             warnings.push(m.offset)
@@ -130,7 +125,7 @@ mod tests {
         );
         assert_eq!(warnings, [31]);
         notes.clear();
-        assert!(notes.is_empty());
+        assert_eq!(notes, MoveAnnotations::default());
     }
 
     #[test]

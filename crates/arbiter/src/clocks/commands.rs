@@ -47,24 +47,6 @@ pub enum Eval {
     Mate(i32),
 }
 
-impl Eval {
-    /// The score in centipawns, `None` for a mate (the `eval_cp` export column).
-    pub fn centipawns(self) -> Option<i32> {
-        match self {
-            Eval::Centipawns(cp) => Some(cp),
-            Eval::Mate(_) => None,
-        }
-    }
-
-    /// The signed moves to mate, `None` for a score (the `eval_mate` export column).
-    pub fn mate(self) -> Option<i32> {
-        match self {
-            Eval::Mate(n) => Some(n),
-            Eval::Centipawns(_) => None,
-        }
-    }
-}
-
 /// One command found in a comment.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
 pub enum Command<'a> {
@@ -475,10 +457,6 @@ mod tests {
         assert_eq!(one("[%eval #+2]"), mate(2));
         assert_eq!(one("[%eval #-3]"), mate(-3));
         assert_eq!(one("[%eval #0]"), mate(0));
-        assert_eq!(Eval::Centipawns(-36).centipawns(), Some(-36));
-        assert_eq!(Eval::Centipawns(-36).mate(), None);
-        assert_eq!(Eval::Mate(-3).mate(), Some(-3));
-        assert_eq!(Eval::Mate(-3).centipawns(), None);
         assert_eq!(
             one("[%eval 0.36,22]"),
             Command::Eval {

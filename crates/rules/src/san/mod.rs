@@ -136,11 +136,6 @@ impl Glyph {
             Glyph::Dubious => "?!",
         }
     }
-
-    /// The equivalent Numeric Annotation Glyph, `$1` to `$6`.
-    pub const fn nag(self) -> u8 {
-        self as u8 + 1
-    }
 }
 
 /// A move in algebraic notation as read from text, not yet checked against a position.

@@ -415,7 +415,7 @@ mod tests {
             assert_eq!(san, want, "{text}");
             assert_eq!(san.to_string(), text);
         }
-        assert_eq!(parse("e4?!").glyph().map(Glyph::nag), Some(6));
+        assert_eq!(parse("e4?!").glyph(), Some(Glyph::Dubious));
         assert_eq!(parse("e4#").suffix().map(Suffix::as_str), Some("#"));
     }
 
