@@ -1,36 +1,90 @@
-//! The game pipeline as `validate` and `export` run it from the command line: a line on stderr
-//! when standard input is a terminal, the progress bar, and the number of jobs.
+//! What `validate` and `export` share: their common arguments ([`GameRun`]: the inputs, `-o`,
+//! `--jobs`, `--quiet`), the game pipeline as the command line runs it (a line on stderr when
+//! standard input is a terminal, the progress bar), and what a run leaves to `main` ([`Ran`]),
+//! whose totals choose the exit status there.
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
-use arbiter::{Destination, GameFormatter, ReplayOptions, Totals};
+use arbiter::{Destination, GameFormatter, ReplayOptions, Sink, Totals};
+use clap::Args;
 
+use crate::cli::output;
 use crate::cli::progress::Progress;
 
 /// What arbiter says on stderr when it waits for games typed on a terminal.
 const STDIN_NOTICE: &str =
     "arbiter: reading PGN from standard input (no path given); end with Ctrl-D, or see --help";
 
-/// Runs [`arbiter::run`] over `paths` on `jobs` threads, with a progress bar unless `quiet`.
-pub fn run<F: GameFormatter>(
-    paths: &[PathBuf],
-    jobs: usize,
-    quiet: bool,
-    options: &ReplayOptions,
-    make_formatter: impl Fn() -> F + Sync,
-    out: &mut (dyn Destination + Send),
-) -> anyhow::Result<Totals> {
-    let progress = Progress::new(paths, quiet);
-    if paths.is_empty() && std::io::stdin().is_terminal() {
-        let _ = writeln!(std::io::stderr().lock(), "{STDIN_NOTICE}");
+/// The arguments of every run over games (`validate`, `export`).
+#[derive(Args, Debug)]
+pub struct GameRun {
+    /// PGN files, directories (searched for *.pgn, *.pgn.gz, *.pgn.zst, *.pgn.bz2, *.pgn.xz) or
+    /// path patterns; `-` or nothing reads standard input.
+    pub paths: Vec<PathBuf>,
+    /// Write to FILE instead of standard output: through a temporary file renamed over FILE only
+    /// when the run ends with status 0 or 1; compressed when FILE ends in .gz, .zst, .xz or .bz2.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Worker threads, 1 or more (default: the number of available cores).
+    #[arg(long, short = 'j', value_parser = parse_jobs)]
+    pub jobs: Option<usize>,
+    /// Show no progress bar (and, for export, no line saying where the output went).
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+impl GameRun {
+    /// The number of worker threads: `--jobs`, else one per available core.
+    pub fn jobs(&self) -> usize {
+        self.jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
+            .max(1)
     }
-    Ok(arbiter::run(
-        paths,
-        jobs,
-        options,
-        make_formatter,
-        out,
-        &progress,
-    )?)
+
+    /// Opens the output: `-o`, else standard output (see [`output::open`]).
+    pub fn open(&self) -> anyhow::Result<Sink> {
+        output::open(self.output.as_deref(), &self.paths)
+    }
+
+    /// Runs [`arbiter::run`] over the inputs, with a progress bar unless `--quiet`.
+    pub fn run<F: GameFormatter>(
+        &self,
+        options: &ReplayOptions,
+        make_formatter: impl Fn() -> F + Sync,
+        out: &mut (dyn Destination + Send),
+    ) -> anyhow::Result<Totals> {
+        let progress = Progress::new(&self.paths, self.quiet);
+        if self.paths.is_empty() && std::io::stdin().is_terminal() {
+            let _ = writeln!(std::io::stderr().lock(), "{STDIN_NOTICE}");
+        }
+        Ok(arbiter::run(
+            &self.paths,
+            self.jobs(),
+            options,
+            make_formatter,
+            out,
+            &progress,
+        )?)
+    }
+}
+
+/// `--jobs N`: a whole number of at least 1.
+pub fn parse_jobs(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(0) => Err("must be at least 1 (omit --jobs to use every core)".to_owned()),
+        Ok(n) => Ok(n),
+        Err(err) => Err(err.to_string()),
+    }
+}
+
+/// What a run over games leaves to `main`: its totals, which choose the exit status; its output,
+/// committed or left as it was by that status; and the line to say on stderr once it is committed.
+pub struct Ran {
+    /// What the run counted.
+    pub totals: Totals,
+    /// The output, not committed yet.
+    pub sink: Sink,
+    /// Said on stderr after the output is committed (export's `wrote N games to FILE`).
+    pub wrote: Option<String>,
 }

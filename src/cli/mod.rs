@@ -1,7 +1,8 @@
 //! The command line: clap definitions and one module per subcommand.
 //!
 //! Data goes to stdout; stderr carries only progress, I/O errors and usage errors. The exit code is
-//! chosen once, here, from what the subcommand reports (see [`exit::Exit`]). A run whose data
+//! chosen once, here, from what the subcommand reports (see [`exit::Exit`]): for `validate` and
+//! `export`, from the run's totals. A run whose data
 //! would go to a closed standard output (`>&-`) is an I/O error before it starts: there is no
 //! stream to write to, and nothing would say so.
 
@@ -115,8 +116,8 @@ pub fn main() -> ExitCode {
         return closed();
     }
     let result = match &cli.command {
-        Command::Validate(args) => validate::run(args),
-        Command::Export(args) => export::run(args),
+        Command::Validate(args) => validate::run(args).and_then(ended),
+        Command::Export(args) => export::run(args).and_then(ended),
         Command::Moves(args) => moves::run(args).map_err(naming_standard_output),
         Command::Perft(args) => perft::run(args),
         Command::Completions { shell } => completions(*shell),
@@ -136,12 +137,24 @@ pub fn main() -> ExitCode {
     exit.into()
 }
 
+/// The exit status of a run over games, chosen from its totals ([`Exit::of`]): its output is
+/// committed on status 0 or 1 (and what the run has to say about it said), left as it was on 2.
+fn ended(ran: games::Ran) -> anyhow::Result<Exit> {
+    let exit = output::close(ran.sink, Exit::of(&ran.totals))?;
+    if exit != Exit::Usage
+        && let Some(wrote) = ran.wrote
+    {
+        report(format_args!("{wrote}"));
+    }
+    Ok(exit)
+}
+
 /// Whether `command` writes its data to standard output (rather than to `-o FILE` or
 /// `manpage --dir`).
 fn writes_to_stdout(command: &Command) -> bool {
     match command {
-        Command::Validate(args) => output::path(args.output.as_deref()).is_none(),
-        Command::Export(args) => output::path(args.output.as_deref()).is_none(),
+        Command::Validate(args) => output::path(args.run.output.as_deref()).is_none(),
+        Command::Export(args) => output::path(args.run.output.as_deref()).is_none(),
         Command::Manpage { dir } => dir.is_none(),
         Command::Moves(_) | Command::Perft(_) | Command::Completions { .. } => true,
     }

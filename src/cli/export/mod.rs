@@ -11,19 +11,18 @@
 //! (see [`crate::cli::output`] for how the file is written).
 
 use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::bail;
 use clap::{Args, ValueEnum};
 
-use crate::cli::exit::Exit;
-use crate::cli::validate::{jobs, parse_jobs};
-use crate::cli::{games, output};
+use crate::cli::games::{GameRun, Ran};
+use crate::cli::output;
 use arbiter::parquet::{self, ParquetOptions, ParquetWriter};
 use arbiter::sink::{self, Compression, Sink};
 use arbiter::{
-    Bytes, Destination, ExportFormat, FIELDS, GameFormatter, PlyColumns, PlyFormatter,
-    RecordFormatter, ReplayOptions, Table, Totals,
+    Bytes, ExportFormat, FIELDS, GameFormatter, PlyColumns, PlyFormatter, RecordFormatter,
+    ReplayOptions, Table, Totals,
 };
 
 /// Arguments of `arbiter export`.
@@ -35,24 +34,17 @@ use arbiter::{
     arbiter export lichess.pgn.zst -o games.parquet\n  \
     arbiter export lichess.pgn.zst --plies --fen -o plies.parquet")]
 pub struct ExportArgs {
-    /// PGN files, directories (searched for *.pgn, *.pgn.gz, *.pgn.zst, *.pgn.bz2, *.pgn.xz) or
-    /// path patterns; `-` or nothing reads standard input.
-    pub paths: Vec<PathBuf>,
+    /// The inputs, the output, jobs and progress.
+    #[command(flatten)]
+    pub run: GameRun,
     /// Output format (default: the one -o's extension names, .csv, .json, .jsonl, .ndjson or
     /// .parquet, before a .gz, .zst, .xz or .bz2 suffix; else csv).
     #[arg(long, value_enum)]
     pub format: Option<FormatArg>,
-    /// Write to FILE instead of standard output: through a temporary file renamed over FILE only
-    /// when the run ends with status 0 or 1; compressed when FILE ends in .gz, .zst, .xz or .bz2.
-    #[arg(long, short = 'o', value_name = "FILE")]
-    pub output: Option<PathBuf>,
     /// Extra tag columns, appended in this order, e.g. `WhiteTitle,BlackTitle,Annotator` (not a
     /// standard column, none twice).
     #[arg(long, value_delimiter = ',', value_name = "TAG,...")]
     pub tags: Vec<String>,
-    /// Worker threads, 1 or more (default: the number of available cores).
-    #[arg(long, short = 'j', value_parser = parse_jobs)]
-    pub jobs: Option<usize>,
     /// One row per main-line ply instead of one per game: SAN, UCI, clock, time spent,
     /// evaluation and NAGs of each move.
     #[arg(long)]
@@ -63,9 +55,6 @@ pub struct ExportArgs {
     /// With --plies: add the text of each move's comments.
     #[arg(long, requires = "plies")]
     pub comments: bool,
-    /// Show no progress bar, and no line saying where the output went.
-    #[arg(long, short = 'q')]
-    pub quiet: bool,
 }
 
 /// `--format`: the library's [`ExportFormat`], named and explained for the command line.
@@ -127,32 +116,24 @@ pub fn tag_columns(tags: &[String]) -> anyhow::Result<Vec<String>> {
     Ok(names)
 }
 
-/// Runs `arbiter export`.
-pub fn run(args: &ExportArgs) -> anyhow::Result<Exit> {
-    let tags = match tag_columns(&args.tags) {
-        Ok(tags) => tags,
-        Err(err) => {
-            crate::cli::report_error(format_args!("{err:#}"));
-            return Ok(Exit::Usage);
-        }
-    };
-    let path = output::path(args.output.as_deref());
+/// Runs `arbiter export`: the header, a record (or the ply rows) of every game, the footer.
+pub fn run(args: &ExportArgs) -> anyhow::Result<Ran> {
+    let tags = tag_columns(&args.tags)?;
+    let path = output::path(args.run.output.as_deref());
     let format = format(args.format, path);
     if format == ExportFormat::Parquet {
         if path.is_none() && std::io::stdout().is_terminal() {
-            crate::cli::report_error(format_args!(
+            bail!(
                 "--format parquet writes a binary file: give -o FILE, or send standard output to \
                  a file or a pipe"
-            ));
-            return Ok(Exit::Usage);
+            );
         }
         if let Some((path, compression)) = path.and_then(|p| Some((p, Compression::of(p)?))) {
-            crate::cli::report_error(format_args!(
+            bail!(
                 "-o {}: Parquet compresses its columns itself; leave out the {} suffix",
                 path.display(),
                 compression.suffix()
-            ));
-            return Ok(Exit::Usage);
+            );
         }
     }
     let options = ReplayOptions {
@@ -168,17 +149,13 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Exit> {
         };
         let make = || PlyFormatter::new(format, wanted, &tags);
         let table = make();
-        write(args, &options, table.table(), make)?
+        write(&args.run, &options, table.table(), make)?
     } else {
         let make = || RecordFormatter::new(format, tags.clone());
         let table = make();
-        write(args, &options, table.table(), make)?
+        write(&args.run, &options, table.table(), make)?
     };
-    let exit = output::close(sink, Exit::of(&totals))?;
-    if let Some(path) = path
-        && exit != Exit::Usage
-        && !args.quiet
-    {
+    let wrote = path.filter(|_| !args.run.quiet).map(|path| {
         let games = totals.games;
         let plural = if games == 1 { "" } else { "s" };
         let rows = if args.plies {
@@ -186,39 +163,29 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Exit> {
         } else {
             String::new()
         };
-        let _ = writeln!(
-            std::io::stderr().lock(),
-            "arbiter: wrote {games} game{plural}{rows} to {}",
-            path.display()
-        );
-    }
-    Ok(exit)
+        format!("wrote {games} game{plural}{rows} to {}", path.display())
+    });
+    Ok(Ran {
+        totals,
+        sink,
+        wrote,
+    })
 }
 
 /// Runs the games through formatters from `make` and writes `table`'s format to the output:
 /// header, rows in input order, footer. Returns the totals, how many rows were written, and the
 /// output, to be closed.
 fn write<F: GameFormatter>(
-    args: &ExportArgs,
+    run: &GameRun,
     options: &ReplayOptions,
     table: &Table,
     make: impl Fn() -> F + Sync,
 ) -> anyhow::Result<(Totals, u64, Sink)> {
-    let sink = output::open(args.output.as_deref(), &args.paths)?;
-    let run = |out: &mut (dyn Destination + Send)| {
-        games::run(
-            &args.paths,
-            jobs(args.jobs),
-            args.quiet,
-            options,
-            &make,
-            out,
-        )
-    };
+    let sink = run.open()?;
     if table.format() == ExportFormat::Parquet {
         let mut writer = ParquetWriter::new(sink, table.columns(), ParquetOptions::default())
             .map_err(parquet::io_error)?;
-        let totals = run(&mut writer)?;
+        let totals = run.run(options, &make, &mut writer)?;
         let rows = writer.rows();
         let sink = writer.finish().map_err(parquet::io_error)?;
         return Ok((totals, rows, sink));
@@ -227,7 +194,7 @@ fn write<F: GameFormatter>(
     table.header(&mut bytes);
     let mut out = Bytes { out: sink, rows: 0 };
     out.out.write_all(&bytes)?;
-    let totals = run(&mut out)?;
+    let totals = run.run(options, &make, &mut out)?;
     bytes.clear();
     table.footer(out.rows > 0, &mut bytes);
     out.out.write_all(&bytes)?;
