@@ -1,12 +1,12 @@
 //! The README and `docs/` stand alone: no reference outside the repository, the commands users
 //! start with, and the export fields in order.
 
-use std::path::PathBuf;
+use arbiter::Outcome;
 
 use crate::util::{arbiter, fixture, stdout};
 
 fn read(relative: &str) -> String {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(relative);
+    let path = crate::shared_data::workspace_root().join(relative);
     std::fs::read_to_string(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()))
 }
 
@@ -34,7 +34,7 @@ fn pages_point_at_nothing_outside_the_repository() {
             if target.starts_with("http") || target.starts_with('#') {
                 continue;
             }
-            let base = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(page);
+            let base = crate::shared_data::workspace_root().join(page);
             let path = base.parent().unwrap().join(target);
             assert!(path.exists(), "{page}: broken link {target}");
         }
@@ -111,24 +111,7 @@ fn export_fields_page_lists_every_field_in_order() {
 #[test]
 fn outcomes_and_exit_codes_pages_cover_every_case() {
     let outcomes = read("docs/outcomes.md");
-    for outcome in [
-        "checkmate",
-        "stalemate",
-        "insufficient_material",
-        "dead_position",
-        "seventyfive_moves",
-        "fivefold_repetition",
-        "fifty_moves",
-        "threefold_repetition",
-        "time_forfeit",
-        "abandoned",
-        "adjudication",
-        "rules_infraction",
-        "resignation",
-        "agreement",
-        "unterminated",
-        "invalid",
-    ] {
+    for outcome in Outcome::ALL.map(Outcome::as_str) {
         assert!(outcomes.contains(&format!("| `{outcome}` |")), "{outcome}");
     }
     let exit = read("docs/exit-codes.md");

@@ -205,7 +205,7 @@ fn a_terminal_on_stdin_gets_one_line_saying_arbiter_reads_it() {
             "-qec",
             &format!(
                 "echo pid=$$; exec {} validate --quiet",
-                env!("CARGO_BIN_EXE_arbiter")
+                crate::util::binary().display()
             ),
             "/dev/null",
         ])

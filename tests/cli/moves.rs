@@ -238,26 +238,7 @@ fn help_has_an_example() {
 /// The shared test data directory, or `None` (with a note) when it is absent and
 /// `ARBITER_TESTDATA` is unset.
 fn testdata() -> Option<PathBuf> {
-    match std::env::var_os("ARBITER_TESTDATA") {
-        Some(dir) => {
-            let dir = PathBuf::from(dir);
-            assert!(
-                dir.is_dir(),
-                "ARBITER_TESTDATA={} is missing",
-                dir.display()
-            );
-            Some(dir)
-        }
-        None => {
-            let dir = arbiter_test_support::workspace_root().join("../shared/testdata");
-            if dir.is_dir() {
-                Some(dir)
-            } else {
-                eprintln!("skip: no test data at {}", dir.display());
-                None
-            }
-        }
-    }
+    crate::util::shared("")
 }
 
 #[test]
@@ -522,13 +503,13 @@ fn a_file_line_that_is_not_utf8_is_a_record_and_the_run_goes_on() {
 #[test]
 fn a_file_of_positions_into_a_closed_pipe_ends_quietly() {
     use std::io::{BufRead, BufReader};
-    use std::process::{Command, Stdio};
+    use std::process::Stdio;
 
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("many.fen");
     std::fs::write(&path, "startpos\n".repeat(5_000)).expect("write");
     let path = path.to_str().expect("UTF-8 path");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+    let mut child = crate::util::command()
         .args(["moves", "--file", path, "--limit", "0"])
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

@@ -1,37 +1,18 @@
 //! Helpers for running the binary and finding test data.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
+pub use crate::shared_data::run::{Input, binary, command, run};
 pub use crate::shared_data::shared;
 
 /// Runs `arbiter` with `args` and returns its output.
 pub fn arbiter(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run arbiter")
+    run(args, Input::Null).into()
 }
 
 /// Runs `arbiter` with `args`, feeding `input` on stdin.
 pub fn arbiter_stdin(args: &[&str], input: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run arbiter");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let input = input.to_vec();
-    let writer = std::thread::spawn(move || {
-        // The child may stop reading early; that is its right.
-        let _ = stdin.write_all(&input);
-    });
-    let output = child.wait_with_output().expect("wait for arbiter");
-    let _ = writer.join();
-    output
+    run(args, Input::Bytes(input)).into()
 }
 
 /// Standard output as text.
@@ -46,7 +27,7 @@ pub fn stderr(output: &Output) -> String {
 
 /// A fixture of this repository's `testdata/`.
 pub fn fixture(path: &str) -> String {
-    format!("{}/testdata/{path}", env!("CARGO_MANIFEST_DIR"))
+    crate::shared_data::fixture(path).display().to_string()
 }
 
 /// Parses JSON Lines output.

@@ -22,7 +22,7 @@ fn output_to_a_closed_pipe() {
         assert!(r.stderr.is_empty(), "{}", r.stderr);
     }
     // A reader that takes the first bytes and goes away (`| head -c 100`).
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+    let mut child = crate::util::command()
         .args(["export", path, "--format", "jsonl", "--quiet"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -114,7 +114,7 @@ fn errors_to_a_full_stderr() {
             .open("/dev/full")
             .unwrap();
         let to_full = run_to(&args, Input::Null, None).code();
-        let output = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        let output = crate::util::command()
             .args(&args)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
@@ -237,13 +237,10 @@ fn a_closed_standard_output_is_an_error() {
     let closed = |args: &[&str]| {
         let mut sh = Command::new("sh");
         sh.current_dir(dir.path())
-            .args([
-                "-c",
-                "exec \"$0\" \"$@\" >&-",
-                env!("CARGO_BIN_EXE_arbiter"),
-            ])
+            .args(["-c", "exec \"$0\" \"$@\" >&-"])
+            .arg(crate::util::binary())
             .args(args);
-        run_command(sh, args, Input::Null, Some(Stdio::null()))
+        run_command(sh, Input::Null, Some(Stdio::null()))
     };
     for args in every_subcommand(path) {
         let r = closed(&args);

@@ -48,14 +48,14 @@ fn temporaries(dir: &Path) -> Vec<String> {
 /// Starts `arbiter args` (through `sh -c PREFIX` when given) in `dir`, reading standard input
 /// that stays open, and waits until it has made its temporary file.
 fn start_writing(dir: &Path, prefix: Option<&str>, args: &[&str]) -> Running {
-    let binary = env!("CARGO_BIN_EXE_arbiter");
+    let binary = crate::util::binary();
     let mut command = match prefix {
         Some(prefix) => {
             let mut sh = Command::new("sh");
             sh.arg("-c")
                 .arg(format!("{prefix}; exec \"$@\""))
                 .arg("sh")
-                .arg(binary);
+                .arg(&binary);
             sh
         }
         None => Command::new(binary),

@@ -1,17 +1,14 @@
 //! Helpers: generated games, running the binary under a time limit with its peak memory watched,
 //! and the checks every hostile case shares.
 
-use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitStatus, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Stdio;
+
+pub use arbiter_test_support::run::{Input, Run, binary, command, run_command};
 
 use arbiter::pgn::Splitter;
 use arbiter::sources;
 use serde_json::Value;
-
-/// No single run may take longer than this (the slowest case takes a few seconds in release).
-pub const TIME_LIMIT: Duration = Duration::from_secs(120);
 
 /// A short, valid game with a distinctive Event tag.
 pub fn good_game(n: usize) -> String {
@@ -26,155 +23,24 @@ pub fn good_games(from: usize, count: usize) -> String {
     (from..from + count).map(good_game).collect()
 }
 
-/// What a run of the binary left behind.
-#[derive(Debug)]
-pub struct Run {
-    pub status: ExitStatus,
-    pub stdout: Vec<u8>,
-    pub stderr: String,
-    /// The largest resident set seen (`VmHWM` of `/proc/PID/status`), in KiB, if it could be read.
-    pub peak_kib: Option<u64>,
-    pub elapsed: Duration,
-}
-
-impl Run {
-    pub fn code(&self) -> Option<i32> {
-        self.status.code()
-    }
-
-    pub fn stdout(&self) -> String {
-        String::from_utf8(self.stdout.clone()).expect("stdout is UTF-8")
-    }
-
-    /// No panic, no abort, no signal: a clean exit with one of the documented codes.
-    pub fn assert_clean(&self, what: &str) {
-        assert!(
-            matches!(self.code(), Some(0..=2)),
-            "{what}: exit status {:?}\nstderr: {}",
-            self.status,
-            self.stderr
-        );
-        for bad in ["panicked", "RUST_BACKTRACE", "overflow", "internal error"] {
-            assert!(
-                !self.stderr.contains(bad),
-                "{what}: stderr mentions {bad:?}:\n{}",
-                self.stderr
-            );
-        }
-    }
-
-    pub fn assert_code(&self, code: i32, what: &str) {
-        self.assert_clean(what);
-        assert_eq!(
-            self.code(),
-            Some(code),
-            "{what}: exit code\nstderr: {}",
-            self.stderr
-        );
-    }
-}
-
-/// Where a child's stdin comes from.
-pub enum Input<'a> {
-    Null,
-    Bytes(&'a [u8]),
-    /// A file or pipe, e.g. `Stdio::from(File::open(...))`.
-    From(Stdio),
-}
-
-/// Runs `arbiter args` with stdout to `stdout` (piped when `None`), under [`TIME_LIMIT`], polling
-/// its peak memory.
+/// Runs `arbiter args` with stdout to `stdout` (piped when `None`), as [`run_command`] does,
+/// `--quiet` added to `validate` and `export`.
 pub fn run_to(args: &[&str], input: Input<'_>, stdout: Option<Stdio>) -> Run {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_arbiter"));
+    let mut command = command();
     command
         .args(args)
         .args(["--quiet"].iter().filter(|_| wants_quiet(args)));
-    run_command(command, args, input, stdout)
+    run_command(command, input, stdout)
 }
 
 /// Runs `arbiter args` in the directory `dir`, as [`run_to`] does.
 pub fn run_in(dir: &Path, args: &[&str], input: Input<'_>, stdout: Option<Stdio>) -> Run {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_arbiter"));
+    let mut command = command();
     command
         .current_dir(dir)
         .args(args)
         .args(["--quiet"].iter().filter(|_| wants_quiet(args)));
-    run_command(command, args, input, stdout)
-}
-
-/// Runs `command` (arbiter `args`, perhaps through a shell), as [`run_to`] does.
-pub fn run_command(
-    mut command: Command,
-    args: &[&str],
-    input: Input<'_>,
-    stdout: Option<Stdio>,
-) -> Run {
-    let started = Instant::now();
-    let piped = stdout.is_none();
-    let input = match input {
-        Input::Null => (Stdio::null(), None),
-        Input::Bytes(bytes) => (Stdio::piped(), Some(bytes)),
-        Input::From(stdin) => (stdin, None),
-    };
-    let mut child = command
-        .stdin(input.0)
-        .stdout(stdout.unwrap_or_else(Stdio::piped))
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run arbiter");
-    let pid = child.id();
-    let writer = match (input.1, child.stdin.take()) {
-        (Some(bytes), Some(mut stdin)) => {
-            let bytes = bytes.to_vec();
-            Some(std::thread::spawn(move || {
-                // The child may stop reading early; that is its right.
-                let _ = stdin.write_all(&bytes);
-            }))
-        }
-        _ => None,
-    };
-    let mut out_pipe = child.stdout.take();
-    let reader = std::thread::spawn(move || {
-        let mut out = Vec::new();
-        if let Some(pipe) = out_pipe.as_mut() {
-            pipe.read_to_end(&mut out).expect("read stdout");
-        }
-        out
-    });
-    let mut err_pipe = child.stderr.take().expect("stderr");
-    let err_reader = std::thread::spawn(move || {
-        let mut err = Vec::new();
-        err_pipe.read_to_end(&mut err).expect("read stderr");
-        err
-    });
-    let mut peak = None;
-    let status = loop {
-        if let Some(kib) = vm_hwm(pid) {
-            peak = Some(peak.map_or(kib, |p: u64| p.max(kib)));
-        }
-        if let Some(status) = child.try_wait().expect("wait for arbiter") {
-            break status;
-        }
-        if started.elapsed() > TIME_LIMIT {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("arbiter {args:?} still running after {TIME_LIMIT:?}");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    };
-    if let Some(writer) = writer {
-        let _ = writer.join();
-    }
-    let stdout = reader.join().expect("stdout reader");
-    let stderr = String::from_utf8_lossy(&err_reader.join().expect("stderr reader")).into_owned();
-    let _ = piped;
-    Run {
-        status,
-        stdout,
-        stderr,
-        peak_kib: peak,
-        elapsed: started.elapsed(),
-    }
+    run_command(command, input, stdout)
 }
 
 fn wants_quiet(args: &[&str]) -> bool {
@@ -184,13 +50,6 @@ fn wants_quiet(args: &[&str]) -> bool {
 /// Runs `arbiter args` with stdout piped.
 pub fn run(args: &[&str], input: Input<'_>) -> Run {
     run_to(args, input, None)
-}
-
-/// `VmHWM` (peak resident set) of a live process, in KiB.
-fn vm_hwm(pid: u32) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 /// Parses JSON Lines output.

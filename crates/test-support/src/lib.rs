@@ -1,12 +1,14 @@
 //! What the tests and benchmarks of every crate of the arbiter workspace share: where the
-//! repository's own fixtures are (`testdata/` at the workspace root) and where the shared public
+//! repository's own fixtures are (`testdata/` at the workspace root), where the shared public
 //! test data is (the directory `ARBITER_TESTDATA` names, else `shared/testdata` beside the
-//! checkout).
+//! checkout), and how the tests of the command line run the `arbiter` binary ([`run`]).
 //!
 //! When `ARBITER_TESTDATA` is set, missing shared data fails the test that asks for it; when it
 //! is not set and the default place holds nothing, the test is skipped with a note on stderr.
 
 #![warn(missing_docs)]
+
+pub mod run;
 
 use std::path::{Path, PathBuf};
 

@@ -98,6 +98,26 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// Every outcome, in the order of precedence (the declaration's).
+    pub const ALL: [Outcome; 16] = [
+        Outcome::Checkmate,
+        Outcome::Stalemate,
+        Outcome::InsufficientMaterial,
+        Outcome::DeadPosition,
+        Outcome::SeventyfiveMoves,
+        Outcome::FivefoldRepetition,
+        Outcome::FiftyMoves,
+        Outcome::ThreefoldRepetition,
+        Outcome::TimeForfeit,
+        Outcome::Abandoned,
+        Outcome::Adjudication,
+        Outcome::RulesInfraction,
+        Outcome::Resignation,
+        Outcome::Agreement,
+        Outcome::Unterminated,
+        Outcome::Invalid,
+    ];
+
     /// The field text, e.g. `seventyfive_moves`.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -322,6 +342,34 @@ fn drawn(outcome: Outcome) -> Classification {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `ALL` lists each outcome once, in the declaration's order (which the match below, with no
+    /// wildcard, keeps complete: a new outcome fails to compile until it has its place).
+    #[test]
+    fn all_lists_every_outcome_once_in_order() {
+        let place = |outcome: Outcome| match outcome {
+            Outcome::Checkmate => 0,
+            Outcome::Stalemate => 1,
+            Outcome::InsufficientMaterial => 2,
+            Outcome::DeadPosition => 3,
+            Outcome::SeventyfiveMoves => 4,
+            Outcome::FivefoldRepetition => 5,
+            Outcome::FiftyMoves => 6,
+            Outcome::ThreefoldRepetition => 7,
+            Outcome::TimeForfeit => 8,
+            Outcome::Abandoned => 9,
+            Outcome::Adjudication => 10,
+            Outcome::RulesInfraction => 11,
+            Outcome::Resignation => 12,
+            Outcome::Agreement => 13,
+            Outcome::Unterminated => 14,
+            Outcome::Invalid => 15,
+        };
+        for (i, outcome) in Outcome::ALL.into_iter().enumerate() {
+            assert_eq!(place(outcome), i, "{outcome:?}");
+            assert_eq!(outcome as usize, i, "{outcome:?}");
+        }
+    }
 
     /// A `Termination` tag's reading.
     fn t(text: &str) -> Option<termination::Termination> {

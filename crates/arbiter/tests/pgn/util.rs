@@ -244,27 +244,12 @@ pub fn read_one(text: &str) -> Game {
 }
 
 /// The shared test data directory, or `None` (with a note) when it is absent and not required.
-/// With `ARBITER_TESTDATA` set, the data must be there.
+/// With `ARBITER_TESTDATA` set, the data must be there: its `corpora/` and `edge/` both.
 pub fn testdata() -> Option<PathBuf> {
-    if let Some(dir) = std::env::var_os("ARBITER_TESTDATA") {
-        let dir = PathBuf::from(dir);
-        assert!(
-            dir.join("corpora").is_dir() && dir.join("edge").is_dir(),
-            "ARBITER_TESTDATA={} has no corpora/ and edge/",
-            dir.display()
-        );
-        return Some(dir);
-    }
-    let dir = arbiter_test_support::workspace_root().join("../shared/testdata");
-    if dir.join("corpora").is_dir() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "note: skipped: no test data at {} (set ARBITER_TESTDATA)",
-            dir.display()
-        );
-        None
-    }
+    let dir = arbiter_test_support::shared("")?;
+    arbiter_test_support::shared("corpora")?;
+    arbiter_test_support::shared("edge")?;
+    Some(dir)
 }
 
 /// Every regular file below `dir`, sorted.
