@@ -30,8 +30,8 @@
 //! that holds a tag line and then a `{` was never closed, and its game ends at its first tag line,
 //! so that `B` is read out of any comment.
 
+use super::lex::{count_line_ends, is_blank, line_text_end, tag_window};
 use super::tags;
-use super::token::{MAX_TAG_LINE, count_line_ends, is_blank};
 
 /// How many blank lines may stand between `L` and `B`.
 const MAX_BLANK_LINES: usize = 16;
@@ -62,10 +62,11 @@ pub fn line_ends(bytes: &[u8]) -> u64 {
 
 /// Whether the line at `bytes[start]` (just after a line feed) surely starts a game.
 fn starts_game(bytes: &[u8], start: usize) -> bool {
-    let window = &bytes[start..bytes.len().min(start + MAX_TAG_LINE)];
-    let Some(len) = memchr::memchr2(b'\n', b'\r', window) else {
+    let window = tag_window(bytes, start);
+    let len = line_text_end(window);
+    if len == window.len() {
         return false;
-    };
+    }
     let tag_line = &window[..len];
     if tags::tag_line(tag_line).is_err() || tags::tag_start(tag_line).is_err() {
         return false;

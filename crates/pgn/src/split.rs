@@ -8,8 +8,9 @@
 
 use std::io::{self, Read};
 
-use super::buffer::{Buffer, Lines};
+use super::buffer::Buffer;
 use super::cut::cut;
+use super::lex::Lines;
 use super::raw::RawGame;
 use super::tag_names::TagNames;
 

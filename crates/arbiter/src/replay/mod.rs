@@ -504,9 +504,9 @@ impl Visitor for Replayer {
 
     /// Always inlined: it runs for nearly every move of an online archive.
     #[inline(always)]
-    fn comment_skipped(&mut self, location: Location) {
+    fn comment_skipped(&mut self, _location: Location, text: std::ops::Range<usize>) {
         if self.stack.on_main_line() {
-            self.notes.note(location);
+            self.notes.note(text);
         }
     }
 
