@@ -590,3 +590,35 @@ fn decompressed<R: Read + Send + 'static>(mut raw: R) -> io::Result<Box<dyn Read
     let head = decoder.head(HEAD)?;
     Ok(Box::new(checked(head, decoder)?))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_starts_are_judged_with_the_readers_byte_classes() {
+        // A vertical tab or a form feed is white space to the reader: the tag after it makes the
+        // file text, whatever NUL bytes come later.
+        for head in [
+            &b"\x0b[Event \"a\"]\n\0 *\n"[..],
+            b"\x0c\x0b 1. e4 {\0} *\n",
+        ] {
+            assert!(starts_like_text(head), "{head:?}");
+            assert_eq!(not_pgn(head), None, "{head:?}");
+        }
+        // Every byte a token may start with, after a byte order mark and white space.
+        for first in b"[{;%()$*!?.-e1" {
+            let head = [b"\xef\xbb\xbf \t\r\n".as_slice(), &[*first, 0, 0]].concat();
+            assert!(starts_like_text(&head), "{}", *first as char);
+        }
+        for first in [b'}', b']', b'"', 0, 0xff] {
+            let head = [first, 0, 0];
+            assert!(!starts_like_text(&head), "{first}");
+            assert_eq!(
+                not_pgn(&head),
+                Some("binary data (NUL bytes in its first bytes)")
+            );
+        }
+        assert_eq!(text_start(b"\xef\xbb\xbf\x0b\x0c <html>"), b"<html>");
+    }
+}

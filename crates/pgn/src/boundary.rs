@@ -30,7 +30,10 @@
 //! that holds a tag line and then a `{` was never closed, and its game ends at its first tag line,
 //! so that `B` is read out of any comment.
 
-use super::lex::{count_line_ends, is_blank, line_text_end, tag_window};
+use super::lex::{
+    LINE_STATE_STOP, count_line_ends, first_brace, is_blank, last_brace, line_text_end, tag_window,
+};
+use super::scan::find_any;
 use super::tags;
 
 /// How many blank lines may stand between `L` and `B`.
@@ -81,12 +84,9 @@ fn starts_game(bytes: &[u8], start: usize) -> bool {
 /// Whether the line at `bytes[start]` is read out of any `{` comment (see the module
 /// documentation).
 fn out_of_comments(bytes: &[u8], start: usize) -> bool {
-    match memchr::memrchr2(b'{', b'}', &bytes[..start]) {
-        None => true,
-        Some(i) if bytes[i] == b'}' => true,
-        Some(_) => {
-            memchr::memchr2(b'{', b'}', &bytes[start..]).is_some_and(|i| bytes[start + i] == b'{')
-        }
+    match last_brace(&bytes[..start]) {
+        None | Some(b'}') => true,
+        Some(_) => first_brace(&bytes[start..]) == Some(b'{'),
     }
 }
 
@@ -108,7 +108,7 @@ fn last_non_blank_line(bytes: &[u8], mut newline: usize) -> Option<&[u8]> {
 /// Whether the splitter, reading `line` in any state it can be in at its start, ends it out of a
 /// tag section; see the module documentation.
 fn cannot_leave_tags_open(line: &[u8]) -> bool {
-    if memchr::memchr3(b'"', b';', b'\r', line).is_some() {
+    if find_any(line, LINE_STATE_STOP) < line.len() {
         return false;
     }
     match line.iter().find(|&&b| !is_blank(b)) {

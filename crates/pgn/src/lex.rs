@@ -181,6 +181,15 @@ pub(crate) fn skip_tag_blanks(bytes: &[u8], mut pos: usize) -> usize {
     pos
 }
 
+/// `bytes` without the white space ([`is_space`]) at its end.
+pub(crate) fn trim_space_end(bytes: &[u8]) -> &[u8] {
+    let end = bytes
+        .iter()
+        .rposition(|&b| !is_space(b))
+        .map_or(0, |i| i + 1);
+    &bytes[..end]
+}
+
 // ---- Byte classes --------------------------------------------------------------------------
 
 /// Whitespace bytes, as a table.
@@ -325,6 +334,11 @@ pub(crate) const SKIP_STOP: [u8; 5] = *b"(){;%";
 /// what makes a game not one for that reader (`[`, and line ends, which it counts).
 pub(crate) const VARIATION_STOP: [u8; 8] = *b"(){[;%\n\r";
 
+/// Bytes that keep a line's lexical state from being known from the line alone: a `"` (a quoted
+/// value may start or run on), a `;` (a comment hides the rest of the line) and a `\r` (a lone CR
+/// ends a line inside it).
+pub(crate) const LINE_STATE_STOP: [u8; 3] = *b"\";\r";
+
 // ---- Limits --------------------------------------------------------------------------------
 
 /// The longest tag line, in bytes, where the reader must find one by looking ahead of a line
@@ -347,6 +361,16 @@ pub const TAG_LINE_LOOK_BACK: usize = MAX_TAG_LINE + 2;
 pub(crate) fn comment_close(body: &[u8]) -> Option<usize> {
     let k = super::scan::find_any(body, [b'}']);
     (k < body.len()).then_some(k)
+}
+
+/// The last brace (`{` or `}`) in `bytes`, if any: a `}` closes any comment open before it.
+pub(crate) fn last_brace(bytes: &[u8]) -> Option<u8> {
+    memchr::memrchr2(b'{', b'}', bytes).map(|i| bytes[i])
+}
+
+/// The first brace (`{` or `}`) in `bytes`, if any.
+pub(crate) fn first_brace(bytes: &[u8]) -> Option<u8> {
+    memchr::memchr2(b'{', b'}', bytes).map(|i| bytes[i])
 }
 
 /// How a plain comment ended (see [`plain_comment`]).

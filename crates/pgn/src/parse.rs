@@ -15,7 +15,8 @@ use std::convert::Infallible;
 use super::encoding::Text;
 use super::error::{PgnError, PgnErrorKind};
 use super::lex::{
-    GameResult, SKIP_STOP, comment_close, ends_stray_text, is_space, line_text_end, unescape,
+    GameResult, SKIP_STOP, comment_close, ends_stray_text, is_space, line_text_end, trim_space_end,
+    unescape,
 };
 use super::location::{GameInfo, Location};
 use super::movetext::{self, Defect, Step, Way};
@@ -243,7 +244,7 @@ impl<'a> Parser<'a, '_> {
             };
             if result_seen && !matches!(b, b'{' | b';') && !(b == b'%' && self.at_line_start(start))
             {
-                let end = bytes.trim_ascii_end().len();
+                let end = trim_space_end(bytes).len();
                 let message = format!(
                     "text after the result: `{}` at {} is ignored",
                     self.quote(start..end),
@@ -267,7 +268,7 @@ impl<'a> Parser<'a, '_> {
             self.close_open_variations(visitor, &mut open);
         }
         if !result_seen {
-            let at = self.bytes.trim_ascii_end().len();
+            let at = trim_space_end(self.bytes).len();
             let message = format!(
                 "no result: the game ends at {} without 1-0, 0-1, 1/2-1/2 or *",
                 self.lc(at)
@@ -305,7 +306,7 @@ impl<'a> Parser<'a, '_> {
     /// Reports the `(`s never closed and closes them, innermost first, at the end of the game.
     fn close_open_variations<V: Visitor>(&mut self, visitor: &mut V, open: &mut Vec<usize>) {
         let outer = open.first().copied().unwrap_or_default();
-        let end = self.bytes.trim_ascii_end().len().min(self.pos);
+        let end = trim_space_end(self.bytes).len().min(self.pos);
         let count = open.len();
         let message = if count == 1 {
             format!(
@@ -406,7 +407,7 @@ impl<V: Visitor> SkipVariation<5> for Skip<'_, '_, '_, V> {
         let message = format!(
             "unbalanced `(`: `(` at {} is never closed; the variation ends at {}",
             parser.lc(self.open),
-            parser.lc(parser.bytes.trim_ascii_end().len())
+            parser.lc(trim_space_end(parser.bytes).len())
         );
         parser.report(
             self.visitor,

@@ -226,10 +226,11 @@ impl MainLineNotes {
     #[inline(always)]
     pub fn note(&mut self, text: Range<usize>) {
         if self.ply > 0 {
+            // A game is under 4 GiB (the reader's size limit), so its offsets fit.
             self.noted.push(Noted {
                 ply: self.ply,
-                start: Location::at(text.start).0,
-                end: Location::at(text.end).0,
+                start: text.start as u32,
+                end: text.end as u32,
             });
         }
     }
