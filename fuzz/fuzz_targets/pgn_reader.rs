@@ -36,6 +36,7 @@ impl Visitor for Everything {
         self.depth = 0;
         self.locations.clear();
         self.errors = 0;
+        self.spans.clear();
     }
     fn one_pass(&self) -> bool {
         self.one_pass

@@ -17,14 +17,16 @@
 //! this way. A game that runs past the end of the buffer asks for more input
 //! ([`Attempt::NeedMore`]) and is begun again after the refill.
 //!
-//! Tokens are read with the same rules of [`super::grammar`] as the general parser, on the rest of
-//! the buffer rather than on the game's bytes. A rule may look past its token (a move number looks
+//! Tokens are read with the same rules of [`super::grammar`] as the general parser, and white
+//! space, line ends, comments and tag values with the same lexer ([`super::lex`]: its plain forms,
+//! [`super::lex::skip_plain_space`], [`super::lex::plain_comment`], which say [`NeedMore`] where the
+//! buffer ends first), on the rest of the buffer rather than on the game's bytes. A rule may look past its token (a move number looks
 //! past blanks for more dots), but not past a one-pass game's last line, that of its result. Near the
 //! end of an unfinished buffer (closer than [`GUARD`] bytes) no token is read; a token the buffer
 //! cuts short runs to its end, and the next step asks for more input and drops the attempt.
 
 use super::lex::{
-    MAX_TAG_LINE, NeedMore, PlainComment, VARIATION_STOP, line_text_end, plain_comment,
+    MAX_TAG_LINE, NeedMore, PlainComment, VARIATION_STOP, is_space, line_text_end, plain_comment,
     plain_line_end, skip_plain_space, skip_tag_blanks, unescape,
 };
 use super::location::{Encoding, GameInfo, Location};
@@ -138,7 +140,8 @@ pub(super) fn parse<V: Visitor>(
                 lines += 1;
                 pos = k + line_end;
             }
-            Some(b';' | b'%' | b'\r' | 0x0b | 0x0c) => return Attempt::Bail,
+            // A `;` comment, a `%` line, or white space other than plain lines.
+            Some(&b) if b == b';' || b == b'%' || is_space(b) => return Attempt::Bail,
             Some(_) => break pos,
             None => need_more_or_bail!(eof),
         }
