@@ -76,7 +76,7 @@ use crate::input::{self, InputError};
 use crate::outcome::{self, GameResult};
 use crate::pgn::{LineCol, Location, RawGame, ReadError, Reader, Visitor};
 use crate::replay::{GameReport, Problem, ReplayOptions, Replayer};
-use crate::report::code::{Code, Severity};
+use crate::report::code::{Code, CodeCounts, Severity};
 
 /// The games of one PGN stream, replayed and judged one at a time.
 ///
@@ -225,6 +225,7 @@ fn cut_short(report: &mut GameReport, location: Location, at: LineCol, error: &i
     report.first_error = problem.to_string();
     report.problems.push(problem);
     report.errors += 1;
+    report.codes.add(Code::ReadError);
     report.main_line_valid = false;
     let declared = GameResult::from_tag(&report.tags.result);
     report.classification = Some(outcome::classify_invalid(declared));
@@ -251,6 +252,8 @@ fn internal_error_report(game: &RawGame, payload: &(dyn std::any::Any + Send)) -
         code: Code::InternalError,
         message,
     };
+    let mut codes = CodeCounts::default();
+    codes.add(Code::InternalError);
     GameReport {
         index: game.index,
         main_line_valid: false,
@@ -258,6 +261,7 @@ fn internal_error_report(game: &RawGame, payload: &(dyn std::any::Any + Send)) -
         classification: Some(outcome::classify_invalid(outcome::GameResult::Unknown)),
         problems: vec![problem],
         errors: 1,
+        codes,
         ..GameReport::default()
     }
 }

@@ -87,9 +87,7 @@ impl BatchOutput {
             self.invalid += 1;
         }
         self.warnings += u64::from(report.warnings);
-        for problem in &report.problems {
-            self.codes.add(problem.code);
-        }
+        self.codes.add_all(&report.codes);
     }
 
     fn add(&mut self, other: &BatchOutput) {

@@ -45,7 +45,7 @@ pub use tags::Tags;
 use crate::clocks::{Millis, Period, Speed};
 use crate::outcome::Classification;
 use crate::pgn::{Flow, GameInfo, GameResult, Location, PgnError, Visitor};
-use crate::report::code::Code;
+use crate::report::code::{Code, CodeCounts};
 use crate::report::text::clip;
 use crate::rules::fen::MAX_FEN_BYTES;
 use crate::rules::san::{San, Suffix};
@@ -102,6 +102,10 @@ pub struct GameReport {
     pub errors: u32,
     /// How many of `problems` are warnings.
     pub warnings: u32,
+    /// How many problems of each code the game has, listed or not (a summary of unexpected text
+    /// and the problems past the listing limit count each problem they stand for), and the
+    /// `problems_not_listed` note once; `validate`'s count by code adds these up.
+    pub codes: CodeCounts,
     /// The `TimeControl` tag's first period, as (seconds, increment), when it can be read and
     /// is timed.
     pub base_and_increment: Option<(u32, u32)>,
@@ -451,6 +455,7 @@ impl Visitor for Replayer {
         report.problems.clear();
         report.errors = 0;
         report.warnings = 0;
+        report.codes = CodeCounts::default();
         report.base_and_increment = None;
         report.speed = None;
         report.final_clocks = [None; 2];
