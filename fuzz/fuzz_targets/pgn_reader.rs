@@ -2,7 +2,8 @@
 //! the game it belongs to; and the one-pass reading (a one-pass visitor) sees
 //! exactly what the general way sees, and so does reading the input through reads of small
 //! sizes, and reading it in parts cut where a game surely starts (as `--jobs N` reads one large
-//! input). A small game size limit keeps the over-limit path busy too.
+//! input). A small game size limit keeps the over-limit path busy too. A visitor that skips
+//! comments gets the same places, and each skipped comment's span holds exactly its text.
 
 #![no_main]
 
@@ -18,6 +19,9 @@ struct Everything {
     locations: Vec<Location>,
     errors: u64,
     one_pass: bool,
+    /// Skip comments' text ([`Visitor::wants_comments`] false): their spans are checked.
+    skip_comments: bool,
+    spans: Vec<std::ops::Range<usize>>,
 }
 
 /// What a game looked like: its number, token and error counts, where its tokens are, and its
@@ -32,6 +36,7 @@ impl Visitor for Everything {
         self.depth = 0;
         self.locations.clear();
         self.errors = 0;
+        self.spans.clear();
     }
     fn one_pass(&self) -> bool {
         self.one_pass
@@ -50,6 +55,14 @@ impl Visitor for Everything {
     }
     fn comment(&mut self, _: &str, location: Location) {
         self.locations.push(location);
+    }
+    fn wants_comments(&self) -> bool {
+        !self.skip_comments
+    }
+    fn comment_skipped(&mut self, location: Location, text: std::ops::Range<usize>) {
+        assert_eq!(text.start, location.offset() + 1);
+        self.locations.push(location);
+        self.spans.push(text);
     }
     fn begin_variation(&mut self, location: Location) -> arbiter::pgn::Flow {
         self.depth += 1;
@@ -76,6 +89,21 @@ impl Visitor for Everything {
             located.push((at.line, at.column));
         }
         self.locations.clear();
+        let bytes = game.bytes();
+        for span in self.spans.drain(..) {
+            let text = &bytes[span.clone()];
+            match bytes[span.start - 1] {
+                b'{' => {
+                    assert_eq!(bytes.get(span.end), Some(&b'}'), "a comment ends at its `}}`");
+                    assert!(!text.contains(&b'}'));
+                }
+                b';' => {
+                    assert!(matches!(bytes.get(span.end), None | Some(b'\n' | b'\r')));
+                    assert!(!text.iter().any(|&b| b == b'\n' || b == b'\r'));
+                }
+                other => panic!("a comment starts with {other}"),
+            }
+        }
         (
             game.index(),
             std::mem::take(&mut self.tokens),
@@ -108,11 +136,18 @@ impl std::io::Read for Pieces<'_> {
     }
 }
 
-/// Reads every game from `input` with a visitor that reads in one pass or not.
-fn read_from(input: impl std::io::Read, limit: usize, one_pass: bool) -> Vec<Seen> {
+/// Reads every game from `input` with a visitor that reads in one pass or not, and skips
+/// comments' text or not.
+fn read_from(
+    input: impl std::io::Read,
+    limit: usize,
+    one_pass: bool,
+    skip_comments: bool,
+) -> Vec<Seen> {
     let mut reader = Reader::new("fuzz.pgn", input).with_max_game_bytes(limit);
     let mut visitor = Everything {
         one_pass,
+        skip_comments,
         ..Everything::default()
     };
     let mut games: Vec<Seen> = Vec::new();
@@ -173,17 +208,21 @@ fuzz_target!(|data: &[u8]| {
     } else {
         1 << 20
     };
-    let general = read_from(data, limit, false);
-    let one_pass = read_from(data, limit, true);
+    let general = read_from(data, limit, false, false);
+    let one_pass = read_from(data, limit, true, false);
     assert!(general == one_pass, "the one-pass reading differs");
+    for one_pass in [false, true] {
+        let skipping = read_from(data, limit, one_pass, true);
+        assert!(general == skipping, "skipping comments differs (one pass: {one_pass})");
+    }
     let seed = u64::from(data.get(2).copied().unwrap_or(0)) | 1 << 32;
-    for (largest, one_pass) in [(1, false), (7, true), (64, false), (300, true)] {
+    for (largest, one_pass, skip) in [(1, false, false), (7, true, true), (64, false, true), (300, true, false)] {
         let pieces = Pieces {
             bytes: data,
             seed,
             largest,
         };
-        let read = read_from(pieces, limit, one_pass);
+        let read = read_from(pieces, limit, one_pass, skip);
         assert!(
             general == read,
             "reading in pieces of 1..={largest} differs"

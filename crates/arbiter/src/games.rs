@@ -75,7 +75,7 @@ use std::path::Path;
 use crate::input::{self, InputError};
 use crate::outcome::{self, GameResult};
 use crate::pgn::{LineCol, Location, RawGame, ReadError, Reader, Visitor};
-use crate::problem::{Code, Problem, Severity};
+use crate::problem::{Code, CodeCounts, Problem, Severity};
 use crate::replay::{GameReport, ReplayOptions, Replayer};
 
 /// The games of one PGN stream, replayed and judged one at a time.
@@ -225,6 +225,7 @@ fn cut_short(report: &mut GameReport, location: Location, at: LineCol, error: &i
     report.first_error = problem.to_string();
     report.problems.push(problem);
     report.errors += 1;
+    report.codes.add(Code::ReadError);
     report.main_line_valid = false;
     let declared = GameResult::from_tag(&report.tags.result);
     report.classification = Some(outcome::classify_invalid(declared));
@@ -251,6 +252,8 @@ fn internal_error_report(game: &RawGame, payload: &(dyn std::any::Any + Send)) -
         code: Code::InternalError,
         message,
     };
+    let mut codes = CodeCounts::default();
+    codes.add(Code::InternalError);
     GameReport {
         index: game.index,
         main_line_valid: false,
@@ -258,6 +261,7 @@ fn internal_error_report(game: &RawGame, payload: &(dyn std::any::Any + Send)) -
         classification: Some(outcome::classify_invalid(outcome::GameResult::Unknown)),
         problems: vec![problem],
         errors: 1,
+        codes,
         ..GameReport::default()
     }
 }

@@ -30,7 +30,7 @@ use std::fs::{self, File};
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
-use crate::pgn::{GameInfo, Location, PartEnd, PgnError, PgnErrorKind, Reader, Visitor};
+use crate::pgn::{self, GameInfo, Location, PartEnd, PgnError, PgnErrorKind, Reader, Visitor};
 
 /// One input stream: its name and its decompressed bytes.
 pub struct Source {
@@ -416,14 +416,21 @@ fn not_pgn(head: &[u8]) -> Option<&'static str> {
     Some(what)
 }
 
-/// Whether the first byte after a UTF-8 byte order mark and white space is one PGN text can
-/// start with: a tag, a comment, an escape line, a variation, a move number or a move, a result.
+/// Whether the first byte after a UTF-8 byte order mark and white space is one a PGN token may
+/// start with, by the reader's own byte classes ([`pgn::is_space`], [`pgn::may_start_token`]).
 /// Such a file is read even with NUL bytes early on (they are reported where they stand).
 fn starts_like_text(head: &[u8]) -> bool {
-    let head = head.strip_prefix(b"\xef\xbb\xbf").unwrap_or(head);
-    head.iter()
-        .find(|b| !b.is_ascii_whitespace())
-        .is_none_or(|&b| b.is_ascii_alphanumeric() || b"[{;%(*".contains(&b))
+    text_start(head)
+        .first()
+        .is_none_or(|&b| pgn::may_start_token(b))
+}
+
+/// `head` from its first byte that is neither white space ([`pgn::is_space`]) nor part of a
+/// leading UTF-8 byte order mark.
+fn text_start(head: &[u8]) -> &[u8] {
+    let head = head.strip_prefix(pgn::BOM).unwrap_or(head);
+    let space = head.iter().take_while(|&&b| pgn::is_space(b)).count();
+    &head[space..]
 }
 
 /// At most this many first bytes of a text stream are read for a tag pair before it is judged
@@ -495,10 +502,7 @@ fn text_verdict(head: &[u8], whole: bool) -> Verdict {
     if first.unreadable < MIN_UNREADABLE || first.unreadable <= first.moves {
         return Verdict::Pgn;
     }
-    let text = head
-        .strip_prefix(b"\xef\xbb\xbf")
-        .unwrap_or(head)
-        .trim_ascii_start();
+    let text = text_start(head);
     Verdict::NotPgn(if text.starts_with(b"<") {
         "a web page or other markup (no tag pair in its first 16 KiB, and more unreadable words \
          than moves)"
@@ -585,4 +589,36 @@ fn decompressed<R: Read + Send + 'static>(mut raw: R) -> io::Result<Box<dyn Read
     let mut decoder = decode::Decoder::new(format, io::Cursor::new(head).chain(raw))?;
     let head = decoder.head(HEAD)?;
     Ok(Box::new(checked(head, decoder)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_starts_are_judged_with_the_readers_byte_classes() {
+        // A vertical tab or a form feed is white space to the reader: the tag after it makes the
+        // file text, whatever NUL bytes come later.
+        for head in [
+            &b"\x0b[Event \"a\"]\n\0 *\n"[..],
+            b"\x0c\x0b 1. e4 {\0} *\n",
+        ] {
+            assert!(starts_like_text(head), "{head:?}");
+            assert_eq!(not_pgn(head), None, "{head:?}");
+        }
+        // Every byte a token may start with, after a byte order mark and white space.
+        for first in b"[{;%()$*!?.-e1" {
+            let head = [b"\xef\xbb\xbf \t\r\n".as_slice(), &[*first, 0, 0]].concat();
+            assert!(starts_like_text(&head), "{}", *first as char);
+        }
+        for first in [b'}', b']', b'"', 0, 0xff] {
+            let head = [first, 0, 0];
+            assert!(!starts_like_text(&head), "{first}");
+            assert_eq!(
+                not_pgn(&head),
+                Some("binary data (NUL bytes in its first bytes)")
+            );
+        }
+        assert_eq!(text_start(b"\xef\xbb\xbf\x0b\x0c <html>"), b"<html>");
+    }
 }

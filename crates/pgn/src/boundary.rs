@@ -30,8 +30,11 @@
 //! that holds a tag line and then a `{` was never closed, and its game ends at its first tag line,
 //! so that `B` is read out of any comment.
 
+use super::lex::{
+    LINE_STATE_STOP, count_line_ends, first_brace, is_blank, last_brace, line_text_end, tag_window,
+};
+use super::scan::find_any;
 use super::tags;
-use super::token::{MAX_TAG_LINE, count_line_ends, is_blank};
 
 /// How many blank lines may stand between `L` and `B`.
 const MAX_BLANK_LINES: usize = 16;
@@ -62,10 +65,11 @@ pub fn line_ends(bytes: &[u8]) -> u64 {
 
 /// Whether the line at `bytes[start]` (just after a line feed) surely starts a game.
 fn starts_game(bytes: &[u8], start: usize) -> bool {
-    let window = &bytes[start..bytes.len().min(start + MAX_TAG_LINE)];
-    let Some(len) = memchr::memchr2(b'\n', b'\r', window) else {
+    let window = tag_window(bytes, start);
+    let len = line_text_end(window);
+    if len == window.len() {
         return false;
-    };
+    }
     let tag_line = &window[..len];
     if tags::tag_line(tag_line).is_err() || tags::tag_start(tag_line).is_err() {
         return false;
@@ -80,12 +84,9 @@ fn starts_game(bytes: &[u8], start: usize) -> bool {
 /// Whether the line at `bytes[start]` is read out of any `{` comment (see the module
 /// documentation).
 fn out_of_comments(bytes: &[u8], start: usize) -> bool {
-    match memchr::memrchr2(b'{', b'}', &bytes[..start]) {
-        None => true,
-        Some(i) if bytes[i] == b'}' => true,
-        Some(_) => {
-            memchr::memchr2(b'{', b'}', &bytes[start..]).is_some_and(|i| bytes[start + i] == b'{')
-        }
+    match last_brace(&bytes[..start]) {
+        None | Some(b'}') => true,
+        Some(_) => first_brace(&bytes[start..]) == Some(b'{'),
     }
 }
 
@@ -107,7 +108,7 @@ fn last_non_blank_line(bytes: &[u8], mut newline: usize) -> Option<&[u8]> {
 /// Whether the splitter, reading `line` in any state it can be in at its start, ends it out of a
 /// tag section; see the module documentation.
 fn cannot_leave_tags_open(line: &[u8]) -> bool {
-    if memchr::memchr3(b'"', b';', b'\r', line).is_some() {
+    if find_any(line, LINE_STATE_STOP) < line.len() {
         return false;
     }
     match line.iter().find(|&&b| !is_blank(b)) {

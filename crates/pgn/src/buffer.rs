@@ -7,23 +7,14 @@
 
 use std::io::{self, Read};
 
+use super::lex::{BOM, LineEnd, Lines, is_blank, line_end};
 use super::location::{Encoding, count_chars};
-use super::token::{BOM, LineEnd, line_end};
 
 /// How much the buffer asks of the source at once.
 const CHUNK: usize = 128 << 10;
 
 /// How much of the current line a refill keeps before the current game, for its column.
 const LINE_KEPT: usize = 4096;
-
-/// Line bookkeeping.
-#[derive(Debug, Default)]
-pub(super) struct Lines {
-    /// The current line, from 1.
-    pub(super) line: u64,
-    /// The stream offset at which the current line starts.
-    pub(super) start: u64,
-}
 
 /// The bytes read from a source and not yet handed out, with where they stand in it.
 #[derive(Debug)]
@@ -151,7 +142,7 @@ impl<R: Read> Buffer<R> {
             while self.start < self.end {
                 let i = self.start;
                 match self.buf[i] {
-                    b' ' | b'\t' | 0x0b | 0x0c => self.start += 1,
+                    b if is_blank(b) => self.start += 1,
                     b'\n' | b'\r' => match line_end(&self.buf[..self.end], i) {
                         // The LF ends the line, on the next turn.
                         LineEnd::CrLf => self.start += 1,
@@ -181,8 +172,7 @@ impl<R: Read> Buffer<R> {
     /// Counts a line that ends just before buffer index `next` (used between games).
     pub(super) fn newline(&mut self, next: usize) {
         self.start = next;
-        self.lines.line += 1;
-        self.lines.start = self.base + next as u64;
+        self.lines.newline(self.base + next as u64);
     }
 
     /// The column (from 1, in characters) of buffer index `i`: counted in bytes only when the line

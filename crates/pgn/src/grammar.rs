@@ -3,7 +3,8 @@
 //! All parsers are `complete`: the splitter hands over whole games, so running out of input means
 //! the token is broken, never that more is coming. They return the rest of the input and the
 //! token; the drivers (`parse`, `one_pass`) decide what to do with a failure. The rules of the tag
-//! section are in [`super::tags`]. Read leniently:
+//! section are in [`super::tags`]; where a comment, a line or a quoted value ends is the lexer's
+//! ([`super::lex`]). Read leniently:
 //!
 //! - move numbers with any number of dots, spaced or not (`12.`, `12...`, `12 ...`, `12. ...`);
 //! - anything that looks like a move is kept as text: `Nf3`, `0-0`, `O-O-O`, `e8=Q`, `e8Q`,
@@ -17,10 +18,7 @@ use nom::bytes::complete::{tag, take_while, take_while1};
 use nom::combinator::value;
 use nom::sequence::preceded;
 
-use super::scan::find_any;
-use super::token::{
-    GameResult, SAN_CLASS, SAN_DIGIT, is_delim_after, is_delim_before, is_san_char,
-};
+use super::lex::{GameResult, SAN_CLASS, SAN_DIGIT, is_delim_after, is_delim_before, is_san_char};
 
 /// A parser result over game bytes. Errors carry nothing: the driver knows where it was.
 pub(crate) type PResult<'a, O> = IResult<&'a [u8], O, ()>;
@@ -189,34 +187,6 @@ pub(crate) fn null_move(i: &[u8]) -> PResult<'_, &[u8]> {
 #[inline]
 pub(crate) fn nag(i: &[u8]) -> PResult<'_, &[u8]> {
     preceded(tag(&b"$"[..]), take_while1(|b: u8| b.is_ascii_digit())).parse(i)
-}
-
-/// A brace comment: `{ any text, over lines }`. Returns the text between the braces.
-#[inline]
-pub(crate) fn brace_comment(i: &[u8]) -> PResult<'_, &[u8]> {
-    let (i, _) = tag(&b"{"[..]).parse(i)?;
-    match brace_close(i) {
-        Some(k) => Ok((&i[k + 1..], &i[..k])),
-        None => Err(nom::Err::Error(())),
-    }
-}
-
-/// Where the `}` that closes a comment stands in `body` (the bytes after its `{`), if anywhere.
-/// Most comments are short (`{ [%clk 0:03:00] }`), so an inlined search beats `memchr`'s call.
-#[inline]
-pub(crate) fn brace_close(body: &[u8]) -> Option<usize> {
-    let k = find_any(body, [b'}']);
-    (k < body.len()).then_some(k)
-}
-
-/// The rest of a line, for `; comments` and `%` escape lines: `; text`. Returns the text after
-/// the first byte, without the line end (which is left in the input).
-pub(crate) fn rest_of_line(i: &[u8]) -> PResult<'_, &[u8]> {
-    let Some((_, body)) = i.split_first() else {
-        return Err(nom::Err::Error(()));
-    };
-    let k = memchr::memchr2(b'\n', b'\r', body).unwrap_or(body.len());
-    Ok((&body[k..], &body[..k]))
 }
 
 /// A game result followed by a delimiter or the end: `1-0`, `0-1`, `1/2-1/2` or `*`.
@@ -466,20 +436,6 @@ pub(crate) mod tests {
         assert_eq!(null_move(b"Z0x"), Err(nom::Err::Error(())));
         assert_eq!(san(b"e.p. x"), ok(" x", (&b"e.p."[..], None)));
         assert_eq!(en_passant_tail(b".p. x"), ok(" x", &b".p."[..]));
-    }
-
-    #[test]
-    fn comments() {
-        assert_eq!(
-            brace_comment(b"{ [%clk 0:03:00]\n[x] } e4"),
-            ok(" e4", &b" [%clk 0:03:00]\n[x] "[..])
-        );
-        assert_eq!(brace_comment(b"{ open"), Err(nom::Err::Error(())));
-        assert_eq!(
-            rest_of_line(b"; hi } 1-0\r\ne4"),
-            ok("\r\ne4", &b" hi } 1-0"[..])
-        );
-        assert_eq!(rest_of_line(b"%x"), ok("", &b"x"[..]));
     }
 
     #[test]

@@ -18,8 +18,11 @@
 //! The files form a one-way stack: each uses only files before it in this list (a test below
 //! holds them to it), so the grammar can be read, and changed, from the bottom up.
 //!
-//! 1. Tokens: `scan` (the byte search of the hot loops); `token` (byte classes, every stop set,
-//!    the size limits, the line-end rule, the result token).
+//! 1. Tokens: `scan` (the byte search of the hot loops); `lex` (the lexer: every byte class and
+//!    stop set, the size limits, the rules of line ends, comments, `%` lines, quoted values and
+//!    their escapes, "need more input", the resumable lexer the cutter runs over, and the result
+//!    token). No file above it has a byte class or a lexical rule of its own (a test of the
+//!    `arbiter` crate greps for them).
 //! 2. Rules: `grammar` (movetext tokens, nom), `tags` (tag pairs), `boundary` (where a game
 //!    surely starts, for parts).
 //! 3. One game: `raw` ([`RawGame`]), `location` ([`Location`], [`GameInfo`]), `encoding` (UTF-8
@@ -29,8 +32,8 @@
 //!    once, generic over a `Way` that says what to do at a defect), `parse` (the
 //!    general way: report each defect and recover), `one_pass` (straight from the read buffer:
 //!    at any defect, hand the game to the general way).
-//! 5. The stream: `buffer` (the read buffer and its line count), `cut` (where a game ends),
-//!    `split` ([`Splitter`]).
+//! 5. The stream: `buffer` (the read buffer and its line count), `cut` (where a game ends: a
+//!    section machine over the lexer's lexemes), `split` ([`Splitter`]).
 //! 6. `reader` ([`Reader`]: the choice between one pass and the general way, panic recovery).
 //!
 //! Read leniently, report precisely:
@@ -127,6 +130,7 @@ mod cut;
 mod encoding;
 mod error;
 mod grammar;
+mod lex;
 mod location;
 mod moves;
 mod movetext;
@@ -138,18 +142,17 @@ mod scan;
 mod split;
 mod tag_names;
 mod tags;
-mod token;
 mod variation;
 mod visitor;
 
 pub use boundary::{last_game_start, line_ends};
 pub use error::{PgnError, PgnErrorKind, ReadError};
+pub use lex::{BOM, GameResult, MAX_TAG_LINE, TAG_LINE_LOOK_BACK, is_space, may_start_token};
 pub use location::{Encoding, GameInfo, LineCol, Location};
 pub use parse::parse_game;
 pub use raw::RawGame;
 pub use reader::Reader;
 pub use split::{DEFAULT_MAX_GAME_BYTES, PartEnd, Rest, Splitter};
-pub use token::{GameResult, MAX_TAG_LINE};
 pub use visitor::{Flow, Visitor};
 
 #[cfg(test)]
@@ -157,7 +160,7 @@ mod tests {
     /// The files of the module, in the order of the stack in the module documentation.
     const LAYERS: [(&str, &str); 20] = [
         ("scan", include_str!("scan.rs")),
-        ("token", include_str!("token.rs")),
+        ("lex", include_str!("lex.rs")),
         ("grammar", include_str!("grammar.rs")),
         ("tags", include_str!("tags.rs")),
         ("boundary", include_str!("boundary.rs")),

@@ -9,8 +9,8 @@
 use std::cell::{Cell, OnceCell};
 use std::fmt;
 
+use super::lex::line_starts;
 use super::raw::RawGame;
-use super::token::line_starts;
 
 /// Where a token starts: a byte offset within its game's raw bytes.
 ///

@@ -10,9 +10,9 @@
 //! bytes; the one-pass reader finds its end).
 
 use super::grammar;
+use super::lex::GameResult;
 use super::location::Location;
 use super::moves::{self, NotVisited};
-use super::token::GameResult;
 use super::visitor::{Flow, Visitor};
 
 /// A defect in the movetext, where the two ways part.

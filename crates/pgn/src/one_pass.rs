@@ -17,19 +17,23 @@
 //! this way. A game that runs past the end of the buffer asks for more input
 //! ([`Attempt::NeedMore`]) and is begun again after the refill.
 //!
-//! Tokens are read with the same rules of [`super::grammar`] as the general parser, on the rest of
-//! the buffer rather than on the game's bytes. A rule may look past its token (a move number looks
+//! Tokens are read with the same rules of [`super::grammar`] as the general parser, and white
+//! space, line ends, comments and tag values with the same lexer ([`super::lex`]: its plain forms,
+//! [`super::lex::skip_plain_space`], [`super::lex::plain_comment`], which say [`NeedMore`] where the
+//! buffer ends first), on the rest of the buffer rather than on the game's bytes. A rule may look past its token (a move number looks
 //! past blanks for more dots), but not past a one-pass game's last line, that of its result. Near the
 //! end of an unfinished buffer (closer than [`GUARD`] bytes) no token is read; a token the buffer
 //! cuts short runs to its end, and the next step asks for more input and drops the attempt.
 
+use super::lex::{
+    MAX_TAG_LINE, NeedMore, PlainComment, VARIATION_STOP, is_space, line_text_end, plain_comment,
+    plain_line_end, skip_plain_space, skip_tag_blanks, unescape,
+};
 use super::location::{Encoding, GameInfo, Location};
 use super::movetext::{self, Defect, Step, Way};
 use super::raw::RawGame;
-use super::scan::find_any;
 use super::tag_names::{TagNames, hash_name, simple_tag_hashed};
 use super::tags;
-use super::token::{self, BRACE_STOP, LineEnd, MAX_TAG_LINE, VARIATION_STOP};
 use super::variation::{SkipVariation, skip_variation};
 use super::visitor::{Flow, Visitor};
 
@@ -99,26 +103,24 @@ pub(super) fn parse<V: Visitor>(
     let mut lines = 0;
     names.clear();
     let movetext = loop {
-        pos = skip_blanks(bytes, pos, &mut lines);
+        pos = skip_plain_space(bytes, pos, &mut lines);
         match bytes.get(pos) {
             Some(b'[') => {
-                let (name, value, backslash, mut k, hash) = match simple_tag(bytes, pos) {
+                let (name, value, backslash, k, hash) = match simple_tag(bytes, pos) {
                     Some(tag) => tag,
                     None => match general_tag(bytes, pos) {
                         Ok(tag) => tag,
                         // Perhaps the buffer cut it short.
-                        Err(()) if memchr::memchr2(b'\n', b'\r', &bytes[pos..]).is_none() => {
+                        Err(()) if line_text_end(&bytes[pos..]) == bytes.len() - pos => {
                             need_more_or_bail!(eof)
                         }
                         Err(()) => return Attempt::Bail,
                     },
                 };
-                while let Some(b' ' | b'\t') = bytes.get(k) {
-                    k += 1;
-                }
-                let line_end = match line_end(bytes, k) {
+                let k = skip_tag_blanks(bytes, k);
+                let line_end = match plain_line_end(bytes, k) {
                     Ok(len) => len,
-                    Err(()) => need_more_or_bail!(eof),
+                    Err(NeedMore) => need_more_or_bail!(eof),
                 };
                 if line_end == 0
                     || k - pos > MAX_TAG_LINE
@@ -138,7 +140,8 @@ pub(super) fn parse<V: Visitor>(
                 lines += 1;
                 pos = k + line_end;
             }
-            Some(b';' | b'%' | b'\r' | 0x0b | 0x0c) => return Attempt::Bail,
+            // A `;` comment, a `%` line, or white space other than plain lines.
+            Some(&b) if b == b';' || b == b'%' || is_space(b) => return Attempt::Bail,
             Some(_) => break pos,
             None => need_more_or_bail!(eof),
         }
@@ -151,7 +154,7 @@ pub(super) fn parse<V: Visitor>(
         let raw = &section[tag.value.0 as usize..tag.value.1 as usize];
         let unescaped;
         let value: &str = if tag.backslash {
-            unescaped = tags::unescape(raw);
+            unescaped = unescape(raw);
             &unescaped
         } else {
             raw
@@ -175,7 +178,7 @@ pub(super) fn parse<V: Visitor>(
         wants_comments: visitor.wants_comments(),
     };
     loop {
-        pos = skip_blanks(bytes, pos, &mut way.lines);
+        pos = skip_plain_space(bytes, pos, &mut way.lines);
         if pos >= near_end {
             return Attempt::NeedMore;
         }
@@ -200,16 +203,14 @@ pub(super) fn parse<V: Visitor>(
 
     // The rest of the result's line must be blank; then blank lines up to the next game's `[` or
     // the end of the input.
-    while let Some(b' ' | b'\t') = bytes.get(pos) {
-        pos += 1;
-    }
-    match line_end(bytes, pos) {
+    pos = skip_tag_blanks(bytes, pos);
+    match plain_line_end(bytes, pos) {
         Ok(0) => return Attempt::Bail,
         Ok(_) => {}
-        Err(()) if eof && pos == bytes.len() => {}
-        Err(()) => need_more_or_bail!(eof),
+        Err(NeedMore) if eof && pos == bytes.len() => {}
+        Err(NeedMore) => need_more_or_bail!(eof),
     }
-    pos = skip_blanks(bytes, pos, &mut lines);
+    pos = skip_plain_space(bytes, pos, &mut lines);
     match bytes.get(pos) {
         Some(b'[') => {}
         Some(_) => return Attempt::Bail,
@@ -268,85 +269,6 @@ fn general_tag(bytes: &[u8], pos: usize) -> Result<TagParts, ()> {
     ))
 }
 
-/// The index of the first byte at or after `pos` that is not a space, a tab or a line end (LF or
-/// CRLF; a lone CR stops it, as does a CR at the end of the buffer). Counts the line ends.
-#[inline(always)]
-fn skip_blanks(bytes: &[u8], mut pos: usize, lines: &mut u64) -> usize {
-    // Nearly every token is followed by one space and then the next token.
-    if bytes.get(pos) == Some(&b' ') && bytes.get(pos + 1).is_some_and(|&b| b > b' ') {
-        return pos + 1;
-    }
-    loop {
-        match bytes.get(pos) {
-            Some(b' ' | b'\t') => pos += 1,
-            Some(b'\n') => {
-                pos += 1;
-                *lines += 1;
-            }
-            Some(b'\r') if bytes.get(pos + 1) == Some(&b'\n') => {
-                pos += 2;
-                *lines += 1;
-            }
-            _ => return pos,
-        }
-    }
-}
-
-/// The length of the line end at `bytes[at]` (by [`token::line_end`]) that a one-pass game may
-/// hold: 1 for LF, 2 for CRLF, 0 for anything else (a lone CR included); `Err` if the buffer ends
-/// first.
-#[inline]
-fn line_end(bytes: &[u8], at: usize) -> Result<usize, ()> {
-    match token::line_end(bytes, at) {
-        LineEnd::Lf => Ok(1),
-        LineEnd::CrLf => Ok(2),
-        LineEnd::LoneCr => Ok(0),
-        LineEnd::Not if at < bytes.len() => Ok(0),
-        LineEnd::CrAtEnd | LineEnd::Not => Err(()),
-    }
-}
-
-/// The length of a `{ }` comment's text (`body` follows its `{`), if its `}` is in the buffer;
-/// `usize::MAX` if the game is not a one-pass game: a line of the comment starts with `[` (the splitter may
-/// end the game there, the comment never closed) or ends with a lone CR.
-#[inline(always)]
-fn comment(body: &[u8], eof: bool, lines: &mut u64) -> Option<usize> {
-    // Most comments are one line, `{ [%clk 0:03:00] }`: one search.
-    let k = find_any(body, BRACE_STOP);
-    if body.get(k) == Some(&b'}') {
-        return Some(k);
-    }
-    comment_lines(body, k, eof, lines)
-}
-
-/// [`comment`] from `body[k]`, the first line end or the end of the buffer.
-#[cold]
-#[inline(never)]
-fn comment_lines(body: &[u8], mut k: usize, eof: bool, lines: &mut u64) -> Option<usize> {
-    loop {
-        k += find_any(&body[k..], BRACE_STOP);
-        match body.get(k) {
-            Some(b'}') => return Some(k),
-            Some(_) => match line_end(body, k) {
-                Ok(0) => return Some(usize::MAX),
-                Ok(len) => {
-                    k += len;
-                    *lines += 1;
-                    match body.get(k) {
-                        Some(b'[') => return Some(usize::MAX),
-                        Some(_) => {}
-                        None if eof => return Some(usize::MAX),
-                        None => return None,
-                    }
-                }
-                Err(()) if eof => return Some(usize::MAX),
-                Err(()) => return None,
-            },
-            None => return None,
-        }
-    }
-}
-
 /// Why the one-pass reader stops reading a game: it is not one for it (then it is read the
 /// general way), or the buffer ends too soon (then it is begun again after a refill).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -359,6 +281,17 @@ impl Short {
     /// The buffer ends here: more input, unless the input has ended.
     fn at_end(eof: bool) -> Short {
         if eof { Short::Bail } else { Short::NeedMore }
+    }
+
+    /// The game's plain comment whose text starts at `body[0]` (see [`plain_comment`]): the
+    /// length of its text, or why the reading stops.
+    #[inline(always)]
+    fn comment(body: &[u8], eof: bool, lines: &mut u64) -> Result<usize, Short> {
+        match plain_comment(body, eof, lines) {
+            Ok(PlainComment::Closed(len)) => Ok(len),
+            Ok(PlainComment::Not) => Err(Short::Bail),
+            Err(NeedMore) => Err(Short::NeedMore),
+        }
     }
 
     fn attempt<T>(self) -> Attempt<T> {
@@ -390,19 +323,14 @@ impl Way for Buffered {
         start: usize,
         visitor: &mut V,
     ) -> Result<usize, Short> {
-        let Some(len) = comment(&bytes[start + 1..], self.eof, &mut self.lines) else {
-            return Err(Short::at_end(self.eof));
-        };
-        if len == usize::MAX {
-            return Err(Short::Bail);
-        }
+        let len = Short::comment(&bytes[start + 1..], self.eof, &mut self.lines)?;
         if self.wants_comments {
             let Some(text) = comment_text(&bytes[start + 1..start + 1 + len]) else {
                 return Err(Short::Bail);
             };
             visitor.comment(text, Location::at(start));
         } else {
-            visitor.comment_skipped(Location::at(start));
+            visitor.comment_skipped(Location::at(start), start + 1..start + 1 + len);
         }
         Ok(start + len + 2)
     }
@@ -458,11 +386,8 @@ impl SkipVariation<8> for Skip<'_> {
 
     #[inline]
     fn comment(&mut self, bytes: &[u8], body: usize) -> Result<usize, Short> {
-        match comment(&bytes[body..], self.eof, self.lines) {
-            Some(usize::MAX) => Err(Short::Bail),
-            Some(len) => Ok(body + len + 1),
-            None => Err(Short::at_end(self.eof)),
-        }
+        let len = Short::comment(&bytes[body..], self.eof, self.lines)?;
+        Ok(body + len + 1)
     }
 
     #[inline]
@@ -472,13 +397,13 @@ impl SkipVariation<8> for Skip<'_> {
                 *self.lines += 1;
                 Ok(at + 1)
             }
-            b'\r' => match line_end(bytes, at) {
+            b'\r' => match plain_line_end(bytes, at) {
                 Ok(2) => {
                     *self.lines += 1;
                     Ok(at + 2)
                 }
                 Ok(_) => Err(Short::Bail),
-                Err(()) => Err(Short::at_end(self.eof)),
+                Err(NeedMore) => Err(Short::at_end(self.eof)),
             },
             _ => Err(Short::Bail),
         }

@@ -14,12 +14,14 @@ use std::convert::Infallible;
 
 use super::encoding::Text;
 use super::error::{PgnError, PgnErrorKind};
-use super::grammar;
+use super::lex::{
+    GameResult, SKIP_STOP, comment_close, ends_stray_text, is_space, line_text_end, trim_space_end,
+    unescape,
+};
 use super::location::{GameInfo, Location};
 use super::movetext::{self, Defect, Step, Way};
 use super::raw::RawGame;
 use super::tags;
-use super::token::{GameResult, SKIP_STOP, is_space};
 use super::variation::{SkipVariation, skip_variation};
 use super::visitor::{Flow, Visitor};
 
@@ -136,9 +138,7 @@ impl<'a> Parser<'a, '_> {
 
     /// Skips to the end of the current line (the line end is left).
     fn skip_line(&mut self) {
-        let rest = self.rest();
-        let k = memchr::memchr2(b'\n', b'\r', rest).unwrap_or(rest.len());
-        self.pos += k;
+        self.pos += line_text_end(self.rest());
     }
 
     /// The tag section: tag pairs, `;` comments and `%` lines, up to the first other token.
@@ -167,7 +167,7 @@ impl<'a> Parser<'a, '_> {
                         // Only a value with a backslash can hold an escape to undo.
                         let unescaped;
                         let value: &str = if backslash {
-                            unescaped = tags::unescape(&value);
+                            unescaped = unescape(&value);
                             &unescaped
                         } else {
                             &value
@@ -196,20 +196,18 @@ impl<'a> Parser<'a, '_> {
     /// A `{ }` comment at `self.pos`.
     fn brace_comment<V: Visitor>(&mut self, visitor: &mut V) {
         let start = self.pos;
-        if !visitor.wants_comments()
-            && let Some(close) = grammar::brace_close(&self.bytes[start + 1..])
-        {
-            visitor.comment_skipped(Location::at(start));
-            self.pos = start + 2 + close;
-            return;
-        }
-        match grammar::brace_comment(self.rest()) {
-            Ok((rest, body)) => {
-                let text = self.text.get(start + 1..start + 1 + body.len());
-                visitor.comment(&text, Location::at(start));
-                self.advance_to(rest);
+        let body = start + 1;
+        match comment_close(&self.bytes[body..]) {
+            Some(len) if !visitor.wants_comments() => {
+                visitor.comment_skipped(Location::at(start), body..body + len);
+                self.pos = body + len + 1;
             }
-            Err(_) => {
+            Some(len) => {
+                let text = self.text.get(body..body + len);
+                visitor.comment(&text, Location::at(start));
+                self.pos = body + len + 1;
+            }
+            None => {
                 let message = format!(
                     "unterminated comment: `{{` at {} is never closed; {}",
                     self.lc(start),
@@ -221,16 +219,17 @@ impl<'a> Parser<'a, '_> {
         }
     }
 
-    /// A `;` comment at `self.pos`.
+    /// A `;` comment at `self.pos`, up to the end of its line.
     fn line_comment<V: Visitor>(&mut self, visitor: &mut V) {
         let start = self.pos;
-        if let Ok((rest, body)) = grammar::rest_of_line(self.rest()) {
-            visitor.comment(
-                &self.text.get(start + 1..start + 1 + body.len()),
-                Location::at(start),
-            );
-            self.advance_to(rest);
+        let body = start + 1;
+        let end = body + line_text_end(&self.bytes[body..]);
+        if visitor.wants_comments() {
+            visitor.comment(&self.text.get(body..end), Location::at(start));
+        } else {
+            visitor.comment_skipped(Location::at(start), body..end);
         }
+        self.pos = end;
     }
 
     /// The movetext, up to the end of the game.
@@ -245,7 +244,7 @@ impl<'a> Parser<'a, '_> {
             };
             if result_seen && !matches!(b, b'{' | b';') && !(b == b'%' && self.at_line_start(start))
             {
-                let end = bytes.trim_ascii_end().len();
+                let end = trim_space_end(bytes).len();
                 let message = format!(
                     "text after the result: `{}` at {} is ignored",
                     self.quote(start..end),
@@ -269,7 +268,7 @@ impl<'a> Parser<'a, '_> {
             self.close_open_variations(visitor, &mut open);
         }
         if !result_seen {
-            let at = self.bytes.trim_ascii_end().len();
+            let at = trim_space_end(self.bytes).len();
             let message = format!(
                 "no result: the game ends at {} without 1-0, 0-1, 1/2-1/2 or *",
                 self.lc(at)
@@ -307,7 +306,7 @@ impl<'a> Parser<'a, '_> {
     /// Reports the `(`s never closed and closes them, innermost first, at the end of the game.
     fn close_open_variations<V: Visitor>(&mut self, visitor: &mut V, open: &mut Vec<usize>) {
         let outer = open.first().copied().unwrap_or_default();
-        let end = self.bytes.trim_ascii_end().len().min(self.pos);
+        let end = trim_space_end(self.bytes).len().min(self.pos);
         let count = open.len();
         let message = if count == 1 {
             format!(
@@ -351,7 +350,7 @@ impl<'a> Parser<'a, '_> {
             .get(1..)
             .unwrap_or_default()
             .iter()
-            .position(|&b| is_space(b) || b"{}();[$".contains(&b))
+            .position(|&b| ends_stray_text(b))
             .map_or(self.rest().len(), |k| k + 1);
         self.pos += len;
         let message = format!(
@@ -378,7 +377,7 @@ impl<V: Visitor> SkipVariation<5> for Skip<'_, '_, '_, V> {
     const STOP: [u8; 5] = SKIP_STOP;
 
     fn comment(&mut self, bytes: &[u8], body: usize) -> Result<usize, ()> {
-        match memchr::memchr(b'}', &bytes[body..]) {
+        match comment_close(&bytes[body..]) {
             Some(close) => Ok(body + close + 1),
             None => {
                 let at = body - 1;
@@ -400,7 +399,7 @@ impl<V: Visitor> SkipVariation<5> for Skip<'_, '_, '_, V> {
             // A `%` that is no escape line.
             return Ok(at + 1);
         }
-        Ok(at + memchr::memchr2(b'\n', b'\r', &bytes[at..]).unwrap_or(bytes.len() - at))
+        Ok(at + line_text_end(&bytes[at..]))
     }
 
     fn end(&mut self) {
@@ -408,7 +407,7 @@ impl<V: Visitor> SkipVariation<5> for Skip<'_, '_, '_, V> {
         let message = format!(
             "unbalanced `(`: `(` at {} is never closed; the variation ends at {}",
             parser.lc(self.open),
-            parser.lc(parser.bytes.trim_ascii_end().len())
+            parser.lc(trim_space_end(parser.bytes).len())
         );
         parser.report(
             self.visitor,

@@ -8,8 +8,9 @@
 
 use std::io::{self, Read};
 
-use super::buffer::{Buffer, Lines};
+use super::buffer::Buffer;
 use super::cut::cut;
+use super::lex::Lines;
 use super::raw::RawGame;
 use super::tag_names::TagNames;
 
@@ -21,7 +22,7 @@ pub const DEFAULT_MAX_GAME_BYTES: usize = 64 << 20;
 /// Cuts a byte stream into [`RawGame`]s. A game ends after the line of its result, where the
 /// next tag section starts (or a tag name repeats in a tag section), or at the end of the input;
 /// a `{` comment runs to its `}` whatever it holds, unless it was never closed. (The exact rules
-/// are in the module documentation of `src/pgn/cut.rs`.)
+/// are in the module documentation of `crates/pgn/src/cut.rs`.)
 #[derive(Debug)]
 pub struct Splitter<R> {
     pub(super) input: Buffer<R>,

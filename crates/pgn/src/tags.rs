@@ -1,48 +1,10 @@
-//! The tag-pair rules: `[Name "value"]` with `\"` and `\\` escapes, on one line, and the quick
-//! forms the scanners take first (a tag start, the common one-space pair, a whole tag line).
-//! Like [`super::grammar`], every rule is `complete` and returns the rest of the input.
-
-use nom::Parser;
-use nom::bytes::complete::take_while;
+//! The tag-pair rules: `[Name "value"]` on one line, its value quoted by the lexer's rule (with
+//! `\"` and `\\` escapes: [`closing_quote`]), and the quick forms the scanners take first (a tag
+//! start, the common one-space pair, a whole tag line). Like [`super::grammar`], every rule is
+//! `complete` and returns the rest of the input.
 
 use super::grammar::PResult;
-use super::scan::find_any;
-use super::token::{VALUE_STOP, is_tag_name_char};
-
-/// Spaces and tabs: ` \t`
-fn blanks(i: &[u8]) -> PResult<'_, &[u8]> {
-    take_while(|b| b == b' ' || b == b'\t').parse(i)
-}
-
-/// The index of the quote that closes a tag value in `i` (the bytes after the opening quote),
-/// skipping `\"` and `\\` escapes; `None` if the line or the input ends first.
-#[inline]
-pub(crate) fn closing_quote(i: &[u8]) -> Option<usize> {
-    closing_quote_and_backslash(i).map(|(k, _)| k)
-}
-
-/// [`closing_quote`], and whether the value holds a backslash: only then can it need unescaping,
-/// and the search stops at every backslash anyway.
-#[inline]
-fn closing_quote_and_backslash(i: &[u8]) -> Option<(usize, bool)> {
-    let mut k = 0;
-    let mut backslash = false;
-    loop {
-        k += find_any(&i[k..], VALUE_STOP);
-        match i.get(k) {
-            None | Some(b'\n' | b'\r') => return None,
-            Some(b'"') => return Some((k, backslash)),
-            Some(b'\\') if matches!(i.get(k + 1), Some(b'"' | b'\\')) => {
-                backslash = true;
-                k += 2;
-            }
-            Some(_) => {
-                backslash = true;
-                k += 1;
-            }
-        }
-    }
-}
+use super::lex::{closing_quote, is_tag_name_char, plain_value_end, skip_tag_blanks};
 
 /// A tag pair's name and raw value (escapes still in).
 pub(crate) type TagPair<'a> = (&'a [u8], &'a [u8]);
@@ -55,18 +17,15 @@ pub(crate) fn tag_pair(i: &[u8]) -> PResult<'_, TagPair<'_>> {
     Ok((rest, pair))
 }
 
-/// [`tag_pair`], and whether the value holds a backslash (see [`unescape`]).
+/// [`tag_pair`], and whether the value holds a backslash (see [`super::lex::unescape`]).
 #[inline]
 pub(crate) fn tag_pair_and_backslash(i: &[u8]) -> PResult<'_, (TagPair<'_>, bool)> {
     let (value, name) = tag_start(i)?;
-    let Some((k, backslash)) = closing_quote_and_backslash(value) else {
+    let Some((k, backslash)) = closing_quote(value) else {
         return Err(nom::Err::Error(()));
     };
     let rest = &value[k + 1..];
-    let blanks = rest
-        .iter()
-        .take_while(|&&b| b == b' ' || b == b'\t')
-        .count();
+    let blanks = skip_tag_blanks(rest, 0);
     match rest.get(blanks) {
         Some(b']') => Ok((&rest[blanks + 1..], ((name, &value[..k]), backslash))),
         _ => Err(nom::Err::Error(())),
@@ -94,7 +53,7 @@ pub(crate) fn simple_tag_pair(
         return None;
     }
     let value = k + 2;
-    let close = value + find_any(&i[value..], VALUE_STOP);
+    let close = value + plain_value_end(&i[value..]);
     if i.get(close) != Some(&b'"') || i.get(close + 1) != Some(&b']') {
         return None;
     }
@@ -105,12 +64,7 @@ pub(crate) fn simple_tag_pair(
 /// (Hand-written with index loops: the splitter and the parser call it for every tag.)
 #[inline]
 pub(crate) fn tag_start(i: &[u8]) -> PResult<'_, &[u8]> {
-    let blanks = |mut at: usize| {
-        while let Some(b' ' | b'\t') = i.get(at) {
-            at += 1;
-        }
-        at
-    };
+    let blanks = |at: usize| skip_tag_blanks(i, at);
     if i.first() != Some(&b'[') {
         return Err(nom::Err::Error(()));
     }
@@ -130,39 +84,21 @@ pub(crate) fn tag_start(i: &[u8]) -> PResult<'_, &[u8]> {
 /// line end (not consumed) or the end of input.
 pub(crate) fn tag_line(i: &[u8]) -> PResult<'_, (&[u8], &[u8])> {
     let (i, pair) = tag_pair(i)?;
-    let (i, _) = blanks(i)?;
+    let i = &i[skip_tag_blanks(i, 0)..];
     match i.first() {
         None | Some(b'\n' | b'\r') => Ok((i, pair)),
         Some(_) => Err(nom::Err::Error(())),
     }
 }
 
-/// Undoes the `\"` and `\\` escapes of a raw tag value; other backslashes stay as they are.
-#[inline]
-pub(crate) fn unescape(raw: &str) -> std::borrow::Cow<'_, str> {
-    if !raw.contains('\\') {
-        return std::borrow::Cow::Borrowed(raw);
-    }
-    let mut out = String::with_capacity(raw.len());
-    let mut chars = raw.chars().peekable();
-    while let Some(c) = chars.next() {
-        match (c, chars.peek()) {
-            ('\\', Some(&next @ ('"' | '\\'))) => {
-                out.push(next);
-                chars.next();
-            }
-            _ => out.push(c),
-        }
-    }
-    std::borrow::Cow::Owned(out)
-}
-
 #[cfg(test)]
 mod tests {
-    use nom::bytes::complete::{tag, take_while1};
+    use nom::Parser;
+    use nom::bytes::complete::{tag, take_while, take_while1};
 
     use super::*;
     use crate::grammar::tests::short_strings;
+    use crate::lex::is_tag_blank;
 
     type Out<'a, O> = Result<(&'a [u8], O), nom::Err<()>>;
 
@@ -175,7 +111,7 @@ mod tests {
     fn tag_value(i: &[u8]) -> PResult<'_, &[u8]> {
         let (i, _) = tag(&b"\""[..]).parse(i)?;
         match closing_quote(i) {
-            Some(k) => Ok((&i[k + 1..], &i[..k])),
+            Some((k, _)) => Ok((&i[k + 1..], &i[..k])),
             None => Err(nom::Err::Error(())),
         }
     }
@@ -239,8 +175,6 @@ mod tests {
     fn tag_values_and_escapes() {
         assert_eq!(tag_value(br#""" x"#), ok(" x", &b""[..]));
         assert_eq!(tag_value(br#""a\\" b"#), ok(" b", &br"a\\"[..]));
-        assert_eq!(unescape(r#"a \"b\" \\ \n"#), r#"a "b" \ \n"#);
-        assert!(matches!(unescape("plain"), std::borrow::Cow::Borrowed(_)));
     }
 
     #[test]
@@ -260,6 +194,7 @@ mod tests {
     #[test]
     fn tag_starts_agree_with_the_general_rule() {
         fn general(i: &[u8]) -> PResult<'_, &[u8]> {
+            let blanks = |i| take_while(is_tag_blank).parse(i);
             let (i, _) = tag(&b"["[..]).parse(i)?;
             let (i, _) = blanks(i)?;
             let (i, name) = take_while1(is_tag_name_char).parse(i)?;

@@ -7,9 +7,11 @@
 //! `end_game`. `error` may come anywhere
 //! between `begin_game` and `end_game`, at the point where the defect is found.
 
+use std::ops::Range;
+
 use super::error::PgnError;
+use super::lex::GameResult;
 use super::location::{GameInfo, Location};
-use super::token::GameResult;
 
 /// Whether the reader should go into a part of the game or skip it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -78,17 +80,19 @@ pub trait Visitor {
         let _ = (text, location);
     }
 
-    /// Whether the reader should hand out comments. A visitor that ignores them returns `false`:
-    /// the reader then skips each `{ }` comment with one search and never decodes its text, and
-    /// calls [`Visitor::comment_skipped`] instead.
+    /// Whether the reader should hand out comments' text. A visitor that ignores it returns
+    /// `false`: the reader then skips each comment with one search, never decodes its text, and
+    /// calls [`Visitor::comment_skipped`] instead of [`Visitor::comment`].
     fn wants_comments(&self) -> bool {
         true
     }
 
-    /// A `{ }` comment was skipped, as [`Visitor::wants_comments`] asked: only its place, its `{`
-    /// (a visitor may read it later from the game's bytes).
-    fn comment_skipped(&mut self, location: Location) {
-        let _ = location;
+    /// A comment was skipped, as [`Visitor::wants_comments`] asked: its place (its `{` or `;`),
+    /// and where its text lies in the game's bytes ([`GameInfo::bytes`]), from after its `{` to
+    /// its `}` or from after its `;` to the end of its line: a visitor may read it later from
+    /// there, as the reader would have read it.
+    fn comment_skipped(&mut self, location: Location, text: Range<usize>) {
+        let _ = (location, text);
     }
 
     /// Whether [`super::Reader`] may read games through this visitor in one pass: parse each game

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use super::read::{Place, read_batch_here};
 use super::{GameFormatter, Observer, PartSink};
 use crate::parallel::Weight;
-use crate::pgn::{PartEnd, Reader, last_game_start, line_ends};
+use crate::pgn::{PartEnd, Reader, TAG_LINE_LOOK_BACK, last_game_start, line_ends};
 
 /// Input bytes per part handed to a worker (a part and its output stay within a core's cache).
 pub(super) const PART_BYTES: usize = 64 << 10;
@@ -128,13 +128,10 @@ pub(super) fn read_in_parts<R: Read, F: GameFormatter>(
                 (offset, line, from) = (rest.offset, rest.line, 0);
             }
             // A tag line cut short at the end is looked at again.
-            None => from = pending.len().saturating_sub(MAX_TAG_LINE),
+            None => from = pending.len().saturating_sub(TAG_LINE_LOOK_BACK),
         }
     }
 }
-
-/// How far back a look for a game's start goes again: past a tag line cut short by the last read.
-const MAX_TAG_LINE: usize = crate::pgn::MAX_TAG_LINE + 2;
 
 /// Buffers of parts done with, for the next parts: the same few go round, so that memory does not
 /// creep up with the size of the input (as fresh buffers, freed on other threads, make it do).

@@ -44,7 +44,7 @@ pub use notes::{PlyLog, PlyNote};
 use crate::clocks::{Millis, Period, Speed};
 use crate::outcome::Classification;
 use crate::pgn::{Flow, GameInfo, GameResult, Location, PgnError, Visitor};
-use crate::problem::{Code, Problem};
+use crate::problem::{Code, CodeCounts, Problem};
 use crate::rules::MAX_FEN_BYTES;
 use crate::rules::san::{San, Suffix};
 use crate::rules::{Color, Position};
@@ -101,6 +101,10 @@ pub struct GameReport {
     pub errors: u32,
     /// How many of `problems` are warnings.
     pub warnings: u32,
+    /// How many problems of each code the game has, listed or not (a summary of unexpected text
+    /// and the problems past the listing limit count each problem they stand for), and the
+    /// `problems_not_listed` note once; `validate`'s count by code adds these up.
+    pub codes: CodeCounts,
     /// The `TimeControl` tag's first period, as (seconds, increment), when it can be read and
     /// is timed.
     pub base_and_increment: Option<(u32, u32)>,
@@ -450,6 +454,7 @@ impl Visitor for Replayer {
         report.problems.clear();
         report.errors = 0;
         report.warnings = 0;
+        report.codes = CodeCounts::default();
         report.base_and_increment = None;
         report.speed = None;
         report.final_clocks = [None; 2];
@@ -503,9 +508,9 @@ impl Visitor for Replayer {
 
     /// Always inlined: it runs for nearly every move of an online archive.
     #[inline(always)]
-    fn comment_skipped(&mut self, location: Location) {
+    fn comment_skipped(&mut self, _location: Location, text: std::ops::Range<usize>) {
         if self.stack.on_main_line() {
-            self.notes.note(location);
+            self.notes.note(text);
         }
     }
 

@@ -7,9 +7,11 @@
 //! here allocates per move or per game once its buffers have grown.
 //!
 //! When nothing but each side's last clock is wanted (export without `--plies`), a comment is not
-//! read as it comes: its place is noted (a few instructions), and at the game's end the last
-//! comments of each side are read from the game's bytes until a clock is found, usually one
-//! comment a side. Reading every comment cost export a sixth of its speed on lichess games.
+//! read as it comes: the reader skips it and hands over where its text lies in the game's bytes,
+//! which is noted (a few instructions), and at the game's end the last comments of each side are
+//! read from there until a clock is found, usually one comment a side. Reading every comment cost
+//! export a sixth of its speed on lichess games. Where a comment ends is the reader's to say:
+//! nothing here looks for it.
 
 use std::ops::Range;
 
@@ -76,11 +78,10 @@ pub struct MainLineNotes {
     checks: bool,
     /// Each side's last clock so far, when comments are read as they come.
     last_clocks: [Option<Millis>; 2],
-    /// Only the last clocks are wanted: comments are noted here, each as its place and its ply
-    /// in one word (the ply in the high half), and read
-    /// at the game's end.
+    /// Only the last clocks are wanted: comments are noted here, each as its ply and where its
+    /// text lies in the game's bytes, and read at the game's end.
     deferred: bool,
-    noted: Vec<u64>,
+    noted: Vec<Noted>,
     /// Black makes the first move (and every odd ply): the game starts from a FEN.
     black_first: bool,
     /// The last main-line ply (0 before the first move), who made it, and its annotations so far.
@@ -182,13 +183,11 @@ impl MainLineNotes {
         }
     }
 
-    /// A comment on the main line, at `location` (its `{` or `;`).
+    /// A comment on the main line, at `location` (its `{` or `;`). (When comments are
+    /// [`MainLineNotes::deferred`], they come to [`MainLineNotes::note`] instead, and this reads
+    /// nothing: no move has been noted as made.)
     #[inline]
     pub fn comment(&mut self, text: &str, location: Location, report: Report<'_>) {
-        if self.deferred {
-            self.note(location);
-            return;
-        }
         if self.mover.is_none() {
             return;
         }
@@ -222,12 +221,17 @@ impl MainLineNotes {
         self.deferred
     }
 
-    /// Notes the place of a main-line comment, to be read at the game's end if need be.
+    /// Notes a main-line comment the reader skipped, whose text lies at `text` in the game's
+    /// bytes, to be read at the game's end if need be.
     #[inline(always)]
-    pub fn note(&mut self, location: Location) {
+    pub fn note(&mut self, text: Range<usize>) {
         if self.ply > 0 {
-            self.noted
-                .push(u64::from(self.ply) << 32 | u64::from(location.0));
+            // A game is under 4 GiB (the reader's size limit), so its offsets fit.
+            self.noted.push(Noted {
+                ply: self.ply,
+                start: text.start as u32,
+                end: text.end as u32,
+            });
         }
     }
 
@@ -320,8 +324,7 @@ impl MainLineNotes {
     /// ply with a clock is found; the first clock of that ply counts.
     fn read_last_clocks(&mut self, game: &[u8]) {
         let mut found: [Option<(u32, Millis)>; 2] = [None; 2];
-        for &word in self.noted.iter().rev() {
-            let (ply, location) = ((word >> 32) as u32, Location(word as u32));
+        for &Noted { ply, start, end } in self.noted.iter().rev() {
             // White is side 0: the first mover's side for odd plies.
             let side = usize::from((ply % 2 == 0) != self.black_first);
             if found[side].is_some_and(|(at, _)| at != ply) {
@@ -330,7 +333,7 @@ impl MainLineNotes {
                 }
                 continue;
             }
-            let text = comment_at(game, location);
+            let text = game.get(start as usize..end as usize).unwrap_or_default();
             let clock = lichess_clock(text).or_else(|| {
                 let mut notes = MoveAnnotations::default();
                 notes.read(&String::from_utf8_lossy(text), |_| {});
@@ -349,17 +352,13 @@ impl MainLineNotes {
     }
 }
 
-/// The text of the comment at `location` of `game`: from its `{` to the `}`, or from its `;` to
-/// the end of the line, as the reader read it (the bytes: a game that is not UTF-8 has ASCII
-/// commands all the same).
-fn comment_at(game: &[u8], location: Location) -> &[u8] {
-    let start = location.offset().min(game.len());
-    let body = game.get(start + 1..).unwrap_or_default();
-    let end = match game.get(start) {
-        Some(b'{') => memchr::memchr(b'}', body),
-        _ => memchr::memchr2(b'\n', b'\r', body),
-    };
-    &body[..end.unwrap_or(body.len())]
+/// A comment noted to be read at the game's end: the ply it follows, and where its text lies in
+/// the game's bytes (the bytes: a game that is not UTF-8 has ASCII commands all the same).
+#[derive(Copy, Clone, Debug)]
+struct Noted {
+    ply: u32,
+    start: u32,
+    end: u32,
 }
 
 /// The code of a clock warning.

@@ -87,6 +87,7 @@ impl ProblemLog {
             Severity::Error => report.errors += 1,
             Severity::Warning => report.warnings += 1,
         }
+        report.codes.add(code);
         // The first error is always listed: the report quotes it.
         let first_error = severity == Severity::Error && self.first_error.is_none();
         if first_error {
@@ -159,6 +160,7 @@ impl ProblemLog {
         }
         if let Some((count, location)) = self.unlisted.take() {
             // A note, not a problem of its own: the counts already hold the unlisted ones.
+            report.codes.add(Code::ProblemsNotListed);
             report.problems.push(Problem {
                 location,
                 at: LineCol::default(),
@@ -270,8 +272,16 @@ mod tests {
             (log.unexpected.more, log.unexpected.last),
             (1000, Location(1003))
         );
-        // Each counts as an error; the next game starts afresh.
+        // Each counts as an error, and as one of its code; the next game starts afresh.
         assert_eq!(report.errors, 1004);
+        let counted: Vec<(Code, u64)> = report.codes.seen().collect();
+        let mut expected = vec![
+            (Code::Reader(PgnErrorKind::UnexpectedText), 1003),
+            (Code::Reader(PgnErrorKind::BadNag), 1),
+            (Code::Reader(PgnErrorKind::NoResult), 1),
+        ];
+        expected.sort_by_key(|(code, _)| code.index());
+        assert_eq!(counted, expected);
         log.reset();
         assert!(log.unexpected.summary.is_none() && log.unexpected.listed == 0);
     }
@@ -287,6 +297,13 @@ mod tests {
         assert_eq!(report.problems.len(), MAX_PROBLEMS + 1);
         assert_eq!(report.warnings, MAX_PROBLEMS as u32 + 5);
         assert_eq!(report.errors, 1);
+        let counted: Vec<(Code, u64)> = report.codes.seen().collect();
+        let mut expected = vec![
+            (Code::WrongMoveNumber, MAX_PROBLEMS as u64 + 5),
+            (Code::BadSan, 1),
+        ];
+        expected.sort_by_key(|(code, _)| code.index());
+        assert_eq!(counted, expected);
         assert_eq!(log.unlisted, Some((5, Location(MAX_PROBLEMS as u32))));
         assert_eq!(log.first_error, Some(MAX_PROBLEMS));
     }

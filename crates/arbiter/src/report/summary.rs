@@ -39,9 +39,7 @@ impl Totals {
             self.invalid += 1;
         }
         self.warnings += u64::from(report.warnings);
-        for problem in &report.problems {
-            self.codes.add(problem.code);
-        }
+        self.codes.add_all(&report.codes);
     }
 
     /// Adds every count of `other`.

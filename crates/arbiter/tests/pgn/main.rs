@@ -4,6 +4,7 @@
 
 mod corpora;
 mod input;
+mod lexer;
 mod one_pass;
 mod parts;
 mod reading;

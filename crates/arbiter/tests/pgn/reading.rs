@@ -273,3 +273,65 @@ fn words_are_not_moves() {
         .collect();
     assert_eq!(stray, ["1:19", "1:25", "1:32", "1:35"]);
 }
+
+/// Reads `text` with a visitor that skips comments' text, in one pass or not: each comment's
+/// place and the bytes of its span.
+fn skipped_comments(text: &str, one_pass: bool) -> Vec<(u32, String)> {
+    use arbiter::pgn::{GameInfo, Location, Reader, Visitor};
+    use std::ops::Range;
+
+    struct Skipping {
+        one_pass: bool,
+        spans: Vec<(Location, Range<usize>)>,
+    }
+    impl Visitor for Skipping {
+        type Output = Vec<(u32, String)>;
+        fn wants_comments(&self) -> bool {
+            false
+        }
+        fn one_pass(&self) -> bool {
+            self.one_pass
+        }
+        fn begin_game(&mut self, _: &GameInfo<'_>) {
+            self.spans.clear();
+        }
+        fn comment(&mut self, text: &str, _: Location) {
+            panic!("comment text handed out: {text:?}");
+        }
+        fn comment_skipped(&mut self, location: Location, text: Range<usize>) {
+            self.spans.push((location, text));
+        }
+        fn end_game(&mut self, game: &GameInfo<'_>) -> Self::Output {
+            let bytes = game.bytes();
+            self.spans
+                .drain(..)
+                .map(|(at, span)| (at.0, String::from_utf8_lossy(&bytes[span]).into_owned()))
+                .collect()
+        }
+    }
+    let mut reader = Reader::new("t.pgn", text.as_bytes());
+    let mut visitor = Skipping {
+        one_pass,
+        spans: Vec::new(),
+    };
+    let mut all = Vec::new();
+    while let Some(game) = reader.read_game(&mut visitor).expect("in memory") {
+        all.extend(game);
+    }
+    all
+}
+
+#[test]
+fn a_skipped_comment_comes_with_the_span_of_its_text() {
+    let text = "[Event \"a\"]\n\n1. e4 { [%clk 0:03:00] } e5 {two\r\nlines} 2. Nf3 1-0\n\n\
+                [Event \"b\"]\n\n1. d4 ; rest } of { the line\n{ x }\n*\n";
+    let expected: Vec<(u32, String)> = vec![
+        (19, " [%clk 0:03:00] ".into()),
+        (41, "two\r\nlines".into()),
+        (19, " rest } of { the line".into()),
+        (42, " x ".into()),
+    ];
+    assert_eq!(skipped_comments(text, false), expected);
+    // The first game in one pass; the second (a `;` comment) the general way.
+    assert_eq!(skipped_comments(text, true), expected);
+}
