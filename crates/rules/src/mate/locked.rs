@@ -124,8 +124,9 @@ pub(crate) struct Reach {
     pub attack: [Bitboard; 2],
     /// Squares each king can ever stand on.
     pub king: [Bitboard; 2],
-    /// Squares the units other than kings and bound pawns can ever stand on.
-    pub mobile: [Bitboard; 2],
+    /// For each unit but the kings, the squares it can ever stand on (a promoted pawn stays
+    /// one unit): a bound pawn its segment, a wall its square.
+    pub units: [Vec<Bitboard>; 2],
 }
 
 /// Pawns that never leave their file and are never captured, and where they can be.
@@ -139,6 +140,8 @@ pub(crate) struct Bound {
     pub pawn_walls: Bitboard,
     /// Those pawns and the kings and pieces that can never move: walls for everything else.
     pub walls: Bitboard,
+    /// Each bound pawn with its segment.
+    pub list: Vec<(Square, Bitboard)>,
 }
 
 impl Bound {
@@ -146,11 +149,7 @@ impl Bound {
     /// the nearest enemy candidate ahead on its file. Pawns without one are dropped (they
     /// might promote).
     /// Kings and pieces in `frozen` (assumed never to move) close segments too, and are walls.
-    fn new(
-        pos: &Position,
-        mut candidates: Bitboard,
-        frozen: Bitboard,
-    ) -> (Bound, Vec<(Square, Bitboard)>) {
+    fn new(pos: &Position, mut candidates: Bitboard, frozen: Bitboard) -> Bound {
         loop {
             let mut segs = Vec::new();
             let mut kept = Bitboard::EMPTY;
@@ -193,17 +192,11 @@ impl Bound {
                         bound.pawn_walls |= seg;
                     }
                 }
-                return (bound, segs);
+                bound.list = segs;
+                return bound;
             }
             candidates = kept;
         }
-    }
-}
-
-impl Bound {
-    /// Each bound pawn with its segment.
-    fn segment_list(&self, pos: &Position) -> Vec<(Square, Bitboard)> {
-        Bound::new(pos, self.pawns, self.walls & !self.pawn_walls).1
     }
 }
 
@@ -220,11 +213,9 @@ impl Reach {
             let allowed = !walls & !pawn_attacks(!color, enemy_walls);
             king[color.index()] = flood_king(Bitboard::from_square(pos.king_of(color)), allowed);
         }
-        let pawn_squares = [Color::White, Color::Black]
-            .map(|c| pos.by_color(c) & pos.by_role(Role::Pawn) & !bound.pawns);
-        let mut mobile = pawn_squares;
         // Pieces move the same whatever the others do: flood them once.
         let mut piece_attack = [Bitboard::EMPTY; 2];
+        let mut units: [Vec<Bitboard>; 2] = [Vec::new(), Vec::new()];
         for color in [Color::White, Color::Black] {
             let ci = color.index();
             let pieces = pos.by_color(color) & !kings & !pos.by_role(Role::Pawn);
@@ -232,8 +223,13 @@ impl Reach {
                 if let Some(role) = pos.role_at(sq) {
                     let (r, a) = flood_piece(role, Bitboard::from_square(sq), walls);
                     occupy[ci] |= r;
-                    mobile[ci] |= r;
                     piece_attack[ci] |= a;
+                    units[ci].push(r);
+                }
+            }
+            for &(sq, seg) in &bound.list {
+                if pos.by_color(color).contains(sq) {
+                    units[ci].push(seg);
                 }
             }
         }
@@ -242,7 +238,7 @@ impl Reach {
             let mut attack = [Color::White, Color::Black]
                 .map(|c| pawn_attacks(c, bound.segments[c.index()]) | piece_attack[c.index()]);
             let mut next = occupy;
-            let mut pawn_mobile = [Bitboard::EMPTY; 2];
+            let mut pawn_units: [Vec<Bitboard>; 2] = [Vec::new(), Vec::new()];
             for color in [Color::White, Color::Black] {
                 let ci = color.index();
                 let pawns = pos.by_color(color) & pos.by_role(Role::Pawn) & !bound.pawns;
@@ -265,28 +261,36 @@ impl Reach {
                     }
                     attack[ci] |= pawn_attacks(color, cone & !last);
                     next[ci] |= cone;
-                    pawn_mobile[ci] |= cone;
                     promoted |= cone & last;
+                    pawn_units[ci].push(cone);
                 }
                 if promoted.any() {
                     for role in [Role::Queen, Role::Knight] {
                         let (r, a) = flood_piece(role, promoted, walls);
                         next[ci] |= r;
-                        pawn_mobile[ci] |= r;
                         attack[ci] |= a;
                     }
                 }
             }
             if next == occupy {
-                // The pawns' cones and promotions, beyond the pieces' floods.
-                for ci in 0..2 {
-                    mobile[ci] |= pawn_mobile[ci];
+                // Each free pawn is one unit: its cone, and where its promotion can go.
+                for (ci, color) in [Color::White, Color::Black].into_iter().enumerate() {
+                    let last = Bitboard::rank(if color == Color::White { 7 } else { 0 });
+                    for &cone in &pawn_units[ci] {
+                        let mut unit = cone;
+                        if (cone & last).any() {
+                            for role in [Role::Queen, Role::Knight] {
+                                unit |= flood_piece(role, cone & last, walls).0;
+                            }
+                        }
+                        units[ci].push(unit);
+                    }
                 }
                 return Reach {
                     occupy,
                     attack,
                     king,
-                    mobile,
+                    units,
                 };
             }
             occupy = next;
@@ -312,7 +316,7 @@ pub(crate) fn bound_pawns(pos: &Position) -> Option<(Bound, Reach)> {
         }
     }
     loop {
-        let (bound, segs) = Bound::new(pos, candidates, frozen);
+        let bound = Bound::new(pos, candidates, frozen);
         // A frozen king has no square to go to: each neighbour holds one of its own walls, or
         // is attacked by an enemy pawn wall or frozen king (which also covers an enemy unit
         // that stands there defended). A frozen piece has no square to go to: every square it
@@ -341,7 +345,7 @@ pub(crate) fn bound_pawns(pos: &Position) -> Option<(Bound, Reach)> {
         }
         let reach = Reach::compute(pos, &bound);
         let mut dropped = Bitboard::EMPTY;
-        for (sq, seg) in segs {
+        for &(sq, seg) in &bound.list {
             let Some(color) = pos.piece_at(sq).map(|p| p.color) else {
                 continue;
             };
@@ -410,36 +414,78 @@ pub fn cannot_check(pos: &Position, winner: Color) -> bool {
 /// Whether `winner` can never mate, whatever both sides play: on every square where the losing
 /// king could ever be checked, it keeps a flight that nothing can ever take from it.
 ///
-/// An *open flight* is a square the losing king can reach, that no unit of `winner` (king
-/// included) can ever attack, that is not a wall, and on which no unit of the loser's own can
-/// ever stand except its bound pawns. Attacks are flooded with the walls as the only blockers,
-/// so a slider's attack runs on through the checked king's square as it does in a real check.
-/// Each bound pawn stands on one square of its segment at a time, so when the king stands next
-/// to more open flights than there are own bound pawns whose segments touch them, one of them is
-/// empty of its own men and unattacked: the king can step there (taking whatever enemy unit
-/// stands on it), so it is not mated. If that holds on every square of its reach that `winner`
-/// can ever attack, no mate is possible. This contains [`cannot_check`] (no such square).
+/// A *flight* of a square `k` is a neighbour that no unit of `winner` (king included) can ever
+/// attack and that is not a wall. Attacks are flooded with the walls as the only blockers, so a
+/// slider's attack runs on through the checked king's square as it does in a real check. A king
+/// checked on `k` is mated only if every flight holds a man of its own (an empty flight, or one
+/// holding an enemy unit it may take, is a way out). Each of the loser's men stands on one
+/// square at a time, and only on squares of its reach, so when the flights cannot be matched
+/// each to a different man that can ever stand there, the king always keeps one: no mate on
+/// `k`. If that holds on every square of the king's reach that `winner` can ever attack, no mate
+/// is possible. This contains [`cannot_check`] (no such square).
 pub fn cannot_mate_locked(pos: &Position, winner: Color) -> bool {
     let Some((bound, reach)) = bound_pawns(pos) else {
         return false;
     };
-    let segments = bound.segment_list(pos);
     let loser = (!winner).index();
     let region = reach.king[loser];
     let attack = reach.attack[winner.index()];
     let cover = attack | king_spread(reach.king[winner.index()]);
-    let open = region & !cover & !reach.mobile[loser] & !bound.walls;
-    let own_bound = bound.pawns & pos.by_color(!winner);
-    (attack & region).into_iter().all(|k| {
-        let flights = attacks::king(k) & open;
-        // Each bound pawn of the loser's own stands on one square of its segment at a time,
-        // so it can block at most one of these flights.
-        let blockers = segments
-            .iter()
-            .filter(|(sq, seg)| own_bound.contains(*sq) && (*seg & flights).any())
-            .count();
-        flights.count() as usize > blockers
-    })
+    let open = !cover & !bound.walls;
+    let units = &reach.units[loser];
+    (attack & region)
+        .into_iter()
+        .all(|k| !can_fill(attacks::king(k) & open, units))
+}
+
+/// Whether each square of `squares` can get a unit of its own among `units` (each given by the
+/// squares it can stand on), no unit serving two squares: a bipartite matching, by augmenting
+/// paths.
+fn can_fill(squares: Bitboard, units: &[Bitboard]) -> bool {
+    if squares.is_empty() {
+        return true;
+    }
+    let useful: Vec<Bitboard> = units
+        .iter()
+        .map(|&u| u & squares)
+        .filter(|u| u.any())
+        .collect();
+    if (squares.count() as usize) > useful.len() {
+        return false;
+    }
+    // `taken[i]`: the square unit `i` fills, if any.
+    let mut taken: Vec<Option<Square>> = vec![None; useful.len()];
+    for sq in squares {
+        let mut seen = vec![false; useful.len()];
+        if !augment(sq, &useful, &mut taken, &mut seen) {
+            return false;
+        }
+    }
+    true
+}
+
+/// Finds a unit for `sq`, moving other units to other squares if need be.
+fn augment(
+    sq: Square,
+    units: &[Bitboard],
+    taken: &mut [Option<Square>],
+    seen: &mut [bool],
+) -> bool {
+    for i in 0..units.len() {
+        if seen[i] || !units[i].contains(sq) {
+            continue;
+        }
+        seen[i] = true;
+        let free = match taken[i] {
+            None => true,
+            Some(other) => augment(other, units, taken, seen),
+        };
+        if free {
+            taken[i] = Some(sq);
+            return true;
+        }
+    }
+    false
 }
 
 #[cfg(test)]
@@ -546,6 +592,35 @@ mod tests {
         assert!(cannot_check(&pos, Color::Black));
         // White's free bishop on e2 may check the black king, which can walk round the wall.
         assert!(!cannot_check(&pos, Color::White));
+    }
+
+    #[test]
+    fn one_blocker_cannot_fill_two_flights() {
+        // The wall b4-h4/b5-h5 keeps each king on its side; Black's bishops are light, so they
+        // never attack a dark square. Wherever they check the white king (on a light square),
+        // it has at least two dark neighbours that are not walls, and White has one man that
+        // can stand on dark squares (the bishop on d2): the king always keeps a flight.
+        let pos = fen("8/4kb2/8/1p1p1p1p/1P1P1P1P/1b6/3B1K2/8 b - - 0 1");
+        assert!(cannot_mate_locked(&pos, Color::Black));
+        assert!(cannot_mate_locked(&pos, Color::White));
+        // A second white dark-squared bishop could fill both flights of h1 (g1 and h2).
+        let pos = fen("8/4kb2/8/1p1p1p1p/1P1P1P1P/1b6/3B1K2/2B5 b - - 0 1");
+        assert!(!cannot_mate_locked(&pos, Color::Black));
+    }
+
+    #[test]
+    fn filling_is_a_matching_not_a_count() {
+        let (a, b, c) = (Square::A1, Square::B1, Square::C1);
+        let abc = Bitboard::from_square(a).with(b).with(c);
+        let only_a = Bitboard::from_square(a);
+        // Three units for three squares, but two of them can only stand on a1.
+        assert!(!can_fill(abc, &[abc, only_a, only_a]));
+        assert!(can_fill(
+            abc,
+            &[abc, only_a, Bitboard::from_square(b).with(c)]
+        ));
+        assert!(can_fill(Bitboard::EMPTY, &[]));
+        assert!(!can_fill(only_a, &[Bitboard::from_square(b)]));
     }
 
     #[test]
