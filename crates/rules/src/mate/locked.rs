@@ -496,6 +496,25 @@ mod tests {
         Position::from_fen_lenient(s).unwrap()
     }
 
+    /// Flights are filled by a matching: each man fills one square at a time, and a man that
+    /// could take either of two squares is moved aside when another can only take one of them.
+    #[test]
+    fn flights_are_filled_one_man_each() {
+        let sq = Bitboard::from_square;
+        let (a, b, c) = (Square::A1, Square::B1, Square::C1);
+        assert!(can_fill(Bitboard::EMPTY, &[]));
+        // One man for two squares is not enough, whatever he can reach.
+        assert!(!can_fill(sq(a) | b, &[sq(a) | b]));
+        // The first man could take a or b; the second only a: the first moves to b.
+        assert!(can_fill(sq(a) | b, &[sq(a) | b, sq(a)]));
+        // Two men who can only ever stand on a leave b open.
+        assert!(!can_fill(sq(a) | b, &[sq(a), sq(a)]));
+        // Three squares, three men, one arrangement only.
+        assert!(can_fill(sq(a) | b | c, &[sq(a) | b | c, sq(a) | b, sq(a)]));
+        assert!(can_fill(sq(a) | b | c, &[sq(a) | b, sq(a) | b, sq(c) | a]));
+        assert!(!can_fill(sq(a) | b | c, &[sq(a) | b, sq(a) | b, sq(a) | b]));
+    }
+
     #[test]
     fn a_full_wall_keeps_both_kings_home() {
         let pos = fen("8/8/4k3/p1p1p1p1/P1P1P1P1/8/3K4/8 w - - 0 1");
