@@ -32,7 +32,7 @@ pub struct ValidateArgs {
 /// Output formats of `validate`.
 #[derive(Copy, Clone, Debug, Eq, PartialEq, ValueEnum)]
 pub enum ValidateFormat {
-    /// `PATH:LINE:COL: game N, ply P "SAN": error: MESSAGE` lines, then a summary line.
+    /// `PATH:LINE:COL: game N, ply P "SAN": error[CODE]: MESSAGE` lines, then the summary.
     Text,
     /// One JSON object per diagnostic, then a summary object.
     Jsonl,

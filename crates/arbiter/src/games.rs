@@ -225,7 +225,7 @@ fn cut_short(report: &mut GameReport, location: Location, at: LineCol, error: &i
     report.first_error = problem.to_string();
     report.problems.push(problem);
     report.errors += 1;
-    report.codes.add(Code::ReadError);
+    report.codes.add(Code::ReadError, Severity::Error);
     report.main_line_valid = false;
     let declared = GameResult::from_tag(&report.tags.result);
     report.classification = Some(outcome::classify_invalid(declared));
@@ -253,7 +253,7 @@ fn internal_error_report(game: &RawGame, payload: &(dyn std::any::Any + Send)) -
         message,
     };
     let mut codes = CodeCounts::default();
-    codes.add(Code::InternalError);
+    codes.add(Code::InternalError, Severity::Error);
     GameReport {
         index: game.index,
         main_line_valid: false,

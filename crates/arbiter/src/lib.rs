@@ -74,7 +74,7 @@ pub use report::plies::{PLY_COLUMNS, PlyColumns, PlyFormatter};
 pub use report::record::{ExportFormat, ExportRecord, FIELDS, RecordFormatter};
 pub use report::sink;
 pub use report::sink::{Compression, Sink};
-pub use report::summary::Totals;
+pub use report::summary::{InputTotals, Totals};
 pub use report::table::Table;
 pub use text::{MAX_ECHO_CHARS, clip};
 

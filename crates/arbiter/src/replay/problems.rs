@@ -87,7 +87,7 @@ impl ProblemLog {
             Severity::Error => report.errors += 1,
             Severity::Warning => report.warnings += 1,
         }
-        report.codes.add(code);
+        report.codes.add(code, severity);
         // The first error is always listed: the report quotes it.
         let first_error = severity == Severity::Error && self.first_error.is_none();
         if first_error {
@@ -160,7 +160,7 @@ impl ProblemLog {
         }
         if let Some((count, location)) = self.unlisted.take() {
             // A note, not a problem of its own: the counts already hold the unlisted ones.
-            report.codes.add(Code::ProblemsNotListed);
+            report.codes.add(Code::ProblemsNotListed, Severity::Warning);
             report.problems.push(Problem {
                 location,
                 at: LineCol::default(),
