@@ -378,3 +378,56 @@ fn the_summary_counts_errors_and_warnings_apart_and_each_input() {
         summary["codes"]["result_contradicts_board"]
     );
 }
+
+// See: issue 31 point 3.
+#[test]
+fn an_error_in_a_variation_says_so_and_where_it_branches() {
+    let game = b"[Event \"x\"]\n\n1. e4 e5 (1... Nf3) (1... c5 2. Nf3 (2. Nc3 Ke5)) 2. Nf3 Ke6 *\n";
+    let text = stdout(&arbiter_stdin(&["validate"], game));
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[0].starts_with(
+            "<stdin>:3:16: game 1, ply 2 (variation from ply 1) \"Nf3\": error[illegal_move]: "
+        ),
+        "{text}"
+    );
+    assert!(
+        lines[1].starts_with(
+            "<stdin>:3:45: game 1, ply 4 (variation from ply 2, 2 deep) \"Ke5\": error[illegal_move]: "
+        ),
+        "{text}"
+    );
+    // The main line's own error has no variation.
+    assert!(
+        lines[2].starts_with("<stdin>:3:58: game 1, ply 4 \"Ke6\": error[illegal_move]: "),
+        "{text}"
+    );
+    let (diagnostics, _, _) = {
+        let output = arbiter_stdin(&["validate", "--format", "jsonl"], game);
+        let mut lines = json_lines(&stdout(&output));
+        let summary = lines.pop();
+        (lines, summary, output.status.code())
+    };
+    let variations: Vec<&Value> = diagnostics.iter().map(|d| &d["variation"]).collect();
+    assert_eq!(
+        variations,
+        [
+            &serde_json::json!({"depth": 1, "from_ply": 1}),
+            &serde_json::json!({"depth": 2, "from_ply": 2}),
+            &Value::Null
+        ]
+    );
+    // Export quotes the first error the same way, and the game is invalid (exit status 1)
+    // although its main line ends where it breaks, at ply 4.
+    let export = arbiter_stdin(&["export", "--format", "jsonl"], game);
+    assert_eq!(export.status.code(), Some(1));
+    let record = &json_lines(&stdout(&export))[0];
+    assert_eq!(record["valid"], false);
+    assert!(
+        record["error"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("3:16: ply 2 (variation from ply 1) \"Nf3\": "),
+        "{record}"
+    );
+}

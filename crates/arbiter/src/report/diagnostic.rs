@@ -1,7 +1,8 @@
 //! A problem as `validate` writes it: the game's [`Problem`] seen with its input's path and the
 //! game's number, in its text and JSON Lines forms.
 //!
-//! Text: `PATH:LINE:COL: game N, ply P "SAN": error[CODE]: MESSAGE` (the ply and SAN part is left out
+//! Text: `PATH:LINE:COL: game N, ply P "SAN": error[CODE]: MESSAGE`, with `(variation from ply B)`
+//! after the ply for a move off the main line (the ply and SAN part is left out
 //! for problems that belong to the whole game, such as a bad FEN tag), with the control
 //! characters of the input escaped as JSON escapes them (`\u001b`), so that what a file holds
 //! cannot act on the terminal. JSON Lines: one object, escaped by JSON itself.
@@ -10,7 +11,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use crate::problem::{Code, Problem, Severity};
+use crate::problem::{Code, Problem, Severity, Variation};
 use crate::replay::GameReport;
 use crate::report::output::{GameFormatter, GameNumber, Output};
 use crate::text::escape_controls;
@@ -85,6 +86,9 @@ impl Diagnostic<'_> {
         if let Some(ply) = problem.ply {
             let _ = write!(text, ", ply {ply}");
         }
+        if let Some(variation) = problem.variation {
+            let _ = write!(text, " {variation}");
+        }
         if let Some(san) = &problem.san {
             let _ = write!(text, " \"{}\"", escape_controls(san));
         }
@@ -109,6 +113,7 @@ impl Diagnostic<'_> {
         struct After<'a> {
             ply: Option<u32>,
             san: Option<&'a str>,
+            variation: Option<Variation>,
             severity: Severity,
             code: Code,
             message: &'a str,
@@ -124,6 +129,7 @@ impl Diagnostic<'_> {
         let after = After {
             ply: problem.ply,
             san: problem.san.as_deref(),
+            variation: problem.variation,
             severity: problem.severity,
             code: problem.code,
             message: &problem.message,
@@ -199,7 +205,7 @@ mod tests {
         assert_eq!(
             written(&Problem::sample(), |d, out| d.write_jsonl(out)),
             "{\"type\":\"diagnostic\",\"file\":\"games.pgn\",\"line\":12,\"column\":5,\"game\":3,\
-             \"ply\":17,\"san\":\"Nbd2\",\"severity\":\"error\",\"code\":\"illegal_move\",\
+             \"ply\":17,\"san\":\"Nbd2\",\"variation\":null,\"severity\":\"error\",\"code\":\"illegal_move\",\
              \"message\":\"no knight on the b-file can reach d2\"}\n"
         );
     }
