@@ -76,7 +76,7 @@ pub use report::sink;
 pub use report::sink::{Compression, Sink};
 pub use report::summary::{InputTotals, Totals};
 pub use report::table::Table;
-pub use text::{MAX_ECHO_CHARS, clip};
+pub use text::{MAX_ECHO_CHARS, clip, counted};
 
 /// The README's examples, compiled and run as doc tests.
 #[cfg(doctest)]

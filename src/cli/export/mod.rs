@@ -16,7 +16,7 @@ use std::path::Path;
 use anyhow::bail;
 use clap::{Args, ValueEnum};
 
-use crate::cli::games::{GameRun, Ran};
+use crate::cli::games::{GameRun, Ran, counted};
 use crate::cli::output;
 use arbiter::parquet::{self, ParquetOptions, ParquetWriter};
 use arbiter::sink::{self, Compression, Sink};
@@ -155,16 +155,14 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Ran> {
         let table = make();
         write(&args.run, &options, table.table(), make)?
     };
-    let wrote = path.filter(|_| !args.run.quiet).map(|path| {
-        let games = totals.games;
-        let plural = if games == 1 { "" } else { "s" };
-        let rows = if args.plies {
-            format!(" ({rows} ply rows)")
-        } else {
-            String::new()
-        };
-        format!("wrote {games} game{plural}{rows} to {}", path.display())
-    });
+    let rows = if args.plies {
+        format!(" ({})", counted(rows, "ply row"))
+    } else {
+        String::new()
+    };
+    let wrote = args
+        .run
+        .wrote(format_args!("{}{rows}", counted(totals.games, "game")));
     Ok(Ran {
         totals,
         sink,

@@ -9,6 +9,7 @@ use std::time::Duration;
 use crate::problem::{CodeCounts, Severity};
 use crate::replay::GameReport;
 use crate::report::diagnostic::DiagnosticFormat;
+use crate::text::counted;
 
 /// The counts of a run, or of a part of one: its games, their plies, problems and codes, and the
 /// inputs that could not be read.
@@ -67,12 +68,6 @@ impl InputTotals {
         self.warnings += totals.warnings;
         self.failed |= totals.input_errors > 0;
     }
-}
-
-/// `1 game`, `2 games`: `n` and `word`, made plural (by an `s`) unless `n` is 1.
-fn counted(n: u64, word: &str) -> String {
-    let s = if n == 1 { "" } else { "s" };
-    format!("{n} {word}{s}")
 }
 
 /// `N games, P plies: V valid, I invalid; E errors, W warnings`.
