@@ -143,6 +143,12 @@ fn tags_are_trimmed_and_checked() {
             "--tags: result is already the standard column result",
         ),
         ("WhiteElo, WhiteElo", "--tags: WhiteElo is given twice"),
+        // See: issue 31 point 5: names that differ only in case are one column to DuckDB.
+        (
+            "Foo,foo",
+            "--tags: foo and Foo differ only in case; DuckDB and pandas would not tell the two \
+             columns apart",
+        ),
         // DuckDB and pandas tell column names apart regardless of case.
         ("ECO", "--tags: ECO is already the standard column eco"),
         ("WhiteElo,,ECO", "--tags: empty tag name"),

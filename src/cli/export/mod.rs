@@ -6,7 +6,8 @@
 //! `.ndjson` or `.parquet`, before a `.gz`, `.zst`, `.xz` or `.bz2` that compresses the file),
 //! else CSV. Parquet goes to a file, or to standard output when it is no terminal; it compresses
 //! its columns itself, so a Parquet file with a compression suffix is a usage error. `--tags`
-//! names are trimmed; one that is a standard column already or is given twice is a usage error.
+//! names are trimmed; one that is a standard column already (in any case) or is given twice (in any
+//! case) is a usage error.
 //! With `-o FILE`, one line on stderr says how many games were written where, unless `--quiet`
 //! (see [`crate::cli::output`] for how the file is written).
 
@@ -97,7 +98,8 @@ pub fn format(format: Option<FormatArg>, output: Option<&Path>) -> ExportFormat 
 }
 
 /// The `--tags` names, trimmed; a usage error for an empty name, a standard column's name (in
-/// any case: `Event` is the `event` column) or a name given twice.
+/// any case: `Event` is the `event` column) or a name given twice (in any case: `Foo` and `foo`
+/// would be one column to DuckDB).
 pub fn tag_columns(tags: &[String]) -> anyhow::Result<Vec<String>> {
     let mut names: Vec<String> = Vec::with_capacity(tags.len());
     for tag in tags {
@@ -108,8 +110,14 @@ pub fn tag_columns(tags: &[String]) -> anyhow::Result<Vec<String>> {
         if let Some(field) = FIELDS.iter().find(|f| f.eq_ignore_ascii_case(name)) {
             bail!("--tags: {name} is already the standard column {field}");
         }
-        if names.iter().any(|n| n == name) {
-            bail!("--tags: {name} is given twice");
+        if let Some(same) = names.iter().find(|n| n.eq_ignore_ascii_case(name)) {
+            if same == name {
+                bail!("--tags: {name} is given twice");
+            }
+            bail!(
+                "--tags: {name} and {same} differ only in case; DuckDB and pandas would not tell \
+                 the two columns apart"
+            );
         }
         names.push(name.to_owned());
     }
