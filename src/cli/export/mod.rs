@@ -43,7 +43,7 @@ pub struct ExportArgs {
     #[arg(long, value_enum)]
     pub format: Option<FormatArg>,
     /// Extra tag columns, appended in this order, e.g. `WhiteTitle,BlackTitle,Annotator` (not a
-    /// standard column, none twice).
+    /// standard column, none twice, in any case).
     #[arg(long, value_delimiter = ',', value_name = "TAG,...")]
     pub tags: Vec<String>,
     /// One row per main-line ply instead of one per game: SAN, UCI, clock, time spent,
@@ -67,7 +67,8 @@ pub enum FormatArg {
     Json,
     /// One JSON object per line.
     Jsonl,
-    /// An Apache Parquet file of typed, zstd-compressed columns (needs -o FILE).
+    /// An Apache Parquet file of typed, zstd-compressed columns (to -o FILE, or to standard
+    /// output sent to a file or a pipe, not a terminal).
     Parquet,
 }
 
