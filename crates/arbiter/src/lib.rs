@@ -34,6 +34,7 @@
 //! ```
 
 #![warn(missing_docs)]
+#![doc(test(attr(deny(warnings))))]
 
 // The modules, bottom up (see `LAYERS` in the tests below, which hold each to using only those
 // under it): text, problem (the vocabulary of problems), clocks, outcome, input, replay, games,
@@ -82,6 +83,12 @@ pub use text::{MAX_ECHO_CHARS, clip, counted};
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 struct ReadmeExamples;
+
+/// The Rust examples of the workspace's README (the command's, whose binary crate has no doc
+/// tests), compiled and run as doc tests of the library they show.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct WorkspaceReadmeExamples;
 
 #[cfg(test)]
 mod tests {
