@@ -11,6 +11,7 @@ use clap::Args;
 
 use crate::cli::output;
 use crate::cli::progress::Progress;
+pub use arbiter::counted;
 
 /// What arbiter says on stderr when it waits for games typed on a terminal.
 const STDIN_NOTICE: &str =
@@ -29,7 +30,7 @@ pub struct GameRun {
     /// Worker threads, 1 or more (default: the number of available cores).
     #[arg(long, short = 'j', value_parser = parse_jobs)]
     pub jobs: Option<usize>,
-    /// Show no progress bar (and, for export, no line saying where the output went).
+    /// Show no progress bar, and no line saying what -o FILE received.
     #[arg(long, short = 'q')]
     pub quiet: bool,
 }
@@ -40,6 +41,13 @@ impl GameRun {
         self.jobs
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
             .max(1)
+    }
+
+    /// The line said on stderr once `-o FILE` is committed, `wrote WHAT to FILE`: none for
+    /// standard output or under `--quiet`.
+    pub fn wrote(&self, what: std::fmt::Arguments<'_>) -> Option<String> {
+        let path = output::path(self.output.as_deref()).filter(|_| !self.quiet)?;
+        Some(format!("wrote {what} to {}", path.display()))
     }
 
     /// Opens the output: `-o`, else standard output (see [`output::open`]).
@@ -85,6 +93,6 @@ pub struct Ran {
     pub totals: Totals,
     /// The output, not committed yet.
     pub sink: Sink,
-    /// Said on stderr after the output is committed (export's `wrote N games to FILE`).
+    /// Said on stderr after the output is committed (`wrote N games to FILE`).
     pub wrote: Option<String>,
 }

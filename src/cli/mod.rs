@@ -38,7 +38,7 @@ pub struct Cli {
 pub enum Command {
     /// Replay every move of every game (and variation) and report each problem with its location.
     Validate(validate::ValidateArgs),
-    /// Write one record per game with its outcome, as CSV, JSON or JSON Lines.
+    /// Write one record per game with its outcome, as CSV, JSON, JSON Lines or Parquet.
     Export(export::ExportArgs),
     /// Print the legal moves and the status of a FEN position.
     Moves(moves::MovesArgs),
@@ -194,24 +194,100 @@ fn completions(shell: clap_complete::Shell) -> anyhow::Result<Exit> {
     Ok(Exit::Ok)
 }
 
-/// The EXIT STATUS section every page carries.
-const EXIT_STATUS: [(&str, &str); 3] = [
-    ("0", "All good: every game (or FEN) is valid."),
-    ("1", "Some game or FEN is invalid."),
-    (
-        "2",
-        "A usage error (a bad option or argument, a bad FEN for moves or perft) or an I/O error \
-         (an input that cannot be read or is not PGN, an output that cannot be written).",
-    ),
-];
+/// What a usage or I/O error is, for the runs over games.
+const GAMES_USAGE: &str = "A usage error (a bad option or argument, an -o that is also an input, \
+    a validate -o named .csv, .json or .parquet without --format) or an I/O error (an input that \
+    cannot be read, is not PGN or is cut short, a directory or pattern without PGN files, an \
+    output that cannot be written); the -o FILE is left as it was.";
 
-/// The man page of `cmd` (built): clap_mangen's sections, with EXIT STATUS before VERSION.
+/// The EXIT STATUS section of the page of `command` (`arbiter` for the main page): the statuses
+/// it can end with, each as it means them.
+fn exit_status(command: &str) -> Vec<(&'static str, &'static str)> {
+    match command {
+        "validate" => vec![
+            (
+                "0",
+                "Every game is valid: no error (warnings allowed, unless --strict).",
+            ),
+            (
+                "1",
+                "Some game has an error, in its main line, a variation or its tags (under \
+                 --strict, a warning too); every input was read.",
+            ),
+            ("2", GAMES_USAGE),
+        ],
+        "export" => vec![
+            ("0", "Every game is valid: validate would report no error."),
+            (
+                "1",
+                "Some game has an error, in its main line, a variation or its tags (its record \
+                 says valid false); every game was still written.",
+            ),
+            ("2", GAMES_USAGE),
+        ],
+        "moves" => vec![
+            ("0", "The position is valid (with --file: every line is)."),
+            ("1", "With --file: some line is no valid position."),
+            (
+                "2",
+                "A usage error (a bad option, an invalid FEN given as argument) or an I/O error \
+                 (a --file that cannot be read, an output that cannot be written).",
+            ),
+        ],
+        "perft" => vec![
+            ("0", "The nodes were counted."),
+            (
+                "2",
+                "A usage error (a bad option, an invalid FEN) or an output that cannot be \
+                 written.",
+            ),
+        ],
+        "completions" => vec![
+            ("0", "The script was written."),
+            (
+                "2",
+                "A usage error (an unknown shell) or an output that cannot be written.",
+            ),
+        ],
+        "manpage" => vec![
+            ("0", "The page or pages were written."),
+            (
+                "2",
+                "A usage error, or a directory or page that cannot be written.",
+            ),
+        ],
+        _ => vec![
+            (
+                "0",
+                "All good: every game (validate, export) or position (moves, perft) is valid.",
+            ),
+            (
+                "1",
+                "Some game has an error (validate, export) or some line of moves --file is no \
+                 valid position.",
+            ),
+            (
+                "2",
+                "A usage error (a bad option or argument, a bad FEN for moves or perft) or an \
+                 I/O error (an input that cannot be read or is not PGN, an output that cannot be \
+                 written). Each subcommand's page says what its statuses mean.",
+            ),
+        ],
+    }
+}
+
+/// The man page of `cmd` (built): clap_mangen's sections, the examples of the help (`after_help`)
+/// under EXAMPLES, one a line, then EXIT STATUS and VERSION.
 fn render_page(cmd: clap::Command) -> std::io::Result<Vec<u8>> {
     use clap_mangen::roff::{Roff, bold, roman};
     let has_args = cmd.get_arguments().any(|a| !a.is_hide_set());
     let has_subcommands = cmd.get_subcommands().any(|c| !c.is_hide_set());
-    let has_extra = cmd.get_after_long_help().is_some() || cmd.get_after_help().is_some();
+    let examples = cmd
+        .get_after_long_help()
+        .or(cmd.get_after_help())
+        .map(ToString::to_string);
     let has_version = cmd.get_version().or(cmd.get_long_version()).is_some();
+    let name = cmd.get_name().to_owned();
     let man = clap_mangen::Man::new(cmd);
     let mut page = Vec::new();
     man.render_title(&mut page)?;
@@ -224,12 +300,18 @@ fn render_page(cmd: clap::Command) -> std::io::Result<Vec<u8>> {
     if has_subcommands {
         man.render_subcommands_section(&mut page)?;
     }
-    if has_extra {
-        man.render_extra_section(&mut page)?;
-    }
     let mut roff = Roff::default();
+    if let Some(examples) = examples {
+        roff.control("SH", ["EXAMPLES"]);
+        roff.control("nf", []);
+        // The help's heading (`Examples:`) is the section's title here.
+        for line in examples.lines().filter(|line| !line.ends_with(':')) {
+            roff.text([roman(line.trim())]);
+        }
+        roff.control("fi", []);
+    }
     roff.control("SH", ["EXIT STATUS"]);
-    for (code, meaning) in EXIT_STATUS {
+    for (code, meaning) in exit_status(&name) {
         roff.control("TP", []);
         roff.text([bold(code)]);
         roff.text([roman(meaning)]);

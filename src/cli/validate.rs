@@ -2,12 +2,22 @@
 //! report each problem with its location, then one summary, on stdout or in FILE (see
 //! [`crate::cli::output`] for how the file is written). The exit status is chosen in `main`, from
 //! the run's totals.
+//!
+//! The format follows the same rule as export's: `--format`, else the one `-o FILE`'s extension
+//! names (`.jsonl` or `.ndjson`, before a compression suffix, is JSON Lines; an extension of a
+//! format only export writes, `.csv`, `.json` or `.parquet`, is a usage error), else text. With
+//! `-o FILE`, one line on stderr says what was written where, as export's does (`wrote N games
+//! (E errors, W warnings) to FILE`), unless `--quiet`.
 
+use std::path::Path;
 use std::time::Instant;
 
+use anyhow::bail;
 use clap::{Args, ValueEnum};
 
-use crate::cli::games::{GameRun, Ran};
+use crate::cli::games::{GameRun, Ran, counted};
+use crate::cli::output;
+use arbiter::sink;
 use arbiter::{Bytes, DiagnosticFormat, DiagnosticFormatter, ReplayOptions};
 
 /// Arguments of `arbiter validate`.
@@ -21,9 +31,10 @@ pub struct ValidateArgs {
     /// The inputs, the output, jobs and progress.
     #[command(flatten)]
     pub run: GameRun,
-    /// Output format of the diagnostics and the summary.
-    #[arg(long, value_enum, default_value_t = ValidateFormat::Text)]
-    pub format: ValidateFormat,
+    /// Output format of the diagnostics and the summary (default: jsonl when -o's extension is
+    /// .jsonl or .ndjson, before a .gz, .zst, .xz or .bz2 suffix; else text).
+    #[arg(long, value_enum)]
+    pub format: Option<ValidateFormat>,
     /// Treat every warning (non-standard SAN, wrong check marks, move numbers...) as an error.
     #[arg(long)]
     pub strict: bool,
@@ -32,7 +43,7 @@ pub struct ValidateArgs {
 /// Output formats of `validate`.
 #[derive(Copy, Clone, Debug, Eq, PartialEq, ValueEnum)]
 pub enum ValidateFormat {
-    /// `PATH:LINE:COL: game N, ply P "SAN": error: MESSAGE` lines, then a summary line.
+    /// `PATH:LINE:COL: game N, ply P "SAN": error[CODE]: MESSAGE` lines, then the summary.
     Text,
     /// One JSON object per diagnostic, then a summary object.
     Jsonl,
@@ -47,9 +58,34 @@ impl From<ValidateFormat> for DiagnosticFormat {
     }
 }
 
+/// The format: `--format`, else the one `-o`'s extension names (before a compression suffix),
+/// else text; an extension that names a format only export writes is a usage error.
+pub fn format(
+    format: Option<ValidateFormat>,
+    output: Option<&Path>,
+) -> anyhow::Result<ValidateFormat> {
+    if let Some(format) = format {
+        return Ok(format);
+    }
+    let Some(path) = output else {
+        return Ok(ValidateFormat::Text);
+    };
+    match sink::format_extension(path).as_deref() {
+        Some("jsonl" | "ndjson") => Ok(ValidateFormat::Jsonl),
+        Some(extension @ ("csv" | "json" | "parquet")) => bail!(
+            "-o {}: validate writes text or JSON Lines, not {extension}; name the file .jsonl \
+             (or .txt), or give --format",
+            path.display()
+        ),
+        _ => Ok(ValidateFormat::Text),
+    }
+}
+
 /// Runs `arbiter validate`: the diagnostics, then the summary.
 pub fn run(args: &ValidateArgs) -> anyhow::Result<Ran> {
     let started = Instant::now();
+    let path = output::path(args.run.output.as_deref());
+    let format = format(args.format, path)?;
     let options = ReplayOptions {
         strict: args.strict,
         clock_checks: true,
@@ -63,14 +99,20 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Ran> {
     };
     let totals = args.run.run(
         &options,
-        || DiagnosticFormatter::new(args.format.into()),
+        || DiagnosticFormatter::new(format.into()),
         &mut destination,
     )?;
     let mut sink = destination.out;
-    totals.write_summary(args.format.into(), started.elapsed(), &mut sink)?;
+    totals.write_summary(format.into(), started.elapsed(), &mut sink)?;
+    let wrote = args.run.wrote(format_args!(
+        "{} ({}, {})",
+        counted(totals.games, "game"),
+        counted(totals.errors, "error"),
+        counted(totals.warnings, "warning")
+    ));
     Ok(Ran {
         totals,
         sink,
-        wrote: None,
+        wrote,
     })
 }

@@ -72,7 +72,7 @@ fn strict_turns_clock_warnings_into_errors() {
     let out = arbiter(&["validate", "--strict", &fixture("clocks")]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
-        stdout(&out).contains("error: White's clock rose"),
+        stdout(&out).contains("error[clock_rise]: White's clock rose"),
         "{}",
         stdout(&out)
     );

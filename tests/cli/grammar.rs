@@ -79,7 +79,7 @@ fn validate_writes_to_a_file_too() {
 #[test]
 fn output_errors_name_the_path_given() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let missing = dir.path().join("no/such/dir/out.csv");
+    let missing = dir.path().join("no/such/dir/out.jsonl");
     let missing = missing.to_str().unwrap();
     for command in ["export", "validate"] {
         let out = arbiter(&[command, &outcomes(), "-o", missing]);
@@ -89,7 +89,7 @@ fn output_errors_name_the_path_given() {
             err.starts_with(&format!("arbiter: error: cannot create {missing}: ")),
             "{err}"
         );
-        assert!(!err.contains(".out.csv.arbiter-"), "{err}");
+        assert!(!err.contains(".out.jsonl.arbiter-"), "{err}");
     }
     if std::path::Path::new("/dev/full").exists() {
         for command in ["export", "validate"] {
@@ -143,6 +143,12 @@ fn tags_are_trimmed_and_checked() {
             "--tags: result is already the standard column result",
         ),
         ("WhiteElo, WhiteElo", "--tags: WhiteElo is given twice"),
+        // See: issue 31 point 5: names that differ only in case are one column to DuckDB.
+        (
+            "Foo,foo",
+            "--tags: foo and Foo differ only in case; DuckDB and pandas would not tell the two \
+             columns apart",
+        ),
         // DuckDB and pandas tell column names apart regardless of case.
         ("ECO", "--tags: ECO is already the standard column eco"),
         ("WhiteElo,,ECO", "--tags: empty tag name"),
@@ -156,4 +162,54 @@ fn tags_are_trimmed_and_checked() {
         );
         assert!(out.stdout.is_empty(), "{tags}");
     }
+}
+
+// See: issue 31 point 2.
+#[test]
+fn validate_takes_its_format_from_the_output_name_as_export_does() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let invalid = fixture("invalid");
+    let at = |name: &str| dir.path().join(name).to_str().unwrap().to_owned();
+    // .jsonl (compressed or not) is JSON Lines without --format, and the run says what it wrote.
+    let jsonl = at("problems.jsonl");
+    let out = arbiter(&["validate", &invalid, "-o", &jsonl]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out).trim_end(),
+        format!("arbiter: wrote 16 games (16 errors, 0 warnings) to {jsonl}")
+    );
+    let written = std::fs::read_to_string(&jsonl).unwrap();
+    assert_eq!(json_lines(&written).len(), 17, "{written}");
+    // --format still wins, and --quiet says nothing.
+    let text = at("problems.jsonl.txt");
+    let out = arbiter(&["validate", &invalid, "--quiet", "-o", &text]);
+    assert!(out.stderr.is_empty(), "{}", stderr(&out));
+    assert!(
+        std::fs::read_to_string(&text)
+            .unwrap()
+            .contains("error[illegal_move]")
+    );
+    let forced = at("forced.jsonl");
+    arbiter(&["validate", &invalid, "--format", "text", "-o", &forced]);
+    assert!(
+        std::fs::read_to_string(&forced)
+            .unwrap()
+            .starts_with(&invalid)
+    );
+    // One game: singular.
+    let one = at("one.txt");
+    let out = arbiter(&["validate", &fixture("outcomes/outcomes.pgn"), "-o", &one]);
+    assert!(stderr(&out).starts_with("arbiter: wrote 53 games (0 errors, 9 warnings) to "));
+    // A name only export's formats have is refused before anything is written.
+    let csv = at("problems.csv");
+    let out = arbiter(&["validate", &invalid, "-o", &csv]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains(&format!(
+            "-o {csv}: validate writes text or JSON Lines, not csv"
+        )),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!std::path::Path::new(&csv).exists());
 }

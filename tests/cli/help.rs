@@ -38,6 +38,18 @@ fn completions_and_man_page_are_generated() {
     assert!(man.contains(".TH arbiter 1"));
 }
 
+// See: issue 31 point 6.
+#[test]
+fn the_help_names_every_export_format() {
+    let help = stdout(&arbiter(&["--help"]));
+    assert!(help.contains("CSV, JSON, JSON Lines or Parquet"), "{help}");
+    let export = stdout(&arbiter(&["export", "--help"]));
+    assert!(!export.contains("needs -o FILE"), "{export}");
+    assert!(export.contains("or a pipe"), "{export}");
+    let man = stdout(&arbiter(&["manpage"]));
+    assert!(man.contains("JSON Lines or Parquet"), "{man}");
+}
+
 #[test]
 fn usage_errors_exit_two() {
     let output = arbiter(&["export", "--format", "xml"]);
@@ -83,11 +95,40 @@ fn man_pages_per_subcommand_with_exit_status() {
         let page = std::fs::read_to_string(target.join(name)).unwrap();
         assert!(page.contains(option), "{name} lacks {option}:\n{page}");
         assert!(page.contains(".SH \"EXIT STATUS\""), "{name}:\n{page}");
-        for code in ["\\fB0\\fR", "\\fB1\\fR", "\\fB2\\fR"] {
+        for code in ["\\fB0\\fR", "\\fB2\\fR"] {
             assert!(page.contains(code), "{name} lacks exit code {code}");
         }
         assert!(page.contains("usage error"), "{name}");
     }
+    // See: issue 31 point 6. Each page says what its own statuses mean (perft has no 1), and
+    // lists the help's examples under EXAMPLES, one a line.
+    let section = |name: &str, title: &str| -> String {
+        let page = std::fs::read_to_string(target.join(name)).unwrap();
+        let start = page
+            .find(&format!(".SH {title}\n"))
+            .unwrap_or_else(|| panic!("{name} lacks {title}:\n{page}"));
+        let rest = &page[start + 4..];
+        rest[..rest.find(".SH").unwrap_or(rest.len())].to_owned()
+    };
+    for (name, one, words) in [
+        ("arbiter-validate.1", true, "--strict"),
+        ("arbiter-export.1", true, "valid false"),
+        ("arbiter-moves.1", true, "--file"),
+        ("arbiter-perft.1", false, "nodes were counted"),
+        ("arbiter-completions.1", false, "unknown shell"),
+    ] {
+        let status = section(name, "\"EXIT STATUS\"").replace("\\-", "-");
+        assert_eq!(status.contains("\\fB1\\fR"), one, "{name}:\n{status}");
+        assert!(status.contains(words), "{name}:\n{status}");
+        let page = std::fs::read_to_string(target.join(name)).unwrap();
+        assert!(!page.contains("EXTRA"), "{name}");
+        let examples = section(name, "EXAMPLES");
+        assert!(
+            examples.starts_with("EXAMPLES\n.nf\narbiter "),
+            "{name}:\n{examples}"
+        );
+    }
+    assert!(!section("arbiter-perft.1", "\"EXIT STATUS\"").contains("FEN is invalid."));
     // Alone, the main page on stdout, with its exit status too.
     let man = stdout(&arbiter(&["manpage"]));
     assert!(man.contains(".SH \"EXIT STATUS\""), "{man}");

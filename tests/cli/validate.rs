@@ -51,7 +51,7 @@ fn each_invalid_game_is_reported_at_its_ply() {
             .collect();
         assert_eq!(errors.len(), 1, "game {game}: {errors:?}");
         let error = errors[0];
-        assert_eq!(error["path"], path.as_str());
+        assert_eq!(error["file"], path.as_str());
         if ply == 0 {
             assert_eq!(error["ply"], Value::Null, "game {game}");
         } else {
@@ -69,13 +69,15 @@ fn error_messages_say_what_is_wrong() {
     let text = stdout(&output);
     let path = fixture("invalid/invalid.pgn");
     for expected in [
-        format!("{path}:10:24: game 1, ply 5 \"Bb6\": error: Bb6: no bishop can reach b6"),
         format!(
-            "{path}:21:23: game 2, ply 5 \"Nd2\": error: Nd2 is ambiguous: the knights on b1 \
+            "{path}:10:24: game 1, ply 5 \"Bb6\": error[illegal_move]: Bb6: no bishop can reach b6"
+        ),
+        format!(
+            "{path}:21:23: game 2, ply 5 \"Nd2\": error[illegal_move]: Nd2 is ambiguous: the knights on b1 \
              and f3 can both reach d2"
         ),
         format!(
-            "{path}:32:34: game 3, ply 7 \"Nd5\": error: Nd5 is illegal: the knight on c3 is \
+            "{path}:32:34: game 3, ply 7 \"Nd5\": error[illegal_move]: Nd5 is illegal: the knight on c3 is \
              pinned to the king on e1 by the bishop on b4"
         ),
         "a6 does not answer the check from the queen on h5".to_owned(),
@@ -151,18 +153,20 @@ fn valid_archives_exit_zero_with_a_summary() {
     assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
     let text = stdout(&output);
     // The only warnings are the Results the board (or the Termination tag) contradicts.
-    let warnings = text.lines().filter(|l| l.contains(": warning: ")).count();
+    let warnings = text.lines().filter(|l| l.contains(": warning[")).count();
     assert_eq!(text.lines().count(), warnings + 2, "{text}");
     let summary: Vec<&str> = text.lines().skip(warnings).collect();
     assert!(
         // 169 plies, as python-chess counts them.
         summary[0].starts_with(&format!(
-            "53 games, 169 plies: 53 valid, 0 invalid, {warnings} warnings in "
+            "53 games, 169 plies: 53 valid, 0 invalid; 0 errors, {warnings} warnings in "
         )),
         "{text}"
     );
     // The summary counts the problems per code.
-    let by_code = summary[1].strip_prefix("by code: ").unwrap_or_default();
+    let by_code = summary[1]
+        .strip_prefix("warnings by code: ")
+        .unwrap_or_default();
     let counted: usize = by_code
         .split(", ")
         .filter_map(|item| item.rsplit_once(' ')?.1.parse::<usize>().ok())
@@ -231,7 +235,7 @@ fn a_game_from_stdin_is_located_on_stdin() {
     let output = arbiter_stdin(&["validate"], b"[Event \"x\"]\n\n1. e4 e5 2. Ke3 *\n");
     assert_eq!(output.status.code(), Some(1));
     assert!(
-        stdout(&output).starts_with("<stdin>:3:13: game 1, ply 3 \"Ke3\": error: "),
+        stdout(&output).starts_with("<stdin>:3:13: game 1, ply 3 \"Ke3\": error[illegal_move]: "),
         "{}",
         stdout(&output)
     );
@@ -324,5 +328,106 @@ fn a_check_left_standing_by_a_null_move_is_still_check_after_the_next_move() {
     assert_eq!(
         codes("a3+"),
         ["--: a null move in the main line passes the turn; it is not a legal move"]
+    );
+}
+
+// See: issue 31 point 1.
+#[test]
+fn the_summary_counts_errors_and_warnings_apart_and_each_input() {
+    let (invalid, outcomes) = (
+        fixture("invalid/invalid.pgn"),
+        fixture("outcomes/outcomes.pgn"),
+    );
+    let output = arbiter(&["validate", &invalid, &outcomes]);
+    let text = stdout(&output);
+    let errors = text.lines().filter(|l| l.contains(": error[")).count();
+    let warnings = text.lines().filter(|l| l.contains(": warning[")).count();
+    let summary: Vec<&str> = text.lines().skip(errors + warnings).collect();
+    assert_eq!(summary.len(), 5, "{text}");
+    assert_eq!(
+        summary[0],
+        format!("{invalid}: 16 games, 28 plies: 0 valid, 16 invalid; {errors} errors, 0 warnings")
+    );
+    assert_eq!(
+        summary[1],
+        format!(
+            "{outcomes}: 53 games, 169 plies: 53 valid, 0 invalid; 0 errors, {warnings} warnings"
+        )
+    );
+    assert!(
+        summary[2].starts_with(&format!(
+            "69 games, 197 plies: 53 valid, 16 invalid; {errors} errors, {warnings} warnings in "
+        )),
+        "{text}"
+    );
+    assert!(summary[3].starts_with("errors by code: "), "{text}");
+    assert!(!summary[3].contains("result_contradicts_board"), "{text}");
+    assert!(
+        summary[4].starts_with("warnings by code: result_contradicts_board"),
+        "{text}"
+    );
+    // JSON Lines: the same counts, each input's among them.
+    let (_, summary, _) = validate_jsonl(&["validate", &invalid, &outcomes, "--format", "jsonl"]);
+    assert_eq!(summary["errors"], errors);
+    assert_eq!(summary["warnings"], warnings);
+    assert_eq!(summary["inputs"][0]["file"], invalid.as_str());
+    assert_eq!(summary["inputs"][0]["invalid"], 16);
+    assert_eq!(summary["inputs"][1]["warnings"], warnings);
+    assert_eq!(
+        summary["codes_by_severity"]["warning"]["result_contradicts_board"],
+        summary["codes"]["result_contradicts_board"]
+    );
+}
+
+// See: issue 31 point 3.
+#[test]
+fn an_error_in_a_variation_says_so_and_where_it_branches() {
+    let game = b"[Event \"x\"]\n\n1. e4 e5 (1... Nf3) (1... c5 2. Nf3 (2. Nc3 Ke5)) 2. Nf3 Ke6 *\n";
+    let text = stdout(&arbiter_stdin(&["validate"], game));
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[0].starts_with(
+            "<stdin>:3:16: game 1, ply 2 (variation from ply 1) \"Nf3\": error[illegal_move]: "
+        ),
+        "{text}"
+    );
+    assert!(
+        lines[1].starts_with(
+            "<stdin>:3:45: game 1, ply 4 (variation from ply 2, 2 deep) \"Ke5\": error[illegal_move]: "
+        ),
+        "{text}"
+    );
+    // The main line's own error has no variation.
+    assert!(
+        lines[2].starts_with("<stdin>:3:58: game 1, ply 4 \"Ke6\": error[illegal_move]: "),
+        "{text}"
+    );
+    let (diagnostics, _, _) = {
+        let output = arbiter_stdin(&["validate", "--format", "jsonl"], game);
+        let mut lines = json_lines(&stdout(&output));
+        let summary = lines.pop();
+        (lines, summary, output.status.code())
+    };
+    let variations: Vec<&Value> = diagnostics.iter().map(|d| &d["variation"]).collect();
+    assert_eq!(
+        variations,
+        [
+            &serde_json::json!({"depth": 1, "from_ply": 1}),
+            &serde_json::json!({"depth": 2, "from_ply": 2}),
+            &Value::Null
+        ]
+    );
+    // Export quotes the first error the same way, and the game is invalid (exit status 1)
+    // although its main line ends where it breaks, at ply 4.
+    let export = arbiter_stdin(&["export", "--format", "jsonl"], game);
+    assert_eq!(export.status.code(), Some(1));
+    let record = &json_lines(&stdout(&export))[0];
+    assert_eq!(record["valid"], false);
+    assert!(
+        record["error"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("3:16: ply 2 (variation from ply 1) \"Nf3\": "),
+        "{record}"
     );
 }

@@ -163,11 +163,11 @@ fn unexpected_text_is_listed_three_times_then_summed_up() {
     // The text form says the same.
     let text = run(&["validate", path.to_str().unwrap()], Input::Null);
     let stdout = text.stdout();
-    let lines: Vec<&str> = stdout.lines().filter(|l| l.contains(": error: ")).collect();
+    let lines: Vec<&str> = stdout.lines().filter(|l| l.contains(": error[")).collect();
     assert_eq!(lines.len(), 4, "{lines:?}");
     assert!(
         lines[3].ends_with(
-            ":9:26: game 2: error: and 997 more unexpected tokens up to line 258, each \
+            ":9:26: game 2: error[unexpected_text]: and 997 more unexpected tokens up to line 258, each \
              skipped to the next token (only the first 3 of a game are quoted)"
         ),
         "{}",

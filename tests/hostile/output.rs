@@ -253,7 +253,7 @@ fn a_closed_standard_output_is_an_error() {
     // Writing elsewhere, a closed standard output is no matter.
     for args in [
         vec!["export", path, "-o", "out.csv", "--quiet"],
-        vec!["validate", path, "-o", "out.txt"],
+        vec!["validate", path, "-o", "out.txt", "--quiet"],
         vec!["manpage", "--dir", "man"],
     ] {
         let r = closed(&args);

@@ -61,8 +61,15 @@ fn a_symlink_is_written_through_and_a_replaced_file_keeps_its_mode() {
     fs::set_permissions(&real, Permissions::from_mode(0o604)).unwrap();
     symlink("real/out.csv", root.join("link.csv")).unwrap();
     for args in [
-        ["export", "games.pgn", "-o", "link.csv"],
-        ["validate", "games.pgn", "-o", "link.csv"],
+        ["export", "games.pgn", "-o", "link.csv", "--format", "csv"],
+        [
+            "validate",
+            "games.pgn",
+            "-o",
+            "link.csv",
+            "--format",
+            "text",
+        ],
     ] {
         let r = run_in(root, &args, Input::Null, None);
         r.assert_code(0, &format!("{args:?}"));

@@ -87,7 +87,7 @@ fn start_writing(dir: &Path, prefix: Option<&str>, args: &[&str]) -> Running {
 fn a_signal_removes_the_temporary_file_and_still_ends_the_run() {
     for (signal, args) in [
         (libc::SIGINT, ["export", "-", "-o", "out.csv", "--quiet"]),
-        (libc::SIGTERM, ["validate", "-", "-o", "out.csv", "--quiet"]),
+        (libc::SIGTERM, ["validate", "-", "-o", "out.txt", "--quiet"]),
         (
             libc::SIGHUP,
             ["export", "-", "-o", "out.parquet", "--quiet"],

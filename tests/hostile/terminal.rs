@@ -25,11 +25,13 @@ fn text_diagnostics_escape_control_characters() {
         .filter(|&c| c.is_control() && c != '\n')
         .collect();
     assert!(raw.is_empty(), "raw control characters {raw:?} in:\n{out}");
-    let diagnostics: Vec<&str> = out.lines().filter(|l| l.contains(": error: ")).collect();
+    let diagnostics: Vec<&str> = out.lines().filter(|l| l.contains(": error[")).collect();
     assert_eq!(diagnostics.len(), 3, "{out}");
     let escaped_path = path.replace('\x1b', "\\u001b");
     assert!(
-        diagnostics[0].starts_with(&format!("{escaped_path}:7:1: game 2: error: bad FEN tag")),
+        diagnostics[0].starts_with(&format!(
+            "{escaped_path}:7:1: game 2: error[bad_fen]: bad FEN tag"
+        )),
         "{}",
         diagnostics[0]
     );
@@ -39,14 +41,15 @@ fn text_diagnostics_escape_control_characters() {
         diagnostics[0]
     );
     assert!(
-        diagnostics[1]
-            .ends_with("error: unexpected text `\\u001bc` at 14:7; skipped to the next token"),
+        diagnostics[1].ends_with(
+            "error[unexpected_text]: unexpected text `\\u001bc` at 14:7; skipped to the next token"
+        ),
         "{}",
         diagnostics[1]
     );
     assert!(
         diagnostics[2]
-            .ends_with("error: unexpected text `\\u009b2J` at 14:19; skipped to the next token"),
+            .ends_with("error[unexpected_text]: unexpected text `\\u009b2J` at 14:19; skipped to the next token"),
         "{}",
         diagnostics[2]
     );

@@ -218,6 +218,7 @@ fn cut_short(report: &mut GameReport, location: Location, at: LineCol, error: &i
         at,
         ply: None,
         san: None,
+        variation: None,
         severity: Severity::Error,
         code: Code::ReadError,
         message: format!("the game is cut short by a read error: {error}"),
@@ -225,7 +226,7 @@ fn cut_short(report: &mut GameReport, location: Location, at: LineCol, error: &i
     report.first_error = problem.to_string();
     report.problems.push(problem);
     report.errors += 1;
-    report.codes.add(Code::ReadError);
+    report.codes.add(Code::ReadError, Severity::Error);
     report.main_line_valid = false;
     let declared = GameResult::from_tag(&report.tags.result);
     report.classification = Some(outcome::classify_invalid(declared));
@@ -248,12 +249,13 @@ fn internal_error_report(game: &RawGame, payload: &(dyn std::any::Any + Send)) -
         at,
         ply: None,
         san: None,
+        variation: None,
         severity: Severity::Error,
         code: Code::InternalError,
         message,
     };
     let mut codes = CodeCounts::default();
-    codes.add(Code::InternalError);
+    codes.add(Code::InternalError, Severity::Error);
     GameReport {
         index: game.index,
         main_line_valid: false,

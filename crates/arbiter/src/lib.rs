@@ -34,6 +34,7 @@
 //! ```
 
 #![warn(missing_docs)]
+#![doc(test(attr(deny(warnings))))]
 
 // The modules, bottom up (see `LAYERS` in the tests below, which hold each to using only those
 // under it): text, problem (the vocabulary of problems), clocks, outcome, input, replay, games,
@@ -60,7 +61,7 @@ pub use games::{Games, StreamError};
 pub use input::{InputError, NotPgn, Source, Sources, open_stream, sources};
 pub use outcome::{Classification, GameResult, Outcome, Winner};
 pub use pipeline::{Observer, run};
-pub use problem::{Code, CodeCounts, MAX_PROBLEMS, Problem, Severity};
+pub use problem::{Code, CodeCounts, MAX_PROBLEMS, Problem, Severity, Variation};
 pub use replay::{GameReport, PlyLog, PlyNote, ReplayOptions, Replayer, Tags};
 pub use report::columns::{Column, ColumnKind};
 pub use report::date::{CalendarDate, Date32};
@@ -74,14 +75,20 @@ pub use report::plies::{PLY_COLUMNS, PlyColumns, PlyFormatter};
 pub use report::record::{ExportFormat, ExportRecord, FIELDS, RecordFormatter};
 pub use report::sink;
 pub use report::sink::{Compression, Sink};
-pub use report::summary::Totals;
+pub use report::summary::{InputTotals, Totals};
 pub use report::table::Table;
-pub use text::{MAX_ECHO_CHARS, clip};
+pub use text::{MAX_ECHO_CHARS, clip, counted};
 
 /// The README's examples, compiled and run as doc tests.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 struct ReadmeExamples;
+
+/// The Rust examples of the workspace's README (the command's, whose binary crate has no doc
+/// tests), compiled and run as doc tests of the library they show.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct WorkspaceReadmeExamples;
 
 #[cfg(test)]
 mod tests {

@@ -51,6 +51,12 @@ pub fn escape_controls(text: &str) -> Cow<'_, str> {
     Cow::Owned(escaped)
 }
 
+/// `1 game`, `2 games`: `n` and `word`, with an `s` unless `n` is 1.
+pub fn counted(n: u64, word: &str) -> String {
+    let s = if n == 1 { "" } else { "s" };
+    format!("{n} {word}{s}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

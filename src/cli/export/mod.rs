@@ -6,7 +6,8 @@
 //! `.ndjson` or `.parquet`, before a `.gz`, `.zst`, `.xz` or `.bz2` that compresses the file),
 //! else CSV. Parquet goes to a file, or to standard output when it is no terminal; it compresses
 //! its columns itself, so a Parquet file with a compression suffix is a usage error. `--tags`
-//! names are trimmed; one that is a standard column already or is given twice is a usage error.
+//! names are trimmed; one that is a standard column already (in any case) or is given twice (in any
+//! case) is a usage error.
 //! With `-o FILE`, one line on stderr says how many games were written where, unless `--quiet`
 //! (see [`crate::cli::output`] for how the file is written).
 
@@ -16,7 +17,7 @@ use std::path::Path;
 use anyhow::bail;
 use clap::{Args, ValueEnum};
 
-use crate::cli::games::{GameRun, Ran};
+use crate::cli::games::{GameRun, Ran, counted};
 use crate::cli::output;
 use arbiter::parquet::{self, ParquetOptions, ParquetWriter};
 use arbiter::sink::{self, Compression, Sink};
@@ -42,7 +43,7 @@ pub struct ExportArgs {
     #[arg(long, value_enum)]
     pub format: Option<FormatArg>,
     /// Extra tag columns, appended in this order, e.g. `WhiteTitle,BlackTitle,Annotator` (not a
-    /// standard column, none twice).
+    /// standard column, none twice, in any case).
     #[arg(long, value_delimiter = ',', value_name = "TAG,...")]
     pub tags: Vec<String>,
     /// One row per main-line ply instead of one per game: SAN, UCI, clock, time spent,
@@ -66,7 +67,8 @@ pub enum FormatArg {
     Json,
     /// One JSON object per line.
     Jsonl,
-    /// An Apache Parquet file of typed, zstd-compressed columns (needs -o FILE).
+    /// An Apache Parquet file of typed, zstd-compressed columns (to -o FILE, or to standard
+    /// output sent to a file or a pipe, not a terminal).
     Parquet,
 }
 
@@ -97,7 +99,8 @@ pub fn format(format: Option<FormatArg>, output: Option<&Path>) -> ExportFormat 
 }
 
 /// The `--tags` names, trimmed; a usage error for an empty name, a standard column's name (in
-/// any case: `Event` is the `event` column) or a name given twice.
+/// any case: `Event` is the `event` column) or a name given twice (in any case: `Foo` and `foo`
+/// would be one column to DuckDB).
 pub fn tag_columns(tags: &[String]) -> anyhow::Result<Vec<String>> {
     let mut names: Vec<String> = Vec::with_capacity(tags.len());
     for tag in tags {
@@ -108,8 +111,14 @@ pub fn tag_columns(tags: &[String]) -> anyhow::Result<Vec<String>> {
         if let Some(field) = FIELDS.iter().find(|f| f.eq_ignore_ascii_case(name)) {
             bail!("--tags: {name} is already the standard column {field}");
         }
-        if names.iter().any(|n| n == name) {
-            bail!("--tags: {name} is given twice");
+        if let Some(same) = names.iter().find(|n| n.eq_ignore_ascii_case(name)) {
+            if same == name {
+                bail!("--tags: {name} is given twice");
+            }
+            bail!(
+                "--tags: {name} and {same} differ only in case; DuckDB and pandas would not tell \
+                 the two columns apart"
+            );
         }
         names.push(name.to_owned());
     }
@@ -155,16 +164,14 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Ran> {
         let table = make();
         write(&args.run, &options, table.table(), make)?
     };
-    let wrote = path.filter(|_| !args.run.quiet).map(|path| {
-        let games = totals.games;
-        let plural = if games == 1 { "" } else { "s" };
-        let rows = if args.plies {
-            format!(" ({rows} ply rows)")
-        } else {
-            String::new()
-        };
-        format!("wrote {games} game{plural}{rows} to {}", path.display())
-    });
+    let rows = if args.plies {
+        format!(" ({})", counted(rows, "ply row"))
+    } else {
+        String::new()
+    };
+    let wrote = args
+        .run
+        .wrote(format_args!("{}{rows}", counted(totals.games, "game")));
     Ok(Ran {
         totals,
         sink,

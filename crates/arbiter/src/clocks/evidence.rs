@@ -30,7 +30,6 @@
 //!
 //! ```
 //! use arbiter::{ClockEvidence, TimeControl};
-//! use arbiter::pgn::GameResult;
 //! use arbiter::rules::Color;
 //!
 //! let mut evidence = ClockEvidence::new();

@@ -39,7 +39,7 @@ use crate::parallel::{Sink, Weight, run_ordered};
 use crate::pgn::Reader;
 use crate::replay::{ReplayOptions, Replayer};
 use crate::report::output::{Destination, GameFormatter, Output};
-use crate::report::summary::Totals;
+use crate::report::summary::{InputTotals, Totals};
 use parts::{Buffers, PART_BYTES, PLY_PART_BYTES, read_in_parts};
 use read::{Place, read_here};
 
@@ -112,8 +112,8 @@ pub fn run<F: GameFormatter>(
     let mut counts = Totals::default();
     // The input of the last batch written, and how many of its games came before.
     let (mut input, mut input_before) = (0, 0);
-    // Per input: games read, and whether reading it failed (then the failure said enough).
-    let mut per_input: Vec<(u64, bool)> = Vec::new();
+    // Per input: its counts (named once the run is over).
+    let mut per_input: Vec<InputTotals> = Vec::new();
     let (input_errors, opened) = run_ordered(
         jobs,
         IN_FLIGHT_BYTES,
@@ -138,10 +138,9 @@ pub fn run<F: GameFormatter>(
             input_before += batch.counts.games;
             let slot = batch.input as usize;
             if per_input.len() <= slot {
-                per_input.resize(slot + 1, (0, false));
+                per_input.resize(slot + 1, InputTotals::default());
             }
-            per_input[slot].0 += batch.counts.games;
-            per_input[slot].1 |= batch.counts.input_errors > 0;
+            per_input[slot].add(&batch.counts);
             counts.add(&batch.counts);
             observer.games(counts.games, counts.invalid, counts.warnings);
             Ok(())
@@ -149,12 +148,15 @@ pub fn run<F: GameFormatter>(
     )?;
     observer.finish();
     for (input, name) in opened {
-        if per_input
-            .get(input as usize)
-            .is_none_or(|&(games, failed)| games == 0 && !failed)
-        {
+        let mut totals = per_input
+            .get_mut(input as usize)
+            .map(std::mem::take)
+            .unwrap_or_default();
+        if totals.games == 0 && !totals.failed {
             observer.no_games(&name);
         }
+        totals.name = name;
+        counts.inputs.push(totals);
     }
     counts.input_errors += input_errors;
     Ok(counts)

@@ -169,25 +169,40 @@ codes! {
     InternalError = "internal_error", Error, "an internal error while reading this game (please report it)";
 }
 
-/// How many problems of each code, indexed by [`Code::index`].
+/// How many problems of each code, indexed by [`Code::index`], and how many of them were errors
+/// (every one under `--strict`; the others were warnings).
 #[derive(Clone, Debug, Eq, PartialEq)]
-pub struct CodeCounts([u64; Code::ALL.len()]);
+pub struct CodeCounts {
+    /// Problems per code.
+    all: [u64; Code::ALL.len()],
+    /// Of those, the errors.
+    errors: [u64; Code::ALL.len()],
+}
 
 impl Default for CodeCounts {
     fn default() -> CodeCounts {
-        CodeCounts([0; Code::ALL.len()])
+        CodeCounts {
+            all: [0; Code::ALL.len()],
+            errors: [0; Code::ALL.len()],
+        }
     }
 }
 
 impl CodeCounts {
-    /// Counts one problem of `code`.
-    pub fn add(&mut self, code: Code) {
-        self.0[code.index()] += 1;
+    /// Counts one problem of `code`, of `severity`.
+    pub fn add(&mut self, code: Code, severity: Severity) {
+        self.all[code.index()] += 1;
+        if severity == Severity::Error {
+            self.errors[code.index()] += 1;
+        }
     }
 
     /// Adds every count of `other`.
     pub fn add_all(&mut self, other: &CodeCounts) {
-        for (mine, theirs) in self.0.iter_mut().zip(other.0) {
+        for (mine, theirs) in self.all.iter_mut().zip(other.all) {
+            *mine += theirs;
+        }
+        for (mine, theirs) in self.errors.iter_mut().zip(other.errors) {
             *mine += theirs;
         }
     }
@@ -196,9 +211,22 @@ impl CodeCounts {
     pub fn seen(&self) -> impl Iterator<Item = (Code, u64)> + '_ {
         Code::ALL
             .iter()
-            .zip(self.0)
+            .zip(self.all)
             .filter(|&(_, n)| n > 0)
             .map(|(&code, n)| (code, n))
+    }
+
+    /// The codes seen as `severity`, with their counts, in the order of [`Code::ALL`]: a code
+    /// counted both ways (a warning, and an error under `--strict`) is in both lists.
+    pub fn seen_as(&self, severity: Severity) -> impl Iterator<Item = (Code, u64)> + '_ {
+        Code::ALL
+            .iter()
+            .zip(self.all.iter().zip(self.errors))
+            .map(move |(&code, (&all, errors))| match severity {
+                Severity::Error => (code, errors),
+                Severity::Warning => (code, all - errors),
+            })
+            .filter(|&(_, n)| n > 0)
     }
 }
 

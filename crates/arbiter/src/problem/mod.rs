@@ -14,6 +14,8 @@ pub use code::{Code, CodeCounts, Severity};
 
 use std::fmt;
 
+use serde::Serialize;
+
 use crate::pgn::{LineCol, Location};
 
 /// One located problem of a game, without the path (the caller knows the source).
@@ -27,6 +29,8 @@ pub struct Problem {
     pub ply: Option<u32>,
     /// The move as written, if the problem belongs to a move.
     pub san: Option<String>,
+    /// The variation the move stands in, for a move off the main line.
+    pub variation: Option<Variation>,
     /// Error or warning.
     pub severity: Severity,
     /// A stable code, e.g. `illegal_move`.
@@ -35,13 +39,37 @@ pub struct Problem {
     pub message: String,
 }
 
-/// `LINE:COL: ply P "SAN": message`, the ply and the move left out when the problem has none:
-/// the text export's `error` field quotes.
+/// Where a move off the main line stands: how deep its variation is nested (1 for a variation
+/// of the main line) and the ply after which that variation branches off its parent line.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Serialize)]
+pub struct Variation {
+    /// 1 for a variation of the main line, 2 for a variation inside it, and so on.
+    pub depth: u32,
+    /// The variation replaces its parent's move after this ply (0: the first move).
+    pub from_ply: u32,
+}
+
+/// `(variation from ply B)`, with `, D deep` when nested inside another variation.
+impl fmt::Display for Variation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "(variation from ply {}", self.from_ply)?;
+        if self.depth > 1 {
+            write!(f, ", {} deep", self.depth)?;
+        }
+        f.write_str(")")
+    }
+}
+
+/// `LINE:COL: ply P [(variation from ply B)] "SAN": message`, the ply and the move left out when
+/// the problem has none: the text export's `error` field quotes.
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: ", self.at)?;
         if let Some(ply) = self.ply {
             write!(f, "ply {ply} ")?;
+        }
+        if let Some(variation) = self.variation {
+            write!(f, "{variation} ")?;
         }
         if let Some(san) = &self.san {
             write!(f, "\"{san}\": ")?;
@@ -63,6 +91,7 @@ impl Problem {
             },
             ply: Some(17),
             san: Some("Nbd2".into()),
+            variation: None,
             severity: Severity::Error,
             code: Code::IllegalMove,
             message: "no knight on the b-file can reach d2".into(),

@@ -26,6 +26,9 @@ pub struct Line {
     pub last_move: Option<Move>,
     /// Plies from the game's start to `pos`.
     pub ply: u32,
+    /// Plies from the game's start to where the line begins (for a variation, the ply after
+    /// which it branches off its parent).
+    pub from_ply: u32,
     /// Whether the side to move in `pos` is in check, when known: found after every move played
     /// from SAN (replay needs it for the check mark), and handed to the next move's resolution.
     pub in_check: Option<bool>,
@@ -42,6 +45,7 @@ impl Line {
             undo: pos.undo(),
             pos,
             ply,
+            from_ply: ply,
             last_move: None,
             in_check: None,
             dead: false,

@@ -44,7 +44,7 @@ pub use notes::{PlyLog, PlyNote};
 use crate::clocks::{Millis, Period, Speed};
 use crate::outcome::Classification;
 use crate::pgn::{Flow, GameInfo, GameResult, Location, PgnError, Visitor};
-use crate::problem::{Code, CodeCounts, Problem};
+use crate::problem::{Code, CodeCounts, Problem, Variation};
 use crate::rules::MAX_FEN_BYTES;
 use crate::rules::san::{San, Suffix};
 use crate::rules::{Color, Position};
@@ -52,7 +52,7 @@ use crate::text::clip;
 use game_tags::{TagCapture, VariantKind, variant_kind};
 use lines::{LineStack, MAX_VARIATION_DEPTH, Opened};
 use notes::MainLineNotes;
-use problems::ProblemLog;
+use problems::{Place, ProblemLog};
 use warnings::breaks_main_line;
 
 /// How strictly a replay judges, and what it keeps. Variations are always replayed: `validate`
@@ -165,7 +165,8 @@ impl Replayer {
         &self.options
     }
 
-    /// Records a problem with its code's severity (an error under `--strict`).
+    /// Records a problem with its code's severity (an error under `--strict`); one at a ply
+    /// inside a replayed variation says which.
     fn problem(
         &mut self,
         location: Location,
@@ -174,8 +175,21 @@ impl Replayer {
         code: Code,
         message: String,
     ) {
-        self.log
-            .record(&mut self.report, location, ply, san, code, message);
+        let lines = &self.stack.lines;
+        let variation = match lines.last() {
+            Some(line) if ply.is_some() && lines.len() > 1 => Some(Variation {
+                depth: u32::try_from(lines.len() - 1).unwrap_or(u32::MAX),
+                from_ply: line.from_ply,
+            }),
+            _ => None,
+        };
+        let place = Place {
+            location,
+            ply,
+            san,
+            variation,
+        };
+        self.log.record(&mut self.report, place, code, message);
     }
 
     /// Records an error of the main line: the main line stops here, and the game's outcome is
@@ -338,7 +352,7 @@ impl Replayer {
         let (log, report) = (&mut self.log, &mut self.report);
         self.notes
             .move_played(ply, mover, mv, &mut |at, ply, code, message| {
-                log.record(report, at, ply, None, code, message)
+                log.record(report, Place::main_line(at, ply), code, message)
             });
     }
 
@@ -421,7 +435,9 @@ impl Replayer {
             self.tags.termination_at.map(|_| termination.as_str()),
             at,
             declared,
-            &mut |at, ply, code, message| log.record(report, at, ply, None, code, message),
+            &mut |at, ply, code, message| {
+                log.record(report, Place::main_line(at, ply), code, message)
+            },
             game.bytes(),
         );
         self.report.tags.termination = termination;
@@ -519,7 +535,7 @@ impl Visitor for Replayer {
             let (log, report) = (&mut self.log, &mut self.report);
             self.notes
                 .comment(text, location, &mut |at, ply, code, message| {
-                    log.record(report, at, ply, None, code, message)
+                    log.record(report, Place::main_line(at, ply), code, message)
                 });
         }
     }

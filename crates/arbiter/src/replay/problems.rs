@@ -12,7 +12,7 @@
 use std::fmt::Write as _;
 
 use crate::pgn::{GameInfo, LineCol, Location, PgnErrorKind};
-use crate::problem::{Code, MAX_PROBLEMS, Problem, Severity};
+use crate::problem::{Code, MAX_PROBLEMS, Problem, Severity, Variation};
 use crate::replay::GameReport;
 use crate::text::{MAX_ECHO_CHARS, clip, clip_owned};
 
@@ -25,6 +25,30 @@ const MAX_MESSAGE_CHARS: usize = MAX_ECHO_CHARS;
 /// At most this many `unexpected_text` problems are listed one by one per game; the others are
 /// summed up in one problem.
 const MAX_UNEXPECTED_LISTED: u32 = 3;
+
+/// Where a problem stands: in the game's bytes, and at which ply and move of which line.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Place<'a> {
+    /// Where, within the game's bytes.
+    pub location: Location,
+    /// The ply of the move concerned, if any.
+    pub ply: Option<u32>,
+    /// The move as written, if the problem belongs to a move.
+    pub san: Option<&'a str>,
+    /// The variation the move stands in, off the main line.
+    pub variation: Option<Variation>,
+}
+
+impl Place<'_> {
+    /// At `location`, and at `ply` of the main line if given.
+    pub fn main_line(location: Location, ply: Option<u32>) -> Place<'static> {
+        Place {
+            location,
+            ply,
+            ..Place::default()
+        }
+    }
+}
 
 /// What the log needs to remember within a game, besides the problems the report holds.
 #[derive(Clone, Debug, Default)]
@@ -68,16 +92,21 @@ impl ProblemLog {
         self.unexpected = Unexpected::default();
     }
 
-    /// Records a problem in `report` with its code's severity (an error under `--strict`).
+    /// Records a problem at `place` in `report` with its code's severity (an error under
+    /// `--strict`).
     pub fn record(
         &mut self,
         report: &mut GameReport,
-        location: Location,
-        ply: Option<u32>,
-        san: Option<&str>,
+        place: Place<'_>,
         code: Code,
         message: String,
     ) {
+        let Place {
+            location,
+            ply,
+            san,
+            variation,
+        } = place;
         let severity = if self.strict {
             Severity::Error
         } else {
@@ -87,7 +116,7 @@ impl ProblemLog {
             Severity::Error => report.errors += 1,
             Severity::Warning => report.warnings += 1,
         }
-        report.codes.add(code);
+        report.codes.add(code, severity);
         // The first error is always listed: the report quotes it.
         let first_error = severity == Severity::Error && self.first_error.is_none();
         if first_error {
@@ -108,6 +137,7 @@ impl ProblemLog {
             at: LineCol::default(),
             ply,
             san: san.map(|san| clip(san, MAX_SAN_CHARS)),
+            variation,
             severity,
             code,
             message: clip_owned(message, MAX_MESSAGE_CHARS),
@@ -135,6 +165,7 @@ impl ProblemLog {
                 at: LineCol::default(),
                 ply: None,
                 san: None,
+                variation: None,
                 severity,
                 code: Code::Reader(PgnErrorKind::UnexpectedText),
                 message: String::new(),
@@ -160,12 +191,13 @@ impl ProblemLog {
         }
         if let Some((count, location)) = self.unlisted.take() {
             // A note, not a problem of its own: the counts already hold the unlisted ones.
-            report.codes.add(Code::ProblemsNotListed);
+            report.codes.add(Code::ProblemsNotListed, Severity::Warning);
             report.problems.push(Problem {
                 location,
                 at: LineCol::default(),
                 ply: None,
                 san: None,
+                variation: None,
                 severity: Severity::Warning,
                 code: Code::ProblemsNotListed,
                 message: format!(
@@ -188,7 +220,8 @@ mod tests {
     use super::*;
 
     fn record(log: &mut ProblemLog, report: &mut GameReport, code: Code, at: u32) {
-        log.record(report, Location(at), None, None, code, "m".repeat(600));
+        let place = Place::main_line(Location(at), None);
+        log.record(report, place, code, "m".repeat(600));
     }
 
     #[test]

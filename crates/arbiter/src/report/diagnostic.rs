@@ -1,7 +1,8 @@
 //! A problem as `validate` writes it: the game's [`Problem`] seen with its input's path and the
 //! game's number, in its text and JSON Lines forms.
 //!
-//! Text: `PATH:LINE:COL: game N, ply P "SAN": error: MESSAGE` (the ply and SAN part is left out
+//! Text: `PATH:LINE:COL: game N, ply P "SAN": error[CODE]: MESSAGE`, with `(variation from ply B)`
+//! after the ply for a move off the main line (the ply and SAN part is left out
 //! for problems that belong to the whole game, such as a bad FEN tag), with the control
 //! characters of the input escaped as JSON escapes them (`\u001b`), so that what a file holds
 //! cannot act on the terminal. JSON Lines: one object, escaped by JSON itself.
@@ -10,7 +11,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use crate::problem::{Code, Problem, Severity};
+use crate::problem::{Code, Problem, Severity, Variation};
 use crate::replay::GameReport;
 use crate::report::output::{GameFormatter, GameNumber, Output};
 use crate::text::escape_controls;
@@ -18,7 +19,7 @@ use crate::text::escape_controls;
 /// How `validate` writes diagnostics and its summary.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
 pub enum DiagnosticFormat {
-    /// `PATH:LINE:COL: game N, ply P "SAN": error: MESSAGE` lines, then a summary line.
+    /// `PATH:LINE:COL: game N, ply P "SAN": error[CODE]: MESSAGE` lines, then a summary line.
     Text,
     /// One JSON object per diagnostic, then a summary object.
     Jsonl,
@@ -85,12 +86,16 @@ impl Diagnostic<'_> {
         if let Some(ply) = problem.ply {
             let _ = write!(text, ", ply {ply}");
         }
+        if let Some(variation) = problem.variation {
+            let _ = write!(text, " {variation}");
+        }
         if let Some(san) = &problem.san {
             let _ = write!(text, " \"{}\"", escape_controls(san));
         }
         let severity = problem.severity.as_str();
+        let code = problem.code.as_str();
         let message = escape_controls(&problem.message);
-        let _ = writeln!(text, ": {severity}: {message}");
+        let _ = writeln!(text, ": {severity}[{code}]: {message}");
         out.extend(text.as_bytes());
     }
 
@@ -100,7 +105,7 @@ impl Diagnostic<'_> {
         #[derive(Serialize)]
         struct Before<'a> {
             r#type: &'static str,
-            path: &'a str,
+            file: &'a str,
             line: u32,
             column: u32,
         }
@@ -108,6 +113,7 @@ impl Diagnostic<'_> {
         struct After<'a> {
             ply: Option<u32>,
             san: Option<&'a str>,
+            variation: Option<Variation>,
             severity: Severity,
             code: Code,
             message: &'a str,
@@ -116,13 +122,14 @@ impl Diagnostic<'_> {
         let (line, column) = self.line_column();
         let before = Before {
             r#type: "diagnostic",
-            path: self.path,
+            file: self.path,
             line,
             column,
         };
         let after = After {
             ply: problem.ply,
             san: problem.san.as_deref(),
+            variation: problem.variation,
             severity: problem.severity,
             code: problem.code,
             message: &problem.message,
@@ -179,7 +186,7 @@ mod tests {
         let text = |d: &Diagnostic<'_>, out: &mut Output| d.write_text(&mut String::new(), out);
         assert_eq!(
             written(&Problem::sample(), text),
-            "games.pgn:12:5: game 3, ply 17 \"Nbd2\": error: no knight on the b-file can reach d2\n"
+            "games.pgn:12:5: game 3, ply 17 \"Nbd2\": error[illegal_move]: no knight on the b-file can reach d2\n"
         );
         let warning = Problem {
             ply: None,
@@ -189,7 +196,7 @@ mod tests {
         };
         assert_eq!(
             written(&warning, text),
-            "games.pgn:12:5: game 3: warning: no knight on the b-file can reach d2\n"
+            "games.pgn:12:5: game 3: warning[illegal_move]: no knight on the b-file can reach d2\n"
         );
     }
 
@@ -197,8 +204,8 @@ mod tests {
     fn jsonl_has_every_field_in_order() {
         assert_eq!(
             written(&Problem::sample(), |d, out| d.write_jsonl(out)),
-            "{\"type\":\"diagnostic\",\"path\":\"games.pgn\",\"line\":12,\"column\":5,\"game\":3,\
-             \"ply\":17,\"san\":\"Nbd2\",\"severity\":\"error\",\"code\":\"illegal_move\",\
+            "{\"type\":\"diagnostic\",\"file\":\"games.pgn\",\"line\":12,\"column\":5,\"game\":3,\
+             \"ply\":17,\"san\":\"Nbd2\",\"variation\":null,\"severity\":\"error\",\"code\":\"illegal_move\",\
              \"message\":\"no knight on the b-file can reach d2\"}\n"
         );
     }
@@ -213,7 +220,7 @@ mod tests {
         let text = |d: &Diagnostic<'_>, out: &mut Output| d.write_text(&mut String::new(), out);
         assert_eq!(
             written(&hostile, text),
-            "games.pgn:12:5: game 3, ply 17 \"\\u001bc\": error: unexpected text \
+            "games.pgn:12:5: game 3, ply 17 \"\\u001bc\": error[illegal_move]: unexpected text \
              `\\u001bc\\u009b2J` at 12:5\n"
         );
         // JSON Lines escapes them itself, and so keeps them exactly.

@@ -1,12 +1,15 @@
-//! What a run of games counted ([`Totals`]), and `validate`'s summary of it: one line of text and
-//! the count per code, or one JSON object.
+//! What a run of games counted ([`Totals`]), and `validate`'s summary of it: in text, a line per
+//! input when there are several, the line of the whole run and the counts per code, errors and
+//! warnings apart; in JSON Lines, one object.
 
 use std::io::{self, Write};
+use std::sync::Arc;
 use std::time::Duration;
 
-use crate::problem::CodeCounts;
+use crate::problem::{CodeCounts, Severity};
 use crate::replay::GameReport;
 use crate::report::diagnostic::DiagnosticFormat;
+use crate::text::counted;
 
 /// The counts of a run, or of a part of one: its games, their plies, problems and codes, and the
 /// inputs that could not be read.
@@ -20,12 +23,73 @@ pub struct Totals {
     pub valid: u64,
     /// Games with an error.
     pub invalid: u64,
+    /// Errors (every problem under `--strict`).
+    pub errors: u64,
     /// Warnings.
     pub warnings: u64,
     /// Inputs that could not be opened, or read to their end (a corrupt compressed stream, say).
     pub input_errors: u64,
-    /// The problems listed, per code.
+    /// The problems, listed or not, per code and severity.
     pub codes: CodeCounts,
+    /// Each input opened, in input order, with its own counts (filled in by [`crate::run`] at the
+    /// end of a run; [`Totals::add`] leaves it alone).
+    pub inputs: Vec<InputTotals>,
+}
+
+/// The counts of one input of a run.
+#[derive(Clone, Debug, Default, Eq, PartialEq)]
+pub struct InputTotals {
+    /// The input's name: the path as found, or `<stdin>`.
+    pub name: Arc<str>,
+    /// Games read.
+    pub games: u64,
+    /// Main-line plies replayed.
+    pub plies: u64,
+    /// Games with no error.
+    pub valid: u64,
+    /// Games with an error.
+    pub invalid: u64,
+    /// Errors.
+    pub errors: u64,
+    /// Warnings.
+    pub warnings: u64,
+    /// The input could not be read to its end.
+    pub failed: bool,
+}
+
+impl InputTotals {
+    /// Adds the games and problems of `totals` (a batch of this input's games).
+    pub fn add(&mut self, totals: &Totals) {
+        self.games += totals.games;
+        self.plies += totals.plies;
+        self.valid += totals.valid;
+        self.invalid += totals.invalid;
+        self.errors += totals.errors;
+        self.warnings += totals.warnings;
+        self.failed |= totals.input_errors > 0;
+    }
+}
+
+/// `N games, P plies: V valid, I invalid; E errors, W warnings`.
+fn counts_text(
+    games: u64,
+    plies: u64,
+    valid: u64,
+    invalid: u64,
+    errors: u64,
+    warnings: u64,
+) -> String {
+    format!(
+        "{}, {}: {valid} valid, {invalid} invalid; {}, {}",
+        counted(games, "game"),
+        if plies == 1 {
+            "1 ply".to_owned()
+        } else {
+            format!("{plies} plies")
+        },
+        counted(errors, "error"),
+        counted(warnings, "warning"),
+    )
 }
 
 impl Totals {
@@ -38,24 +102,31 @@ impl Totals {
         } else {
             self.invalid += 1;
         }
+        self.errors += u64::from(report.errors);
         self.warnings += u64::from(report.warnings);
         self.codes.add_all(&report.codes);
     }
 
-    /// Adds every count of `other`.
+    /// Adds every count of `other` (not its [`Totals::inputs`]).
     pub fn add(&mut self, other: &Totals) {
         self.games += other.games;
         self.plies += other.plies;
         self.valid += other.valid;
         self.invalid += other.invalid;
+        self.errors += other.errors;
         self.warnings += other.warnings;
         self.input_errors += other.input_errors;
         self.codes.add_all(&other.codes);
     }
 
-    /// Writes `validate`'s summary of a run that took `elapsed`: in text, `N games, P plies: V
-    /// valid, I invalid, W warnings[, E input errors] in S s (R games/s)` and, when any problem
-    /// was listed, `by code: CODE N, ...`; in JSON Lines, one `{"type":"summary",...}` object.
+    /// Writes `validate`'s summary of a run that took `elapsed`. In text: when the run read
+    /// more than one input, `NAME: N games, P plies: V valid, I invalid; E errors, W warnings`
+    /// for each (`; not read to its end` after one that failed); then `N games, P plies: V valid,
+    /// I invalid; E errors, W warnings[, K input errors] in S s (R games/s)`, and when any
+    /// problem was counted, `errors by code: CODE N, ...` and `warnings by code: CODE N, ...`.
+    /// In JSON Lines, one `{"type":"summary",...}` object, with `"inputs"` (one object per input
+    /// opened) and the counts per code: all (`"codes"`), errors and warnings
+    /// (`"codes_by_severity"`).
     pub fn write_summary(
         &self,
         format: DiagnosticFormat,
@@ -68,29 +139,65 @@ impl Totals {
         } else {
             0.0
         };
+        let by_severity = |severity| {
+            self.codes
+                .seen_as(severity)
+                .map(|(code, n)| (code.as_str().to_owned(), n.into()))
+                .collect::<serde_json::Map<String, serde_json::Value>>()
+        };
         match format {
             DiagnosticFormat::Text => {
+                if self.inputs.len() > 1 {
+                    for input in &self.inputs {
+                        writeln!(
+                            out,
+                            "{}: {}{}",
+                            crate::text::escape_controls(&input.name),
+                            counts_text(
+                                input.games,
+                                input.plies,
+                                input.valid,
+                                input.invalid,
+                                input.errors,
+                                input.warnings
+                            ),
+                            if input.failed {
+                                "; not read to its end"
+                            } else {
+                                ""
+                            },
+                        )?;
+                    }
+                }
                 writeln!(
                     out,
-                    "{} games, {} plies: {} valid, {} invalid, {} warnings{} in {elapsed:.3} s ({rate:.0} games/s)",
-                    self.games,
-                    self.plies,
-                    self.valid,
-                    self.invalid,
-                    self.warnings,
+                    "{}{} in {elapsed:.3} s ({rate:.0} games/s)",
+                    counts_text(
+                        self.games,
+                        self.plies,
+                        self.valid,
+                        self.invalid,
+                        self.errors,
+                        self.warnings
+                    ),
                     if self.input_errors > 0 {
-                        format!(", {} input errors", self.input_errors)
+                        format!(", {}", counted(self.input_errors, "input error"))
                     } else {
                         String::new()
                     },
                 )?;
-                let by_code: Vec<String> = self
-                    .codes
-                    .seen()
-                    .map(|(code, n)| format!("{code} {n}"))
-                    .collect();
-                if !by_code.is_empty() {
-                    writeln!(out, "by code: {}", by_code.join(", "))?;
+                for (severity, label) in [
+                    (Severity::Error, "errors by code"),
+                    (Severity::Warning, "warnings by code"),
+                ] {
+                    let by_code: Vec<String> = self
+                        .codes
+                        .seen_as(severity)
+                        .map(|(code, n)| format!("{code} {n}"))
+                        .collect();
+                    if !by_code.is_empty() {
+                        writeln!(out, "{label}: {}", by_code.join(", "))?;
+                    }
                 }
             }
             DiagnosticFormat::Jsonl => {
@@ -99,15 +206,37 @@ impl Totals {
                     .seen()
                     .map(|(code, n)| (code.as_str().to_owned(), n.into()))
                     .collect();
+                let inputs: Vec<serde_json::Value> = self
+                    .inputs
+                    .iter()
+                    .map(|input| {
+                        serde_json::json!({
+                            "file": &*input.name,
+                            "games": input.games,
+                            "plies": input.plies,
+                            "valid": input.valid,
+                            "invalid": input.invalid,
+                            "errors": input.errors,
+                            "warnings": input.warnings,
+                            "read_to_end": !input.failed,
+                        })
+                    })
+                    .collect();
                 let summary = serde_json::json!({
                     "type": "summary",
                     "games": self.games,
                     "plies": self.plies,
                     "valid": self.valid,
                     "invalid": self.invalid,
+                    "errors": self.errors,
                     "warnings": self.warnings,
                     "input_errors": self.input_errors,
                     "codes": by_code,
+                    "codes_by_severity": {
+                        "error": by_severity(Severity::Error),
+                        "warning": by_severity(Severity::Warning),
+                    },
+                    "inputs": inputs,
                     "elapsed_seconds": elapsed,
                     "games_per_second": rate,
                 });
@@ -135,23 +264,95 @@ mod tests {
         totals
     }
 
-    #[test]
-    fn the_text_summary_counts_games_plies_problems_and_codes() {
-        let mut totals = totals("1. e4 e5 2. Nf3 1-0\n\n1. e4 e5 2. Ke3 0-1\n\n1. 0-0 *\n");
-        totals.input_errors = 2;
+    /// The text summary of `totals`.
+    fn text(totals: &Totals) -> String {
         let mut out = Vec::new();
         totals
             .write_summary(DiagnosticFormat::Text, Duration::from_secs(2), &mut out)
             .unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn the_text_summary_counts_errors_and_warnings_apart() {
+        let mut totals = totals(
+            "1. e4 e5 2. Nf3 1-0\n\n1. e4 e5 2. Ke3 0-1\n\n1. 0-0 *\n\n1. e4 e5 2. Nf3+ *\n",
+        );
+        totals.input_errors = 2;
         assert_eq!(
-            String::from_utf8(out).unwrap(),
-            "3 games, 5 plies: 1 valid, 2 invalid, 0 warnings, 2 input errors in 2.000 s (2 games/s)\n\
-             by code: illegal_move 2\n"
+            text(&totals),
+            "4 games, 8 plies: 2 valid, 2 invalid; 2 errors, 1 warning, 2 input errors in 2.000 s (2 games/s)\n\
+             errors by code: illegal_move 2\n\
+             warnings by code: wrong_check_mark 1\n"
         );
         assert_eq!(
             totals.codes.seen().collect::<Vec<_>>(),
-            [(Code::IllegalMove, 2)]
+            [(Code::IllegalMove, 2), (Code::WrongCheckMark, 1)]
         );
+    }
+
+    #[test]
+    fn one_of_each_is_singular() {
+        let mut totals = totals("1. e4 e5 2. Ke3 0-1\n");
+        totals.input_errors = 1;
+        assert!(
+            text(&totals).starts_with(
+                "1 game, 2 plies: 0 valid, 1 invalid; 1 error, 0 warnings, 1 input error in"
+            ),
+            "{}",
+            text(&totals)
+        );
+        assert!(text(&self::totals("1. e4 *\n")).starts_with("1 game, 1 ply:"));
+    }
+
+    #[test]
+    fn under_strict_a_warning_code_is_counted_as_an_error() {
+        let options = ReplayOptions {
+            strict: true,
+            ..ReplayOptions::default()
+        };
+        let mut strict = Totals::default();
+        let pgn = "1. e4 e5 2. Nf3+ *\n";
+        let mut games = Games::from_reader("t.pgn", pgn.as_bytes(), options);
+        while let Some(game) = games.next_game() {
+            strict.count(game.expect("no read error"));
+        }
+        assert!(
+            text(&strict).ends_with(
+                "; 1 error, 0 warnings in 2.000 s (0 games/s)\nerrors by code: wrong_check_mark 1\n"
+            ),
+            "{}",
+            text(&strict)
+        );
+    }
+
+    #[test]
+    fn several_inputs_get_a_line_each() {
+        let (a, b) = (totals("1. e4 e5 1-0\n"), totals("1. e4 e5 2. Ke3 0-1\n"));
+        let mut sum = Totals::default();
+        for (name, part, failed) in [("a.pgn", &a, false), ("b\u{1b}.pgn", &b, true)] {
+            sum.add(part);
+            let mut input = InputTotals {
+                name: name.into(),
+                ..InputTotals::default()
+            };
+            input.add(part);
+            input.failed = failed;
+            sum.inputs.push(input);
+        }
+        let summary = text(&sum);
+        let lines: Vec<&str> = summary.lines().collect();
+        assert_eq!(
+            lines[..2],
+            [
+                "a.pgn: 1 game, 2 plies: 1 valid, 0 invalid; 0 errors, 0 warnings",
+                "b\\u001b.pgn: 1 game, 2 plies: 0 valid, 1 invalid; 1 error, 0 warnings; not read to its end",
+            ]
+        );
+        assert!(lines[2].starts_with("2 games, 4 plies:"), "{summary}");
+        // One input: no line of its own.
+        sum.inputs.truncate(1);
+        assert!(text(&sum).starts_with("2 games"));
     }
 
     #[test]
@@ -170,6 +371,11 @@ mod tests {
             (Some(1), Some(1))
         );
         assert_eq!(value["codes"], serde_json::json!({"illegal_move": 1}));
+        assert_eq!(value["errors"], 1);
+        assert_eq!(
+            value["codes_by_severity"],
+            serde_json::json!({"error": {"illegal_move": 1}, "warning": {}})
+        );
         assert_eq!(value["games_per_second"], 1.0);
     }
 
