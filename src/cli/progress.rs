@@ -60,7 +60,9 @@ impl Observer for Progress {
     fn games(&self, games: u64, invalid: u64, warnings: u64) {
         if let Some(bar) = &self.bar {
             bar.set_message(format!(
-                "{games} games, {invalid} invalid, {warnings} warnings"
+                "{}, {invalid} invalid, {}",
+                arbiter::counted(games, "game"),
+                arbiter::counted(warnings, "warning")
             ));
         }
     }
