@@ -196,7 +196,13 @@ impl San {
                 return Err(E::new(|| SanError::PromotionNotOnLastRank { san }));
             }
         }
-        let moves = candidates::legal_moves_to(pos, role, self.to, in_check);
+        let mut moves = candidates::legal_moves_to(pos, role, self.to, in_check);
+        if self.from_file == NONE
+            && let Some(file) = self.implied_from_file(role)
+        {
+            // A pawn written without file or capture mark: a push, from the destination's file.
+            moves.froms &= Bitboard::file(file);
+        }
         if let Some((mv, form)) = self.plain_fit(&moves) {
             return Ok(Resolved {
                 mv,
