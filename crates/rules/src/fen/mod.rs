@@ -51,10 +51,12 @@
 //! square **only when an en passant capture is legal** (shakmaty's `EnPassantMode::Legal`).
 
 mod defect;
+mod epd;
 mod fields;
 mod write;
 
 pub use defect::{FenDefect, FenError, FenField, MAX_FEN_BYTES, MAX_LISTED_DEFECTS};
+pub use epd::epd_to_fen;
 
 use fields::{
     castling, check_en_passant, check_material, clock, en_passant, has_file_letters,
