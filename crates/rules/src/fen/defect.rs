@@ -99,6 +99,11 @@ pub enum FenDefect {
         /// The letter of the second right.
         letter: char,
     },
+    /// A `K`/`Q`/`k`/`q` letter after one that the standard order `KQkq` puts after it (`qkQK`).
+    CastlingOutOfOrder {
+        /// The letter out of order.
+        letter: char,
+    },
     /// A castling right without exactly one king of its colour, on its first rank.
     CastlingWithoutKing {
         /// The letter.
@@ -212,6 +217,7 @@ impl FenDefect {
             FenDefect::BadTurn { .. } | FenDefect::OppositeCheck { .. } => FenField::Turn,
             FenDefect::CastlingSyntax { .. }
             | FenDefect::CastlingDuplicate { .. }
+            | FenDefect::CastlingOutOfOrder { .. }
             | FenDefect::CastlingWithoutKing { .. }
             | FenDefect::CastlingWithoutRook { .. }
             | FenDefect::CastlingKingNotOnE { .. }
@@ -283,6 +289,10 @@ impl fmt::Display for FenDefect {
                 f,
                 "'{letter}' repeats a right: {} already has one on that side",
                 color_of_letter(*letter)
+            ),
+            FenDefect::CastlingOutOfOrder { letter } => write!(
+                f,
+                "'{letter}' is out of order: the letters come in the order KQkq"
             ),
             FenDefect::CastlingWithoutKing { letter } => {
                 let color = color_of_letter(*letter);

@@ -174,7 +174,16 @@ pub(super) fn read_castling(
     defects: &mut Vec<FenDefect>,
 ) -> Bitboard {
     let mut rights = Bitboard::EMPTY;
+    // The standard letters come in the order KQkq (PGN standard 16.1.3.3); the file letters of
+    // Shredder-FEN follow no one order among programs.
+    let mut last_standard = None;
     for &letter in letters {
+        if let Some(rank) = "KQkq".find(letter) {
+            if last_standard.is_some_and(|last| last > rank) {
+                defects.push(FenDefect::CastlingOutOfOrder { letter });
+            }
+            last_standard = Some(rank);
+        }
         let color = color_of_letter(letter);
         let back = Bitboard::rank(color.back_rank());
         let kings = pos.by_piece(Piece {

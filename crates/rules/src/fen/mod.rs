@@ -5,7 +5,9 @@
 //! * surrounding whitespace and runs of spaces between fields are fine;
 //! * the two clock fields may be left out (halfmove clock 0, fullmove number 1), or only the
 //!   fullmove number; a fullmove number of 0 reads as 1;
-//! * castling rights may be given in any order.
+//! * castling rights written with file letters (Shredder-FEN) may come in any order; the
+//!   letters `KQkq` must come in that order (a `qkQK` field is refused, naming the first letter
+//!   out of order).
 //!
 //! Everything else is an error, and the error names **every** defect found (one per problem,
 //! each naming its field; the first [`MAX_LISTED_DEFECTS`] listed, the others counted), not just

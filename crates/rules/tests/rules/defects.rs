@@ -252,6 +252,36 @@ fn castling_duplicate() {
     );
 }
 
+// See: issue 30, point 12: the standard letters come in the order KQkq, or the FEN is refused.
+#[test]
+fn castling_out_of_order() {
+    let corners = "r3k2r/8/8/8/8/8/8/R3K2R";
+    for (field, letter) in [
+        ("qkQK", 'k'),
+        ("QK", 'K'),
+        ("kK", 'K'),
+        ("Kqk", 'k'),
+        ("KQqk", 'k'),
+    ] {
+        rejects(
+            &format!("{corners} w {field} - 0 1"),
+            FenField::Castling,
+            |d| matches!(d, FenDefect::CastlingOutOfOrder { letter: l } if *l == letter),
+        );
+        let err = Position::from_fen_lenient(&format!("{corners} w {field} - 0 1"))
+            .expect_err("refused by the lenient reader too");
+        assert!(
+            err.to_string()
+                .contains("out of order: the letters come in the order KQkq"),
+            "{err}"
+        );
+    }
+    for field in ["KQkq", "Kq", "Qk", "kq", "K", "HAha", "AHah"] {
+        let fen = format!("{corners} w {field} - 0 1");
+        assert!(Position::from_fen(&fen).is_ok(), "{fen}");
+    }
+}
+
 #[test]
 fn en_passant_syntax() {
     rejects(
