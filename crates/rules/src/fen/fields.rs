@@ -257,7 +257,7 @@ pub(super) fn check_en_passant(
         Color::Black => (2, 3, 1),
     };
     if ep.rank() != ep_rank {
-        defects.push(FenDefect::EnPassantRank { square: ep });
+        defects.push(FenDefect::EnPassantRank { square: ep, turn });
         return;
     }
     let pawn = ep.with_rank(pawn_rank);
