@@ -32,9 +32,11 @@ fn field_count() {
         FenField::Fen,
         |d| matches!(d, FenDefect::FieldCount { found: 7 }),
     );
-    rejects("", FenField::Fen, |d| {
-        matches!(d, FenDefect::NotAFen { found } if found.is_empty())
-    });
+    rejects(
+        "",
+        FenField::Fen,
+        |d| matches!(d, FenDefect::NotAFen { found } if found.is_empty()),
+    );
 }
 
 #[test]

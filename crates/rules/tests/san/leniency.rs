@@ -215,6 +215,30 @@ fn a_blocked_pawn_push_is_never_a_neighbour_capture() {
                 let (uci, flags) = resolve(&fen, &format!("x{to}"));
                 assert!(uci.ends_with(&to), "x{to} in {fen}");
                 assert!(flags.contains(Leniency::PAWN_CAPTURE_WITHOUT_FILE));
+                // With both neighbours able to take, the push is still no capture, and the
+                // message says no pawn gets there (not that two could).
+                let other = if neighbour > file {
+                    file.wrapping_sub(1)
+                } else {
+                    file + 1
+                };
+                if other < 8 {
+                    let mut both = ranks;
+                    both[home][usize::from(other)] = Some(ours);
+                    let side = if white { 'w' } else { 'b' };
+                    let fen = format!("{} {side} - - 0 1", placement(&both));
+                    let pos = Position::from_fen(&fen).expect("valid fen");
+                    let err = to
+                        .parse::<San>()
+                        .expect("san")
+                        .resolve(&pos)
+                        .expect_err(&to);
+                    assert_eq!(
+                        err.to_string(),
+                        format!("{to}: no pawn can reach {to}"),
+                        "{fen}"
+                    );
+                }
                 checked += 1;
             }
         }
