@@ -1,5 +1,7 @@
 //! Replay and classify arbitrary PGN: the reader feeds the replayer (as validate replays, then as
-//! export --plies does), no panic, no hang, and every report is consistent with itself.
+//! export --plies does), no panic, no hang, and every report is consistent with itself: its
+//! counts by code, `end_ply` exactly where moves after the end are warned about, both kings on
+//! the final board.
 
 #![no_main]
 
@@ -62,6 +64,19 @@ fuzz_target!(|data: &[u8]| {
             }
             if !report.main_line_valid {
                 assert!(report.errors > 0 && !report.first_error.is_empty());
+            }
+            // Moves after an automatic end are warned about exactly where export gives the
+            // ply of that end.
+            let after_end = report.codes.seen().any(|(code, _)| code == Code::MoveAfterEnd);
+            if report.main_line_valid {
+                assert_eq!(report.end_ply.is_some(), after_end, "{}", report.final_fen);
+            }
+            // No replay reaches a position without both kings.
+            if let Some(placement) = report.final_fen.split(' ').next()
+                && !placement.is_empty()
+            {
+                let kings = |king: char| placement.chars().filter(|&c| c == king).count();
+                assert_eq!((kings('K'), kings('k')), (1, 1), "{}", report.final_fen);
             }
         }
     }

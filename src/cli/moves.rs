@@ -24,7 +24,9 @@
 //! `--file` reads line by line in constant memory: a line keeps at most 64 KiB (a longer one is an
 //! error record), an error record echoes at most 512 characters of its line, a line whose FEN is
 //! not UTF-8 is an error record like any bad FEN, and a closed stdout (`| head -1`) ends the run
-//! quietly with status 0.
+//! quietly with status 0. A UTF-8 byte-order mark opening the file is skipped; an EPD line's
+//! clocks are its `hmvc` and `fmvn` operations (0 and 1 without them), its other operations are
+//! ignored ([`arbiter::rules::epd_to_fen`]).
 
 use std::io::{self, Write};
 
@@ -241,6 +243,10 @@ fn run_file(path: &std::path::Path, chess960: bool, limits: &MateLimits) -> anyh
             break;
         };
         let too_long = length > MAX_LINE_BYTES as u64;
+        // A UTF-8 byte-order mark opens the file, as in PGN input: it is no piece letter.
+        if number == 1 && line.starts_with(arbiter::pgn::BOM) {
+            line.drain(..arbiter::pgn::BOM.len());
+        }
         let lossy = String::from_utf8_lossy(&line);
         let text = lossy.trim();
         if (text.is_empty() && !too_long) || text.starts_with('#') {
@@ -313,7 +319,7 @@ fn read_position(bytes: &[u8], text: &str, chess960: bool) -> Result<Position, S
         pos.set_chess960(chess960);
         return Ok(pos);
     }
-    let fen = epd_fen(text);
+    let fen = arbiter::rules::epd_to_fen(text);
     // Bytes that are not UTF-8 do not matter in an EPD's operations, which are not read; in the
     // FEN they are an error of their own, named by their place.
     if let Err(err) = std::str::from_utf8(bytes)
@@ -334,20 +340,6 @@ fn read_position(bytes: &[u8], text: &str, chess960: bool) -> Result<Position, S
 fn write_json(out: &mut impl Write, value: &impl Serialize) -> io::Result<()> {
     serde_json::to_writer(&mut *out, value)?;
     writeln!(out)
-}
-
-/// The FEN of a FEN or EPD line: an EPD's four fields (with clocks 0 and 1), a FEN's six, without
-/// the EPD operations (`bm Nf3; id "x";`) that may follow.
-fn epd_fen(line: &str) -> String {
-    let fields: Vec<&str> = line.split_whitespace().collect();
-    let counters = fields.len() >= 6
-        && fields[4].bytes().all(|b| b.is_ascii_digit())
-        && fields[5].bytes().all(|b| b.is_ascii_digit());
-    if counters || fields.len() < 4 {
-        fields.iter().take(6).copied().collect::<Vec<_>>().join(" ")
-    } else {
-        format!("{} 0 1", fields[..4].join(" "))
-    }
 }
 
 /// The legal moves, the status and what each side can still do in `pos`.

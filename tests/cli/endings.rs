@@ -32,7 +32,7 @@ fn each_ending_is_judged_alike_by_export_and_validate() {
             .into_iter()
             .filter(|d| d["type"] == "diagnostic")
             .collect();
-    assert_eq!(records.len(), 20);
+    assert_eq!(records.len(), 30);
     for record in &records {
         let event = record["event"].as_str().unwrap_or_default();
         let got = ["outcome", "winner", "result_consistent", "end_ply", "valid"]

@@ -535,3 +535,22 @@ fn a_file_of_positions_into_a_closed_pipe_ends_quietly() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+// See: issue 30, points 10 and 11.
+#[test]
+fn a_file_skips_a_byte_order_mark_and_reads_the_clocks_of_an_epd() {
+    let input = "\u{feff}4k3/8/8/8/8/8/8/4K2R w K - hmvc 150; fmvn 90; bm O-O; id \"a; b\"; \
+                 c0 \"x\";\n4k3/8/8/8/8/8/8/4K2R w K - fmvn 7; ce 35;\n\u{feff}startpos\n";
+    let out =
+        crate::util::arbiter_stdin(&["moves", "--file", "-", "--limit", "0"], input.as_bytes());
+    let lines = records(&out);
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert_eq!(lines[0]["line"], 1);
+    assert_eq!(lines[0]["fen"], "4k3/8/8/8/8/8/8/4K2R w K - 150 90");
+    assert_eq!(lines[0]["status"], "seventyfive_moves");
+    assert_eq!(lines[1]["fen"], "4k3/8/8/8/8/8/8/4K2R w K - 0 7");
+    assert_eq!(lines[1]["status"], "ongoing");
+    // A byte-order mark opens a file only: on a later line it is no FEN.
+    assert!(lines[2]["error"].is_string(), "{}", lines[2]);
+    assert_eq!(out.status.code(), Some(1));
+}

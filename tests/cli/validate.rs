@@ -307,28 +307,35 @@ fn an_input_without_games_says_so() {
 }
 
 #[test]
-fn a_check_left_standing_by_a_null_move_is_still_check_after_the_next_move() {
-    // Black passes while in check; White's quiet `a3` leaves Black in check all the same.
-    let game =
-        |a3: &str| format!("[Event \"x\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Qxf7+ -- 4. {a3} Kxf7 *\n");
-    let codes = |a3: &str| -> Vec<String> {
-        let output = arbiter_stdin(&["validate", "--format", "jsonl"], game(a3).as_bytes());
-        json_lines(&stdout(&output))
+fn a_null_move_while_in_check_is_an_illegal_move_on_any_line() {
+    // Black passes while in check: the king could be taken. On the main line the game is
+    // invalid there; in a variation the variation stops there and the main line's outcome
+    // stands (an error all the same).
+    let main = "[Event \"x\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Qxf7+ -- 4. Qxe8 *\n";
+    let variation = "[Event \"x\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Qxf7+ Kxf7 (3... -- 4. Qxe8) *\n";
+    for (game, outcome) in [(main, "invalid"), (variation, "unterminated")] {
+        let output = arbiter_stdin(&["validate", "--format", "jsonl"], game.as_bytes());
+        let lines = json_lines(&stdout(&output));
+        let messages: Vec<(&str, &str)> = lines
             .iter()
-            .filter_map(|line| line["message"].as_str().map(str::to_owned))
-            .collect()
-    };
-    assert_eq!(
-        codes("a3"),
-        [
-            "--: a null move in the main line passes the turn; it is not a legal move",
-            "a3: the move gives check; the standard form is a3+"
-        ]
-    );
-    assert_eq!(
-        codes("a3+"),
-        ["--: a null move in the main line passes the turn; it is not a legal move"]
-    );
+            .filter_map(|line| Some((line["code"].as_str()?, line["message"].as_str()?)))
+            .collect();
+        assert_eq!(
+            messages,
+            [(
+                "illegal_move",
+                "--: a null move while in check would leave the king in check"
+            )],
+            "{game}"
+        );
+        let summary = lines.last().expect("a summary");
+        assert_eq!(summary["invalid"], 1, "{game}");
+        let output = arbiter_stdin(&["export", "--format", "jsonl"], game.as_bytes());
+        let record = &json_lines(&stdout(&output))[0];
+        assert_eq!(record["outcome"], outcome, "{game}");
+        let fen = record["final_fen"].as_str().expect("a final FEN");
+        assert!(fen.contains('k') && fen.contains('K'), "{fen}");
+    }
 }
 
 // See: issue 31 point 1.

@@ -32,7 +32,9 @@ mod undo;
 mod zobrist;
 
 pub use bitboard::{Bitboard, Squares};
-pub use fen::{FenDefect, FenError, FenField, MAX_FEN_BYTES, MAX_LISTED_DEFECTS, STARTING_FEN};
+pub use fen::{
+    FenDefect, FenError, FenField, MAX_FEN_BYTES, MAX_LISTED_DEFECTS, STARTING_FEN, epd_to_fen,
+};
 pub use mate::{CanMate, MateLimits, can_mate, is_dead};
 pub use moves::{Move, MoveList, UciMove};
 pub use perft::{divide, perft};

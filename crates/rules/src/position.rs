@@ -330,7 +330,8 @@ impl Position {
     /// Whether `color` cannot mate by any series of legal moves, with python-chess's rule: no
     /// pawns, rooks or queens; a lone knight only against a king (and queens, which cannot be
     /// forced to help); bishops only if every bishop on the board shares one square colour and
-    /// there are no knights or pawns at all.
+    /// there are no knights or pawns at all. Each rule's proof is in
+    /// [`mate::material_cannot_mate`](crate::mate::material_cannot_mate).
     pub fn has_insufficient_material(&self, color: Color) -> bool {
         let ours = self.by_color(color);
         let heavy = self.by_role(Role::Pawn) | self.by_role(Role::Rook) | self.by_role(Role::Queen);

@@ -14,7 +14,9 @@
 //!
 //! A known command that cannot be read (`[%clk 1:7x]`, `[%eval abc]`, `[%clk 0:03:00` with no
 //! `]`) is handed out as a [`Malformed`] value, with its byte offset in the comment and a message
-//! in plain words; it never stops the reading of the comment or of the game.
+//! in plain words; it never stops the reading of the comment or of the game. A command ends at
+//! its `]`, or where the next command (`[%`) starts, or at the comment's end: in
+//! `[%clk 0:00:05 [%emt 0:00:12]` the clock is unclosed and the time spent is read.
 //!
 //! A comment with no `[` costs one byte search (a loop under 32 bytes, [`memchr`] above); the
 //! lichess forms `{ [%clk 0:03:00] }` and `{ [%eval 0.17] [%clk 0:03:00] }` are read in one pass
@@ -72,8 +74,8 @@ pub enum Command<'a> {
 pub struct Malformed<'a> {
     /// Byte offset of the command's `[` within the comment text.
     pub offset: usize,
-    /// The command as written, from `[` to `]` included (to the end of the comment, trimmed, when
-    /// there is no `]`).
+    /// The command as written, from `[` to `]` included (when there is no `]`, up to the next
+    /// command or the end of the comment, trimmed).
     pub text: &'a str,
     /// What is wrong with it.
     pub problem: CommandProblem,
@@ -142,10 +144,24 @@ pub fn read_commands<'a>(comment: &'a str, mut each: impl FnMut(Command<'a>)) {
         let name_end = name_start
             + bytes[name_start..]
                 .iter()
-                .position(|&b| b == b']' || b.is_ascii_whitespace())
+                .position(|&b| b == b']' || b == b'[' || b.is_ascii_whitespace())
                 .unwrap_or(bytes.len() - name_start);
         let kind = kind(&bytes[name_start..name_end]);
-        let Some(close) = find(b']', &bytes[name_end..]).map(|at| name_end + at) else {
+        let close = find(b']', &bytes[name_end..]).map(|at| name_end + at);
+        // A command ends at its `]`, or where the next one starts, or at the comment's end: an
+        // unclosed command never swallows the next.
+        if let Some(next) = next_command(bytes, name_end, close.unwrap_or(bytes.len())) {
+            if kind != Kind::Other {
+                each(Command::Malformed(Malformed {
+                    offset: open,
+                    text: comment[open..next].trim_end(),
+                    problem: CommandProblem::Unclosed,
+                }));
+            }
+            from = next;
+            continue;
+        }
+        let Some(close) = close else {
             if kind != Kind::Other {
                 each(Command::Malformed(Malformed {
                     offset: open,
@@ -171,6 +187,19 @@ pub fn read_commands<'a>(comment: &'a str, mut each: impl FnMut(Command<'a>)) {
             })
         }));
     }
+}
+
+/// Where the next command (`[%`) starts in `bytes[from..to]`, if one does.
+#[inline]
+fn next_command(bytes: &[u8], mut from: usize, to: usize) -> Option<usize> {
+    while let Some(at) = find(b'[', &bytes[from..to]) {
+        let open = from + at;
+        if bytes.get(open + 1) == Some(&b'%') {
+            return Some(open);
+        }
+        from = open + 1;
+    }
+    None
 }
 
 /// The commands read; `Other` is skipped.
@@ -353,10 +382,11 @@ fn eval(value: &[u8]) -> Result<(Eval, Option<u32>), CommandProblem> {
     Ok((eval, depth))
 }
 
-/// `magnitude` with its sign, if it fits an `i32`.
+/// `magnitude` with its sign, if it fits an `i32` (down to `i32::MIN`, whose magnitude does not
+/// fit unsigned).
 fn signed(magnitude: u64, negative: bool) -> Result<i32, CommandProblem> {
-    let value = i32::try_from(magnitude).map_err(|_| CommandProblem::TooLarge)?;
-    Ok(if negative { -value } else { value })
+    let value = i64::try_from(magnitude).map_err(|_| CommandProblem::TooLarge)?;
+    i32::try_from(if negative { -value } else { value }).map_err(|_| CommandProblem::TooLarge)
 }
 
 #[cfg(test)]
@@ -558,6 +588,52 @@ mod tests {
                 problem: CommandProblem::TooLarge,
             })
         });
+    }
+
+    #[test]
+    fn an_unclosed_command_ends_where_the_next_one_starts() {
+        let seen = all("[%clk 0:00:05 [%emt 0:00:12] [%eval 0.17]");
+        assert_eq!(seen.len(), 3, "{seen:?}");
+        assert_eq!(
+            seen[0],
+            Command::Malformed(Malformed {
+                offset: 0,
+                text: "[%clk 0:00:05",
+                problem: CommandProblem::Unclosed,
+            })
+        );
+        assert_eq!(seen[1..], [Command::Emt(12_000), cp(17)]);
+        // The last command of the comment, unclosed, ends at the comment's end.
+        let seen = all("[%eval 0.1] [%csl Ra1 [%clk 0:01:00] x [%emt 0:00:02");
+        assert_eq!(seen.len(), 3, "{seen:?}");
+        assert_eq!(seen[..2], [cp(10), Command::Clock(60_000)]);
+        assert!(
+            matches!(seen[2], Command::Malformed(m) if m.text == "[%emt 0:00:02" && m.offset == 39)
+        );
+        // A `[` that starts no command is part of the value.
+        assert!(
+            matches!(one("[%clk [0:00:05]"), Command::Malformed(m) if m.problem == CommandProblem::Clock)
+        );
+    }
+
+    #[test]
+    fn every_value_of_32_bits_fits_and_no_more() {
+        assert_eq!(one("[%eval -21474836.48]"), cp(i32::MIN));
+        assert_eq!(one("[%eval 21474836.47]"), cp(i32::MAX));
+        assert_eq!(one("[%eval #-2147483648]"), mate(i32::MIN));
+        assert_eq!(one("[%eval #2147483647]"), mate(i32::MAX));
+        for bad in [
+            "[%eval -21474836.49]",
+            "[%eval 21474836.48]",
+            "[%eval #-2147483649]",
+            "[%eval #2147483648]",
+            "[%eval #-99999999999999999999]",
+        ] {
+            assert!(
+                matches!(one(bad), Command::Malformed(m) if m.problem == CommandProblem::TooLarge),
+                "{bad}"
+            );
+        }
     }
 
     #[test]

@@ -4,7 +4,9 @@
 //! The PGN standard's values (`abandoned`, `adjudication`, `death`, `emergency`, `normal`,
 //! `rules infraction`, `time forfeit`, `unterminated`) name a category only. Servers write whole
 //! sentences that also say who won; `docs/termination.md` has the table. The subject of such a
-//! sentence is `White`, `Black`, or a player's name as the `White` or `Black` tag gives it.
+//! sentence is `White`, `Black`, or a player's name as the `White` or `Black` tag gives it: it is
+//! matched first, and the keywords are read only in the phrase after it, with the names blanked
+//! out (a name may hold any keyword: "Anna Flagg", "Jon Timerman").
 
 use crate::outcome::{Outcome, Winner};
 
@@ -39,7 +41,11 @@ pub fn read(text: &str, white: &str, black: &str) -> Termination {
         }
     }
     let lower = text.to_lowercase();
-    let players = Players { white, black };
+    let players = Players::new(white, black);
+    // The subject first (a player's name may hold any keyword: "Anna Flagg", "Jon Timerman",
+    // "Drawnik"), then the phrase after it, with the players' names blanked out.
+    let (subject, phrase) = players.subject(&lower);
+    let phrase = players.blank_names(phrase);
     let time = [
         "time forfeit",
         "time-forfeit",
@@ -49,44 +55,100 @@ pub fn read(text: &str, white: &str, black: &str) -> Termination {
         "flag",
     ]
     .iter()
-    .any(|p| lower.contains(p));
+    .any(|p| phrase.contains(p));
     let category = if time {
         Some(Outcome::TimeForfeit)
-    } else if lower.contains("abandon") || lower.contains("disconnect") {
+    } else if phrase.contains("abandon") || phrase.contains("disconnect") {
         Some(Outcome::Abandoned)
-    } else if lower.contains("adjudicat") {
+    } else if phrase.contains("adjudicat") {
         Some(Outcome::Adjudication)
-    } else if lower.contains("infraction") {
+    } else if phrase.contains("infraction") {
         Some(Outcome::RulesInfraction)
     } else {
         None
     };
     Termination {
         category,
-        implies: implied_result(&lower, &players),
+        implies: implied_result(subject, &phrase),
     }
 }
 
-/// The two players' names.
-struct Players<'a> {
-    white: &'a str,
-    black: &'a str,
+/// The two players' names, lowercase and trimmed.
+struct Players {
+    white: String,
+    black: String,
 }
 
-impl Players<'_> {
-    /// The side `subject` names: `white`, `black`, or a player's name (case aside). `None` when
-    /// it names neither, or both (two players of one name).
-    fn side(&self, subject: &str) -> Option<Winner> {
-        let subject = subject.trim().trim_end_matches(',').trim();
-        let is = |name: &str| !name.trim().is_empty() && name.trim().to_lowercase() == subject;
-        match (
-            subject == "white" || is(self.white),
-            subject == "black" || is(self.black),
-        ) {
-            (true, false) => Some(Winner::White),
-            (false, true) => Some(Winner::Black),
-            _ => None,
+/// Whether `at` in `text` is a word's edge: the text's end or a byte that is no letter or digit.
+fn word_edge(text: &str, at: usize) -> bool {
+    text[at..]
+        .chars()
+        .next()
+        .is_none_or(|c| !c.is_alphanumeric())
+}
+
+impl Players {
+    fn new(white: &str, black: &str) -> Players {
+        Players {
+            white: white.trim().to_lowercase(),
+            black: black.trim().to_lowercase(),
         }
+    }
+
+    /// The subject a lowercase sentence starts with, and the phrase after it: `white`, `black`
+    /// or a player's name (the longest that fits, ending at a word's edge). The subject is
+    /// `Some(None)` when it names both sides (two players of one name), and `None`, with the
+    /// whole sentence as the phrase, when the sentence starts with neither.
+    fn subject<'t>(&self, lower: &'t str) -> (Option<Option<Winner>>, &'t str) {
+        let mut best: Option<(usize, Option<Winner>)> = None;
+        for (name, side) in [
+            ("white", Winner::White),
+            ("black", Winner::Black),
+            (self.white.as_str(), Winner::White),
+            (self.black.as_str(), Winner::Black),
+        ] {
+            if name.is_empty() || !lower.starts_with(name) || !word_edge(lower, name.len()) {
+                continue;
+            }
+            best = match best {
+                Some((len, _)) if len > name.len() => best,
+                Some((len, Some(found))) if len == name.len() && found != side => Some((len, None)),
+                Some((len, None)) if len == name.len() => best,
+                _ => Some((name.len(), Some(side))),
+            };
+        }
+        match best {
+            Some((len, side)) => (Some(side), &lower[len..]),
+            None => (None, lower),
+        }
+    }
+
+    /// `phrase` with each whole-word occurrence of a player's name blanked out, so that no
+    /// keyword is read inside a name ("... against Anna Flagg").
+    fn blank_names(&self, phrase: &str) -> String {
+        let mut out = phrase.to_owned();
+        for name in [&self.white, &self.black] {
+            if name.is_empty() {
+                continue;
+            }
+            let mut from = 0;
+            while let Some(found) = out[from..].find(name.as_str()) {
+                let at = from + found;
+                let end = at + name.len();
+                let starts_word = at == 0
+                    || out[..at]
+                        .chars()
+                        .next_back()
+                        .is_some_and(|c| !c.is_alphanumeric());
+                if starts_word && word_edge(&out, end) {
+                    out.replace_range(at..end, " ");
+                    from = at + 1;
+                } else {
+                    from = end;
+                }
+            }
+        }
+        out
     }
 }
 
@@ -99,26 +161,26 @@ fn other(side: Winner) -> Option<Winner> {
     }
 }
 
-/// The result a lowercase sentence implies.
-fn implied_result(lower: &str, players: &Players<'_>) -> Option<Winner> {
+/// The result a lowercase phrase implies, after its `subject` (see [`Players::subject`]).
+fn implied_result(subject: Option<Option<Winner>>, phrase: &str) -> Option<Winner> {
     // A flag fall against a side that cannot mate is a draw (Law 6.9).
-    if lower.contains("drawn")
-        || lower.starts_with("draw")
-        || lower.contains("no material to mate")
-        || lower.contains("insufficient material to mate")
+    let phrase = phrase.trim_start();
+    if phrase.contains("drawn")
+        || subject.is_none() && phrase.starts_with("draw")
+        || phrase.contains("no material to mate")
+        || phrase.contains("insufficient material to mate")
     {
         return Some(Winner::Draw);
     }
+    let side = subject??;
+    let words = format!(" {}", phrase.trim_start_matches(',').trim_start());
     // "X won on time", "X won by resignation", "X won - game abandoned".
-    if let Some(at) = lower.find(" won") {
-        return players.side(&lower[..at]);
-    }
-    if let Some(at) = lower.find(" wins") {
-        return players.side(&lower[..at]);
+    if words.starts_with(" won") || words.starts_with(" wins") {
+        return Some(side);
     }
     // "X ran out of time", "X lost on time", "X forfeits by disconnection", "X resigns",
     // "X abandoned the game": the other side won.
-    for verb in [
+    [
         " ran out of time",
         " lost",
         " loses",
@@ -128,12 +190,11 @@ fn implied_result(lower: &str, players: &Players<'_>) -> Option<Winner> {
         " disconnected",
         " was checkmated",
         " is checkmated",
-    ] {
-        if let Some(at) = lower.find(verb) {
-            return players.side(&lower[..at]).and_then(other);
-        }
-    }
-    None
+    ]
+    .iter()
+    .any(|verb| words.starts_with(verb))
+    .then(|| other(side))
+    .flatten()
 }
 
 #[cfg(test)]
@@ -211,6 +272,76 @@ mod tests {
         );
         assert_eq!(says("Game drawn by repetition"), (None, Some(Draw)));
         assert_eq!(says("Game drawn by agreement"), (None, Some(Draw)));
+    }
+
+    /// A player's name may hold any keyword: the sentence reads the same with the names as
+    /// with the colours, for every phrasing, every name and either side.
+    #[test]
+    fn keywords_inside_player_names_are_not_read() {
+        let names = [
+            "Anna Flagg",
+            "Jon Timerman",
+            "Drawnik",
+            "Timeout Tim",
+            "Abandonato",
+            "Ines Disconnecta",
+            "Adjudicator Al",
+            "Lost Boy",
+            "Resigno",
+            "Infraction Joe",
+            "Draw Dee",
+            "Black Flag",
+            "Whitewon",
+            "Wonder Woman",
+            "Ole Forfeith",
+        ];
+        let phrasings = [
+            "X won by resignation",
+            "X won on time",
+            "X wins by checkmate",
+            "X resigns",
+            "X ran out of time",
+            "X lost on time",
+            "X forfeits by disconnection",
+            "X won - game abandoned",
+            "X was checkmated",
+            "X won by adjudication",
+            "X won by resignation against Y",
+            "X ran out of time and Y has no material to mate",
+            "Game drawn by agreement",
+            "Normal end",
+        ];
+        let mut checked = 0;
+        for white in names {
+            for black in names {
+                if white == black {
+                    continue;
+                }
+                for phrasing in phrasings {
+                    for (x, y, colour_x, colour_y) in [
+                        (white, black, "White", "Black"),
+                        (black, white, "Black", "White"),
+                    ] {
+                        let by_name = phrasing.replace('X', x).replace('Y', y);
+                        let by_colour = phrasing.replace('X', colour_x).replace('Y', colour_y);
+                        assert_eq!(
+                            read(&by_name, white, black),
+                            read(&by_colour, "Wanda", "Bert"),
+                            "{by_name:?} (White {white:?}, Black {black:?})"
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, 15 * 14 * 14 * 2);
+        // The hunt's cases.
+        let t = read("Anna Flagg won by resignation", "Anna Flagg", "Bo");
+        assert_eq!((t.category, t.implies), (None, Some(Winner::White)));
+        let t = read("Jon Timerman won by resignation", "Bo", "Jon Timerman");
+        assert_eq!((t.category, t.implies), (None, Some(Winner::Black)));
+        let t = read("Drawnik won by resignation", "Drawnik", "Bo");
+        assert_eq!(t.implies, Some(Winner::White));
     }
 
     #[test]

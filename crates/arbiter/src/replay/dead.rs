@@ -33,13 +33,17 @@ pub fn dead_behind_wall(pos: &Position) -> bool {
     walled(pos) && Color::ALL.into_iter().all(|side| cannot_mate(pos, side))
 }
 
-/// The first ply of the line `moves` from `start` at which the position is provably dead, given
-/// that it is after the last move: deadness never goes away, so a bisection finds it.
-pub fn first_dead_ply(start: &Position, moves: &[Move]) -> u32 {
+/// The first ply of the line `moves` (`None` for a null move) from `start` at which the position
+/// is provably dead, given that it is after the last move: deadness never goes away (a null move
+/// only passes the turn), so a bisection finds it.
+pub fn first_dead_ply(start: &Position, moves: &[Option<Move>]) -> u32 {
     let dead_after = |plies: usize| {
         let mut pos = start.clone();
         for &mv in &moves[..plies] {
-            pos.play_unchecked(mv);
+            match mv {
+                Some(mv) => pos.play_unchecked(mv),
+                None => pos.play_null(),
+            }
         }
         dead_behind_wall(&pos)
     };
@@ -100,18 +104,18 @@ mod tests {
                 .map(|r| r.mv)
                 .unwrap_or_else(|| panic!("{text}"));
             position.play_unchecked(mv);
-            moves.push(mv);
+            moves.push(Some(mv));
         }
         assert!(dead_behind_wall(&position), "the wall is closed at the end");
         assert!(!dead_behind_wall(&start));
         let first = first_dead_ply(&start, &moves);
         let mut replay = start.clone();
-        for &mv in &moves[..first as usize] {
+        for &mv in moves[..first as usize].iter().flatten() {
             replay.play_unchecked(mv);
         }
         assert!(dead_behind_wall(&replay));
         let mut before = start.clone();
-        for &mv in &moves[..first as usize - 1] {
+        for &mv in moves[..first as usize - 1].iter().flatten() {
             before.play_unchecked(mv);
         }
         assert!(!dead_behind_wall(&before), "ply {first} is the first");

@@ -28,7 +28,7 @@ impl Replayer {
         };
         let mut ended = self.stack.automatic_end.filter(|&(ply, _)| ply < line.ply);
         let dead_at_end = ended.is_none() && dead::dead_behind_wall(&line.pos);
-        if dead_at_end && !self.stack.main_null {
+        if dead_at_end {
             let replayed;
             let played = match &self.stack.main_moves {
                 Some(moves) => moves.as_slice(),
@@ -37,7 +37,7 @@ impl Replayer {
                     replayed.as_slice()
                 }
             };
-            let moves: Vec<Move> = played.iter().map(|&(mv, _)| mv).collect();
+            let moves: Vec<Option<Move>> = played.iter().map(|&(mv, _)| mv).collect();
             let first = dead::first_dead_ply(&self.stack.start, &moves);
             // (`played` holds the `line.ply` moves of the main line.)
             if first < line.ply
@@ -60,6 +60,10 @@ impl Replayer {
                 outcome::classify_ended(outcome, declared)
             }
             None => {
+                if self.stack.stopped_at_end {
+                    // A checkmate or stalemate that a null move followed.
+                    self.report.end_ply = Some(line.ply);
+                }
                 let facts = self.final_facts(&line.pos, declared, dead_at_end);
                 outcome::classify(&facts, declared, termination.as_ref())
             }
@@ -136,7 +140,7 @@ pub(super) fn winner_words(winner: outcome::Winner) -> &'static str {
 /// The main line's moves of the game made of `game`, each with where it is written: the game
 /// replayed again by a replayer that keeps them. Keeping every move of every game, for the few
 /// whose final position is dead beyond material, cost the replay about 1% of its time.
-fn main_line_moves(game: &[u8]) -> Vec<(Move, Location)> {
+fn main_line_moves(game: &[u8]) -> Vec<(Option<Move>, Location)> {
     let mut again = Replayer::new(ReplayOptions::default());
     again.stack.main_moves = Some(Vec::new());
     parse_game(&RawGame::new(0, game.to_vec()), &mut again);
@@ -162,8 +166,9 @@ mod tests {
         for (&(mv, at), text) in moves.iter().zip(written) {
             assert!(game[at.offset()..].starts_with(text.as_bytes()), "{text}");
             let san: San = text.parse().expect("a move");
-            assert_eq!(san.resolve(&pos).map(|resolved| resolved.mv), Ok(mv));
-            pos.play_unchecked(mv);
+            let resolved = san.resolve(&pos).map(|resolved| resolved.mv);
+            assert_eq!(resolved.ok(), mv);
+            pos.play_unchecked(resolved.expect("legal"));
         }
     }
 

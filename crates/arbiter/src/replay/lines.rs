@@ -87,10 +87,12 @@ pub struct LineStack {
     /// The main line's first position.
     pub start: Position,
     /// The main line's moves, with where each was written, kept only when asked for (for the
-    /// first dead ply: see `judge`, which replays a game again to get them).
-    pub main_moves: Option<Vec<(Move, Location)>>,
-    /// The main line holds a null move (which the move list cannot hold).
-    pub main_null: bool,
+    /// first dead ply: see `judge`, which replays a game again to get them); `None` for a null
+    /// move.
+    pub main_moves: Option<Vec<(Option<Move>, Location)>>,
+    /// The main line stopped at a checkmate or stalemate that a null move followed: the game
+    /// ended there, and nothing after it is replayed.
+    pub stopped_at_end: bool,
 }
 
 impl LineStack {
@@ -103,7 +105,7 @@ impl LineStack {
         if let Some(moves) = &mut self.main_moves {
             moves.clear();
         }
-        self.main_null = false;
+        self.stopped_at_end = false;
     }
 
     /// The main line starts at `pos` (which may show an automatic end already).

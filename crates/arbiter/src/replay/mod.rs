@@ -13,6 +13,9 @@
 //!   tag, and moves played after an automatic end (fivefold repetition, the 75-move rule,
 //!   insufficient material) are warnings; an `e.p.` mark after a move that is no en passant
 //!   capture is an error;
+//! - a null move while in check is an illegal move (the king could be taken); on the main line
+//!   one after the game ended is a move after the end, and at a checkmate or stalemate it is not
+//!   played and the main line stops;
 //! - the first illegal move of a line ends that line: on the main line it makes the outcome
 //!   `invalid`, in a variation it is reported and the rest of the variation is skipped; junk
 //!   among the main line's moves breaks the main line too;
@@ -336,7 +339,7 @@ impl Replayer {
         if main {
             self.report.plies = ply;
             if let Some(moves) = &mut self.stack.main_moves {
-                moves.push((mv, location));
+                moves.push((Some(mv), location));
             }
             let material_changed = mv.is_capture() || mv.promotion().is_some();
             self.stack
@@ -356,12 +359,28 @@ impl Replayer {
             });
     }
 
+    /// Plays a null move: it passes the turn. One that would leave the mover in check is an
+    /// illegal move; one on the main line after the game ended is a move after the end (at a
+    /// checkmate or stalemate the main line stops there, never reaching a position where a king
+    /// can be taken).
     fn play_null_move(&mut self, text: &str, location: Location) {
         let Some(index) = self.stack.live() else {
             return;
         };
-        let line = &mut self.stack.lines[index];
+        let line = &self.stack.lines[index];
         let ply = line.ply + 1;
+        if index == 0 && !line.pos.has_legal_moves() {
+            return self.null_move_after_mate_or_stalemate(text, location, ply);
+        }
+        if line.in_check.unwrap_or_else(|| line.pos.is_check()) {
+            let message =
+                format!("{text}: a null move while in check would leave the king in check");
+            return self.line_error(location, ply, text, Code::IllegalMove, message);
+        }
+        if index == 0 && self.stack.automatic_end.is_some() {
+            self.warn_after_end(text, location, ply);
+        }
+        let line = &mut self.stack.lines[index];
         line.undo = line.pos.undo();
         line.pos.play_null();
         line.last_move = None;
@@ -370,7 +389,9 @@ impl Replayer {
         line.moved = true;
         if index == 0 {
             self.report.plies = ply;
-            self.stack.main_null = true;
+            if let Some(moves) = &mut self.stack.main_moves {
+                moves.push((None, location));
+            }
             let mover = !self.stack.lines[0].pos.turn();
             self.note_move(ply, mover, None);
             self.problem(

@@ -161,30 +161,65 @@ impl Replayer {
     #[cold]
     #[inline(never)]
     pub(super) fn warn_after_end(&mut self, text: &str, location: Location, ply: u32) {
+        if let Some(end) = self.stack.automatic_end {
+            self.warn_after_end_at(text, location, ply, end);
+        }
+    }
+
+    /// Warns once about moves played after the game ended at `end` (its ply and how).
+    fn warn_after_end_at(
+        &mut self,
+        text: &str,
+        location: Location,
+        ply: u32,
+        (end_ply, outcome): (u32, Outcome),
+    ) {
         if self.warned_after_end {
             return;
         }
-        if let Some((end_ply, outcome)) = self.stack.automatic_end {
-            self.warned_after_end = true;
-            let how = match outcome {
-                Outcome::InsufficientMaterial => "insufficient material",
-                Outcome::SeventyfiveMoves => "the 75-move rule",
-                Outcome::FivefoldRepetition => "fivefold repetition",
-                _ => outcome.as_str(),
-            };
-            let when = if end_ply == 0 {
-                "in its starting position".to_owned()
-            } else {
-                format!("at ply {end_ply}")
-            };
-            self.problem(
-                location,
-                Some(ply),
-                Some(text),
-                Code::MoveAfterEnd,
-                format!("{text}: the game already ended {when} by {how}; later moves do not count"),
-            );
-        }
+        self.warned_after_end = true;
+        let how = match outcome {
+            Outcome::InsufficientMaterial => "insufficient material",
+            Outcome::SeventyfiveMoves => "the 75-move rule",
+            Outcome::FivefoldRepetition => "fivefold repetition",
+            _ => outcome.as_str(),
+        };
+        let when = if end_ply == 0 {
+            "in its starting position".to_owned()
+        } else {
+            format!("at ply {end_ply}")
+        };
+        self.problem(
+            location,
+            Some(ply),
+            Some(text),
+            Code::MoveAfterEnd,
+            format!("{text}: the game already ended {when} by {how}; later moves do not count"),
+        );
+    }
+
+    /// A null move on the main line where the side to move has no legal move: the game ended
+    /// at the ply before, by checkmate or stalemate (unless an automatic end came first). The
+    /// null move is not played, and the main line stops: passing the turn out of a checkmate
+    /// would let the king be taken.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn null_move_after_mate_or_stalemate(
+        &mut self,
+        text: &str,
+        location: Location,
+        ply: u32,
+    ) {
+        let line = &mut self.stack.lines[0];
+        line.dead = true;
+        self.stack.stopped_at_end = true;
+        let outcome = if line.pos.is_check() {
+            Outcome::Checkmate
+        } else {
+            Outcome::Stalemate
+        };
+        let end = self.stack.automatic_end.unwrap_or((line.ply, outcome));
+        self.warn_after_end_at(text, location, ply, end);
     }
 
     #[cold]

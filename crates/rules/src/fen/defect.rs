@@ -48,6 +48,12 @@ pub enum FenDefect {
         /// How many bytes it has.
         bytes: usize,
     },
+    /// Text that is not a FEN at all: not 4 to 6 fields, and no `/` between ranks in the first
+    /// (`hello`). One defect, not one per letter.
+    NotAFen {
+        /// The text (at most [`MAX_FEN_BYTES`] bytes, white space around it left out).
+        found: String,
+    },
     /// Not 4 to 6 space-separated fields.
     FieldCount {
         /// How many fields there were.
@@ -99,6 +105,11 @@ pub enum FenDefect {
         /// The letter of the second right.
         letter: char,
     },
+    /// A `K`/`Q`/`k`/`q` letter after one that the standard order `KQkq` puts after it (`qkQK`).
+    CastlingOutOfOrder {
+        /// The letter out of order.
+        letter: char,
+    },
     /// A castling right without exactly one king of its colour, on its first rank.
     CastlingWithoutKing {
         /// The letter.
@@ -134,6 +145,8 @@ pub enum FenDefect {
     EnPassantRank {
         /// The square.
         square: Square,
+        /// The side to move.
+        turn: Color,
     },
     /// No pawn that could just have made the double step past the en passant square.
     EnPassantWithoutPawn {
@@ -183,7 +196,14 @@ pub enum FenDefect {
         /// The side's pawns.
         pawns: u32,
     },
-    /// The side that is not to move is in check.
+    /// The two kings stand next to each other.
+    KingsAdjacent {
+        /// The white king's square.
+        white: Square,
+        /// The black king's square.
+        black: Square,
+    },
+    /// The side that is not to move is in check (by a piece other than the king).
     OppositeCheck {
         /// The side to move.
         turn: Color,
@@ -199,7 +219,9 @@ impl FenDefect {
     /// The field the defect is in.
     pub fn field(&self) -> FenField {
         match self {
-            FenDefect::TooLong { .. } | FenDefect::FieldCount { .. } => FenField::Fen,
+            FenDefect::TooLong { .. }
+            | FenDefect::NotAFen { .. }
+            | FenDefect::FieldCount { .. } => FenField::Fen,
             FenDefect::RankCount { .. }
             | FenDefect::RankLength { .. }
             | FenDefect::BadPiece { .. }
@@ -208,10 +230,12 @@ impl FenDefect {
             | FenDefect::TooManyPawns { .. }
             | FenDefect::TooManyPieces { .. }
             | FenDefect::TooManyPromoted { .. }
+            | FenDefect::KingsAdjacent { .. }
             | FenDefect::ImpossibleCheck { .. } => FenField::Board,
             FenDefect::BadTurn { .. } | FenDefect::OppositeCheck { .. } => FenField::Turn,
             FenDefect::CastlingSyntax { .. }
             | FenDefect::CastlingDuplicate { .. }
+            | FenDefect::CastlingOutOfOrder { .. }
             | FenDefect::CastlingWithoutKing { .. }
             | FenDefect::CastlingWithoutRook { .. }
             | FenDefect::CastlingKingNotOnE { .. }
@@ -254,6 +278,12 @@ impl fmt::Display for FenDefect {
                 "the text is {bytes} bytes long; a FEN has at most {LONGEST_FEN} characters, and \
                  a text over {MAX_FEN_BYTES} bytes is not read as one"
             ),
+            FenDefect::NotAFen { found } => write!(
+                f,
+                "{found:?} is not a FEN at all: a FEN has 4 to 6 space-separated fields, the \
+                 first the board's 8 ranks separated by '/' (as in {})",
+                crate::fen::STARTING_FEN
+            ),
             FenDefect::FieldCount { found } => write!(
                 f,
                 "expected 4 to 6 space-separated fields (placement, side to move, castling, \
@@ -283,6 +313,10 @@ impl fmt::Display for FenDefect {
                 f,
                 "'{letter}' repeats a right: {} already has one on that side",
                 color_of_letter(*letter)
+            ),
+            FenDefect::CastlingOutOfOrder { letter } => write!(
+                f,
+                "'{letter}' is out of order: the letters come in the order KQkq"
             ),
             FenDefect::CastlingWithoutKing { letter } => {
                 let color = color_of_letter(*letter);
@@ -339,9 +373,13 @@ impl fmt::Display for FenDefect {
             FenDefect::EnPassantSyntax { found } => {
                 write!(f, "expected '-' or a square such as e3, found {found:?}")
             }
-            FenDefect::EnPassantRank { square } => write!(
+            FenDefect::EnPassantRank { square, turn } => write!(
                 f,
-                "{square} is not on the 3rd or 6th rank behind a pawn of the side that just moved"
+                "with {turn} to move the en passant square must be on the {} rank, not {square}",
+                match turn {
+                    Color::White => "6th",
+                    Color::Black => "3rd",
+                }
             ),
             FenDefect::EnPassantWithoutPawn { square } => write!(
                 f,
@@ -369,6 +407,10 @@ impl fmt::Display for FenDefect {
                 "{color} has {promoted} pieces beyond the initial set but only {} missing pawns \
                  could have been promoted ({pawns} pawns left)",
                 8u32.saturating_sub(*pawns)
+            ),
+            FenDefect::KingsAdjacent { white, black } => write!(
+                f,
+                "the kings stand next to each other (white on {white}, black on {black})"
             ),
             FenDefect::OppositeCheck { turn } => write!(
                 f,

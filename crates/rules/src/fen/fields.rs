@@ -174,7 +174,16 @@ pub(super) fn read_castling(
     defects: &mut Vec<FenDefect>,
 ) -> Bitboard {
     let mut rights = Bitboard::EMPTY;
+    // The standard letters come in the order KQkq (PGN standard 16.1.3.3); the file letters of
+    // Shredder-FEN follow no one order among programs.
+    let mut last_standard = None;
     for &letter in letters {
+        if let Some(rank) = "KQkq".find(letter) {
+            if last_standard.is_some_and(|last| last > rank) {
+                defects.push(FenDefect::CastlingOutOfOrder { letter });
+            }
+            last_standard = Some(rank);
+        }
         let color = color_of_letter(letter);
         let back = Bitboard::rank(color.back_rank());
         let kings = pos.by_piece(Piece {
@@ -248,7 +257,7 @@ pub(super) fn check_en_passant(
         Color::Black => (2, 3, 1),
     };
     if ep.rank() != ep_rank {
-        defects.push(FenDefect::EnPassantRank { square: ep });
+        defects.push(FenDefect::EnPassantRank { square: ep, turn });
         return;
     }
     let pawn = ep.with_rank(pawn_rank);

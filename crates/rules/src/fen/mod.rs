@@ -5,7 +5,9 @@
 //! * surrounding whitespace and runs of spaces between fields are fine;
 //! * the two clock fields may be left out (halfmove clock 0, fullmove number 1), or only the
 //!   fullmove number; a fullmove number of 0 reads as 1;
-//! * castling rights may be given in any order.
+//! * castling rights written with file letters (Shredder-FEN) may come in any order; the
+//!   letters `KQkq` must come in that order (a `qkQK` field is refused, naming the first letter
+//!   out of order).
 //!
 //! Everything else is an error, and the error names **every** defect found (one per problem,
 //! each naming its field; the first [`MAX_LISTED_DEFECTS`] listed, the others counted), not just
@@ -51,10 +53,12 @@
 //! square **only when an en passant capture is legal** (shakmaty's `EnPassantMode::Legal`).
 
 mod defect;
+mod epd;
 mod fields;
 mod write;
 
 pub use defect::{FenDefect, FenError, FenField, MAX_FEN_BYTES, MAX_LISTED_DEFECTS};
+pub use epd::epd_to_fen;
 
 use fields::{
     castling, check_en_passant, check_material, clock, en_passant, has_file_letters,
@@ -154,6 +158,11 @@ impl Position {
         let strict = mode.strict;
         let mut defects = Vec::new();
         let fields: Vec<&str> = fen.split_ascii_whitespace().collect();
+        if !(4..=6).contains(&fields.len()) && !fields.first().is_some_and(|f| f.contains('/')) {
+            // No field of a FEN in its place: one defect, rather than one per letter.
+            let found = fen.trim_ascii().to_owned();
+            return Err(FenError::new(vec![FenDefect::NotAFen { found }]));
+        }
         if !(4..=6).contains(&fields.len()) {
             defects.push(FenDefect::FieldCount {
                 found: fields.len(),
@@ -228,10 +237,18 @@ impl Position {
                 }
                 if kings_ok {
                     let their_king = pos.king_of(!turn);
-                    if pos.attackers_to(their_king, turn, pos.occupied()).any() {
+                    let our_king = pos.king_of(turn);
+                    // Kings side by side are one defect of the board, not a check.
+                    let adjacent = crate::attacks::king(our_king).contains(their_king);
+                    if adjacent {
+                        let [white, black] = Color::ALL.map(|color| pos.king_of(color));
+                        defects.push(FenDefect::KingsAdjacent { white, black });
+                    }
+                    let checkers = pos.attackers_to(their_king, turn, pos.occupied());
+                    if checkers.without(our_king).any() {
                         defects.push(FenDefect::OppositeCheck { turn });
                     }
-                    if strict && is_impossible_check(pos, ep) {
+                    if strict && !adjacent && is_impossible_check(pos, ep) {
                         defects.push(FenDefect::ImpossibleCheck {
                             checkers: pos.checkers(),
                         });
@@ -323,12 +340,21 @@ mod tests {
         // White space around it does not count; within the limit it is read, defect by defect.
         let padded = format!("{}{STARTING_FEN}{}", " ".repeat(200), "\n".repeat(200));
         assert!(Position::from_fen(&padded).is_ok());
-        let err = Position::from_fen(&"x".repeat(MAX_FEN_BYTES)).unwrap_err();
-        // One field, one rank, 256 bad letters.
+        let letters = MAX_FEN_BYTES - " w - - 0 1".len();
+        let err = Position::from_fen(&format!("{} w - - 0 1", "x".repeat(letters))).unwrap_err();
+        // One rank, 246 bad letters.
         assert_eq!(err.defects().len(), MAX_LISTED_DEFECTS);
-        assert_eq!(err.unlisted(), 2 + MAX_FEN_BYTES - MAX_LISTED_DEFECTS);
-        assert!(err.to_string().ends_with("; and 250 more defects"), "{err}");
-        assert_eq!(err.defects()[0], FenDefect::FieldCount { found: 1 });
+        assert_eq!(err.unlisted(), 1 + letters - MAX_LISTED_DEFECTS);
+        assert!(err.to_string().ends_with("; and 239 more defects"), "{err}");
+        assert_eq!(err.defects()[0], FenDefect::RankCount { found: 1 });
+        // Without the fields of a FEN, the text is one defect: no FEN at all.
+        let err = Position::from_fen(&"x".repeat(MAX_FEN_BYTES)).unwrap_err();
+        assert_eq!(
+            err.defects(),
+            [FenDefect::NotAFen {
+                found: "x".repeat(MAX_FEN_BYTES)
+            }]
+        );
     }
 
     #[test]

@@ -6,8 +6,8 @@
 //! cooperating) that replays to mate, [`CanMate::No`] comes only from a proof, and
 //! [`CanMate::Unknown`] when the node budget ran out first. The work goes from cheap to dear:
 //!
-//! 1. material facts ([`statics`]): a lone king, a lone knight against a bare king, bishops of
-//!    one colour against nothing that could stand on the other colour;
+//! 1. material facts ([`statics`]): a lone king, a lone knight against a king and queens,
+//!    bishops all on one colour with no knights or pawns on the board;
 //! 2. locked positions ([`locked`]): pawns that never leave their file, kings and pieces that
 //!    can never move, the squares every other unit can ever reach behind them, and the proof
 //!    that the side can never check, or never without leaving the king a flight;

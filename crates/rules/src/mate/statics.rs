@@ -4,57 +4,44 @@
 //! beside it. A mate needs a check, and a king never gives check, so everything below is about
 //! which pieces can check and which flight squares can be covered.
 
-use crate::bitboard::Bitboard;
 use crate::position::Position;
-use crate::types::{Color, Role};
+use crate::types::Color;
 
-/// Whether `side` can never mate, proved from the material on the board alone.
+/// Whether `side` can never mate, proved from the material on the board alone: the per-side rule
+/// of [`Position::has_insufficient_material`] (python-chess's), whose proofs are these.
 ///
 /// The rules, each a proof:
 ///
 /// 1. **Lone king.** `side` has nothing but its king: a king never gives check, and a mate is
 ///    a check.
-/// 2. **Lone knight against a bare king.** `side` has one knight and nothing else, the opponent
-///    only its king. No checkmate position with this material exists at all (the unit test
-///    `no_mate_position_with_knight_against_bare_king` enumerates every placement); material
-///    never grows without pawns, so none is ever reached.
-/// 3. **Bishops of one colour against bishops of that colour.** `side` has only bishops, all on
-///    squares of one colour C, and the opponent has nothing but its king and bishops on C. The
-///    only possible checker is a bishop, so the mated king stands on C; its orthogonal
-///    neighbours are of the other colour, and no bishop of either side can ever stand on or
-///    attack one, so each must be covered by `side`'s king. A king on any edge or corner square
-///    still has two orthogonal neighbours that are opposite each other (d8: c8 and e8) or
-///    diagonal to each other (a8: a7 and b8), and every square next to both is the mated king's
-///    own square or next to it, where the other king cannot stand. Without pawns nothing
-///    changes colour or is added, so this holds for ever.
+/// 2. **Lone knight against a king and queens.** `side` has one knight and nothing else, the
+///    opponent only its king and any number of queens. No checkmate position with this material
+///    exists at all: the unit test `no_mate_position_with_knight_against_king_and_queens`
+///    enumerates every placement of the kings and the checking knight, with queens on every
+///    flight square the knight and king leave free (queens anywhere else only give the mated
+///    side more moves, and a queen on a covered square changes nothing). Without pawns material
+///    never grows, and whatever is captured leaves the same kind of material, so none is ever
+///    reached.
+/// 3. **Bishops of one colour.** `side` has only bishops, every bishop on the board stands on
+///    squares of one colour C, and there are no knights or pawns. The only possible checker is
+///    a bishop, so the mated king stands on C, and the check is single (a bishop that moves off
+///    another's diagonal to the king cannot land on the king's other diagonal, and the king
+///    discovers only one line). Let the check come through the king's diagonal neighbour D; the
+///    king's two orthogonal neighbours beside D are on the board and of the other colour, where
+///    no bishop of either side stands or attacks. An opponent's rook or queen on one of them
+///    would capture or block on D (nothing pins it: only bishops attack, and it stands
+///    orthogonally to its king), so each must be empty and covered by `side`'s king; but the
+///    only squares next to both are the mated king's own and D, where the other king cannot
+///    stand. Without pawns nothing changes colour or is added, so this holds for ever.
 pub fn material_cannot_mate(pos: &Position, side: Color) -> bool {
-    let kings = pos.by_role(Role::King);
-    let ours = pos.by_color(side) & !kings;
-    let theirs = pos.by_color(!side) & !kings;
-    if ours.is_empty() {
-        return true;
-    }
-    let heavy = pos.by_role(Role::Pawn) | pos.by_role(Role::Rook) | pos.by_role(Role::Queen);
-    if (ours & heavy).any() {
-        return false;
-    }
-    let knights = ours & pos.by_role(Role::Knight);
-    if knights.any() {
-        return knights == ours && ours.count() == 1 && theirs.is_empty();
-    }
-    // Only bishops are left on our side.
-    let bishops = pos.by_role(Role::Bishop);
-    if (theirs & !bishops).any() {
-        return false;
-    }
-    let all = ours | theirs;
-    (all & Bitboard::LIGHT_SQUARES).is_empty() || (all & Bitboard::DARK_SQUARES).is_empty()
+    pos.has_insufficient_material(side)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::types::{Piece, Square};
+    use crate::bitboard::Bitboard;
+    use crate::types::{Piece, Role, Square};
 
     fn fen(s: &str) -> Position {
         Position::from_fen_lenient(s).unwrap()
@@ -82,6 +69,15 @@ mod tests {
             &fen("4kb2/8/8/8/8/8/8/3NK3 w - - 0 1"),
             Color::White
         ));
+        // Queens cannot be made to block (rule 2); a rook or a second knight can.
+        assert!(material_cannot_mate(
+            &fen("3qkq2/8/8/8/8/8/8/3NK3 w - - 0 1"),
+            Color::White
+        ));
+        assert!(!material_cannot_mate(
+            &fen("3qkr2/8/8/8/8/8/8/3NK3 w - - 0 1"),
+            Color::White
+        ));
         // Two knights can mate with help.
         assert!(!material_cannot_mate(
             &fen("4k3/8/8/8/8/8/8/2NNK3 w - - 0 1"),
@@ -101,33 +97,52 @@ mod tests {
         // A black knight can block: open.
         let pos = fen("4k3/8/8/1n6/2B5/8/8/4KB2 w - - 0 1");
         assert!(!material_cannot_mate(&pos, Color::White));
+        // A black rook or queen cannot (rule 3): K+B v K+R and K+B v K+Q, but a pawn can.
+        let pos = fen("4k3/8/8/8/2B5/8/8/r3K3 w - - 0 1");
+        assert!(material_cannot_mate(&pos, Color::White));
+        assert!(!material_cannot_mate(&pos, Color::Black));
+        assert!(material_cannot_mate(
+            &fen("3qk3/8/8/8/2B5/8/8/4K3 w - - 0 1"),
+            Color::White
+        ));
+        assert!(!material_cannot_mate(
+            &fen("4k3/7p/8/8/2B5/8/8/4K3 w - - 0 1"),
+            Color::White
+        ));
     }
 
-    /// Every placement of a white king and knight and a black king, black to move: none is a
-    /// checkmate. This is the proof of rule 2.
+    /// Every placement of a white king and a knight giving check to the black king, with black
+    /// queens on each of the black king's neighbours that White leaves free, black to move: none
+    /// is a checkmate. This is the proof of rule 2 (and, with no queen needed, of K+N v K).
     #[test]
-    fn no_mate_position_with_knight_against_bare_king() {
+    fn no_mate_position_with_knight_against_king_and_queens() {
         let piece = |color, role| Piece { color, role };
+        let mut placements = 0;
         for bk in Square::all() {
-            for wk in Square::all() {
-                if wk == bk || crate::attacks::king(wk).contains(bk) {
-                    continue;
-                }
-                for n in Square::all() {
-                    if n == wk || n == bk {
+            for n in crate::attacks::knight(bk) {
+                for wk in Square::all() {
+                    if wk == bk || wk == n || crate::attacks::king(wk).contains(bk) {
                         continue;
                     }
-                    if !crate::attacks::knight(n).contains(bk) {
-                        continue;
-                    }
+                    let covered = crate::attacks::king(wk) | crate::attacks::knight(n);
+                    let free = crate::attacks::king(bk)
+                        & !covered
+                        & !Bitboard::from_square(wk)
+                        & !Bitboard::from_square(n);
                     let mut pos = Position::empty();
                     pos.put(bk, piece(Color::Black, Role::King));
                     pos.put(wk, piece(Color::White, Role::King));
                     pos.put(n, piece(Color::White, Role::Knight));
+                    for q in free {
+                        pos.put(q, piece(Color::Black, Role::Queen));
+                    }
                     pos.set_turn(Color::Black);
                     assert!(!pos.is_checkmate(), "{}", pos.to_fen());
+                    assert!(material_cannot_mate(&pos, Color::White), "{}", pos.to_fen());
+                    placements += 1;
                 }
             }
         }
+        assert!(placements > 10_000, "{placements}");
     }
 }

@@ -36,7 +36,9 @@ pub(super) fn no_move(pos: &Position, san: San, role: Role) -> SanError {
         mv.role() == role
             && mv.to() == san.to()
             && !mv.is_castle()
-            && san.from_file().is_none_or(|f| f == mv.from().file())
+            && san
+                .implied_from_file(role)
+                .is_none_or(|f| f == mv.from().file())
             && san.from_rank().is_none_or(|r| r == mv.from().rank())
     });
     if let Some(first) = reaching.clone().find(|mv| san.fits(mv)) {
@@ -73,7 +75,7 @@ fn opponent_could(pos: &Position, san: San, role: Role) -> Option<(Role, Square)
     pos.by_piece(Piece { color: them, role })
         .iter()
         .filter(|from| {
-            san.from_file().is_none_or(|f| f == from.file())
+            san.implied_from_file(role).is_none_or(|f| f == from.file())
                 && san.from_rank().is_none_or(|r| r == from.rank())
         })
         .find(|&from| {

@@ -250,6 +250,17 @@ impl San {
         }
     }
 
+    /// The origin file a `role` piece must come from: the one given, else, for a pawn written
+    /// without a capture mark, the destination's file. `a3` is a pawn push and never `bxa3`:
+    /// leniency forgives how a move is written, never a different origin.
+    #[inline(always)]
+    pub(super) fn implied_from_file(&self, role: Role) -> Option<u8> {
+        match self.from_file() {
+            None if role == Role::Pawn && !self.is_capture() => Some(self.to.file()),
+            given => given,
+        }
+    }
+
     /// The origin rank (0 for the first … 7 for the eighth), if given.
     pub const fn from_rank(&self) -> Option<u8> {
         if self.from_rank < 8 {

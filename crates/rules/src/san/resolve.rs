@@ -205,12 +205,22 @@ impl San {
         }
         if let Some(mv) = self.single_fit(&moves) {
             leniency |= self.form_leniency(&mv, moves.froms);
+            if !self.forgives(leniency) {
+                return Err(E::new(|| explain::no_move(pos, san, role)));
+            }
             return Ok(Resolved { mv, leniency });
         }
         let mut found = None;
         let mut count = 0;
         let mut same_capture = 0;
-        for mv in moves.moves().filter(|mv| self.fits(mv)) {
+        // Only the origins the text allows: a pawn without file or capture mark pushes.
+        let allowed = |mv: &Move| {
+            self.fits(mv)
+                && self
+                    .implied_from_file(role)
+                    .is_none_or(|f| f == mv.from().file())
+        };
+        for mv in moves.moves().filter(allowed) {
             count += 1;
             if mv.is_capture() == self.is_capture() {
                 same_capture += 1;
@@ -227,7 +237,7 @@ impl San {
                     role,
                     candidates: moves
                         .moves()
-                        .filter(|mv| self.fits(mv))
+                        .filter(allowed)
                         .filter(|mv| same_capture == 0 || mv.is_capture() == self.is_capture())
                         .map(|mv| mv.from())
                         .collect(),
@@ -246,6 +256,16 @@ impl San {
         };
         leniency |= self.form_leniency(&mv, moves.froms);
         Ok(Resolved { mv, leniency })
+    }
+
+    /// Whether the non-standard forms `leniency` may be forgiven: leniency forgives how a move
+    /// is written, never a different origin. A pawn written without file or capture mark is a
+    /// push from the destination's file (see [`San::implied_from_file`]), so a capture found for
+    /// it (`a3` for `bxa3`) is no fit. (`plain_fit` never gives a pawn capture, and the general
+    /// search leaves such origins out: the check costs the common moves nothing.)
+    #[inline(always)]
+    fn forgives(&self, leniency: Leniency) -> bool {
+        !leniency.contains(Leniency::PAWN_CAPTURE_WITHOUT_FILE) || self.is_capture()
     }
 
     /// The commonest case, settled at once: nothing written about the origin, no promotion, one

@@ -32,9 +32,11 @@ fn field_count() {
         FenField::Fen,
         |d| matches!(d, FenDefect::FieldCount { found: 7 }),
     );
-    rejects("", FenField::Fen, |d| {
-        matches!(d, FenDefect::FieldCount { found: 0 })
-    });
+    rejects(
+        "",
+        FenField::Fen,
+        |d| matches!(d, FenDefect::NotAFen { found } if found.is_empty()),
+    );
 }
 
 #[test]
@@ -252,6 +254,36 @@ fn castling_duplicate() {
     );
 }
 
+// See: issue 30, point 12: the standard letters come in the order KQkq, or the FEN is refused.
+#[test]
+fn castling_out_of_order() {
+    let corners = "r3k2r/8/8/8/8/8/8/R3K2R";
+    for (field, letter) in [
+        ("qkQK", 'k'),
+        ("QK", 'K'),
+        ("kK", 'K'),
+        ("Kqk", 'k'),
+        ("KQqk", 'k'),
+    ] {
+        rejects(
+            &format!("{corners} w {field} - 0 1"),
+            FenField::Castling,
+            |d| matches!(d, FenDefect::CastlingOutOfOrder { letter: l } if *l == letter),
+        );
+        let err = Position::from_fen_lenient(&format!("{corners} w {field} - 0 1"))
+            .expect_err("refused by the lenient reader too");
+        assert!(
+            err.to_string()
+                .contains("out of order: the letters come in the order KQkq"),
+            "{err}"
+        );
+    }
+    for field in ["KQkq", "Kq", "Qk", "kq", "K", "HAha", "AHah"] {
+        let fen = format!("{corners} w {field} - 0 1");
+        assert!(Position::from_fen(&fen).is_ok(), "{fen}");
+    }
+}
+
 #[test]
 fn en_passant_syntax() {
     rejects(
@@ -261,12 +293,87 @@ fn en_passant_syntax() {
     );
 }
 
+// See: issue 31, point 4: the message says which rank the side to move needs.
 #[test]
 fn en_passant_rank() {
     rejects(
         "4k3/8/8/8/4P3/8/8/4K3 w - e3 0 1",
         FenField::EnPassant,
         |d| matches!(d, FenDefect::EnPassantRank { .. }),
+    );
+    for (fen, message) in [
+        (
+            "4k3/8/8/8/4P3/8/8/4K3 w - e3 0 1",
+            "invalid fen: en passant: with white to move the en passant square must be on the \
+             6th rank, not e3",
+        ),
+        (
+            "4k3/8/8/4p3/8/8/8/4K3 b - e6 0 1",
+            "invalid fen: en passant: with black to move the en passant square must be on the \
+             3rd rank, not e6",
+        ),
+    ] {
+        let err = Position::from_fen(fen).expect_err(fen);
+        assert_eq!(err.to_string(), message);
+    }
+}
+
+// See: issue 31, point 4: text with no field of a FEN is said once not to be one.
+#[test]
+fn not_a_fen_at_all() {
+    for text in ["hello", "  hello  ", "hello world", "", "?", "e4 e5"] {
+        let err = Position::from_fen(text).expect_err(text);
+        assert_eq!(
+            err.defects(),
+            [FenDefect::NotAFen {
+                found: text.trim().to_owned()
+            }],
+            "{text:?}"
+        );
+        assert!(
+            err.to_string().starts_with(&format!(
+                "invalid fen: fen: {:?} is not a FEN at all: ",
+                text.trim()
+            )),
+            "{err}"
+        );
+    }
+    // A text shaped like a FEN gets its defects named one by one.
+    let err = Position::from_fen("hello w - - 0 1").expect_err("bad letters");
+    assert!(
+        err.defects()
+            .iter()
+            .any(|d| matches!(d, FenDefect::BadPiece { .. }))
+    );
+    let err = Position::from_fen("8/8/8").expect_err("three ranks");
+    assert!(
+        err.defects()
+            .iter()
+            .any(|d| matches!(d, FenDefect::FieldCount { found: 1 }))
+    );
+}
+
+// See: issue 31, point 4: kings side by side are said to be, not "the black king is in check".
+#[test]
+fn kings_next_to_each_other() {
+    let err = Position::from_fen("8/8/8/8/8/8/8/Kk6 w - - 0 1").expect_err("adjacent kings");
+    assert_eq!(
+        err.defects(),
+        [FenDefect::KingsAdjacent {
+            white: arbiter_rules::Square::A1,
+            black: arbiter_rules::Square::B1
+        }]
+    );
+    assert_eq!(
+        err.to_string(),
+        "invalid fen: board: the kings stand next to each other (white on a1, black on b1)"
+    );
+    // A real check besides is still named.
+    let err = Position::from_fen("8/8/8/8/8/8/8/Kk5R w - - 0 1").expect_err("and a rook");
+    assert!(
+        err.defects()
+            .iter()
+            .any(|d| matches!(d, FenDefect::OppositeCheck { .. }))
     );
 }
 

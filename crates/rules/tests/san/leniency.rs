@@ -172,3 +172,102 @@ fn warnings() {
         assert!(!text.ends_with('.'));
     }
 }
+
+/// Leniency forgives how a move is written, never a different origin: a pawn move written
+/// without file or capture mark is a push from the destination's file. With that pawn blocked,
+/// `a3` is illegal though `bxa3` is legal; for every file, both colours and both neighbours.
+#[test]
+fn a_blocked_pawn_push_is_never_a_neighbour_capture() {
+    let mut checked = 0;
+    for file in 0..8u8 {
+        for neighbour in [file.wrapping_sub(1), file + 1] {
+            if neighbour > 7 {
+                continue;
+            }
+            for white in [true, false] {
+                // The pawn on its home rank, an enemy knight in front of it, a neighbour pawn
+                // beside it that can capture the knight; the kings out of the way.
+                let mut ranks = [[None::<char>; 8]; 8];
+                let (home, front) = if white { (1, 2) } else { (6, 5) };
+                let (ours, theirs) = if white { ('P', 'n') } else { ('p', 'N') };
+                ranks[home][usize::from(file)] = Some(ours);
+                ranks[home][usize::from(neighbour)] = Some(ours);
+                ranks[front][usize::from(file)] = Some(theirs);
+                let king_file = if file < 4 { 7 } else { 0 };
+                ranks[0][king_file] = Some('K');
+                ranks[7][king_file] = Some('k');
+                let fen = format!(
+                    "{} {} - - 0 1",
+                    placement(&ranks),
+                    if white { 'w' } else { 'b' }
+                );
+                let pos = Position::from_fen(&fen).expect("valid fen");
+                let to = format!("{}{}", char::from(b'a' + file), front + 1);
+                let capture = format!("{}x{to}", char::from(b'a' + neighbour));
+                for text in [to.clone(), format!("{to}+"), format!("P{to}")] {
+                    let san: San = text.parse().expect("san");
+                    assert!(san.resolve(&pos).is_err(), "{text} in {fen}");
+                }
+                let (uci, flags) = resolve(&fen, &capture);
+                assert_eq!(flags, Leniency::EMPTY, "{capture} in {fen}");
+                assert!(uci.ends_with(&to), "{capture} in {fen}");
+                // Written with the capture mark, the file is missing but not another one.
+                let (uci, flags) = resolve(&fen, &format!("x{to}"));
+                assert!(uci.ends_with(&to), "x{to} in {fen}");
+                assert!(flags.contains(Leniency::PAWN_CAPTURE_WITHOUT_FILE));
+                // With both neighbours able to take, the push is still no capture, and the
+                // message says no pawn gets there (not that two could).
+                let other = if neighbour > file {
+                    file.wrapping_sub(1)
+                } else {
+                    file + 1
+                };
+                if other < 8 {
+                    let mut both = ranks;
+                    both[home][usize::from(other)] = Some(ours);
+                    let side = if white { 'w' } else { 'b' };
+                    let fen = format!("{} {side} - - 0 1", placement(&both));
+                    let pos = Position::from_fen(&fen).expect("valid fen");
+                    let err = to
+                        .parse::<San>()
+                        .expect("san")
+                        .resolve(&pos)
+                        .expect_err(&to);
+                    assert_eq!(
+                        err.to_string(),
+                        format!("{to}: no pawn can reach {to}"),
+                        "{fen}"
+                    );
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, 28);
+}
+
+/// The piece placement field of a FEN from ranks indexed first to eighth.
+fn placement(ranks: &[[Option<char>; 8]; 8]) -> String {
+    let mut out = Vec::new();
+    for rank in ranks.iter().rev() {
+        let mut text = String::new();
+        let mut empty = 0;
+        for square in rank {
+            match square {
+                Some(piece) => {
+                    if empty > 0 {
+                        text.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    text.push(*piece);
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            text.push_str(&empty.to_string());
+        }
+        out.push(text);
+    }
+    out.join("/")
+}
