@@ -213,16 +213,13 @@ pub(crate) fn next_game<'a, R: Read, V: GameReplay>(
 /// (`location` in the game, `at` in the source): invalid, the failure its first error (it explains
 /// whatever else went wrong at the game's end, such as a move cut in two).
 fn cut_short(report: &mut GameReport, location: Location, at: LineCol, error: &io::Error) {
-    let problem = Problem {
+    let problem = Problem::of_game(
         location,
         at,
-        ply: None,
-        san: None,
-        variation: None,
-        severity: Severity::Error,
-        code: Code::ReadError,
-        message: format!("the game is cut short by a read error: {error}"),
-    };
+        Severity::Error,
+        Code::ReadError,
+        format!("the game is cut short by a read error: {error}"),
+    );
     report.first_error = problem.to_string();
     report.problems.push(problem);
     report.errors += 1;
@@ -244,16 +241,13 @@ fn internal_error_report(game: &RawGame, payload: &(dyn std::any::Any + Send)) -
         line: game.first_line,
         column: game.first_column,
     };
-    let problem = Problem {
-        location: Location(0),
+    let problem = Problem::of_game(
+        Location(0),
         at,
-        ply: None,
-        san: None,
-        variation: None,
-        severity: Severity::Error,
-        code: Code::InternalError,
+        Severity::Error,
+        Code::InternalError,
         message,
-    };
+    );
     let mut codes = CodeCounts::default();
     codes.add(Code::InternalError, Severity::Error);
     GameReport {

@@ -39,6 +39,29 @@ pub struct Problem {
     pub message: String,
 }
 
+impl Problem {
+    /// A problem of the game as a whole (no ply, move or variation) at `location`, `at` in the
+    /// source.
+    pub fn of_game(
+        location: Location,
+        at: LineCol,
+        severity: Severity,
+        code: Code,
+        message: String,
+    ) -> Problem {
+        Problem {
+            location,
+            at,
+            ply: None,
+            san: None,
+            variation: None,
+            severity,
+            code,
+            message,
+        }
+    }
+}
+
 /// Where a move off the main line stands: how deep its variation is nested (1 for a variation
 /// of the main line) and the ply after which that variation branches off its parent line.
 #[derive(Copy, Clone, Debug, Eq, PartialEq, Serialize)]

@@ -160,16 +160,13 @@ impl ProblemLog {
         }
         if unexpected.summary.is_none() {
             unexpected.summary = Some(report.problems.len());
-            report.problems.push(Problem {
+            report.problems.push(Problem::of_game(
                 location,
-                at: LineCol::default(),
-                ply: None,
-                san: None,
-                variation: None,
+                LineCol::default(),
                 severity,
-                code: Code::Reader(PgnErrorKind::UnexpectedText),
-                message: String::new(),
-            });
+                Code::Reader(PgnErrorKind::UnexpectedText),
+                String::new(),
+            ));
         }
         unexpected.more += 1;
         unexpected.last = location;
@@ -192,19 +189,16 @@ impl ProblemLog {
         if let Some((count, location)) = self.unlisted.take() {
             // A note, not a problem of its own: the counts already hold the unlisted ones.
             report.codes.add(Code::ProblemsNotListed, Severity::Warning);
-            report.problems.push(Problem {
+            report.problems.push(Problem::of_game(
                 location,
-                at: LineCol::default(),
-                ply: None,
-                san: None,
-                variation: None,
-                severity: Severity::Warning,
-                code: Code::ProblemsNotListed,
-                message: format!(
+                LineCol::default(),
+                Severity::Warning,
+                Code::ProblemsNotListed,
+                format!(
                     "{count} more problems from here on are counted but not listed (at most \
                      {MAX_PROBLEMS} are listed per game)"
                 ),
-            });
+            ));
         }
         for problem in &mut report.problems {
             problem.at = game.locate(problem.location);

@@ -132,7 +132,8 @@ flag_set! {
         LONG_ALGEBRAIC = 2, "the move is in long algebraic notation";
         /// The origin was named more precisely, or otherwise, than needed: `Ngf3`, `R1e2` for `Rae2`.
         OVER_DISAMBIGUATED = 3, "the moving piece is named more precisely than needed";
-        /// A pawn capture without its origin file: `xd5` or `d5` for `cxd5`.
+        /// A pawn capture without its origin file: `xd5` for `cxd5` (`d5` is a push, never a
+        /// capture).
         PAWN_CAPTURE_WITHOUT_FILE = 4, "a pawn capture must name the pawn's file";
         /// A capture without the capture mark: `Nf3` for `Nxf3`.
         MISSING_CAPTURE_MARK = 5, "the capture mark x is missing";
