@@ -488,10 +488,14 @@ impl Visitor for Replayer {
         report.first_error.clear();
         report.end_ply = None;
         report.classification = None;
+        // Every problem counted leaves one listed (the first of a game always is), so a game
+        // with none listed has nothing counted to forget.
+        if !report.problems.is_empty() {
+            report.codes = CodeCounts::default();
+        }
         report.problems.clear();
         report.errors = 0;
         report.warnings = 0;
-        report.codes = CodeCounts::default();
         report.base_and_increment = None;
         report.speed = None;
         report.final_clocks = [None; 2];

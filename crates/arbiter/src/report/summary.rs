@@ -104,7 +104,10 @@ impl Totals {
         }
         self.errors += u64::from(report.errors);
         self.warnings += u64::from(report.warnings);
-        self.codes.add_all(&report.codes);
+        // Counts by code only where a problem is listed (every counted one leaves one listed).
+        if !report.problems.is_empty() {
+            self.codes.add_all(&report.codes);
+        }
     }
 
     /// Adds every count of `other` (not its [`Totals::inputs`]).
