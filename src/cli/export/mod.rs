@@ -22,8 +22,8 @@ use crate::cli::output;
 use arbiter::parquet::{self, ParquetOptions, ParquetWriter};
 use arbiter::sink::{self, Compression, Sink};
 use arbiter::{
-    Bytes, ExportFormat, FIELDS, GameFormatter, PlyColumns, PlyFormatter, RecordFormatter,
-    ReplayOptions, Table, Totals,
+    Bytes, ColumnSet, ExportFormat, GameFormatter, PLY_FIELDS, PlyColumns, PlyFormatter,
+    RecordFormatter, ReplayOptions, Table, Totals,
 };
 
 /// Arguments of `arbiter export`.
@@ -56,6 +56,23 @@ pub struct ExportArgs {
     /// With --plies: add the text of each move's comments.
     #[arg(long, requires = "plies")]
     pub comments: bool,
+    /// Add a movetext column: the main line in SAN with move numbers (`1. e4 e5 2. Nf3`).
+    #[arg(long, conflicts_with = "plies")]
+    pub movetext: bool,
+    /// The game row's columns: arbiter's own, or the lichess games dataset's names and types
+    /// (Event, Site, ..., WhiteElo as int16, UTCDate as a date, UTCTime as a time, movetext)
+    /// followed by arbiter's verdict columns, to union with that dataset and join on Site.
+    #[arg(long, value_enum, default_value_t = ColumnsArg::Arbiter, conflicts_with = "plies")]
+    pub columns: ColumnsArg,
+}
+
+/// `--columns`: which names and types a game row has.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, ValueEnum)]
+pub enum ColumnsArg {
+    /// arbiter's columns (docs/export-fields.md).
+    Arbiter,
+    /// The lichess games dataset's columns, then arbiter's verdict.
+    Lichess,
 }
 
 /// `--format`: the library's [`ExportFormat`], named and explained for the command line.
@@ -98,17 +115,17 @@ pub fn format(format: Option<FormatArg>, output: Option<&Path>) -> ExportFormat 
     )
 }
 
-/// The `--tags` names, trimmed; a usage error for an empty name, a standard column's name (in
-/// any case: `Event` is the `event` column) or a name given twice (in any case: `Foo` and `foo`
-/// would be one column to DuckDB).
-pub fn tag_columns(tags: &[String]) -> anyhow::Result<Vec<String>> {
+/// The `--tags` names, trimmed; a usage error for an empty name, the name of one of `fixed`, the
+/// row's standard columns (in any case: `Event` is the `event` column) or a name given twice (in
+/// any case: `Foo` and `foo` would be one column to DuckDB).
+pub fn tag_columns(tags: &[String], fixed: &[&str]) -> anyhow::Result<Vec<String>> {
     let mut names: Vec<String> = Vec::with_capacity(tags.len());
     for tag in tags {
         let name = tag.trim();
         if name.is_empty() {
             bail!("--tags: empty tag name in {:?}", tags.join(","));
         }
-        if let Some(field) = FIELDS.iter().find(|f| f.eq_ignore_ascii_case(name)) {
+        if let Some(field) = fixed.iter().find(|f| f.eq_ignore_ascii_case(name)) {
             bail!("--tags: {name} is already the standard column {field}");
         }
         if let Some(same) = names.iter().find(|n| n.eq_ignore_ascii_case(name)) {
@@ -127,7 +144,17 @@ pub fn tag_columns(tags: &[String]) -> anyhow::Result<Vec<String>> {
 
 /// Runs `arbiter export`: the header, a record (or the ply rows) of every game, the footer.
 pub fn run(args: &ExportArgs) -> anyhow::Result<Ran> {
-    let tags = tag_columns(&args.tags)?;
+    let set = match args.columns {
+        ColumnsArg::Arbiter => ColumnSet::Arbiter {
+            movetext: args.movetext,
+        },
+        ColumnsArg::Lichess => ColumnSet::Lichess,
+    };
+    let tags = if args.plies {
+        tag_columns(&args.tags, &PLY_FIELDS)?
+    } else {
+        tag_columns(&args.tags, set.names())?
+    };
     let path = output::path(args.run.output.as_deref());
     let format = format(args.format, path);
     if format == ExportFormat::Parquet {
@@ -147,7 +174,7 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Ran> {
     }
     let options = ReplayOptions {
         extra_tags: tags.clone(),
-        plies: args.plies,
+        plies: args.plies || set.needs_moves(),
         comments: args.comments,
         ..ReplayOptions::default()
     };
@@ -160,7 +187,7 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Ran> {
         let table = make();
         write(&args.run, &options, table.table(), make)?
     } else {
-        let make = || RecordFormatter::new(format, tags.clone());
+        let make = || RecordFormatter::new(format, set, &tags);
         let table = make();
         write(&args.run, &options, table.table(), make)?
     };

@@ -11,6 +11,7 @@ use std::io::{self, Write};
 use crate::clocks::Millis;
 use crate::replay::GameReport;
 use crate::report::date::{CalendarDate, Date32};
+use crate::report::moment::Moment;
 #[cfg(feature = "parquet")]
 use crate::report::{
     columns::ColumnKind,
@@ -61,6 +62,8 @@ pub enum Cell<'a> {
     Bool(bool),
     /// A calendar date.
     Date(CalendarDate),
+    /// A time of day or an instant (the column's kind says which).
+    Moment(Moment),
     /// The game's number across all inputs.
     Run(GameNumber),
     /// The game's number in its input.
@@ -180,6 +183,7 @@ impl Output {
             Cell::Seconds(ms) => StoredCell::Seconds(ms),
             Cell::Bool(b) => StoredCell::Bool(b),
             Cell::Date(d) => StoredCell::Date(d.days()),
+            Cell::Moment(m) => StoredCell::Int(m.millis()),
             Cell::Run(number) => StoredCell::Run(number),
             Cell::Input(number) => StoredCell::Input(number),
         };
@@ -299,7 +303,7 @@ impl Output {
 /// A whole number as a value of an integer column of `kind`.
 fn int_value(n: i64, kind: ColumnKind) -> Value<'static> {
     match kind {
-        ColumnKind::Int32 => Value::I32(n as i32),
+        ColumnKind::Int32 | ColumnKind::Int16 | ColumnKind::Time => Value::I32(n as i32),
         ColumnKind::UInt32 => Value::U32(n as u32),
         _ => Value::I64(n),
     }
