@@ -343,6 +343,7 @@ impl RecordFormatter {
         if self.set == ColumnSet::Lichess {
             return self.lichess_record(r, file, out);
         }
+        let utc_time = Moment::time_of_day(r.utc_time);
         let mut row = self.table.row(out);
         row.cell(Cell::Run(r.number))
             .cell(file)
@@ -385,14 +386,14 @@ impl RecordFormatter {
                     .or_else(|| CalendarDate::from_pgn(r.date))
                     .map_or(Cell::Null, Cell::Date),
             )
-            .cell(Moment::time_of_day(r.utc_time).map_or(Cell::Null, Cell::Moment))
+            .cell(utc_time.map_or(Cell::Null, Cell::Moment))
             .cell(r.final_clocks[0].map_or(Cell::Null, Cell::Seconds))
             .cell(r.final_clocks[1].map_or(Cell::Null, Cell::Seconds))
             .cell(known(r.titles[0]))
             .cell(known(r.titles[1]))
             .cell(rating_diff(r.rating_diffs[0], i32::MAX.into()))
             .cell(rating_diff(r.rating_diffs[1], i32::MAX.into()))
-            .cell(utc_timestamp(r));
+            .cell(utc_timestamp(r.utc_date, utc_time));
         if self.set.needs_moves() {
             row.cell(Cell::Plain(r.movetext));
         }
@@ -505,13 +506,11 @@ fn in_range(cell: Cell<'static>, max: i64) -> Cell<'static> {
     }
 }
 
-/// The instant the game started, from its `UTCDate` and `UTCTime` tags, when both are complete.
-fn utc_timestamp(r: &ExportRecord<'_>) -> Cell<'static> {
-    match (
-        CalendarDate::from_pgn(r.utc_date),
-        Moment::time_of_day(r.utc_time),
-    ) {
-        (Some(date), Some(time)) => Cell::Moment(Moment::instant(date, time)),
+/// The instant the game started, from its `UTCDate` tag and its `UTCTime` tag read as `time`,
+/// when both are complete.
+fn utc_timestamp(utc_date: &str, time: Option<Moment>) -> Cell<'static> {
+    match (time, CalendarDate::from_pgn(utc_date)) {
+        (Some(time), Some(date)) => Cell::Moment(Moment::instant(date, time)),
         _ => Cell::Null,
     }
 }
@@ -527,6 +526,10 @@ fn text(value: &str) -> Cell<'_> {
 
 /// A tag's value, null when empty or unknown (`?`, `??:??:??`).
 fn known(value: &str) -> Cell<'_> {
+    // Most games have no title: said without trimming.
+    if value.is_empty() {
+        return Cell::Null;
+    }
     let value = value.trim();
     if value.is_empty() || value.bytes().all(|b| matches!(b, b'?' | b':' | b'.')) {
         Cell::Null
