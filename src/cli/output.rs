@@ -18,6 +18,8 @@ use arbiter::sink::inputs::{self, FileId};
 use arbiter::sink::{self, Sink};
 
 use crate::cli::exit::Exit;
+use crate::cli::shards::Parts;
+use arbiter::Totals;
 
 /// The target of the file output not committed yet, and whether it existed before the run.
 static UNCOMMITTED: Mutex<Option<(PathBuf, bool)>> = Mutex::new(None);
@@ -59,13 +61,33 @@ pub fn open(output: Option<&Path>, inputs: &[PathBuf]) -> anyhow::Result<Sink> {
     Ok(sink)
 }
 
-/// Ends a run that ended with `exit`: commits `sink` on status 0 or 1, drops it (leaving the
-/// target as it was) on status 2. Returns `exit`, or the error of the commit.
-pub fn close(sink: Sink, exit: Exit) -> anyhow::Result<Exit> {
+/// A run's output, not committed yet: one file or standard output, or the Parquet parts of
+/// `export -o DIR --rows-per-file N`.
+pub enum Written {
+    /// One file, or standard output (boxed: a sink is some hundreds of bytes).
+    Sink(Box<Sink>),
+    /// Parquet parts in a directory.
+    Parts(Parts),
+}
+
+/// Notes the parts of `export -o DIR --rows-per-file N` as not committed yet, for
+/// [`report_uncommitted`]; from [`Shards::create`](crate::cli::shards::Shards::create).
+pub fn parts_uncommitted(dir: &Path, created: bool) {
+    watch_signals();
+    *uncommitted() = Some((dir.to_path_buf(), !created));
+}
+
+/// Ends a run that counted `totals` and ended with `exit`: commits its output on status 0 or 1,
+/// drops it (leaving the target as it was) on status 2. Returns `exit`, or the error of the
+/// commit.
+pub fn close(written: Written, exit: Exit, totals: &Totals) -> anyhow::Result<Exit> {
     if exit == Exit::Usage {
         return Ok(exit);
     }
-    sink.finish()?;
+    match written {
+        Written::Sink(sink) => sink.finish()?,
+        Written::Parts(parts) => parts.commit(totals)?,
+    }
     uncommitted().take();
     Ok(exit)
 }

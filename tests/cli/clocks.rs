@@ -255,7 +255,7 @@ fn plies_agree_with_python_chess_on_the_lichess_sample() {
 }
 
 /// The rows of a Parquet file as JSON values, typed columns as JSON Lines writes them.
-fn parquet_rows(path: &Path) -> Vec<Value> {
+pub fn parquet_rows(path: &Path) -> Vec<Value> {
     let reader = SerializedFileReader::new(File::open(path).unwrap()).expect("a Parquet file");
     let rows = reader.get_row_iter(None).expect("rows");
     rows.map(|row| {

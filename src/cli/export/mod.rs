@@ -18,9 +18,10 @@ use anyhow::bail;
 use clap::{Args, ValueEnum};
 
 use crate::cli::games::{GameRun, Ran, counted};
-use crate::cli::output;
+use crate::cli::output::{self, Written};
+use crate::cli::shards::Shards;
 use arbiter::parquet::{self, ParquetOptions, ParquetWriter};
-use arbiter::sink::{self, Compression, Sink};
+use arbiter::sink::{self, Compression};
 use arbiter::{
     Bytes, ColumnSet, ExportFormat, GameFormatter, PLY_FIELDS, PlyColumns, PlyFormatter,
     RecordFormatter, ReplayOptions, Table, Totals,
@@ -64,6 +65,11 @@ pub struct ExportArgs {
     /// followed by arbiter's verdict columns, to union with that dataset and join on Site.
     #[arg(long, value_enum, default_value_t = ColumnsArg::Arbiter, conflicts_with = "plies")]
     pub columns: ColumnsArg,
+    /// Write Parquet parts of at most N rows each into the directory -o names (new or empty),
+    /// part-00000.parquet, part-00001.parquet..., and a _manifest.json (version, command, each
+    /// input's size and SHA-256, games, invalid games, rows per part).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub rows_per_file: Option<u64>,
 }
 
 /// `--columns`: which names and types a game row has.
@@ -156,8 +162,20 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Ran> {
         tag_columns(&args.tags, set.names())?
     };
     let path = output::path(args.run.output.as_deref());
-    let format = format(args.format, path);
-    if format == ExportFormat::Parquet {
+    if args.rows_per_file.is_some() {
+        if path.is_none() {
+            bail!("--rows-per-file writes Parquet parts into a directory: give -o DIR");
+        }
+        if args.format.is_some_and(|f| f != FormatArg::Parquet) {
+            bail!("--rows-per-file writes Parquet parts; leave out --format or say parquet");
+        }
+    }
+    let format = if args.rows_per_file.is_some() {
+        ExportFormat::Parquet
+    } else {
+        format(args.format, path)
+    };
+    if format == ExportFormat::Parquet && args.rows_per_file.is_none() {
         if path.is_none() && std::io::stdout().is_terminal() {
             bail!(
                 "--format parquet writes a binary file: give -o FILE, or send standard output to \
@@ -185,36 +203,49 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Ran> {
         };
         let make = || PlyFormatter::new(format, wanted, &tags);
         let table = make();
-        write(&args.run, &options, table.table(), make)?
+        write(&args.run, args.rows_per_file, &options, table.table(), make)?
     } else {
         let make = || RecordFormatter::new(format, set, &tags);
         let table = make();
-        write(&args.run, &options, table.table(), make)?
+        write(&args.run, args.rows_per_file, &options, table.table(), make)?
     };
     let rows = if args.plies {
         format!(" ({})", counted(rows, "ply row"))
     } else {
         String::new()
     };
-    let wrote = args
-        .run
-        .wrote(format_args!("{}{rows}", counted(totals.games, "game")));
+    let parts = match &sink {
+        Written::Parts(parts) => format!(" in {}", counted(parts.len() as u64, "part")),
+        Written::Sink(_) => String::new(),
+    };
+    let wrote = args.run.wrote(format_args!(
+        "{}{rows}{parts}",
+        counted(totals.games, "game")
+    ));
     Ok(Ran {
         totals,
-        sink,
+        output: sink,
         wrote,
     })
 }
 
 /// Runs the games through formatters from `make` and writes `table`'s format to the output:
-/// header, rows in input order, footer. Returns the totals, how many rows were written, and the
-/// output, to be closed.
+/// header, rows in input order, footer; or, with `rows_per_file`, Parquet parts of that many
+/// rows into the `-o` directory. Returns the totals, how many rows were written, and the output,
+/// to be closed.
 fn write<F: GameFormatter>(
     run: &GameRun,
+    rows_per_file: Option<u64>,
     options: &ReplayOptions,
     table: &Table,
     make: impl Fn() -> F + Sync,
-) -> anyhow::Result<(Totals, u64, Sink)> {
+) -> anyhow::Result<(Totals, u64, Written)> {
+    if let (Some(rows_per_file), Some(dir)) = (rows_per_file, output::path(run.output.as_deref())) {
+        let mut shards = Shards::create(dir, table.columns(), rows_per_file)?;
+        let totals = run.run(options, &make, &mut shards)?;
+        let rows = shards.rows();
+        return Ok((totals, rows, Written::Parts(shards.finish()?)));
+    }
     let sink = run.open()?;
     if table.format() == ExportFormat::Parquet {
         let mut writer = ParquetWriter::new(sink, table.columns(), ParquetOptions::default())
@@ -222,7 +253,7 @@ fn write<F: GameFormatter>(
         let totals = run.run(options, &make, &mut writer)?;
         let rows = writer.rows();
         let sink = writer.finish().map_err(parquet::io_error)?;
-        return Ok((totals, rows, sink));
+        return Ok((totals, rows, Written::Sink(Box::new(sink))));
     }
     let mut bytes = Vec::new();
     table.header(&mut bytes);
@@ -232,5 +263,5 @@ fn write<F: GameFormatter>(
     bytes.clear();
     table.footer(out.rows > 0, &mut bytes);
     out.out.write_all(&bytes)?;
-    Ok((totals, out.rows, out.out))
+    Ok((totals, out.rows, Written::Sink(Box::new(out.out))))
 }

@@ -15,7 +15,7 @@ use crate::report::moment::Moment;
 #[cfg(feature = "parquet")]
 use crate::report::{
     columns::ColumnKind,
-    parquet::{self, ParquetError, ParquetWriter, Value},
+    parquet::{self, ParquetError, ParquetWriter, RowSink, Value},
 };
 use crate::rules::decimal;
 
@@ -263,11 +263,11 @@ impl Output {
     #[cfg(feature = "parquet")]
     /// Writes the output's Parquet rows to `writer`, game numbers filled in as
     /// [`Output::write_to`] fills them.
-    pub fn write_cells<W: Write + Send>(
+    pub fn write_cells(
         &self,
         run_before: u64,
         input_before: u64,
-        writer: &mut ParquetWriter<W>,
+        writer: &mut impl RowSink,
     ) -> Result<(), ParquetError> {
         let kinds: Vec<ColumnKind> = writer.columns().iter().map(|c| c.kind).collect();
         let number = |number, before: u64| match number {
@@ -291,7 +291,7 @@ impl Output {
                     StoredCell::Run(n) => int_value(number(n, run_before).0 as i64, kind),
                     StoredCell::Input(n) => int_value(number(n, input_before).1 as i64, kind),
                 };
-                writer.push(value);
+                writer.push_value(value);
             }
             writer.end_row()?;
         }

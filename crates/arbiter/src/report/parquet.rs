@@ -157,6 +157,31 @@ macro_rules! value_from {
 value_from!(&'a str => Str, i64 => I64, i32 => I32, u32 => U32, f64 => F64, bool => Bool,
     Date32 => Date);
 
+/// Where rows go one value at a time: a [`ParquetWriter`], or a writer that hands them on to
+/// files of its own (`export -o DIR --rows-per-file N` cuts them into parts).
+pub trait RowSink {
+    /// The columns every row has, in order.
+    fn columns(&self) -> &[Column];
+    /// Appends the value of the next column of the current row (see [`ParquetWriter::push`]).
+    fn push_value(&mut self, value: Value<'_>);
+    /// Ends the current row (see [`ParquetWriter::end_row`]).
+    fn end_row(&mut self) -> Result<(), ParquetError>;
+}
+
+impl<W: Write + Send> RowSink for ParquetWriter<W> {
+    fn columns(&self) -> &[Column] {
+        &self.columns
+    }
+
+    fn push_value(&mut self, value: Value<'_>) {
+        self.push(value);
+    }
+
+    fn end_row(&mut self) -> Result<(), ParquetError> {
+        ParquetWriter::end_row(self)
+    }
+}
+
 /// How row groups are cut and compressed.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
 pub struct ParquetOptions {
