@@ -65,8 +65,6 @@ struct Scan {
     /// The buffer index and line number of the first line of the current `{` comment that is a
     /// whole tag pair: the comment may quote a game, or never be closed (see [`scan`]).
     suspect: Option<(usize, u64)>,
-    /// A line other than a tag pair came after the suspect line in the comment.
-    suspect_movetext: bool,
     depth: u64,
     /// The stream offset of the game's first byte.
     start: u64,
@@ -111,7 +109,6 @@ pub(super) fn cut<R: Read>(
         lexer: Lexer::new(input.start),
         in_tag: false,
         suspect: None,
-        suspect_movetext: false,
         depth: 0,
         start: input.bytes_done(),
     };
@@ -219,20 +216,13 @@ fn scan_on<R>(
                 return Ok(p);
             }
             Lexeme::CommentLine => {
-                if s.suspect.is_some() || buf[p] == b'[' {
-                    let line = whole_line(buf, p, eof)?;
-                    let tag_line = line.first() == Some(&b'[') && tags::tag_line(line).is_ok();
-                    match s.suspect {
-                        None if tag_line => s.suspect = Some((p, lines.line)),
-                        // A second tag section after text: the next game's, not a quote.
-                        Some(suspect) if tag_line && s.suspect_movetext => {
-                            return Ok(rewind(lines, base, suspect));
-                        }
-                        Some(_) if !tag_line && !line.iter().all(|&b| is_blank(b)) => {
-                            s.suspect_movetext = true;
-                        }
-                        _ => {}
-                    }
+                // The comment's first line that is a whole tag pair: it may quote a game, or
+                // never be closed.
+                if s.suspect.is_none()
+                    && buf[p] == b'['
+                    && tags::tag_line(whole_line(buf, p, eof)?).is_ok()
+                {
+                    s.suspect = Some((p, lines.line));
                 }
                 s.lexer.line_seen();
                 continue;
@@ -257,7 +247,6 @@ fn scan_on<R>(
                 }
                 s.lexer.close_comment();
                 s.suspect = None;
-                s.suspect_movetext = false;
                 continue;
             }
         };
@@ -276,6 +265,18 @@ fn scan_on<R>(
                     };
                     lexer.pos = after;
                 }
+                // Any other pair, on one line or over lines, whole: its line ends counted.
+                b'[' if !s.in_tag
+                    && let Some((name, after)) = tag_pair_at(buf, p, eof)? =>
+                {
+                    if !names.insert(hash_name(name)) {
+                        return Ok(p);
+                    }
+                    lines.pass(&buf[p..after], base + p as u64);
+                    lexer.pos = after;
+                }
+                // No pair: a broken tag, or a pair too long to look ahead over, which the steps
+                // below take as they come.
                 b'[' if !s.in_tag => {
                     let start = tag_start_at(buf, p, eof)?;
                     s.in_tag = true;
@@ -324,9 +325,9 @@ fn scan_on<R>(
                     s.depth = s.depth.saturating_sub(1);
                     lexer.pos = p + 1;
                 }
-                b'[' => match tag_start_at(buf, p, eof)? {
-                    Some(_) => return Ok(p),
-                    None => lexer.pos = p + 1,
+                b'[' => match starts_tags(buf, p, eof)? {
+                    true => return Ok(p),
+                    false => lexer.pos = p + 1,
                 },
                 b'-' | b'*' if s.depth == 0 => match result_around(buf, game_start, p, eof)? {
                     Some(end) => {
@@ -340,9 +341,9 @@ fn scan_on<R>(
             },
             Section::AfterResult => match b {
                 b'{' => lexer.enter(Context::Brace, p + 1),
-                b'[' => match tag_start_at(buf, p, eof)? {
-                    Some(_) => return Ok(p),
-                    None => lexer.pos = p + 1,
+                b'[' => match starts_tags(buf, p, eof)? {
+                    true => return Ok(p),
+                    false => lexer.pos = p + 1,
                 },
                 _ => lexer.pos = p + 1,
             },
@@ -386,6 +387,24 @@ fn tag_start_at(buf: &[u8], p: usize, eof: bool) -> Result<Option<(&[u8], usize)
     match tags::tag_start(window) {
         Ok((rest, name)) => Ok(Some((name, p + window.len() - rest.len()))),
         Err(_) if whole_line(buf, p, eof).is_err() => Err(NeedMore),
+        Err(_) => Ok(None),
+    }
+}
+
+/// Whether a tag section starts at `buf[p]` (a `[`) and ends the game before it: a tag start
+/// `[Name "` on the line, or a whole pair over lines ([`tag_pair_at`]).
+fn starts_tags(buf: &[u8], p: usize, eof: bool) -> Result<bool, NeedMore> {
+    Ok(tag_start_at(buf, p, eof)?.is_some() || tag_pair_at(buf, p, eof)?.is_some())
+}
+
+/// The whole tag pair at `buf[p]` (a `[`), on one line or over lines, as
+/// [`tags::tag_pair_over_lines`] reads it within its look-ahead: `Some((name, after))`, with the
+/// index after its `]`; `None` if there is none; [`NeedMore`] if the bytes end before that is
+/// known.
+fn tag_pair_at(buf: &[u8], p: usize, eof: bool) -> Result<Option<(&[u8], usize)>, NeedMore> {
+    match tags::tag_pair_over_lines(&buf[p..]) {
+        Ok((rest, ((name, _), _))) => Ok(Some((name, buf.len() - rest.len()))),
+        Err(nom::Err::Incomplete(_)) if !eof => Err(NeedMore),
         Err(_) => Ok(None),
     }
 }

@@ -145,6 +145,15 @@ impl Lines {
         self.line += 1;
         self.start = next;
     }
+
+    /// The lexer passed `bytes`, which start at stream offset `at` and end with no line end cut
+    /// short (not with a `\r`), in one step (a tag pair over lines): counts their line ends.
+    pub(crate) fn pass(&mut self, bytes: &[u8], at: u64) {
+        if let Some(last) = memchr::memrchr2(b'\n', b'\r', bytes) {
+            self.line += count_line_ends(bytes);
+            self.start = at + last as u64 + 1;
+        }
+    }
 }
 
 /// The index of the first byte at or after `pos` that is not a space, a tab or the line end of a
@@ -179,6 +188,26 @@ pub(crate) fn skip_tag_blanks(bytes: &[u8], mut pos: usize) -> usize {
         pos += 1;
     }
     pos
+}
+
+/// The index of the first byte at or after `pos` that is not a space, a tab or a line end byte
+/// (`\n`, `\r`): the white space that may separate the tokens of a tag pair over lines (see
+/// [`super::tags::tag_pair_over_lines`]).
+#[inline]
+pub(crate) fn skip_tag_space(bytes: &[u8], mut pos: usize) -> usize {
+    while bytes
+        .get(pos)
+        .is_some_and(|&b| is_tag_blank(b) || b == b'\n' || b == b'\r')
+    {
+        pos += 1;
+    }
+    pos
+}
+
+/// Whether `bytes` hold a line end byte (`\n` or `\r`).
+#[inline]
+pub(crate) fn has_line_end(bytes: &[u8]) -> bool {
+    memchr::memchr2(b'\n', b'\r', bytes).is_some()
 }
 
 /// `bytes` without the white space ([`is_space`]) at its end.
