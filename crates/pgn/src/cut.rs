@@ -6,15 +6,26 @@
 //! - after the line of its termination marker (`1-0`, `0-1`, `1/2-1/2`, `*`) outside any comment or
 //!   variation — the rest of that line belongs to the game, so `1-0 ff` stays together, and so do
 //!   the comments, `%` lines and blank lines that follow it, up to the next game's first token;
-//! - where the next tag section starts: a `[Name "` outside comments once the movetext has begun,
-//!   or a tag whose name already appeared in this game's tag section (header-only games in a row);
+//! - where the next tag section starts: a `[Name "` or a whole tag pair over lines outside
+//!   comments once the movetext has begun, or a tag whose name already appeared in this game's tag
+//!   section (header-only games in a row);
 //! - inside a `{` comment, before its first line that is nothing but a tag pair, when the comment
 //!   was never closed: no `}` follows before the end of the input or within the size limit, a `{`
-//!   comes before the `}` (comments do not nest, so that `{` opens a comment of the next game), a
-//!   second tag section starts after other text (the game after next), or what follows the `}` on
-//!   its line cannot be movetext (control bytes, or no token's first byte). Otherwise the comment
-//!   runs to its `}`, tag lines and all: annotators quote games in comments;
+//!   comes before the `}` (comments do not nest, so that `{` opens a comment of the next game), or
+//!   what follows the `}` on its line cannot be movetext (control bytes, or no token's first
+//!   byte). Otherwise the comment runs to its `}`, as the PGN standard reads it, whatever it holds:
+//!   annotators quote tag lines, and whole games with their tag sections and results, in comments;
 //! - at the end of the input.
+//!
+//! So an unterminated comment costs no more than its own game: it ends at the next `{` (most
+//! archives have comments), at the end of the input, or within the game size limit, and the games
+//! after its first tag line are read as they stand.
+//!
+//! A tag pair may span lines (the PGN standard's import format, section 8.1: white space, line
+//! ends included, separates its four tokens; its string token stays on one line, section 7): the
+//! scan takes a pair over lines whole, as the parser does, by the one rule of
+//! [`tags::tag_pair_over_lines`], within the look-ahead of [`MAX_TAG_LINE`] bytes. A string cut by
+//! a line end makes a broken tag, read as before: the tag section ends at the next line.
 //!
 //! Blank lines separate nothing by themselves: a blank line inside the tag section, or two after
 //! it, keeps one game.

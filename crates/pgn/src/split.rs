@@ -21,7 +21,8 @@ pub const DEFAULT_MAX_GAME_BYTES: usize = 64 << 20;
 
 /// Cuts a byte stream into [`RawGame`]s. A game ends after the line of its result, where the
 /// next tag section starts (or a tag name repeats in a tag section), or at the end of the input;
-/// a `{` comment runs to its `}` whatever it holds, unless it was never closed. (The exact rules
+/// a `{` comment runs to its `}` whatever it holds, unless it was never closed, and a tag pair may
+/// span lines. (The exact rules
 /// are in the module documentation of `crates/pgn/src/cut.rs`.)
 #[derive(Debug)]
 pub struct Splitter<R> {
