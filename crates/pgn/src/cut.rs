@@ -17,9 +17,9 @@
 //!   annotators quote tag lines, and whole games with their tag sections and results, in comments;
 //! - at the end of the input.
 //!
-//! So an unterminated comment costs no more than its own game: it ends at the next `{` (most
-//! archives have comments), at the end of the input, or within the game size limit, and the games
-//! after its first tag line are read as they stand.
+//! So an unterminated comment is never read past the game size limit, and memory stays bounded by
+//! one game: it ends at the next `{` (most archives have comments), at the end of the input, or at
+//! the limit, and the games after its first tag line are read as they stand.
 //!
 //! A tag pair may span lines (the PGN standard's import format, section 8.1: white space, line
 //! ends included, separates its four tokens; its string token stays on one line, section 7): the
