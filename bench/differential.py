@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """bench/differential.py — arbiter against python-chess and the standard, on generated games.
 
-Usage:  python3 bench/differential.py [--cases N] [--seed S] [--binary PATH] [--report FILE] [--keep DIR]
+Usage:  python3 bench/differential.py [--cases N] [--seed S] [--binary PATH] [--report FILE] [-v] [--keep DIR]
 
 Generates N cases (default 2000) in the families of issue 30, points 1-9, each one game in one PGN
 file with a `Case` tag, and reads that file with arbiter (`export`, `export --plies --fen`,
@@ -25,7 +25,8 @@ UCI), final FEN, outcome, winner and result consistency, clocks and evaluations 
 warnings and errors that must or must not come. arbiter is compared with that; so is python-chess,
 where it has a say (it judges outcomes only from the final position, and has no Termination
 reading). Where python-chess differs from the standard the report says so per case, with the rule
-that decides; where arbiter differs, that is a failure (exit status 1).
+that decides (two examples of each kind on standard output, all with -v or in --report FILE);
+where arbiter differs, that is a failure (exit status 1), each case printed.
 
 The binary defaults to target/release/arbiter of this checkout (build it first). Needs
 python-chess (`pip install chess`); it is not needed by the test suite.
@@ -684,6 +685,7 @@ def main():
     parser.add_argument("--seed", type=int, default=30)
     parser.add_argument("--binary", default=os.path.join(ROOT, "target", "release", "arbiter"))
     parser.add_argument("--report", help="write one line per case where python-chess or arbiter differs")
+    parser.add_argument("-v", "--verbose", action="store_true", help="print every such line")
     parser.add_argument("--keep", help="keep the generated PGN in this directory")
     args = parser.parse_args()
     if not os.access(args.binary, os.X_OK):
@@ -752,12 +754,16 @@ def main():
         for key in sorted(k for k in s if k.startswith("python-chess differs:") or "unexplained" in k):
             print(f"      {key}: {s[key]}")
     shown = collections.Counter()
+    hidden = 0
     for line in lines:
         kind = line.split(": ")[0].split("(")[-1]
-        if args.report is None and ("ARBITER" not in line and shown[kind] >= 2):
+        if not args.verbose and "ARBITER" not in line and shown[kind] >= 2:
+            hidden += 1
             continue
         shown[kind] += 1
         print("  " + line)
+    if hidden:
+        print(f"  ... and {hidden} more lines like these (-v prints them all, --report FILE writes them)")
     if args.report:
         with open(args.report, "w") as out:
             out.write("\n".join(lines) + "\n")
