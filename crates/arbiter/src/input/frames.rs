@@ -10,8 +10,8 @@
 //! block decodes to its size, a compressed block to at most 128 KiB.
 //!
 //! Whatever does not look like whole, well-formed frames (another magic number, a reserved bit or
-//! block type, a block larger than zstd allows, a frame cut short, a frame that may decode to more
-//! than [`MAX_RUN_BOUND`], a read error) ends the runs: the splitter hands back the rest of the
+//! block type, a block larger than zstd allows, a frame cut short, a frame that may decode to or
+//! holds more than [`MAX_RUN_BOUND`] bytes, a read error) ends the runs: the splitter hands back the rest of the
 //! file from that frame's start, to be decoded as one stream as before, where the decoder says what
 //! is wrong and where.
 
@@ -84,13 +84,14 @@ impl<R: Read + Send + 'static> Splitter<R> {
         }
     }
 
-    /// The next run of frames, closed once it may decode to `bound` bytes or more.
+    /// The next run of frames, closed once it may decode to `bound` bytes or more, or holds that
+    /// many compressed bytes (frames that decode to nothing).
     pub(crate) fn next_run(&mut self, bound: usize) -> Next {
         if self.done {
             return Next::End;
         }
         let (mut end, mut frames, mut run_bound) = (0, 0, 0);
-        while run_bound < bound {
+        while run_bound < bound && end < bound {
             match self.frame_at(end) {
                 Some(Some((len, frame_bound))) if run_bound + frame_bound <= MAX_RUN_BOUND => {
                     end += len;
@@ -143,8 +144,11 @@ impl<R: Read + Send + 'static> Splitter<R> {
         }
         let magic = u32::from_le_bytes(self.buf[start..start + 4].try_into().ok()?);
         if magic & 0xFFFF_FFF0 == 0x184D_2A50 {
-            let len = u32::from_le_bytes(self.buf[start + 4..start + 8].try_into().ok()?);
-            let end = start + 8 + len as usize;
+            let len = u32::from_le_bytes(self.buf[start + 4..start + 8].try_into().ok()?) as usize;
+            if len > MAX_RUN_BOUND {
+                return None;
+            }
+            let end = start + 8 + len;
             return self.has(end).then_some(Some((end - start, 0)));
         }
         if magic != FRAME_MAGIC {
@@ -184,7 +188,7 @@ impl<R: Read + Send + 'static> Splitter<R> {
             };
             at += 3 + len;
             bound += decoded;
-            if bound > MAX_RUN_BOUND {
+            if bound > MAX_RUN_BOUND || at - start > MAX_RUN_BOUND {
                 return None;
             }
             if header & 1 == 1 {
@@ -239,4 +243,158 @@ pub(crate) fn decode_rest(
 ) -> io::Result<Box<dyn Read + Send>> {
     let decoder = Decoder::new(Compression::Zstd, rest)?.starting_at(at, decoded);
     Ok(Box::new(decoder))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `text` compressed as one frame, in blocks of at most 128 KiB.
+    fn frame(text: &[u8]) -> Vec<u8> {
+        zstd::encode_all(text, 3).unwrap()
+    }
+
+    fn skippable(len: u32) -> Vec<u8> {
+        let mut frame = vec![0x53, 0x2a, 0x4d, 0x18];
+        frame.extend(len.to_le_bytes());
+        frame.resize(8 + len as usize, b'x');
+        frame
+    }
+
+    /// Text that does not compress to nothing.
+    fn text(len: usize, seed: u64) -> Vec<u8> {
+        let mut x = seed | 1;
+        (0..len)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                b"abcdefgh 12345.\n"[(x % 16) as usize]
+            })
+            .collect()
+    }
+
+    /// Every run of `file`, and the rest, if any, with where it starts.
+    fn split(file: &[u8], bound: usize) -> (Vec<Run>, Option<(u64, Vec<u8>)>) {
+        let mut splitter = Splitter::over(io::Cursor::new(file.to_vec()));
+        let mut runs = Vec::new();
+        loop {
+            match splitter.next_run(bound) {
+                Next::Run(run) => runs.push(run),
+                Next::End => return (runs, None),
+                Next::Rest => {
+                    let (at, mut rest) = splitter.into_rest();
+                    let mut bytes = Vec::new();
+                    rest.read_to_end(&mut bytes).unwrap();
+                    return (runs, Some((at, bytes)));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn runs_are_whole_frames_in_order_and_bound_what_they_decode_to() {
+        let mut file = skippable(4);
+        let mut texts = Vec::new();
+        for k in 0..40 {
+            let t = text(1000 + k * 7919, k as u64);
+            file.extend(frame(&t));
+            if k % 3 == 0 {
+                file.extend(skippable(k as u32));
+            }
+            texts.push(t);
+        }
+        for bound in [1, 100_000, 1 << 20, RUN_BOUND] {
+            let (runs, rest) = split(&file, bound);
+            assert!(rest.is_none());
+            let raw: Vec<u8> = runs.iter().flat_map(|r| r.raw.clone()).collect();
+            assert!(raw == file, "bound {bound}: the runs are the file");
+            assert_eq!(runs.iter().map(|r| r.frames).sum::<u64>(), 1 + 40 + 14);
+            let mut at = 0;
+            let mut decoded = Vec::new();
+            for run in &runs {
+                assert_eq!(run.at, at);
+                at += run.raw.len() as u64;
+                let out = decode(run).expect("a whole run decodes");
+                assert!(out.len() <= run.bound, "bound {bound}");
+                decoded.extend(out);
+            }
+            assert!(decoded == texts.concat(), "bound {bound}");
+        }
+    }
+
+    #[test]
+    fn what_is_not_whole_well_formed_frames_is_the_rest_from_its_frame() {
+        let good = [frame(&text(50_000, 1)), frame(&text(70_000, 2))].concat();
+        let last = frame(&text(30_000, 3));
+        let mut bad_magic = last.clone();
+        bad_magic[0] ^= 1;
+        let mut reserved_bit = last.clone();
+        reserved_bit[4] |= 0x08;
+        let cut = last[..last.len() - 10].to_vec();
+        let huge_skippable = [&[0x50, 0x2a, 0x4d, 0x18][..], &u32::MAX.to_le_bytes()].concat();
+        let mut reserved_block = last.clone();
+        // The first block header follows the magic, the descriptor, the window (unless single
+        // segment), the dictionary and the size; its type is bits 1 and 2.
+        let window = usize::from(last[4] & 0x20 == 0);
+        let dictionary = [0, 1, 2, 4][usize::from(last[4] & 3)];
+        reserved_block[5 + window + dictionary + content_size(last[4])] |= 6;
+        for (what, tail) in [
+            ("another magic number", bad_magic),
+            ("a reserved bit", reserved_bit),
+            ("a reserved block type", reserved_block),
+            ("a frame cut short", cut),
+            ("junk", b"junk".to_vec()),
+            ("a skippable frame of 4 GiB", huge_skippable),
+        ] {
+            let file = [&good[..], &tail].concat();
+            let (runs, rest) = split(&file, 1);
+            assert_eq!(runs.len(), 2, "{what}");
+            let (at, bytes) = rest.expect(what);
+            assert_eq!(at, good.len() as u64, "{what}");
+            assert!(bytes == tail, "{what}");
+        }
+    }
+
+    /// The bytes of the frame content size field of a frame with descriptor `descriptor`.
+    fn content_size(descriptor: u8) -> usize {
+        match descriptor >> 6 {
+            0 => usize::from(descriptor & 0x20 != 0),
+            1 => 2,
+            2 => 4,
+            _ => 8,
+        }
+    }
+
+    #[test]
+    fn a_frame_too_large_to_hold_is_left_to_the_stream() {
+        // A valid skippable frame of 65 MiB: held, it would be 65 MiB in memory.
+        let good = frame(&text(50_000, 1));
+        let len = MAX_RUN_BOUND as u32 + 1;
+        let header = [&[0x50, 0x2a, 0x4d, 0x18][..], &len.to_le_bytes()].concat();
+        let file = io::Cursor::new([&good[..], &header].concat())
+            .chain(io::repeat(b'x').take(u64::from(len)));
+        let mut splitter = Splitter::over(file);
+        assert!(matches!(splitter.next_run(1), Next::Run(_)));
+        assert!(matches!(splitter.next_run(1), Next::Rest));
+        assert!(splitter.buf.len() <= header.len() + READ_CHUNK);
+        let (at, rest) = splitter.into_rest();
+        assert_eq!(at, good.len() as u64);
+        assert_eq!(
+            io::copy(&mut rest.take(u64::MAX), &mut io::sink()).unwrap(),
+            8 + u64::from(len)
+        );
+    }
+
+    #[test]
+    fn frames_that_decode_to_nothing_still_close_runs() {
+        let mut file = Vec::new();
+        for _ in 0..100_000 {
+            file.extend(skippable(100));
+        }
+        let (runs, rest) = split(&file, RUN_BOUND);
+        assert!(rest.is_none());
+        assert!(runs.len() >= 2);
+        assert!(runs.iter().all(|r| r.raw.len() <= RUN_BOUND + 108));
+    }
 }
