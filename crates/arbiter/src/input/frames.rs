@@ -10,7 +10,8 @@
 //! block decodes to its size, a compressed block to at most 128 KiB.
 //!
 //! Whatever does not look like whole, well-formed frames (another magic number, a reserved bit or
-//! block type, a block larger than zstd allows, a frame cut short, a frame that may decode to or
+//! block type, a block larger than zstd allows, a frame cut short, a window larger than zstd's
+//! stream decoder takes, a frame that may decode to or
 //! holds more than [`MAX_RUN_BOUND`] bytes, a read error) ends the runs: the splitter hands back the rest of the
 //! file from that frame's start, to be decoded as one stream as before, where the decoder says what
 //! is wrong and where.
@@ -31,6 +32,16 @@ const READ_CHUNK: usize = 256 << 10;
 const MAX_BLOCK: usize = 128 << 10;
 /// The magic number of a zstd frame, little-endian.
 const FRAME_MAGIC: u32 = 0xFD2F_B528;
+/// The largest window a zstd stream decoder accepts by default (`ZSTD_WINDOWLOG_LIMIT_DEFAULT`):
+/// a frame that asks for more fails as one stream, so it is left to the stream, to fail there
+/// the same way (decoded in one call, it would not).
+const MAX_WINDOW: u64 = 1 << 27;
+
+/// The window size a frame header's window descriptor asks for.
+fn window_size(descriptor: u8) -> u64 {
+    let base = 1u64 << (10 + (descriptor >> 3));
+    base + base / 8 * u64::from(descriptor & 7)
+}
 
 /// Whole frames of a zstd file, decoded on their own.
 #[derive(Debug)]
@@ -166,6 +177,9 @@ impl<R: Read + Send + 'static> Splitter<R> {
             _ => 8,
         };
         let dictionary = [0, 1, 2, 4][usize::from(descriptor & 3)];
+        if !single_segment && window_size(self.buf[start + 5]) > MAX_WINDOW {
+            return None;
+        }
         let window = usize::from(!single_segment);
         let mut at = start + 5 + window + dictionary + content_size;
         let mut bound = 0usize;

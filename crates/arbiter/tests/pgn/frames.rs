@@ -168,6 +168,19 @@ fn multi_frame_zstd_gives_the_records_of_the_plain_file_whatever_the_jobs() {
     );
 }
 
+/// Where the first frame in the second half of `file`, a file of [`multi_frame`], starts: after
+/// a skippable frame there.
+fn middle_frame(file: &[u8]) -> usize {
+    let magic = [0x5a, 0x2a, 0x4d, 0x18];
+    let at = file.len() / 2
+        + file[file.len() / 2..]
+            .windows(4)
+            .position(|w| w == magic)
+            .expect("a skippable frame in the second half");
+    let len = u32::from_le_bytes(file[at + 4..at + 8].try_into().unwrap()) as usize;
+    at + 8 + len
+}
+
 /// `copies` copies of every shared corpus, one after the other.
 fn big_text(copies: usize) -> Vec<u8> {
     let corpora: Vec<u8> = corpora().into_iter().flat_map(|(_, text)| text).collect();
@@ -223,6 +236,19 @@ fn damaged_multi_frame_zstd_is_told_as_one_stream_after_the_games_before() {
         flipped[at] ^= 1 << random.below(8);
         damages.push((format!("a bit flipped at {at}"), flipped, false));
     }
+    // A frame whose window is over what zstd's stream decoder takes by default (2^27 bytes):
+    // refused as one stream, so with every job count.
+    let mut wide = zstd::stream::Encoder::new(Vec::new(), 3).unwrap();
+    wide.window_log(28).unwrap();
+    wide.write_all(&text[..100_000]).unwrap();
+    let wide = wide.finish().unwrap();
+    let with_wide = [
+        &file[..middle_frame(&file)],
+        &wide,
+        &file[middle_frame(&file)..],
+    ]
+    .concat();
+    damages.push(("a frame with a 256 MiB window".into(), with_wide, true));
     for (what, damaged, intact_before) in damages {
         let path = dir.path().join("damaged.pgn.zst");
         std::fs::write(&path, &damaged).unwrap();
