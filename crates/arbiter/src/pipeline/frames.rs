@@ -13,8 +13,9 @@
 //!
 //! A file that is one run (a single frame, or little data) is decoded as one stream, overlapped
 //! with the parsing, as before. Memory stays flat: the runs in flight are at most [`AHEAD`] per job
-//! plus the one being cut, each at most [`MAX_RUN_BOUND`](frames::MAX_RUN_BOUND) bytes decoded (4 MiB, or one frame of
-//! `pzstd`'s 32 MiB).
+//! plus two (one more sent ahead, and the one being cut), each about
+//! [`RUN_BOUND`] decoded (4 MiB) or one larger frame of at most
+//! [`MAX_RUN_BOUND`](frames::MAX_RUN_BOUND) (64 MiB; `pzstd` writes frames of 32 MiB).
 
 use std::collections::VecDeque;
 use std::fs::File;
