@@ -330,3 +330,30 @@ fn progress_counts_the_bytes_of_the_files_as_stored() {
         assert_eq!(*watch.input.lock().unwrap(), total, "{jobs} jobs");
     }
 }
+
+#[test]
+fn a_file_made_by_pzstd_gives_the_records_of_the_plain_file() {
+    let text = big_text(1);
+    if text.is_empty() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let plain = dir.path().join("games.pgn");
+    std::fs::write(&plain, &text).unwrap();
+    let path = dir.path().join("games.pgn.zst");
+    // pzstd at level 1 writes a skippable frame and a frame per 2 MiB or so.
+    let made = std::process::Command::new("pzstd")
+        .args(["-p", "2", "-1", "-q", "-f", "-o"])
+        .arg(&path)
+        .arg(&plain)
+        .status();
+    if !made.is_ok_and(|status| status.success()) {
+        eprintln!("skipped: pzstd is not installed (Debian's zstd package has it)");
+        return;
+    }
+    let (expected, _) = export(&plain, 1);
+    let (records, watch) = export(&path, 2);
+    assert!(records == expected, "{} records", records.len());
+    let decoded: u64 = watch.decoded.lock().unwrap().values().sum();
+    assert!(decoded > 2, "{decoded} frames decoded on the workers");
+}
