@@ -5,15 +5,16 @@
 //! from any other stream ([`super::parts`]), so the games, their offsets and lines, and the output
 //! are the same as for the plain file.
 //!
-//! The reading thread never waits for a run no thread has started: it decodes that run itself. A
+//! The reading thread never waits for a run no thread has started: it decodes that run itself,
+//! and it decodes the first run itself while the workers decode the next ones. A
 //! run that does not decode whole (damaged data), and whatever does not split into runs (see
 //! [`crate::input::frames`]), is decoded from its start as one stream on the reading thread, after
 //! every byte decoded before it: so a damaged file gives the same games, and the same error
 //! naming the same offsets, as when decoded as one stream.
 //!
 //! A file that is one run (a single frame, or little data) is decoded as one stream, overlapped
-//! with the parsing, as before. Memory stays flat: the runs in flight are at most [`AHEAD`] per job
-//! plus two (one more sent ahead, and the one being cut), each about
+//! with the parsing, as before. Memory stays flat: the runs in flight are at most two, one more per
+//! [`JOBS_PER_RUN_AHEAD`] jobs, and the one being cut, each about
 //! [`RUN_BOUND`] decoded (4 MiB) or one larger frame of at most
 //! [`MAX_RUN_BOUND`](frames::MAX_RUN_BOUND) (64 MiB; `pzstd` writes frames of 32 MiB).
 
@@ -27,8 +28,10 @@ use super::parts::{Feed, Task};
 use crate::input::frames::{self, Next, RUN_BOUND, Run, Splitter};
 use crate::input::{Source, StoredBytes};
 
-/// Runs sent to the workers ahead of the one being cut, per job.
-const AHEAD: usize = 1;
+/// Runs sent to the workers ahead of the one being cut: two, and one more per this many jobs.
+/// Decoding a run takes a fifth of the time parsing it does, or less: so a run is decoded long
+/// before it is needed, with memory for fewer runs than jobs.
+const JOBS_PER_RUN_AHEAD: usize = 4;
 
 /// A run of frames handed to the workers, and what became of it.
 pub(crate) struct Decoding {
@@ -124,6 +127,8 @@ pub(super) struct FrameFeed<'a> {
     input: u64,
     /// Runs in flight, at most.
     ahead: usize,
+    /// No run was taken yet.
+    first: bool,
     /// The workers take no more runs (the run is shutting down).
     closed: bool,
     observer: &'a dyn Observer,
@@ -162,7 +167,8 @@ impl<'a> FrameFeed<'a> {
             decoded: 0,
             rest: None,
             input,
-            ahead: jobs * AHEAD + 1,
+            ahead: 2 + jobs / JOBS_PER_RUN_AHEAD,
+            first: true,
             closed: false,
             observer,
         };
@@ -172,17 +178,18 @@ impl<'a> FrameFeed<'a> {
     /// Sends runs to the workers through `send` until [`FrameFeed::ahead`] are in flight.
     fn send_ahead(&mut self, send: &mut dyn FnMut(Task) -> bool) {
         while !self.closed && self.sent.len() < self.ahead {
-            let run = match self.unsent.pop_front() {
-                Some(run) => run,
-                None => match self.split() {
-                    Some(run) => run,
-                    None => return,
-                },
+            let Some(run) = self.next_unsent() else {
+                return;
             };
             let decoding = Arc::new(Decoding::new(run));
             self.sent.push_back(Arc::clone(&decoding));
             self.closed = !send(Task::Decode(decoding, self.input));
         }
+    }
+
+    /// The next run split off and not sent, if any.
+    fn next_unsent(&mut self) -> Option<Run> {
+        self.unsent.pop_front().or_else(|| self.split())
     }
 
     /// The next run from the splitter, if any.
@@ -209,22 +216,26 @@ impl<'a> FrameFeed<'a> {
     /// Makes the next decoded bytes `current`, sending runs ahead through `send` if given (else
     /// decoding them here); false at the end of the runs (the rest, if any, is then set up).
     fn next_run(&mut self, send: Option<&mut dyn FnMut(Task) -> bool>) -> io::Result<bool> {
+        // The first run is decoded here, so that nothing waits for a worker to decode it.
+        let here = if std::mem::take(&mut self.first) {
+            self.unsent.pop_front()
+        } else {
+            None
+        };
         if let Some(send) = send {
             self.send_ahead(send);
         }
-        let (run, decoded) = match self.sent.pop_front() {
-            Some(decoding) => decoding.take(self.observer),
-            None => match self.unsent.pop_front().or_else(|| self.split()) {
-                Some(run) => {
-                    let decoding = Decoding::new(run);
-                    decoding.take(self.observer)
-                }
-                None => {
-                    self.start_rest(None)?;
-                    return Ok(false);
-                }
-            },
-        };
+        let (run, decoded) =
+            match here.or_else(|| self.sent.is_empty().then(|| self.next_unsent()).flatten()) {
+                Some(run) => Decoding::new(run).take(self.observer),
+                None => match self.sent.pop_front() {
+                    Some(decoding) => decoding.take(self.observer),
+                    None => {
+                        self.start_rest(None)?;
+                        return Ok(false);
+                    }
+                },
+            };
         match decoded {
             Some(bytes) => {
                 self.decoded += bytes.len() as u64;
