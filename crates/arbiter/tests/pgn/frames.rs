@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::thread::ThreadId;
 
-use arbiter::{Bytes, ExportFormat, Observer, RecordFormatter, ReplayOptions};
+use arbiter::{Bytes, ColumnSet, ExportFormat, Observer, RecordFormatter, ReplayOptions};
 
 use crate::util::{Random, testdata};
 
@@ -87,7 +87,7 @@ fn export(path: &Path, jobs: usize) -> (Vec<String>, Watch) {
         &[path.to_path_buf()],
         jobs,
         &ReplayOptions::default(),
-        || RecordFormatter::new(ExportFormat::Jsonl, Vec::new()),
+        || RecordFormatter::new(ExportFormat::Jsonl, ColumnSet::default(), &[]),
         &mut out,
         &watch,
     )
@@ -322,7 +322,7 @@ fn progress_counts_the_bytes_of_the_files_as_stored() {
             &paths,
             jobs,
             &ReplayOptions::default(),
-            || RecordFormatter::new(ExportFormat::Jsonl, Vec::new()),
+            || RecordFormatter::new(ExportFormat::Jsonl, ColumnSet::default(), &[]),
             &mut out,
             &watch,
         )
