@@ -159,7 +159,11 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Ran> {
     let tags = if args.plies {
         tag_columns(&args.tags, &PLY_FIELDS)?
     } else {
-        tag_columns(&args.tags, set.names())?
+        let fixed = set.columns(&[]);
+        tag_columns(
+            &args.tags,
+            &fixed.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(),
+        )?
     };
     let path = output::path(args.run.output.as_deref());
     if args.rows_per_file.is_some() {

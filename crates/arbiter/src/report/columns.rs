@@ -72,3 +72,24 @@ pub const fn column_names<const N: usize>(
     }
     names
 }
+
+/// The columns of a table: `fixed` ones given as (name, kind, nullable), then one text column per
+/// tag of `extra_tags` (export's `--tags`).
+pub fn table_columns<'a>(
+    fixed: impl IntoIterator<Item = &'a (&'a str, ColumnKind, bool)>,
+    extra_tags: &[String],
+) -> Vec<Column> {
+    fixed
+        .into_iter()
+        .map(|&(name, kind, nullable)| Column {
+            name: name.to_owned(),
+            kind,
+            nullable,
+        })
+        .chain(
+            extra_tags
+                .iter()
+                .map(|tag| Column::required(tag.as_str(), ColumnKind::String)),
+        )
+        .collect()
+}

@@ -16,7 +16,7 @@ use std::fmt::Write as _;
 use crate::clocks::evidence::allowance;
 use crate::clocks::{Eval, Millis, Period, TimeControl};
 use crate::replay::GameReport;
-use crate::report::columns::{Column, ColumnKind, column_names};
+use crate::report::columns::{Column, ColumnKind, column_names, table_columns};
 use crate::report::output::{Cell, GameFormatter, GameNumber, Output};
 use crate::report::table::{ExportFormat, Table, is_plain};
 use crate::rules::san;
@@ -59,24 +59,12 @@ pub struct PlyColumns {
 impl PlyColumns {
     /// The columns, with `extra_tags` columns at the end.
     pub fn columns(self, extra_tags: &[String]) -> Vec<Column> {
-        PLY_COLUMNS
-            .iter()
-            .filter(|(name, ..)| match *name {
-                "fen" => self.fen,
-                "comment" => self.comment,
-                _ => true,
-            })
-            .map(|&(name, kind, nullable)| Column {
-                name: name.to_owned(),
-                kind,
-                nullable,
-            })
-            .chain(
-                extra_tags
-                    .iter()
-                    .map(|t| Column::required(t.as_str(), ColumnKind::String)),
-            )
-            .collect()
+        let wanted = PLY_COLUMNS.iter().filter(|(name, ..)| match *name {
+            "fen" => self.fen,
+            "comment" => self.comment,
+            _ => true,
+        });
+        table_columns(wanted, extra_tags)
     }
 }
 

@@ -16,7 +16,7 @@
 use crate::clocks::Millis;
 use crate::outcome::{Outcome, Winner};
 use crate::replay::GameReport;
-use crate::report::columns::{Column, ColumnKind, column_names};
+use crate::report::columns::{Column, ColumnKind, column_names, table_columns};
 use crate::report::date::CalendarDate;
 use crate::report::moment::Moment;
 use crate::report::movetext::write_movetext;
@@ -145,15 +145,6 @@ impl ColumnSet {
         )
     }
 
-    /// The fixed columns' names (what `--tags` may not repeat).
-    pub fn names(self) -> &'static [&'static str] {
-        match self {
-            ColumnSet::Arbiter { movetext: false } => &FIELDS,
-            ColumnSet::Arbiter { movetext: true } => &ARBITER_WITH_MOVETEXT,
-            ColumnSet::Lichess => &LICHESS_FIELDS,
-        }
-    }
-
     /// The columns of a row with `extra_tags` columns after the fixed ones.
     pub fn columns(self, extra_tags: &[String]) -> Vec<Column> {
         let fixed: &[(&str, ColumnKind, bool)] = match self {
@@ -161,33 +152,12 @@ impl ColumnSet {
             ColumnSet::Lichess => &LICHESS_COLUMNS,
         };
         let movetext = matches!(self, ColumnSet::Arbiter { movetext: true });
-        fixed
-            .iter()
-            .chain(movetext.then_some(&MOVETEXT))
-            .map(|&(name, kind, nullable)| Column {
-                name: name.to_owned(),
-                kind,
-                nullable,
-            })
-            .chain(
-                extra_tags
-                    .iter()
-                    .map(|tag| Column::required(tag.as_str(), ColumnKind::String)),
-            )
-            .collect()
+        table_columns(
+            fixed.iter().chain(movetext.then_some(&MOVETEXT)),
+            extra_tags,
+        )
     }
 }
-
-/// [`FIELDS`] and `movetext`.
-const ARBITER_WITH_MOVETEXT: [&str; COLUMNS.len() + 1] = {
-    let mut names = [MOVETEXT.0; COLUMNS.len() + 1];
-    let mut i = 0;
-    while i < COLUMNS.len() {
-        names[i] = COLUMNS[i].0;
-        i += 1;
-    }
-    names
-};
 
 /// The record of one game, borrowed from wherever its fields live (for export, the replayer's
 /// report): formatting copies each field once, straight into the output.
