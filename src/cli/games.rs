@@ -33,6 +33,12 @@ pub struct GameRun {
     /// Show no progress bar, and no line saying what -o FILE received.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// Read only the games whose first byte lies at byte START or after and before byte END of
+    /// the (decompressed) input, counted from 0; the last one is read to its end past END. One
+    /// input only. The ranges of any split of a file together read each of its games once, as
+    /// the whole file reads it (the `offset` field names each game the same way).
+    #[arg(long, value_name = "START:END", value_parser = parse_range)]
+    pub range: Option<std::ops::Range<u64>>,
 }
 
 impl GameRun {
@@ -62,12 +68,18 @@ impl GameRun {
         make_formatter: impl Fn() -> F + Sync,
         out: &mut (dyn Destination + Send),
     ) -> anyhow::Result<Totals> {
+        if self.range.is_some()
+            && (self.paths.len() > 1 || self.paths.first().is_some_and(|path| path.is_dir()))
+        {
+            anyhow::bail!("--range reads one input (a file, or standard input), not several");
+        }
         let progress = Progress::new(&self.paths, self.quiet);
         if self.paths.is_empty() && std::io::stdin().is_terminal() {
             let _ = writeln!(std::io::stderr().lock(), "{STDIN_NOTICE}");
         }
         Ok(arbiter::run(
             &self.paths,
+            self.range.clone(),
             self.jobs(),
             options,
             make_formatter,
@@ -84,6 +96,23 @@ pub fn parse_jobs(text: &str) -> Result<usize, String> {
         Ok(n) => Ok(n),
         Err(err) => Err(err.to_string()),
     }
+}
+
+/// `--range START:END`: two whole numbers of bytes, START at most END.
+pub fn parse_range(text: &str) -> Result<std::ops::Range<u64>, String> {
+    let (start, end) = text
+        .split_once(':')
+        .ok_or_else(|| "expected START:END, two byte offsets (e.g. 0:1000000)".to_owned())?;
+    let number = |part: &str, what: &str| {
+        part.trim()
+            .parse::<u64>()
+            .map_err(|err| format!("{what} {part:?}: {err}"))
+    };
+    let (start, end) = (number(start, "START")?, number(end, "END")?);
+    if start > end {
+        return Err(format!("START ({start}) is past END ({end})"));
+    }
+    Ok(start..end)
 }
 
 /// What a run over games leaves to `main`: its totals, which choose the exit status; its output,

@@ -252,6 +252,7 @@ fn internal_error_report(game: &RawGame, payload: &(dyn std::any::Any + Send)) -
     codes.add(Code::InternalError, Severity::Error);
     GameReport {
         index: game.index,
+        offset: game.offset,
         main_line_valid: false,
         first_error: problem.to_string(),
         classification: Some(outcome::classify_invalid(outcome::GameResult::Unknown)),

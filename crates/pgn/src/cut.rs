@@ -114,6 +114,7 @@ pub(super) fn cut<R: Read>(
     }
     let first_line = input.lines.line;
     let first_column = input.column_of(input.start);
+    let offset = input.bytes_done();
     names.clear();
     let mut state = Scan {
         section: Section::Tags,
@@ -146,6 +147,7 @@ pub(super) fn cut<R: Read>(
     game.cut_short = end == input.end && input.error.is_some() && !state.ended();
     game.first_line = first_line;
     game.first_column = first_column;
+    game.offset = offset;
     game.end_line = input.lines.line;
     game.at_eof = input.eof && end == input.end && !input.more_follows;
     game.bytes.clear();

@@ -96,6 +96,12 @@ impl<'a> GameInfo<'a> {
         self.raw.index
     }
 
+    /// Where the game's first byte stands in the (decompressed) stream, from 0: the same for a
+    /// game whether the whole stream or a range of it is read (see [`super::Reader::range`]).
+    pub fn offset(&self) -> u64 {
+        self.raw.offset
+    }
+
     /// The game as the reader cut it. Its `bytes` are empty for a game read in one pass (they
     /// stay in the reader's buffer): [`GameInfo::bytes`] holds them in every case.
     pub(crate) fn raw(&self) -> &RawGame {

@@ -6,6 +6,9 @@
 pub struct RawGame {
     /// The game's number in its stream, counted from 1.
     pub index: u64,
+    /// Where the game's first byte stands in the (decompressed) stream, counted from 0: its first
+    /// token, after the blanks, line ends and byte order mark before it (see [`super::Reader::range`]).
+    pub offset: u64,
     /// The line of the source on which the game's first byte stands, counted from 1.
     pub first_line: u64,
     /// The column (in characters, from 1) of the game's first byte: 1 unless the previous game
@@ -31,6 +34,7 @@ impl RawGame {
         let lines = memchr::memchr_iter(b'\n', &bytes).count() as u64;
         RawGame {
             index,
+            offset: 0,
             first_line: 1,
             first_column: 1,
             end_line: 1 + lines,

@@ -8,6 +8,7 @@
 //! past the game that was being read.
 
 use std::io::{self, Read};
+use std::ops::Range;
 
 use super::error::ReadError;
 use super::location::{LineCol, Location};
@@ -41,6 +42,8 @@ pub struct Reader<R> {
     splitter: Splitter<R>,
     game: RawGame,
     stage: Stage,
+    /// The games read are those whose first byte lies in this range of the stream.
+    range: Range<u64>,
 }
 
 impl Reader<std::io::Empty> {
@@ -60,6 +63,7 @@ impl Reader<std::io::Empty> {
             splitter: Splitter::part(bytes, offset, line, end),
             game: RawGame::default(),
             stage: Stage::Between,
+            range: 0..u64::MAX,
         }
     }
 }
@@ -73,6 +77,7 @@ impl<R: Read> Reader<R> {
             splitter: Splitter::new(reader),
             game: RawGame::default(),
             stage: Stage::Between,
+            range: 0..u64::MAX,
         }
     }
 
@@ -82,6 +87,49 @@ impl<R: Read> Reader<R> {
     pub fn starting_at(mut self, offset: u64, line: u64) -> Reader<R> {
         self.splitter = self.splitter.starting_at(offset, line);
         self
+    }
+
+    /// Reads only the games whose first byte ([`RawGame::offset`]) lies in `range` of the stream:
+    /// those before are cut as reading the whole stream cuts them, and dropped unread; reading
+    /// ends before the first game at or after `range.end` (the last game read is read to its end,
+    /// past `range.end`). So every game of the stream is read by exactly one of the ranges of any
+    /// split, the same as reading the whole stream reads it; game numbers count from 1 in the range.
+    pub fn range(mut self, range: Range<u64>) -> Reader<R> {
+        self.range = range;
+        self
+    }
+
+    /// Cuts past the games before the range (see [`Reader::range`]; [`Reader::read_game`] does it
+    /// too): whether a game of the range follows. A failure of the stream ends it, as in `read_game`.
+    pub fn skip_to_range(&mut self) -> Result<bool, ReadError> {
+        self.next_in_range()
+            .map_err(|source| self.read_error(source))
+    }
+
+    /// Skips to the next game's first byte, cutting past the games before the range: whether a
+    /// game of the range starts there.
+    fn next_in_range(&mut self) -> io::Result<bool> {
+        let splitter = &mut self.splitter;
+        loop {
+            if splitter.failed {
+                return Ok(false);
+            }
+            let more = splitter.input.skip_between_games().inspect_err(|_| {
+                splitter.failed = true;
+            })?;
+            let at = splitter.input.bytes_done();
+            if !more || at >= self.range.end {
+                return Ok(false);
+            }
+            if at >= self.range.start {
+                return Ok(true);
+            }
+            self.stage = Stage::Cutting;
+            splitter.next_into(&mut self.game)?;
+            self.stage = Stage::Between;
+            // Counted in the range only.
+            splitter.next_index -= 1;
+        }
     }
 
     /// Sets the largest game read, in bytes (default [`super::DEFAULT_MAX_GAME_BYTES`]); a larger game is
@@ -123,6 +171,7 @@ impl<R: Read> Reader<R> {
             splitter,
             game,
             stage,
+            range,
         } = self;
         splitter.into_rest().map_err(|splitter| {
             Box::new(Reader {
@@ -130,6 +179,7 @@ impl<R: Read> Reader<R> {
                 splitter: *splitter,
                 game,
                 stage,
+                range,
             })
         })
     }
@@ -187,21 +237,14 @@ impl<R: Read> Reader<R> {
     ///
     /// After an I/O error every later call returns `Ok(None)`.
     fn read_one_pass<V: Visitor>(&mut self, visitor: &mut V) -> io::Result<Option<V::Output>> {
-        let splitter = &mut self.splitter;
-        let game = &mut self.game;
-        if splitter.failed {
+        if !self.next_in_range()? {
             return Ok(None);
         }
-        match splitter.input.skip_between_games() {
-            Ok(true) => {}
-            Ok(false) => return Ok(None),
-            Err(error) => {
-                splitter.failed = true;
-                return Err(error);
-            }
-        }
+        let splitter = &mut self.splitter;
+        let game = &mut self.game;
         let input = &mut splitter.input;
         game.index = splitter.next_index;
+        game.offset = input.bytes_done();
         game.first_line = input.lines.line;
         game.first_column = input.column_of(input.start);
         // Room for a whole game, most of the time, so that few are begun twice.
@@ -249,6 +292,9 @@ impl<R: Read> Reader<R> {
 
     /// Reads the next game into `visitor` the general way: cuts it, then parses it.
     fn read_cut<V: Visitor>(&mut self, visitor: &mut V) -> io::Result<Option<V::Output>> {
+        if !self.next_in_range()? {
+            return Ok(None);
+        }
         self.stage = Stage::Cutting;
         let more = self.splitter.next_into(&mut self.game);
         self.stage = Stage::Parsing;

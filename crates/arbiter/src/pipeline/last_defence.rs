@@ -148,6 +148,7 @@ fn read(text: &str, replay: &mut Failing) -> (BatchOutput, Seen) {
         offset: 1000,
         line: 20,
         end: PartEnd::Last(None),
+        until: u64::MAX,
     };
     let mut seen = Seen::default();
     let output = read_part(replay, &mut seen, part, &(), &mut |_| true);

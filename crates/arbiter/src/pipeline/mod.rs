@@ -36,7 +36,8 @@ pub(crate) use parts::{Part, Task};
 use read::read_part;
 
 use std::fmt::Display;
-use std::io;
+use std::io::{self, Read};
+use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -46,7 +47,7 @@ use crate::pgn::Reader;
 use crate::replay::{ReplayOptions, Replayer};
 use crate::report::output::{Destination, GameFormatter, Output};
 use crate::report::summary::{InputTotals, Totals};
-use parts::{Buffers, PART_BYTES, PLY_PART_BYTES, read_in_parts};
+use parts::{Buffers, Cutting, PART_BYTES, PLY_PART_BYTES, read_in_parts};
 use read::{Place, read_here};
 
 /// The bytes in flight with several jobs, at most: parts read and not yet written, and their
@@ -112,8 +113,13 @@ impl Observer for () {}
 /// a formatter from `make_formatter`, and writes the output to `out` in input order (from whichever
 /// thread finished the next batch). An error is one of `out`'s, which stops the run, or an
 /// internal error of the threads.
+///
+/// With a `range`, only the games whose first byte lies in that range of the (decompressed) input
+/// are read, as [`Reader::range`] reads them: the run reads one input (a second is an input
+/// error), and the games before the range are cut, not replayed.
 pub fn run<F: GameFormatter>(
     paths: &[PathBuf],
+    range: Option<Range<u64>>,
     jobs: usize,
     options: &ReplayOptions,
     make_formatter: impl Fn() -> F + Sync,
@@ -135,7 +141,8 @@ pub fn run<F: GameFormatter>(
             } else {
                 PART_BYTES
             };
-            produce(paths, jobs, part_bytes, observer, &buffers, sink)
+            let range = range.clone();
+            produce(paths, range, jobs, part_bytes, observer, &buffers, sink)
         },
         || (Replayer::new(options.clone()), make_formatter()),
         |(replayer, formatter), task: Task, pieces| match task {
@@ -172,7 +179,8 @@ pub fn run<F: GameFormatter>(
             .get_mut(input as usize)
             .map(std::mem::take)
             .unwrap_or_default();
-        if totals.games == 0 && !totals.failed {
+        // (A range may well hold no game.)
+        if totals.games == 0 && !totals.failed && range.is_none() {
             observer.no_games(&name);
         }
         totals.name = name;
@@ -188,10 +196,12 @@ type Worker<V, F> = (V, F);
 /// Where the reading thread puts its parts and batches.
 type PartSink<'s, F> = dyn Sink<Task, BatchOutput, Worker<Replayer, F>> + 's;
 
-/// Reads every input into `sink`: with one job as batches read here, else in parts. Returns how
-/// many inputs could not be opened, and the number and name of each input that was.
+/// Reads every input into `sink` (only the games of `range` of the one input, when given): with
+/// one job as batches read here, else in parts. Returns how many inputs could not be opened, and
+/// the number and name of each input that was.
 fn produce<F: GameFormatter>(
     paths: &[PathBuf],
+    range: Option<Range<u64>>,
     jobs: usize,
     part_bytes: usize,
     observer: &dyn Observer,
@@ -212,6 +222,15 @@ fn produce<F: GameFormatter>(
                 continue;
             }
         };
+        if range.is_some() && input > 0 {
+            let error = format!(
+                "{}: --range reads one input, and this is a second",
+                source.name
+            );
+            observer.input_error(&error);
+            input_errors += 1;
+            break;
+        }
         let name: Arc<str> = Arc::from(source.name.as_str());
         opened.push((input, Arc::clone(&name)));
         let mut at = Place {
@@ -219,7 +238,27 @@ fn produce<F: GameFormatter>(
             stored_before,
             stored: source.stored.clone(),
         };
-        let read = if jobs <= 1 {
+        let read = if let Some(range) = &range {
+            let reader = Reader::new(source.name, source.reader).range(range.clone());
+            match read_range(
+                reader,
+                range.end,
+                jobs,
+                part_bytes,
+                &at,
+                &mut next_index,
+                buffers,
+                observer,
+                sink,
+            ) {
+                Ok(read) => read,
+                Err(err) => {
+                    observer.input_error(&err);
+                    input_errors += 1;
+                    Some(())
+                }
+            }
+        } else if jobs <= 1 {
             let reader = Reader::new(source.name, source.reader);
             read_here(reader, &at, Some(&mut next_index), observer, sink)
         } else {
@@ -230,11 +269,13 @@ fn produce<F: GameFormatter>(
             match frames {
                 Some((mut feed, stored)) => {
                     at.stored = stored;
-                    read_in_parts(&mut feed, &name, &at, part_bytes, observer, buffers, sink)
+                    let cutting = Cutting::whole(part_bytes);
+                    read_in_parts(&mut feed, &name, &at, cutting, observer, buffers, sink)
                 }
                 None => {
                     let mut feed = parts::Stream(source.reader);
-                    read_in_parts(&mut feed, &name, &at, part_bytes, observer, buffers, sink)
+                    let cutting = Cutting::whole(part_bytes);
+                    read_in_parts(&mut feed, &name, &at, cutting, observer, buffers, sink)
                 }
             }
         };
@@ -244,4 +285,43 @@ fn produce<F: GameFormatter>(
         stored_before = at.stored();
     }
     (input_errors, opened)
+}
+
+/// Reads the games of `reader`'s range (ending at `end`): with one job here; else cut past the
+/// games before it here, then in parts from its first game (here still, if that game does not
+/// start a line). An error is the input's, met while cutting past the games before the range.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the state of `produce`, passed down once"
+)]
+fn read_range<R: Read, F: GameFormatter>(
+    mut reader: Reader<R>,
+    end: u64,
+    jobs: usize,
+    part_bytes: usize,
+    at: &Place,
+    next_index: &mut u64,
+    buffers: &Buffers,
+    observer: &dyn Observer,
+    sink: &mut PartSink<'_, F>,
+) -> Result<Option<()>, crate::pgn::ReadError> {
+    if jobs <= 1 || !reader.skip_to_range()? {
+        return Ok(read_here(reader, at, Some(next_index), observer, sink));
+    }
+    let name: Arc<str> = Arc::from(reader.name());
+    match reader.into_rest() {
+        Ok(rest) => {
+            let cutting = Cutting {
+                offset: rest.offset,
+                line: rest.line,
+                until: end,
+                part_bytes,
+            };
+            let mut feed = parts::Stream(io::Cursor::new(rest.bytes).chain(rest.source));
+            Ok(read_in_parts(
+                &mut feed, &name, at, cutting, observer, buffers, sink,
+            ))
+        }
+        Err(reader) => Ok(read_here(*reader, at, Some(next_index), observer, sink)),
+    }
 }

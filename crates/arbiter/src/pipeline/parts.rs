@@ -39,6 +39,35 @@ pub struct Part {
     pub line: u64,
     /// How the input goes on after them.
     pub end: PartEnd,
+    /// Games that start at or after this offset are not read (`--range`): the last game read
+    /// is read to its end past it.
+    pub until: u64,
+}
+
+/// How an input is cut into parts: where the first part starts (at a game's start, at the start
+/// of its line), where the games to read end, and the size of a part.
+#[derive(Copy, Clone, Debug)]
+pub(super) struct Cutting {
+    /// The stream offset of the first part.
+    pub(super) offset: u64,
+    /// Its line, from 1.
+    pub(super) line: u64,
+    /// Games that start at or after this offset are not read: see [`Part::until`].
+    pub(super) until: u64,
+    /// Input bytes per part, about.
+    pub(super) part_bytes: usize,
+}
+
+impl Cutting {
+    /// The whole of an input, in parts of about `part_bytes`.
+    pub(super) fn whole(part_bytes: usize) -> Cutting {
+        Cutting {
+            offset: 0,
+            line: 1,
+            until: u64::MAX,
+            part_bytes,
+        }
+    }
 }
 
 /// What the workers are given.
@@ -94,23 +123,31 @@ impl<R: Read> Feed for Stream<R> {
     }
 }
 
-/// Reads `source` in parts of about `part_bytes`, each handed to `sink` (a worker, or this thread
-/// when the workers are busy). Returns `None` if the pipeline is shutting down.
+/// Reads `source` in parts as `cutting` says, each handed to `sink` (a worker, or this thread
+/// when the workers are busy); `source` starts at `cutting.offset`. Returns `None` if the
+/// pipeline is shutting down.
 pub(super) fn read_in_parts<F: GameFormatter>(
     source: &mut impl Feed,
     name: &Arc<str>,
     at: &Place,
-    part_bytes: usize,
+    cutting: Cutting,
     observer: &dyn Observer,
     buffers: &Buffers,
     sink: &mut PartSink<'_, F>,
 ) -> Option<()> {
+    let Cutting {
+        part_bytes, until, ..
+    } = cutting;
     // The bytes of the next part so far, from a game's start at `offset`, on line `line`.
     let mut pending = buffers.get(part_bytes);
-    let (mut offset, mut line) = (0u64, 1u64);
+    let (mut offset, mut line) = (cutting.offset, cutting.line);
     // Where in `pending` to look for the next game's start: bytes before were looked at.
     let mut from = 0;
     loop {
+        if offset >= until {
+            // Every game from here on starts past the games to read.
+            return Some(());
+        }
         let filled = source.fill(&mut pending, part_bytes, &mut |task| sink.send(task));
         let (ended, error) = match filled {
             Ok(n) => (n < part_bytes, None),
@@ -124,6 +161,7 @@ pub(super) fn read_in_parts<F: GameFormatter>(
             offset,
             line,
             end,
+            until,
         };
         if ended {
             if pending.is_empty() && error.is_none() {
@@ -152,7 +190,9 @@ pub(super) fn read_in_parts<F: GameFormatter>(
                 // that starts a line.
                 let past = offset + pending.len() as u64;
                 let rest = io::Cursor::new(pending).chain(source.here());
-                let mut reader = Reader::new(name.to_string(), rest).starting_at(offset, line);
+                let mut reader = Reader::new(name.to_string(), rest)
+                    .starting_at(offset, line)
+                    .range(0..until);
                 let rest = loop {
                     if read_batch_here(&mut reader, at, None, observer, sink)? {
                         return Some(());
@@ -276,7 +316,7 @@ mod tests {
             &mut Stream(text.as_bytes()),
             &Arc::from("test.pgn"),
             &Place::default(),
-            PART_BYTES,
+            Cutting::whole(PART_BYTES),
             &(),
             &Buffers::default(),
             &mut sink,

@@ -102,7 +102,8 @@ pub(super) fn read_part<V: GameReplay, F: GameFormatter>(
     observer: &dyn Observer,
     pieces: &mut dyn FnMut(BatchOutput) -> bool,
 ) -> BatchOutput {
-    let mut reader = Reader::part(&*part.source, part.bytes, part.offset, part.line, part.end);
+    let mut reader = Reader::part(&*part.source, part.bytes, part.offset, part.line, part.end)
+        .range(0..part.until);
     loop {
         let mut output = BatchOutput {
             input: part.input,

@@ -79,8 +79,11 @@ pub struct ReplayOptions {
 /// Everything known about one game once it is replayed.
 #[derive(Clone, Debug, Default)]
 pub struct GameReport {
-    /// The game's number in its input stream, from 1.
+    /// The game's number in its input stream (in the range read, with `--range`), from 1.
     pub index: u64,
+    /// Where the game's first byte stands in its (decompressed) input stream, from 0: the same
+    /// whether the whole stream or a range of it is read.
+    pub offset: u64,
     /// The tags export writes.
     pub tags: Tags,
     /// Plies played on the main line (up to the first error).
@@ -480,6 +483,7 @@ impl Visitor for Replayer {
     fn begin_game(&mut self, game: &GameInfo<'_>) {
         let report = &mut self.report;
         report.index = game.index();
+        report.offset = game.offset();
         self.tags
             .reset(&mut report.tags, self.options.extra_tags.len());
         report.plies = 0;

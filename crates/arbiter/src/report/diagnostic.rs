@@ -49,6 +49,7 @@ impl GameFormatter for DiagnosticFormatter {
             let diagnostic = Diagnostic {
                 path: source,
                 game: number,
+                offset: report.offset,
                 problem,
             };
             match self.format {
@@ -66,6 +67,8 @@ pub struct Diagnostic<'a> {
     pub path: &'a str,
     /// The game's number: `game N` is its number in the input.
     pub game: GameNumber,
+    /// Where the game's first byte stands in its (decompressed) input, from 0 (JSON Lines only).
+    pub offset: u64,
     /// The problem, located in the input.
     pub problem: &'a Problem,
 }
@@ -117,6 +120,7 @@ impl Diagnostic<'_> {
             severity: Severity,
             code: Code,
             message: &'a str,
+            offset: u64,
         }
         let problem = self.problem;
         let (line, column) = self.line_column();
@@ -133,6 +137,7 @@ impl Diagnostic<'_> {
             severity: problem.severity,
             code: problem.code,
             message: &problem.message,
+            offset: self.offset,
         };
         // Serialising plain strings and numbers into a Vec cannot fail; each half is an object,
         // `{...}`, of which the braces between the halves are dropped.
@@ -165,6 +170,7 @@ mod tests {
         let diagnostic = |game| Diagnostic {
             path: "games.pgn",
             game,
+            offset: 7,
             problem,
         };
         let mut known = Output::default();
@@ -206,7 +212,7 @@ mod tests {
             written(&Problem::sample(), |d, out| d.write_jsonl(out)),
             "{\"type\":\"diagnostic\",\"file\":\"games.pgn\",\"line\":12,\"column\":5,\"game\":3,\
              \"ply\":17,\"san\":\"Nbd2\",\"variation\":null,\"severity\":\"error\",\"code\":\"illegal_move\",\
-             \"message\":\"no knight on the b-file can reach d2\"}\n"
+             \"message\":\"no knight on the b-file can reach d2\",\"offset\":7}\n"
         );
     }
 

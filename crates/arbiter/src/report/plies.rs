@@ -18,11 +18,12 @@ use crate::clocks::{Eval, Millis, Period, TimeControl};
 use crate::replay::GameReport;
 use crate::report::columns::{Column, ColumnKind, column_names, table_columns};
 use crate::report::output::{Cell, GameFormatter, GameNumber, Output};
+use crate::report::record::offset;
 use crate::report::table::{ExportFormat, Table, is_plain};
 use crate::rules::san;
 
 /// The fixed columns of a ply row, `fen` and `comment` included (each only when asked for).
-pub const PLY_COLUMNS: [(&str, ColumnKind, bool); 16] = {
+pub const PLY_COLUMNS: [(&str, ColumnKind, bool); 17] = {
     use ColumnKind::{Float64, Int32, Int64, String};
     [
         ("index", Int64, false),
@@ -41,6 +42,7 @@ pub const PLY_COLUMNS: [(&str, ColumnKind, bool); 16] = {
         ("eval_mate", Int32, true),
         ("nags", String, true),
         ("comment", String, true),
+        ("offset", Int64, false),
     ]
 };
 
@@ -201,6 +203,7 @@ impl GameFormatter for PlyFormatter {
                     Cell::Str(comment)
                 });
             }
+            row.cell(offset(report.offset));
             for value in &report.tags.extra {
                 row.cell(Cell::Str(value));
             }

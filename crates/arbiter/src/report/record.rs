@@ -6,12 +6,12 @@
 //! result_consistent, final_fen, valid, error, end_ply`, then the typed columns read from tags
 //! and clocks (`white_elo, black_elo, eco, opening, termination, time_control, base_seconds,
 //! increment_seconds, speed, played_on, utc_time, white_clock, black_clock, white_title,
-//! black_title, white_rating_diff, black_rating_diff, utc_timestamp`), then `movetext` when
+//! black_title, white_rating_diff, black_rating_diff, utc_timestamp`), `offset`, then `movetext` when
 //! asked for, then one column per tag asked for with `--tags`.
 //!
 //! With [`ColumnSet::Lichess`] the columns are instead those of the lichess games dataset, with
 //! its names and types ([`LICHESS_COLUMNS`]: `Event` ... `TimeControl, movetext`), followed by
-//! arbiter's verdict columns, so that the output unions with that dataset and joins on `Site`.
+//! arbiter's verdict columns (`offset` last), so that the output unions with that dataset and joins on `Site`.
 
 use crate::clocks::Millis;
 use crate::outcome::{Outcome, Winner};
@@ -25,7 +25,7 @@ pub use crate::report::table::ExportFormat;
 use crate::report::table::{Table, is_plain};
 
 /// The fixed export fields, in order, with their types and whether they may be null.
-pub const COLUMNS: [(&str, ColumnKind, bool); 36] = {
+pub const COLUMNS: [(&str, ColumnKind, bool); 37] = {
     use ColumnKind::{Bool, Date, Float64, Int32, Int64, String, Time, Timestamp};
     [
         ("index", Int64, false),
@@ -64,6 +64,7 @@ pub const COLUMNS: [(&str, ColumnKind, bool); 36] = {
         ("white_rating_diff", Int32, true),
         ("black_rating_diff", Int32, true),
         ("utc_timestamp", Timestamp, true),
+        ("offset", Int64, false),
     ]
 };
 
@@ -76,7 +77,7 @@ pub const MOVETEXT: (&str, ColumnKind, bool) = ("movetext", ColumnKind::String, 
 /// The columns of `--columns lichess`: the lichess games dataset's own, with its names and types
 /// (16-bit ratings and rating differences, the day as a date, the time of day as a time), then
 /// arbiter's verdict.
-pub const LICHESS_COLUMNS: [(&str, ColumnKind, bool); 32] = {
+pub const LICHESS_COLUMNS: [(&str, ColumnKind, bool); 33] = {
     use ColumnKind::{Bool, Date, Float64, Int16, Int32, Int64, String, Time};
     [
         ("Event", String, false),
@@ -111,6 +112,7 @@ pub const LICHESS_COLUMNS: [(&str, ColumnKind, bool); 32] = {
         ("speed", String, true),
         ("white_clock", Float64, true),
         ("black_clock", Float64, true),
+        ("offset", Int64, false),
     ]
 };
 
@@ -167,6 +169,8 @@ pub struct ExportRecord<'a> {
     pub number: GameNumber,
     /// The input: the path as given, or `<stdin>`.
     pub file: &'a str,
+    /// Where the game's first byte stands in its (decompressed) input, from 0.
+    pub offset: u64,
     /// The `Event` tag.
     pub event: &'a str,
     /// The `Site` tag.
@@ -240,6 +244,7 @@ impl<'a> ExportRecord<'a> {
         ExportRecord {
             number,
             file,
+            offset: report.offset,
             event: &tags.event,
             site: &tags.site,
             date: &tags.date,
@@ -363,7 +368,8 @@ impl RecordFormatter {
             .cell(known(r.titles[1]))
             .cell(rating_diff(r.rating_diffs[0], i32::MAX.into()))
             .cell(rating_diff(r.rating_diffs[1], i32::MAX.into()))
-            .cell(utc_timestamp(r.utc_date, utc_time));
+            .cell(utc_timestamp(r.utc_date, utc_time))
+            .cell(offset(r.offset));
         if self.set.needs_moves() {
             row.cell(Cell::Plain(r.movetext));
         }
@@ -410,7 +416,8 @@ impl RecordFormatter {
             )
             .cell(r.speed.map_or(Cell::Null, Cell::Plain))
             .cell(r.final_clocks[0].map_or(Cell::Null, Cell::Seconds))
-            .cell(r.final_clocks[1].map_or(Cell::Null, Cell::Seconds));
+            .cell(r.final_clocks[1].map_or(Cell::Null, Cell::Seconds))
+            .cell(offset(r.offset));
         for value in r.extra {
             row.cell(Cell::Str(value));
         }
@@ -478,6 +485,11 @@ fn in_range(cell: Cell<'static>, max: i64) -> Cell<'static> {
 
 /// The instant the game started, from its `UTCDate` tag and its `UTCTime` tag read as `time`,
 /// when both are complete.
+/// A game's `offset` (a stream offset past `i64::MAX` is not stored anywhere).
+pub(crate) fn offset(offset: u64) -> Cell<'static> {
+    Cell::Int(i64::try_from(offset).unwrap_or(i64::MAX))
+}
+
 fn utc_timestamp(utc_date: &str, time: Option<Moment>) -> Cell<'static> {
     match (time, CalendarDate::from_pgn(utc_date)) {
         (Some(time), Some(date)) => Cell::Moment(Moment::instant(date, time)),

@@ -85,6 +85,7 @@ fn export(path: &Path, jobs: usize) -> (Vec<String>, Watch) {
     };
     arbiter::run(
         &[path.to_path_buf()],
+        None,
         jobs,
         &ReplayOptions::default(),
         || RecordFormatter::new(ExportFormat::Jsonl, ColumnSet::default(), &[]),
@@ -320,6 +321,7 @@ fn progress_counts_the_bytes_of_the_files_as_stored() {
         };
         arbiter::run(
             &paths,
+            None,
             jobs,
             &ReplayOptions::default(),
             || RecordFormatter::new(ExportFormat::Jsonl, ColumnSet::default(), &[]),
