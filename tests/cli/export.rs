@@ -97,7 +97,7 @@ fn fields_come_in_design_order() {
          result_consistent,final_fen,valid,error,end_ply,white_elo,black_elo,eco,opening,\
          termination,time_control,base_seconds,increment_seconds,speed,played_on,utc_time,\
          white_clock,black_clock,white_title,black_title,white_rating_diff,black_rating_diff,\
-         utc_timestamp"
+         utc_timestamp,offset"
     );
     assert_eq!(
         text.lines().nth(1).unwrap(),

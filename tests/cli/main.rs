@@ -11,6 +11,7 @@ mod inputs;
 mod moves;
 mod parts;
 mod perft;
+mod range;
 mod reading;
 mod shards;
 use arbiter_test_support as shared_data;

@@ -255,7 +255,14 @@ fn invalid_utf8_at_every_position_of_a_game() {
 fn cr_only_and_mixed_line_endings() {
     let lf = good_games(0, 50);
     let reference = check(std::path::Path::new("-"), Some(lf.as_bytes()), "LF");
-    let strip = |c: &crate::util::Checked| -> Vec<serde_json::Value> { c.records.clone() };
+    // Records without their offsets, which count the line ends' bytes.
+    let strip = |c: &crate::util::Checked| -> Vec<serde_json::Value> {
+        let mut records = c.records.clone();
+        for record in &mut records {
+            record.as_object_mut().map(|r| r.remove("offset"));
+        }
+        records
+    };
     let cr = lf.replace('\n', "\r");
     let crlf = lf.replace('\n', "\r\n");
     let mixed: String = lf

@@ -21,6 +21,10 @@
 //! A zstd file of many frames (as `pzstd` makes them) is decoded on every core too: its runs of
 //! frames go to the workers beside the parts cut from the runs decoded before (`frames`).
 //!
+//! With a range of one input (`--range`), the games before it are cut on the calling thread, not
+//! replayed ([`Reader::range`]), and the range's games are read as any others, in parts from its
+//! first game with several jobs; every reader stops before the first game at or after its end.
+//!
 //! The files: `read` reads games from one reader (a batch here, or a part on a worker),
 //! `parts` cuts an input into parts, `frames` decodes zstd frames on the workers; this file runs
 //! the whole.

@@ -528,6 +528,7 @@ mod tests {
         ExportRecord {
             number: GameNumber::Known { run: 7, input: 7 },
             file: "a, b.pgn",
+            offset: 5630,
             event: "Rated \"Blitz\", game",
             date: "2025.05.01",
             white: "Ann",
@@ -582,7 +583,7 @@ mod tests {
             header
                 + "1,\"a, b.pgn\",1,\"Rated \"\"Blitz\"\", game\",,2025.05.01,,Ann,Bob,1-0,41,\
                    checkmate,white,true,7k/6Q1/6K1/8/8/8/8/8 b - - 1 21,true,,,2400,,C20,,,180+2,\
-                   180,2,blitz,2025-05-01,,61.5,,GM,,5,-5,,2400\n"
+                   180,2,blitz,2025-05-01,,61.5,,GM,,5,-5,,5630,2400\n"
         );
     }
 
@@ -612,6 +613,7 @@ mod tests {
         assert_eq!(value["black_rating_diff"], -5);
         assert_eq!(value["utc_timestamp"], serde_json::Value::Null);
         assert_eq!(value["error"], serde_json::Value::Null);
+        assert_eq!(value["offset"], 5630);
     }
 
     #[test]
@@ -677,7 +679,7 @@ mod tests {
             Some(
                 "\"Rated \"\"Blitz\"\", game\",,Ann,Bob,1-0,GM,,2400,,5,-5,2025-05-01,13:05:09,C20,,,\
                  180+2,1. e4 e5,7,\"a, b.pgn\",7,41,checkmate,white,true,\
-                 7k/6Q1/6K1/8/8/8/8/8 b - - 1 21,true,,,blitz,61.5,"
+                 7k/6Q1/6K1/8/8/8/8/8 b - - 1 21,true,,,blitz,61.5,,5630"
             )
         );
     }

@@ -16,7 +16,7 @@ use crate::util::{Random, testdata};
 /// A zstd file of `text` as `pzstd` lays one out: a skippable frame first, then `text` cut in
 /// pieces of about `piece` bytes (anywhere, mid-game), each compressed as a frame of its own,
 /// with a skippable frame between some of them. Returns the file and how many frames it has.
-fn multi_frame(text: &[u8], piece: usize, random: &mut Random) -> (Vec<u8>, u64) {
+pub(crate) fn multi_frame(text: &[u8], piece: usize, random: &mut Random) -> (Vec<u8>, u64) {
     let mut file = skippable(b"pzstd");
     let mut frames = 1;
     let mut at = 0;
@@ -103,7 +103,7 @@ fn export(path: &Path, jobs: usize) -> (Vec<String>, Watch) {
 }
 
 /// The text of every shared corpus (the compressed ones decompressed), with its name.
-fn corpora() -> Vec<(String, Vec<u8>)> {
+pub(crate) fn corpora() -> Vec<(String, Vec<u8>)> {
     let Some(data) = testdata() else {
         return Vec::new();
     };

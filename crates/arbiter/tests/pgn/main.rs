@@ -8,6 +8,7 @@ mod input;
 mod lexer;
 mod one_pass;
 mod parts;
+mod range;
 mod reading;
 mod recovery;
 mod roundtrip;
