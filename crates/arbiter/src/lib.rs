@@ -49,6 +49,7 @@ mod problem;
 mod replay;
 mod report;
 mod text;
+mod select;
 
 pub use arbiter_pgn as pgn;
 pub use arbiter_rules as rules;
