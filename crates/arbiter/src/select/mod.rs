@@ -12,11 +12,17 @@
 //! - `expr`: the `--where` expression language over export's field names, shared with
 //!   `export --where`;
 //! - `dedup`: the set of games kept, for `--dedup`, in a fixed number of bytes per game, every
-//!   hash match checked against the game's own key.
+//!   hash match checked against the game's own key;
+//! - `frame`: what a worker hands on for each game (its verdict, its PGN, its original text,
+//!   its dedup key), in the batch's output;
+//! - `route`: where each game goes, decided in input order (output, `--rejected`,
+//!   `--duplicates`), and the counts.
 
 pub mod dedup;
 pub mod eco;
 pub mod expr;
+pub mod frame;
 pub mod position;
+pub mod route;
 pub mod tree;
 pub mod write;
