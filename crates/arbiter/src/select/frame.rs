@@ -54,12 +54,17 @@ pub struct Frame<'a> {
 impl Frame<'_> {
     /// Appends the frame to `out`.
     pub fn write(&self, out: &mut Vec<u8>) {
-        let flags = u8::from(self.rejected) * REJECTED
-            | u8::from(self.invalid) * INVALID
-            | u8::from(self.unchanged) * UNCHANGED
-            | u8::from(self.fixed) * FIXED
-            | u8::from(self.key.is_some()) * KEY
-            | u8::from(self.warning.is_some()) * WARNING;
+        let flags = [
+            (self.rejected, REJECTED),
+            (self.invalid, INVALID),
+            (self.unchanged, UNCHANGED),
+            (self.fixed, FIXED),
+            (self.key.is_some(), KEY),
+            (self.warning.is_some(), WARNING),
+        ]
+        .iter()
+        .filter(|(set, _)| *set)
+        .fold(0, |flags, (_, bit)| flags | bit);
         out.push(flags);
         piece(self.pgn, out);
         piece(self.source, out);
