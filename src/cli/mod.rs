@@ -13,6 +13,7 @@ pub mod moves;
 pub mod output;
 pub mod perft;
 pub mod progress;
+pub mod select;
 pub mod validate;
 
 use std::process::ExitCode;
@@ -40,6 +41,9 @@ pub enum Command {
     Validate(validate::ValidateArgs),
     /// Write one record per game with its outcome, as CSV, JSON, JSON Lines or Parquet.
     Export(export::ExportArgs),
+    /// Keep the games an expression, a position or deduplication picks, name their openings, and
+    /// write them back as clean PGN.
+    Select(select::SelectArgs),
     /// Print the legal moves and the status of a FEN position.
     Moves(moves::MovesArgs),
     /// Count the leaf nodes of the legal move tree to a given depth.
@@ -118,6 +122,7 @@ pub fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Validate(args) => validate::run(args).and_then(ended),
         Command::Export(args) => export::run(args).and_then(ended),
+        Command::Select(args) => select::run(args).and_then(ended),
         Command::Moves(args) => moves::run(args).map_err(naming_standard_output),
         Command::Perft(args) => perft::run(args),
         Command::Completions { shell } => completions(*shell),
@@ -155,6 +160,7 @@ fn writes_to_stdout(command: &Command) -> bool {
     match command {
         Command::Validate(args) => output::path(args.run.output.as_deref()).is_none(),
         Command::Export(args) => output::path(args.run.output.as_deref()).is_none(),
+        Command::Select(args) => output::path(args.run.output.as_deref()).is_none(),
         Command::Manpage { dir } => dir.is_none(),
         Command::Moves(_) | Command::Perft(_) | Command::Completions { .. } => true,
     }

@@ -19,8 +19,9 @@ use arbiter::sink::{self, Sink};
 
 use crate::cli::exit::Exit;
 
-/// The target of the file output not committed yet, and whether it existed before the run.
-static UNCOMMITTED: Mutex<Option<(PathBuf, bool)>> = Mutex::new(None);
+/// The targets of the file outputs not committed yet, in the order they were opened, and whether
+/// each existed before the run.
+static UNCOMMITTED: Mutex<Vec<(PathBuf, bool)>> = Mutex::new(Vec::new());
 
 /// The `-o` path, or `None` for standard output (no `-o`, or `-o -`).
 pub fn path(output: Option<&Path>) -> Option<&Path> {
@@ -54,25 +55,32 @@ pub fn open(output: Option<&Path>, inputs: &[PathBuf]) -> anyhow::Result<Sink> {
     watch_signals();
     let sink = Sink::file(path)?;
     if sink.replaces_on_finish() {
-        *uncommitted() = Some((path.to_path_buf(), old.is_some()));
+        uncommitted().push((path.to_path_buf(), old.is_some()));
     }
     Ok(sink)
 }
 
 /// Ends a run that ended with `exit`: commits `sink` on status 0 or 1, drops it (leaving the
-/// target as it was) on status 2. Returns `exit`, or the error of the commit.
+/// target as it was) on status 2. Returns `exit`, or the error of the commit. A run with several
+/// outputs closes them in the order it opened them.
 pub fn close(sink: Sink, exit: Exit) -> anyhow::Result<Exit> {
     if exit == Exit::Usage {
         return Ok(exit);
     }
+    let replaces = sink.replaces_on_finish();
     sink.finish()?;
-    uncommitted().take();
+    if replaces {
+        let mut uncommitted = uncommitted();
+        if !uncommitted.is_empty() {
+            uncommitted.remove(0);
+        }
+    }
     Ok(exit)
 }
 
 /// After a run that ended with status 2: says that its `-o` file was left as it was.
 pub fn report_uncommitted() {
-    if let Some((path, existed)) = uncommitted().take() {
+    for (path, existed) in std::mem::take(&mut *uncommitted()) {
         let what = if existed {
             "left unchanged"
         } else {
@@ -82,7 +90,7 @@ pub fn report_uncommitted() {
     }
 }
 
-fn uncommitted() -> std::sync::MutexGuard<'static, Option<(PathBuf, bool)>> {
+fn uncommitted() -> std::sync::MutexGuard<'static, Vec<(PathBuf, bool)>> {
     UNCOMMITTED.lock().unwrap_or_else(PoisonError::into_inner)
 }
 

@@ -11,6 +11,7 @@ mod inputs;
 mod moves;
 mod parts;
 mod perft;
+mod select;
 use arbiter_test_support as shared_data;
 mod util;
 mod validate;

@@ -18,7 +18,7 @@ pub use crate::report::table::ExportFormat;
 use crate::report::table::{Table, is_plain};
 
 /// The fixed export fields, in order, with their types.
-pub const COLUMNS: [(&str, ColumnKind, bool); 31] = {
+pub const COLUMNS: [(&str, ColumnKind, bool); 33] = {
     use ColumnKind::{Bool, Date, Float64, Int32, Int64, String};
     [
         ("index", Int64, false),
@@ -52,8 +52,14 @@ pub const COLUMNS: [(&str, ColumnKind, bool); 31] = {
         ("utc_time", String, true),
         ("white_clock", Float64, true),
         ("black_clock", Float64, true),
+        ("eco_computed", String, true),
+        ("opening_computed", String, true),
     ]
 };
+
+/// The column `export --position` adds after the fixed ones: the first ply at which the main
+/// line reaches one of the positions.
+pub const POSITION_PLY: (&str, ColumnKind, bool) = ("position_ply", ColumnKind::Int32, true);
 
 /// The fixed export fields' names, in order.
 pub const FIELDS: [&str; COLUMNS.len()] = {
@@ -124,6 +130,10 @@ pub struct ExportRecord<'a> {
     pub utc_time: &'a str,
     /// White's and Black's last `[%clk]`.
     pub final_clocks: [Option<Millis>; 2],
+    /// The opening the table names: its ECO code and name.
+    pub opening_computed: Option<(&'a str, &'a str)>,
+    /// The first ply at which the main line reaches a position looked for.
+    pub position_ply: Option<u32>,
     /// Values of the tags asked for with `--tags`, in that order (empty when absent).
     pub extra: &'a [String],
 }
@@ -165,14 +175,64 @@ impl<'a> ExportRecord<'a> {
             utc_date: &tags.utc_date,
             utc_time: &tags.utc_time,
             final_clocks: report.final_clocks,
+            opening_computed: report.opening.map(|o| (o.eco, o.name)),
+            position_ply: report.position_ply,
             extra: &tags.extra,
         }
+    }
+
+    /// The record's fixed fields as cells, in the order of [`COLUMNS`]: what export writes, and
+    /// what `--where` tests.
+    pub fn cells(&self) -> [Cell<'a>; COLUMNS.len()] {
+        let r = self;
+        [
+            Cell::Run(r.number),
+            Cell::Str(r.file),
+            Cell::Input(r.number),
+            Cell::Str(r.event),
+            Cell::Str(r.site),
+            Cell::Str(r.date),
+            Cell::Str(r.round),
+            Cell::Str(r.white),
+            Cell::Str(r.black),
+            Cell::Str(r.result),
+            Cell::Int(i64::from(r.plies)),
+            Cell::Plain(r.outcome.map_or("", Outcome::as_str)),
+            Cell::Plain(r.winner.map_or("", Winner::as_str)),
+            Cell::Bool(r.result_consistent),
+            Cell::Plain(r.final_fen),
+            Cell::Bool(r.valid),
+            Cell::Str(r.error),
+            r.end_ply
+                .map_or(Cell::Null, |ply| Cell::Int(i64::from(ply))),
+            rating(r.elo[0]),
+            rating(r.elo[1]),
+            known(r.eco),
+            text(r.opening),
+            text(r.termination),
+            text(r.time_control),
+            r.base_and_increment
+                .map_or(Cell::Null, |(base, _)| Cell::Int(base.into())),
+            r.base_and_increment
+                .map_or(Cell::Null, |(_, inc)| Cell::Int(inc.into())),
+            r.speed.map_or(Cell::Null, Cell::Plain),
+            CalendarDate::from_pgn(r.utc_date)
+                .or_else(|| CalendarDate::from_pgn(r.date))
+                .map_or(Cell::Null, Cell::Date),
+            known(r.utc_time),
+            r.final_clocks[0].map_or(Cell::Null, Cell::Seconds),
+            r.final_clocks[1].map_or(Cell::Null, Cell::Seconds),
+            r.opening_computed.map_or(Cell::Null, |(eco, _)| Cell::Plain(eco)),
+            r.opening_computed.map_or(Cell::Null, |(_, name)| Cell::Str(name)),
+        ]
     }
 }
 
 /// Formats records into a batch's output.
 pub struct RecordFormatter {
     table: Table,
+    /// Whether the `position_ply` column is written.
+    position: bool,
     /// The last input name seen, and whether it is plain text (every game of an input repeats
     /// it, and looking at it once is enough).
     file: (String, bool),
@@ -181,8 +241,19 @@ pub struct RecordFormatter {
 impl RecordFormatter {
     /// A formatter for `format` with extra tag columns `extra_tags`.
     pub fn new(format: ExportFormat, extra_tags: Vec<String>) -> RecordFormatter {
+        RecordFormatter::with_position(format, extra_tags, false)
+    }
+
+    /// A formatter for `format` with the `position_ply` column when `position` is set, then
+    /// extra tag columns `extra_tags`.
+    pub fn with_position(
+        format: ExportFormat,
+        extra_tags: Vec<String>,
+        position: bool,
+    ) -> RecordFormatter {
         RecordFormatter {
-            table: Table::new(format, columns(&extra_tags)),
+            position,
+            table: Table::new(format, columns_with(&extra_tags, position)),
             file: (String::new(), true),
         }
     }
@@ -203,50 +274,14 @@ impl RecordFormatter {
             Cell::Str(r.file)
         };
         let mut row = self.table.row(out);
-        row.cell(Cell::Run(r.number))
-            .cell(file)
-            .cell(Cell::Input(r.number))
-            .cell(Cell::Str(r.event))
-            .cell(Cell::Str(r.site))
-            .cell(Cell::Str(r.date))
-            .cell(Cell::Str(r.round))
-            .cell(Cell::Str(r.white))
-            .cell(Cell::Str(r.black))
-            .cell(Cell::Str(r.result))
-            .cell(Cell::Int(i64::from(r.plies)))
-            .cell(Cell::Plain(r.outcome.map_or("", Outcome::as_str)))
-            .cell(Cell::Plain(r.winner.map_or("", Winner::as_str)))
-            .cell(Cell::Bool(r.result_consistent))
-            .cell(Cell::Plain(r.final_fen))
-            .cell(Cell::Bool(r.valid))
-            .cell(Cell::Str(r.error))
-            .cell(
-                r.end_ply
-                    .map_or(Cell::Null, |ply| Cell::Int(i64::from(ply))),
-            )
-            .cell(rating(r.elo[0]))
-            .cell(rating(r.elo[1]))
-            .cell(known(r.eco))
-            .cell(text(r.opening))
-            .cell(text(r.termination))
-            .cell(text(r.time_control))
-            .cell(
-                r.base_and_increment
-                    .map_or(Cell::Null, |(base, _)| Cell::Int(base.into())),
-            )
-            .cell(
-                r.base_and_increment
-                    .map_or(Cell::Null, |(_, inc)| Cell::Int(inc.into())),
-            )
-            .cell(r.speed.map_or(Cell::Null, Cell::Plain))
-            .cell(
-                CalendarDate::from_pgn(r.utc_date)
-                    .or_else(|| CalendarDate::from_pgn(r.date))
-                    .map_or(Cell::Null, Cell::Date),
-            )
-            .cell(known(r.utc_time))
-            .cell(r.final_clocks[0].map_or(Cell::Null, Cell::Seconds))
-            .cell(r.final_clocks[1].map_or(Cell::Null, Cell::Seconds));
+        let mut cells = r.cells();
+        cells[1] = file;
+        for cell in cells {
+            row.cell(cell);
+        }
+        if self.position {
+            row.cell(r.position_ply.map_or(Cell::Null, |ply| Cell::Int(ply.into())));
+        }
         for value in r.extra {
             row.cell(Cell::Str(value));
         }
@@ -262,8 +297,15 @@ impl GameFormatter for RecordFormatter {
 
 /// The columns of a game row with `extra_tags` columns after the fixed ones.
 pub fn columns(extra_tags: &[String]) -> Vec<Column> {
+    columns_with(extra_tags, false)
+}
+
+/// The columns of a game row: the fixed ones, `position_ply` when `position` is set, then
+/// `extra_tags`.
+pub fn columns_with(extra_tags: &[String], position: bool) -> Vec<Column> {
     COLUMNS
         .iter()
+        .chain(position.then_some(&POSITION_PLY))
         .map(|&(name, kind, nullable)| Column {
             name: name.to_owned(),
             kind,

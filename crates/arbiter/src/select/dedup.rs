@@ -25,7 +25,7 @@ use std::fs::File;
 use std::hash::{DefaultHasher, Hasher};
 use std::io::{self, Read, Seek, SeekFrom, Write};
 
-use crate::select::tree::GameTree;
+use crate::select::tree::{GameTree, Node};
 
 /// Keys are written to the file in blocks of this size (the last one stays in memory until
 /// full).
@@ -49,11 +49,25 @@ pub fn key(tree: &GameTree, mode: DedupMode, result: &str, key: &mut Vec<u8>) {
     field(tree.start_epd().unwrap_or_default().as_bytes(), key);
     let start = key.len();
     key.extend_from_slice(&[0; 4]);
-    for (i, san) in tree.main_line().enumerate() {
-        if i > 0 {
+    let mut depth = 0u32;
+    for node in tree.nodes() {
+        let san = match node {
+            Node::Open => {
+                depth += 1;
+                continue;
+            }
+            Node::Close => {
+                depth = depth.saturating_sub(1);
+                continue;
+            }
+            Node::Move { san, .. } if depth == 0 => san.as_bytes(),
+            Node::Null { .. } if depth == 0 => b"--",
+            _ => continue,
+        };
+        if key.len() > start + 4 {
             key.push(b' ');
         }
-        key.extend_from_slice(san.as_bytes());
+        key.extend_from_slice(san);
     }
     let len = u32::try_from(key.len() - start - 4).unwrap_or(u32::MAX);
     key[start..start + 4].copy_from_slice(&len.to_le_bytes());

@@ -83,8 +83,15 @@ impl Hasher for KeyHasher {
     }
 }
 
+/// Bits of a key that index [`OpeningTable::filter`].
+const FILTER_BITS: u32 = 16;
+
 /// The opening table: each named position, by Zobrist key.
 pub struct OpeningTable {
+    /// One bit per value of a key's low [`FILTER_BITS`] bits, set when some entry's key has
+    /// them: 8 KiB that answer most lookups (a game's positions past its first moves are
+    /// nearly all unnamed) without touching the map.
+    filter: Box<[u64]>,
     /// Per Zobrist key, the entries whose position has that key (nearly always one).
     by_key: HashMap<u64, Vec<u16>, BuildHasherDefault<KeyHasher>>,
     entries: Vec<(Opening, PositionKey)>,
@@ -102,6 +109,7 @@ impl OpeningTable {
     /// position named twice).
     pub fn build(files: &[&'static str]) -> Result<OpeningTable, String> {
         let mut table = OpeningTable {
+            filter: vec![0; 1 << (FILTER_BITS - 6)].into_boxed_slice(),
             by_key: HashMap::default(),
             entries: Vec::new(),
         };
@@ -129,6 +137,8 @@ impl OpeningTable {
                     .map_err(|_| format!("{}: more than 65,535 openings", at()))?;
                 same.push(index);
                 table.entries.push((Opening { eco, name, pgn }, key));
+                let bit = filter_bit(zobrist);
+                table.filter[bit / 64] |= 1 << (bit % 64);
             }
         }
         Ok(table)
@@ -147,13 +157,24 @@ impl OpeningTable {
     /// The opening of `pos`, if the table names it.
     #[inline]
     pub fn lookup(&self, pos: &Position) -> Option<&Opening> {
-        let found = self.by_key.get(&pos.zobrist())?;
+        let zobrist = pos.zobrist();
+        let bit = filter_bit(zobrist);
+        if self.filter[bit / 64] & 1 << (bit % 64) == 0 {
+            return None;
+        }
+        let found = self.by_key.get(&zobrist)?;
         found
             .iter()
             .map(|&i| &self.entries[usize::from(i)])
             .find(|(_, key)| key.matches(pos))
             .map(|(opening, _)| opening)
     }
+}
+
+/// The bit of [`OpeningTable::filter`] for a key.
+#[inline]
+fn filter_bit(zobrist: u64) -> usize {
+    (zobrist & ((1 << FILTER_BITS) - 1)) as usize
 }
 
 /// The position the moves `pgn` (move numbers allowed) reach from the start.

@@ -54,6 +54,12 @@ pub struct Frame<'a> {
 impl Frame<'_> {
     /// Appends the frame to `out`.
     pub fn write(&self, out: &mut Vec<u8>) {
+        self.write_with(out, |out| out.extend_from_slice(self.pgn));
+    }
+
+    /// Appends the frame to `out`, its PGN written by `pgn` straight into `out` (in the place of
+    /// `self.pgn`): the PGN of a game is not copied once more.
+    pub fn write_with(&self, out: &mut Vec<u8>, pgn: impl FnOnce(&mut Vec<u8>)) {
         let flags = [
             (self.rejected, REJECTED),
             (self.invalid, INVALID),
@@ -66,7 +72,11 @@ impl Frame<'_> {
         .filter(|(set, _)| *set)
         .fold(0, |flags, (_, bit)| flags | bit);
         out.push(flags);
-        piece(self.pgn, out);
+        let at = out.len();
+        out.extend_from_slice(&[0; 8]);
+        pgn(out);
+        let len = (out.len() - at - 8) as u64;
+        out[at..at + 8].copy_from_slice(&len.to_le_bytes());
         piece(self.source, out);
         if let Some(key) = self.key {
             piece(key, out);

@@ -18,6 +18,7 @@
 //! - `route`: where each game goes, decided in input order (output, `--rejected`,
 //!   `--duplicates`), and the counts.
 
+pub mod choose;
 pub mod dedup;
 pub mod eco;
 pub mod expr;

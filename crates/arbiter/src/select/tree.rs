@@ -29,6 +29,7 @@
 
 use crate::pgn::GameResult;
 use crate::rules::Position;
+use crate::rules::san::Suffix;
 use crate::select::position::PositionKey;
 
 /// A piece of [`GameTree`]'s text: `start..end` in bytes.
@@ -38,6 +39,49 @@ pub struct Span {
     end: u32,
 }
 
+/// A move's SAN, stored in the node itself (the longest canonical SAN, such as `Qh4xe1#` or
+/// `exd8=Q#`, has 7 bytes): a move costs no copy into the tree's text.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct MoveText {
+    len: u8,
+    bytes: [u8; 7],
+}
+
+impl MoveText {
+    /// `san` followed by `suffix`, if the two fit in 7 bytes.
+    #[inline]
+    fn new(san: &str, suffix: &str) -> Option<MoveText> {
+        let len = san.len() + suffix.len();
+        if len > 7 {
+            return None;
+        }
+        let mut bytes = [0; 7];
+        bytes[..san.len()].copy_from_slice(san.as_bytes());
+        bytes[san.len()..len].copy_from_slice(suffix.as_bytes());
+        Some(MoveText {
+            len: len as u8,
+            bytes,
+        })
+    }
+
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        std::str::from_utf8(self.as_bytes()).unwrap_or_default()
+    }
+
+    /// The text's bytes (ASCII).
+    #[inline]
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..usize::from(self.len)]
+    }
+
+    /// The text's bytes padded with zeros to 7, and its length: for copies of a fixed size.
+    #[inline]
+    pub fn padded(&self) -> (&[u8; 7], usize) {
+        (&self.bytes, usize::from(self.len))
+    }
+}
+
 /// One token of the movetext.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Node {
@@ -45,7 +89,7 @@ pub enum Node {
     /// the first move; in a variation, the ply of the move it replaces).
     Move {
         /// The SAN, e.g. `Nbd2`, `exd8=Q#`, `O-O`.
-        san: Span,
+        san: MoveText,
         /// The ply.
         ply: u32,
     },
@@ -144,8 +188,23 @@ impl GameTree {
 
     /// A move, in canonical SAN, played at ply `ply`.
     pub fn san(&mut self, san: &str, ply: u32) {
-        let san = self.push_text(san);
-        self.nodes.push(Node::Move { san, ply });
+        self.push_move(san, "", ply);
+    }
+
+    /// A move `san` followed by `suffix`; a text too long for a SAN leaves the tree incomplete.
+    #[inline]
+    fn push_move(&mut self, san: &str, suffix: &str, ply: u32) {
+        match MoveText::new(san, suffix) {
+            Some(san) => self.nodes.push(Node::Move { san, ply }),
+            None => self.incomplete = true,
+        }
+    }
+
+    /// A move played at ply `ply`: its canonical SAN without a suffix, and its check or mate
+    /// suffix.
+    #[inline]
+    pub fn played(&mut self, san: &str, suffix: Option<Suffix>, ply: u32) {
+        self.push_move(san, suffix.map_or("", Suffix::as_str), ply);
     }
 
     /// A null move played at ply `ply`.
@@ -235,7 +294,13 @@ impl GameTree {
     }
 
     /// The main line's moves, in SAN (`--` for a null move).
-    pub fn main_line(&self) -> impl Iterator<Item = &str> {
+    pub fn main_line(&self) -> impl Iterator<Item = &str> + '_ {
+        self.main_line_bytes()
+            .map(|san| std::str::from_utf8(san).unwrap_or_default())
+    }
+
+    /// [`GameTree::main_line`] as bytes.
+    pub fn main_line_bytes(&self) -> impl Iterator<Item = &[u8]> + '_ {
         let mut depth = 0u32;
         self.nodes.iter().filter_map(move |node| match *node {
             Node::Open => {
@@ -246,8 +311,8 @@ impl GameTree {
                 depth = depth.saturating_sub(1);
                 None
             }
-            Node::Move { san, .. } if depth == 0 => Some(self.text(san)),
-            Node::Null { .. } if depth == 0 => Some("--"),
+            Node::Move { ref san, .. } if depth == 0 => Some(san.as_bytes()),
+            Node::Null { .. } if depth == 0 => Some(&b"--"[..]),
             _ => None,
         })
     }

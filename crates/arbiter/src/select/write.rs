@@ -156,11 +156,16 @@ fn tag(name: &str, value: &str, out: &mut Vec<u8>) {
     out.push(b'[');
     out.extend_from_slice(name.as_bytes());
     out.extend_from_slice(b" \"");
-    for &b in value.as_bytes() {
-        if b == b'"' || b == b'\\' {
-            out.push(b'\\');
+    let value = value.as_bytes();
+    if value.iter().any(|&b| b == b'"' || b == b'\\') {
+        for &b in value {
+            if b == b'"' || b == b'\\' {
+                out.push(b'\\');
+            }
+            out.push(b);
         }
-        out.push(b);
+    } else {
+        out.extend_from_slice(value);
     }
     out.extend_from_slice(b"\"]\n");
 }
@@ -178,7 +183,7 @@ impl Lines<'_> {
     #[inline]
     fn unit(&mut self, width: usize, write: impl FnOnce(&mut Vec<u8>)) {
         if self.column > 0 {
-            if self.column + 1 + width > LINE_WIDTH {
+            if !self.fits(width) {
                 self.out.push(b'\n');
                 self.column = 0;
             } else {
@@ -188,6 +193,15 @@ impl Lines<'_> {
         }
         write(self.out);
         self.column += width;
+    }
+
+    /// Whether a unit `width` characters wide goes on the current line.
+    fn fits(&self, width: usize) -> bool {
+        if self.column == 0 {
+            width <= LINE_WIDTH
+        } else {
+            self.column + 1 + width <= LINE_WIDTH
+        }
     }
 
     /// Places a unit of text.
@@ -204,7 +218,11 @@ impl Lines<'_> {
 
 /// The width of `text` in characters.
 fn width(text: &str) -> usize {
-    text.bytes().filter(|&b| b & 0xC0 != 0x80).count()
+    if text.is_ascii() {
+        text.len()
+    } else {
+        text.bytes().filter(|&b| b & 0xC0 != 0x80).count()
+    }
 }
 
 /// The movetext, without its termination marker.
@@ -214,22 +232,22 @@ fn write_movetext(tree: &GameTree, options: &WriteOptions, lines: &mut Lines<'_>
     // How deep inside a variation that is left out.
     let mut skipping = 0u32;
     let mut scratch = String::new();
-    for &node in tree.nodes() {
+    for node in tree.nodes() {
         if skipping > 0 {
-            match node {
+            match *node {
                 Node::Open => skipping += 1,
                 Node::Close => skipping -= 1,
                 _ => {}
             }
             continue;
         }
-        match node {
-            Node::Move { san, ply } => {
-                write_move(tree, tree.text(san), ply, numbered, lines);
+        match *node {
+            Node::Move { ref san, ply } => {
+                write_move(tree, san.padded(), ply, numbered, lines);
                 numbered = false;
             }
             Node::Null { ply } => {
-                write_move(tree, "--", ply, numbered, lines);
+                write_move(tree, (b"--\0\0\0\0\0", 2), ply, numbered, lines);
                 numbered = false;
             }
             Node::Nag(nag) if options.nags => {
@@ -244,8 +262,20 @@ fn write_movetext(tree: &GameTree, options: &WriteOptions, lines: &mut Lines<'_>
             Node::Comment(span) => {
                 let text = tree.text(span);
                 let written = if options.comments {
-                    fold(text, &mut scratch);
-                    write_comment(&scratch, lines);
+                    match folded(text) {
+                        Some(text) if lines.fits(width(text) + 4) && !text.is_empty() => {
+                            lines.unit(width(text) + 4, |out| {
+                                out.extend_from_slice(b"{ ");
+                                out.extend_from_slice(text.as_bytes());
+                                out.extend_from_slice(b" }");
+                            });
+                        }
+                        Some(text) => write_comment(text, lines),
+                        None => {
+                            fold(text, &mut scratch);
+                            write_comment(&scratch, lines);
+                        }
+                    }
                     true
                 } else if options.keep_commands {
                     commands(text, &mut scratch);
@@ -271,21 +301,54 @@ fn write_movetext(tree: &GameTree, options: &WriteOptions, lines: &mut Lines<'_>
     }
 }
 
-/// A move with its number: `12. e4` for White, `12... e5` for Black when `numbered`, else `e5`.
+/// A move (its SAN padded, and its length) with its number: `12. e4` for White, `12... e5` for
+/// Black when `numbered`, else `e5`.
 #[inline]
-fn write_move(tree: &GameTree, san: &str, ply: u32, numbered: bool, lines: &mut Lines<'_>) {
+fn write_move(
+    tree: &GameTree,
+    (san, san_len): (&[u8; 7], usize),
+    ply: u32,
+    numbered: bool,
+    lines: &mut Lines<'_>,
+) {
     let (number, black) = tree.move_number(ply);
     if black && !numbered {
-        lines.unit(san.len(), |out| out.extend_from_slice(san.as_bytes()));
+        lines.unit(san_len, |out| push_cut(out, san, san_len));
         return;
     }
+    // Number, dots and move appended as whole fixed-size arrays and cut back: copies of known
+    // size are a few stores, where a copy of a slice's length is a call to `memcpy`.
     let (digits, len) = arbiter_rules::decimal::digits(u64::from(number));
-    let dots: &[u8] = if black { b"... " } else { b". " };
-    lines.unit(len + dots.len() + san.len(), |out| {
-        out.extend_from_slice(&digits[..len]);
-        out.extend_from_slice(dots);
-        out.extend_from_slice(san.as_bytes());
+    let (dots, dots_len) = if black { (*b"... ", 4) } else { (*b". \0\0", 2) };
+    lines.unit(len + dots_len + san_len, |out| {
+        push_cut(out, &digits, len);
+        push_cut(out, &dots, dots_len);
+        push_cut(out, san, san_len);
     });
+}
+
+/// `text` trimmed, when that is all folding would do and it holds no `}` (nearly every comment:
+/// `{ [%clk 0:03:00] }`).
+#[inline]
+fn folded(text: &str) -> Option<&str> {
+    let trimmed = text.trim_ascii();
+    let mut last = 0;
+    for &b in trimmed.as_bytes() {
+        // Whitespace other than a lone space, or a brace: not the simple case.
+        if b <= b' ' && (b != b' ' || last == b' ') || b == b'}' {
+            return None;
+        }
+        last = b;
+    }
+    Some(trimmed)
+}
+
+/// Appends the first `len` bytes of `bytes`, by appending them all and cutting back.
+#[inline(always)]
+fn push_cut<const N: usize>(out: &mut Vec<u8>, bytes: &[u8; N], len: usize) {
+    let end = out.len() + len.min(N);
+    out.extend_from_slice(bytes);
+    out.truncate(end);
 }
 
 /// `text` with its whitespace folded: trimmed, every run of whitespace one space.
@@ -330,6 +393,17 @@ fn commands(text: &str, kept: &mut String) {
 /// A folded comment, as `{ text }` broken between words (see the module documentation), or as
 /// a `;` comment ending its line when it holds a `}`.
 fn write_comment(folded: &str, lines: &mut Lines<'_>) {
+    // The whole comment on the current line, when it fits: placing its pieces one by one would
+    // put them all there too.
+    let whole = width(folded) + 4;
+    if !folded.is_empty() && lines.fits(whole) && !folded.as_bytes().contains(&b'}') {
+        lines.unit(whole, |out| {
+            out.extend_from_slice(b"{ ");
+            out.extend_from_slice(folded.as_bytes());
+            out.extend_from_slice(b" }");
+        });
+        return;
+    }
     if folded.contains('}') {
         lines.unit(width(folded) + 2, |out| {
             out.extend_from_slice(b"; ");
