@@ -122,7 +122,7 @@ pub fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Validate(args) => validate::run(args).and_then(ended),
         Command::Export(args) => export::run(args).and_then(ended),
-        Command::Select(args) => select::run(args).and_then(ended),
+        Command::Select(args) => select::run(args),
         Command::Moves(args) => moves::run(args).map_err(naming_standard_output),
         Command::Perft(args) => perft::run(args),
         Command::Completions { shell } => completions(*shell),
@@ -231,6 +231,21 @@ fn exit_status(command: &str) -> Vec<(&'static str, &'static str)> {
             ),
             ("2", GAMES_USAGE),
         ],
+        "select" => vec![
+            ("0", "Every game read is valid, written or not."),
+            (
+                "1",
+                "Some game has an error (it is written unchanged, as it was, unless --where or \
+                 --dedup sends it elsewhere); every output was still written.",
+            ),
+            (
+                "2",
+                "A usage error (a bad option, a --where mistake, a bad --position FEN, two \
+                 outputs that are one file) or an I/O error (an input that cannot be read, is \
+                 not PGN or is cut short, an output that cannot be written); -o, --rejected and \
+                 --duplicates are left as they were.",
+            ),
+        ],
         "moves" => vec![
             ("0", "The position is valid (with --file: every line is)."),
             ("1", "With --file: some line is no valid position."),
@@ -265,12 +280,13 @@ fn exit_status(command: &str) -> Vec<(&'static str, &'static str)> {
         _ => vec![
             (
                 "0",
-                "All good: every game (validate, export) or position (moves, perft) is valid.",
+                "All good: every game (validate, export, select) or position (moves, perft) is \
+                 valid.",
             ),
             (
                 "1",
-                "Some game has an error (validate, export) or some line of moves --file is no \
-                 valid position.",
+                "Some game has an error (validate, export, select) or some line of moves --file \
+                 is no valid position.",
             ),
             (
                 "2",

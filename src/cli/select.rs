@@ -16,17 +16,14 @@ use anyhow::bail;
 use clap::{Args, ValueEnum};
 
 use crate::cli::exit::Exit;
-use crate::cli::validate::{jobs, parse_jobs};
-use crate::cli::{games, output};
-use arbiter::ReplayOptions;
-use arbiter::report::sink::Sink;
+use crate::cli::games::{GameRun, counted};
+use crate::cli::output;
 use arbiter::rules::Position;
-use arbiter::select::choose::{Chooser, SelectOptions, needs_numbers, record_schema};
-use arbiter::select::dedup::{DedupMode, KeptGames};
-use arbiter::select::expr::Filter;
-use arbiter::select::position::Targets;
-use arbiter::select::route::Router;
-use arbiter::select::write::WriteOptions;
+use arbiter::sink::Sink;
+use arbiter::{
+    Chooser, DedupMode, Filter, KeptGames, ReplayOptions, Router, SelectOptions, Targets,
+    WriteOptions, needs_numbers, record_schema,
+};
 
 /// Arguments of `arbiter select`.
 #[derive(Args, Debug)]
@@ -41,14 +38,9 @@ use arbiter::select::write::WriteOptions;
     arbiter select lichess.pgn --no-comments --keep-commands --no-variations --no-nags -o lean.pgn.zst\n\n\
     The expression language and the PGN written: docs/select.md.")]
 pub struct SelectArgs {
-    /// PGN files, directories (searched for *.pgn, *.pgn.gz, *.pgn.zst, *.pgn.bz2, *.pgn.xz) or
-    /// path patterns; `-` or nothing reads standard input.
-    pub paths: Vec<PathBuf>,
-    /// Write the games kept to FILE instead of standard output: through a temporary file renamed
-    /// over FILE only when the run ends with status 0 or 1; compressed when FILE ends in .gz,
-    /// .zst, .xz or .bz2.
-    #[arg(long, short = 'o', value_name = "FILE")]
-    pub output: Option<PathBuf>,
+    /// The inputs, the output (the games kept, as PGN), jobs and progress.
+    #[command(flatten)]
+    pub run: GameRun,
     /// Keep the games that pass EXPR, a test over export's fields and the tags, e.g.
     /// `white_elo >= 2500 and speed == "blitz"`, `not valid`, `tag("WhiteTitle") == "GM"`,
     /// `opening ~ "^Sicilian"` (docs/select.md).
@@ -91,12 +83,6 @@ pub struct SelectArgs {
     /// Leave out the NAGs ($1, !, ?...).
     #[arg(long)]
     pub no_nags: bool,
-    /// Worker threads, 1 or more (default: the number of available cores).
-    #[arg(long, short = 'j', value_parser = parse_jobs)]
-    pub jobs: Option<usize>,
-    /// Show no progress bar and no summary.
-    #[arg(long, short = 'q')]
-    pub quiet: bool,
 }
 
 /// `--dedup`.
@@ -134,7 +120,7 @@ fn parse_tests(args: &SelectArgs) -> anyhow::Result<(Option<Filter>, Vec<Positio
 /// output twice.
 fn check_outputs(args: &SelectArgs) -> anyhow::Result<()> {
     let named: Vec<(&str, &Path)> = [
-        ("-o", args.output.as_deref().and_then(|p| output::path(Some(p)))),
+        ("-o", output::path(args.run.output.as_deref())),
         ("--rejected", args.rejected.as_deref()),
         ("--duplicates", args.duplicates.as_deref()),
     ]
@@ -162,21 +148,18 @@ fn check_outputs(args: &SelectArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Runs `arbiter select`.
+/// Runs `arbiter select`: the games kept to `-o` (or standard output), the others to
+/// `--rejected` and `--duplicates`, then the summary on stderr. Returns the exit status, every
+/// output committed (status 0 or 1) or left as it was (2).
 pub fn run(args: &SelectArgs) -> anyhow::Result<Exit> {
     let started = Instant::now();
-    let (filter, positions) = match parse_tests(args).and_then(|t| check_outputs(args).map(|_| t)) {
-        Ok(tests) => tests,
-        Err(err) => {
-            crate::cli::report_error(format_args!("{err:#}"));
-            return Ok(Exit::Usage);
-        }
-    };
-    // Numbers are known on one job only (parts of an input are numbered in order, later).
+    let (filter, positions) = parse_tests(args)?;
+    check_outputs(args)?;
+    // `index` and `game` are known on one job only (parts of an input are numbered later).
     let jobs = if filter.as_ref().is_some_and(needs_numbers) {
         1
     } else {
-        jobs(args.jobs)
+        args.run.jobs()
     };
     let reads_opening = filter.as_ref().is_some_and(|f| {
         let schema = record_schema(false);
@@ -208,10 +191,10 @@ pub fn run(args: &SelectArgs) -> anyhow::Result<Exit> {
         },
         keep_source: args.rejected.is_some() || args.duplicates.is_some(),
     };
-    let out = output::open(args.output.as_deref(), &args.paths)?;
+    let out = args.run.open()?;
     let side = |path: &Option<PathBuf>| -> anyhow::Result<Option<Sink>> {
         path.as_deref()
-            .map(|path| output::open(Some(path), &args.paths))
+            .map(|path| output::open(Some(path), &args.run.paths))
             .transpose()
     };
     let rejected = side(&args.rejected)?;
@@ -219,26 +202,19 @@ pub fn run(args: &SelectArgs) -> anyhow::Result<Exit> {
     let kept = select.dedup.map(|_| KeptGames::new()).transpose()?;
     let warn = Box::new(|warning: &str| crate::cli::report(format_args!("{warning}")));
     let mut router = Router::new(out, rejected, duplicates, kept, warn);
-    let totals = games::run(
-        &args.paths,
-        jobs,
-        args.quiet,
-        &replay,
-        || Chooser::new(&select),
-        &mut router,
-    )?;
+    let totals = args
+        .run
+        .run_on(jobs, &replay, || Chooser::new(&select), &mut router)?;
     let counts = router.counts();
-    let exit = Exit::of(&totals);
     let (out, rejected, duplicates) = router.into_outputs();
-    let mut exit = output::close(out, exit)?;
+    let mut exit = output::close(out, Exit::of(&totals))?;
     for sink in [rejected, duplicates].into_iter().flatten() {
         exit = output::close(sink, exit)?;
     }
-    if !args.quiet && exit != Exit::Usage {
-        let games = &totals.counts;
+    if !args.run.quiet && exit != Exit::Usage {
         let elapsed = started.elapsed().as_secs_f64();
         let rate = if elapsed > 0.0 {
-            games.games as f64 / elapsed
+            totals.games as f64 / elapsed
         } else {
             0.0
         };
@@ -247,23 +223,27 @@ pub fn run(args: &SelectArgs) -> anyhow::Result<Exit> {
             notes.push(format!("{} unchanged", counts.unchanged));
         }
         if counts.fixed > 0 {
-            let plural = if counts.fixed == 1 { "" } else { "s" };
-            notes.push(format!("{} result{plural} fixed", counts.fixed));
+            notes.push(counted(counts.fixed, "result") + " fixed");
         }
         let notes = if notes.is_empty() {
             String::new()
         } else {
             format!(" ({})", notes.join(", "))
         };
+        let input_errors = if totals.input_errors > 0 {
+            format!(", {}", counted(totals.input_errors, "input error"))
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             std::io::stderr().lock(),
-            "arbiter: {} games: {} written{notes}, {} rejected, {} duplicates, {} invalid in \
+            "arbiter: {} read, {} written{notes}, {} rejected, {}, {} invalid{input_errors} in \
              {elapsed:.3} s ({rate:.0} games/s)",
-            games.games,
+            counted(totals.games, "game"),
             counts.written,
             counts.rejected,
-            counts.duplicates,
-            games.invalid,
+            counted(counts.duplicates, "duplicate"),
+            totals.invalid,
         );
     }
     Ok(exit)

@@ -93,7 +93,10 @@ fn round_trip(input: &str, dir: &Path) -> Vec<u8> {
         &["select", first_name, "-o", second.to_str().unwrap(), "-q"],
         output.status.code().unwrap(),
     );
-    let (a, b) = (std::fs::read(&first).unwrap(), std::fs::read(&second).unwrap());
+    let (a, b) = (
+        std::fs::read(&first).unwrap(),
+        std::fs::read(&second).unwrap(),
+    );
     assert!(a == b, "{input}: a second select writes other bytes");
     a
 }
@@ -196,7 +199,7 @@ fn where_keeps_the_games_that_pass_and_rejects_the_others_unchanged() {
     let summary = stderr(&output);
     assert!(
         summary.starts_with(&format!(
-            "arbiter: 53 games: {} written, {} rejected, 0 duplicates, 0 invalid in ",
+            "arbiter: 53 games read, {} written, {} rejected, 0 duplicates, 0 invalid in ",
             expected.len(),
             53 - expected.len()
         )),
@@ -207,13 +210,21 @@ fn where_keeps_the_games_that_pass_and_rejects_the_others_unchanged() {
     assert_eq!(rejected.matches("[Event ").count(), 53 - expected.len());
     let source = std::fs::read_to_string(Path::new(&input).join("outcomes.pgn")).unwrap();
     let first_rejected = rejected.split("\n\n[Event").next().unwrap();
-    assert!(source.contains(first_rejected.trim_end()), "{first_rejected}");
+    assert!(
+        source.contains(first_rejected.trim_end()),
+        "{first_rejected}"
+    );
 }
 
 #[test]
 fn a_where_mistake_is_a_usage_error_naming_its_column() {
     let output = run(
-        &["select", &fixture("outcomes"), "--where", "white_elo >= \"2500\""],
+        &[
+            "select",
+            &fixture("outcomes"),
+            "--where",
+            "white_elo >= \"2500\"",
+        ],
         2,
     );
     assert_eq!(
@@ -266,14 +277,27 @@ fn dedup_keeps_the_first_game_of_each_main_line() {
     let dir = tempfile::tempdir().unwrap();
     let dups = dir.path().join("dups.pgn");
     let output = arbiter_stdin(
-        &["select", "--dedup", "moves", "--duplicates", dups.to_str().unwrap()],
+        &[
+            "select",
+            "--dedup",
+            "moves",
+            "--duplicates",
+            dups.to_str().unwrap(),
+        ],
         input.as_bytes(),
     );
     assert_eq!(output.status.code(), Some(0));
     assert_eq!(stdout(&output).matches("[Event ").count(), 3);
     assert!(stderr(&output).contains("3 written, 0 rejected, 2 duplicates"));
     let dups = std::fs::read_to_string(&dups).unwrap();
-    assert_eq!(dups, [game("A", "1. e4 {other comment} e5 (1... c5) 2. Ng1f3"), game("C", "1. e4 e5 2. Nf3")].concat());
+    assert_eq!(
+        dups,
+        [
+            game("A", "1. e4 {other comment} e5 (1... c5) 2. Ng1f3"),
+            game("C", "1. e4 e5 2. Nf3")
+        ]
+        .concat()
+    );
     // By game, White counts too.
     let output = arbiter_stdin(&["select", "--dedup", "game", "-q"], input.as_bytes());
     assert_eq!(stdout(&output).matches("[Event ").count(), 4);
@@ -336,7 +360,12 @@ fn position_finds_the_games_that_reach_it_by_any_move_order() {
     let rows = json_lines(&stdout(&output));
     let plies: Vec<(&str, u64)> = rows
         .iter()
-        .map(|r| (r["event"].as_str().unwrap(), r["position_ply"].as_u64().unwrap()))
+        .map(|r| {
+            (
+                r["event"].as_str().unwrap(),
+                r["position_ply"].as_u64().unwrap(),
+            )
+        })
         .collect();
     assert_eq!(plies, [("a", 4), ("b", 4)]);
     // The start position is ply 0; a FEN that is no position is a usage error.
@@ -387,7 +416,9 @@ fn invalid_games_are_written_unchanged_and_the_status_says_so() {
             assert!(source.contains(game.lines().next().unwrap()));
         }
     }
-    assert!(stderr(&output).contains("16 written (16 unchanged), 0 rejected, 0 duplicates, 16 invalid"));
+    assert!(
+        stderr(&output).contains("16 written (16 unchanged), 0 rejected, 0 duplicates, 16 invalid")
+    );
     let output = run(&["select", &input, "--where", "valid", "-q"], 1);
     assert!(output.stdout.is_empty());
 }
@@ -397,7 +428,14 @@ fn comments_variations_and_nags_can_be_left_out() {
     let pgn = "[Event \"x\"]\n\n1. e4 { [%eval 0.2] [%clk 0:03:00] good } $1 (1. d4 {q}) 1... e5 \
                { [%clk 0:02:59] } *\n\n";
     let output = arbiter_stdin(
-        &["select", "--no-comments", "--keep-commands", "--no-variations", "--no-nags", "-q"],
+        &[
+            "select",
+            "--no-comments",
+            "--keep-commands",
+            "--no-variations",
+            "--no-nags",
+            "-q",
+        ],
         pgn.as_bytes(),
     );
     let text = stdout(&output);
@@ -418,7 +456,11 @@ fn outputs_may_be_no_input_and_none_another() {
     std::fs::write(&input, "[Event \"x\"]\n\n1. e4 *\n").unwrap();
     let input = input.to_str().unwrap();
     let output = run(&["select", input, "-o", input], 2);
-    assert!(stderr(&output).contains("is also an input"), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("is also an input"),
+        "{}",
+        stderr(&output)
+    );
     let out = dir.path().join("out.pgn");
     let out = out.to_str().unwrap();
     let output = run(&["select", input, "-o", out, "--rejected", out], 2);
@@ -426,7 +468,10 @@ fn outputs_may_be_no_input_and_none_another() {
     assert!(!Path::new(out).exists());
     let output = run(&["select", input, "--rejected", input], 2);
     assert!(stderr(&output).contains("is also an input"));
-    assert_eq!(std::fs::read_to_string(input).unwrap(), "[Event \"x\"]\n\n1. e4 *\n");
+    assert_eq!(
+        std::fs::read_to_string(input).unwrap(),
+        "[Event \"x\"]\n\n1. e4 *\n"
+    );
 }
 
 #[test]
@@ -477,5 +522,8 @@ fn export_where_keeps_the_numbers_of_the_games_that_pass() {
         .map(|r| &r["index"])
         .collect();
     assert!(!indexes.is_empty());
-    assert_eq!(rows.iter().map(|r| &r["index"]).collect::<Vec<_>>(), indexes);
+    assert_eq!(
+        rows.iter().map(|r| &r["index"]).collect::<Vec<_>>(),
+        indexes
+    );
 }

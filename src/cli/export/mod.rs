@@ -20,10 +20,12 @@ use clap::{Args, ValueEnum};
 use crate::cli::games::{GameRun, Ran, counted};
 use crate::cli::output;
 use arbiter::parquet::{self, ParquetOptions, ParquetWriter};
+use arbiter::rules::Position;
 use arbiter::sink::{self, Compression, Sink};
 use arbiter::{
-    Bytes, ExportFormat, FIELDS, GameFormatter, PlyColumns, PlyFormatter, RecordFormatter,
-    ReplayOptions, Table, Totals,
+    Bytes, ExportFormat, ExportRecord, FIELDS, Filter, GameFormatter, GameNumber, GameReport,
+    Output, PlyColumns, PlyFormatter, RecordFields, RecordFormatter, ReplayOptions, Table, Targets,
+    Totals, needs_numbers, record_schema,
 };
 
 /// Arguments of `arbiter export`.
@@ -33,7 +35,9 @@ use arbiter::{
     arbiter export archive/ --format jsonl --tags WhiteTitle,BlackTitle,Annotator | head\n  \
     zstdcat lichess.pgn.zst | arbiter export --format json -o outcomes.json\n  \
     arbiter export lichess.pgn.zst -o games.parquet\n  \
-    arbiter export lichess.pgn.zst --plies --fen -o plies.parquet")]
+    arbiter export lichess.pgn.zst --plies --fen -o plies.parquet\n  \
+    arbiter export games.pgn --where 'white_elo >= 2500 and not valid' --format jsonl\n  \
+    arbiter export games.pgn --position 'r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq -'")]
 pub struct ExportArgs {
     /// The inputs, the output, jobs and progress.
     #[command(flatten)]
@@ -56,6 +60,15 @@ pub struct ExportArgs {
     /// With --plies: add the text of each move's comments.
     #[arg(long, requires = "plies")]
     pub comments: bool,
+    /// Write only the games that pass EXPR, a test over the export fields and the tags, e.g.
+    /// `white_elo >= 2500 and speed == "blitz"` (the language of `select --where`,
+    /// docs/select.md).
+    #[arg(long = "where", value_name = "EXPR", conflicts_with = "plies")]
+    pub filter: Option<String>,
+    /// Write only the games whose main line reaches this position, with the `position_ply`
+    /// column (repeatable: any of them).
+    #[arg(long, value_name = "FEN", conflicts_with = "plies")]
+    pub position: Vec<String>,
 }
 
 /// `--format`: the library's [`ExportFormat`], named and explained for the command line.
@@ -81,6 +94,54 @@ impl From<FormatArg> for ExportFormat {
             FormatArg::Parquet => ExportFormat::Parquet,
         }
     }
+}
+
+/// Formats each game that passes `--where` and `--position` as one export record.
+struct Exporter<'a> {
+    records: RecordFormatter,
+    /// `--where`.
+    filter: Option<&'a Filter>,
+    /// `--position` was given.
+    positions: bool,
+}
+
+impl GameFormatter for Exporter<'_> {
+    fn format(&mut self, source: &str, number: GameNumber, report: &GameReport, out: &mut Output) {
+        if self.positions && report.position_ply.is_none() {
+            return;
+        }
+        let record = ExportRecord::from_report(source, number, report);
+        if let Some(filter) = self.filter {
+            let tags = |name: &str| report.tree.tag_value(name);
+            if !filter.matches(&RecordFields::new(&record, self.positions, &tags)) {
+                return;
+            }
+        }
+        self.records.record(&record, out);
+    }
+}
+
+/// `--position` and `--where`, checked (the expression knows `position_ply` when a position is
+/// given).
+pub fn tests(
+    where_: Option<&str>,
+    fens: &[String],
+) -> anyhow::Result<(Option<Filter>, Vec<Position>)> {
+    let mut positions = Vec::new();
+    for fen in fens {
+        match Position::from_fen(fen) {
+            Ok(pos) => positions.push(pos),
+            Err(err) => bail!("--position {fen:?}: invalid fen: {err}"),
+        }
+    }
+    let filter = match where_ {
+        None => None,
+        Some(text) => match Filter::parse(text, &record_schema(!positions.is_empty())) {
+            Ok(filter) => Some(filter),
+            Err(err) => bail!("--where: {err}\n{}", err.show(text)),
+        },
+    };
+    Ok((filter, positions))
 }
 
 /// The format: `--format`, else the one `-o`'s extension names (before a compression suffix),
@@ -128,6 +189,7 @@ pub fn tag_columns(tags: &[String]) -> anyhow::Result<Vec<String>> {
 /// Runs `arbiter export`: the header, a record (or the ply rows) of every game, the footer.
 pub fn run(args: &ExportArgs) -> anyhow::Result<Ran> {
     let tags = tag_columns(&args.tags)?;
+    let (filter, positions) = tests(args.filter.as_deref(), &args.position)?;
     let path = output::path(args.run.output.as_deref());
     let format = format(args.format, path);
     if format == ExportFormat::Parquet {
@@ -149,7 +211,17 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Ran> {
         extra_tags: tags.clone(),
         plies: args.plies,
         comments: args.comments,
+        // The tree only for a filter that reads tags: it knows a tag's presence.
+        tree: filter.as_ref().is_some_and(|f| !f.tags().is_empty()),
+        eco: !args.plies,
+        positions: Targets::new(&positions),
         ..ReplayOptions::default()
+    };
+    // `index` and `game` are known on one job only (parts of an input are numbered later).
+    let jobs = if filter.as_ref().is_some_and(needs_numbers) {
+        1
+    } else {
+        args.run.jobs()
     };
     let (totals, rows, sink) = if args.plies {
         let wanted = PlyColumns {
@@ -158,11 +230,16 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Ran> {
         };
         let make = || PlyFormatter::new(format, wanted, &tags);
         let table = make();
-        write(&args.run, &options, table.table(), make)?
+        write(&args.run, jobs, &options, table.table(), make)?
     } else {
-        let make = || RecordFormatter::new(format, tags.clone());
+        let position = !positions.is_empty();
+        let make = || Exporter {
+            records: RecordFormatter::with_position(format, tags.clone(), position),
+            filter: filter.as_ref(),
+            positions: position,
+        };
         let table = make();
-        write(&args.run, &options, table.table(), make)?
+        write(&args.run, jobs, &options, table.records.table(), make)?
     };
     let rows = if args.plies {
         format!(" ({})", counted(rows, "ply row"))
@@ -184,6 +261,7 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Ran> {
 /// output, to be closed.
 fn write<F: GameFormatter>(
     run: &GameRun,
+    jobs: usize,
     options: &ReplayOptions,
     table: &Table,
     make: impl Fn() -> F + Sync,
@@ -192,7 +270,7 @@ fn write<F: GameFormatter>(
     if table.format() == ExportFormat::Parquet {
         let mut writer = ParquetWriter::new(sink, table.columns(), ParquetOptions::default())
             .map_err(parquet::io_error)?;
-        let totals = run.run(options, &make, &mut writer)?;
+        let totals = run.run_on(jobs, options, &make, &mut writer)?;
         let rows = writer.rows();
         let sink = writer.finish().map_err(parquet::io_error)?;
         return Ok((totals, rows, sink));
@@ -201,7 +279,7 @@ fn write<F: GameFormatter>(
     table.header(&mut bytes);
     let mut out = Bytes { out: sink, rows: 0 };
     out.out.write_all(&bytes)?;
-    let totals = run.run(options, &make, &mut out)?;
+    let totals = run.run_on(jobs, options, &make, &mut out)?;
     bytes.clear();
     table.footer(out.rows > 0, &mut bytes);
     out.out.write_all(&bytes)?;

@@ -47,14 +47,14 @@ pub use notes::{PlyLog, PlyNote};
 use crate::clocks::{Millis, Period, Speed};
 use crate::outcome::Classification;
 use crate::pgn::{Flow, GameInfo, GameResult, LineCol, Location, PgnError, Visitor};
+use crate::position::Targets;
+use crate::position::{Classifier, Opening};
 use crate::problem::{Code, CodeCounts, Problem, Variation};
 use crate::rules::MAX_FEN_BYTES;
 use crate::rules::san::{self, San, Suffix};
 use crate::rules::{Color, Position};
-use crate::select::eco::{Classifier, Opening};
-use crate::select::position::Targets;
-use crate::select::tree::GameTree;
 use crate::text::clip;
+use crate::tree::GameTree;
 use game_tags::{TagCapture, VariantKind, variant_kind};
 use lines::{LineStack, MAX_VARIATION_DEPTH, Opened};
 use notes::MainLineNotes;
@@ -446,6 +446,10 @@ impl Replayer {
         let line = &self.stack.lines[index];
         let ply = line.ply + 1;
         if index == 0 && !line.pos.has_legal_moves() {
+            if self.options.tree {
+                // Kept as written: the main line stops there, and a rewrite says so again.
+                self.report.tree.null_move(ply);
+            }
             return self.null_move_after_mate_or_stalemate(text, location, ply);
         }
         if line.in_check.unwrap_or_else(|| line.pos.is_check()) {

@@ -222,8 +222,10 @@ impl<'a> ExportRecord<'a> {
             known(r.utc_time),
             r.final_clocks[0].map_or(Cell::Null, Cell::Seconds),
             r.final_clocks[1].map_or(Cell::Null, Cell::Seconds),
-            r.opening_computed.map_or(Cell::Null, |(eco, _)| Cell::Plain(eco)),
-            r.opening_computed.map_or(Cell::Null, |(_, name)| Cell::Str(name)),
+            r.opening_computed
+                .map_or(Cell::Null, |(eco, _)| Cell::Plain(eco)),
+            r.opening_computed
+                .map_or(Cell::Null, |(_, name)| Cell::Str(name)),
         ]
     }
 }
@@ -280,7 +282,10 @@ impl RecordFormatter {
             row.cell(cell);
         }
         if self.position {
-            row.cell(r.position_ply.map_or(Cell::Null, |ply| Cell::Int(ply.into())));
+            row.cell(
+                r.position_ply
+                    .map_or(Cell::Null, |ply| Cell::Int(ply.into())),
+            );
         }
         for value in r.extra {
             row.cell(Cell::Str(value));
@@ -293,11 +298,6 @@ impl GameFormatter for RecordFormatter {
     fn format(&mut self, source: &str, number: GameNumber, report: &GameReport, out: &mut Output) {
         self.record(&ExportRecord::from_report(source, number, report), out);
     }
-}
-
-/// The columns of a game row with `extra_tags` columns after the fixed ones.
-pub fn columns(extra_tags: &[String]) -> Vec<Column> {
-    columns_with(extra_tags, false)
 }
 
 /// The columns of a game row: the fixed ones, `position_ply` when `position` is set, then
@@ -416,7 +416,7 @@ mod tests {
             header
                 + "1,\"a, b.pgn\",1,\"Rated \"\"Blitz\"\", game\",,2025.05.01,,Ann,Bob,1-0,41,\
                    checkmate,white,true,7k/6Q1/6K1/8/8/8/8/8 b - - 1 21,true,,,2400,,C20,,,180+2,\
-                   180,2,blitz,2025-05-01,,61.5,,2400\n"
+                   180,2,blitz,2025-05-01,,61.5,,,,2400\n"
         );
     }
 

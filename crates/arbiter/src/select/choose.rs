@@ -1,23 +1,21 @@
 //! What `select` does with each game once it is replayed, on the worker that replayed it: test it
 //! against `--where` and `--position`, name its opening, fix its result where the board decides,
 //! write it as clean PGN (or as it was), and compute its dedup key; the verdict goes on as a
-//! [`Frame`] for the [`Router`](crate::select::route::Router) to act on in input order.
+//! [`Frame`] for the [`Router`](super::route::Router) to act on in input order.
 //!
 //! `--where` tests the game's export record ([`RecordFields`]): the same fields, with the same
 //! values, as `export` writes.
 
+use super::dedup::{DedupMode, key};
+use super::expr::{Fields, Filter, Schema, Type, Value};
+use super::frame::{Frame, Warning};
 use crate::outcome::{Outcome, Winner};
 use crate::pgn::GameResult;
-use crate::pipeline::GameFormatter;
 use crate::replay::GameReport;
-use crate::report::output::{GameNumber, Output};
-use crate::report::parquet::ColumnKind;
+use crate::report::columns::ColumnKind;
+use crate::report::output::{Cell, GameFormatter, GameNumber, Output};
 use crate::report::record::{COLUMNS, ExportRecord, POSITION_PLY};
-use crate::report::table::Cell;
-use crate::select::dedup::{DedupMode, key};
-use crate::select::expr::{Fields, Filter, Schema, Type, Value};
-use crate::select::frame::{Frame, Warning};
-use crate::select::write::{WriteOptions, write_game};
+use crate::tree::{WriteOptions, write_game};
 
 /// The schema `--where` reads: export's fixed columns, then `position_ply` when positions are
 /// looked for.
@@ -207,7 +205,10 @@ impl GameFormatter for Chooser<'_> {
         let declared = tree.declared_result();
         let fixed = board_result(report)
             .filter(|&board| options.fix_result && !invalid && declared != Some(board));
-        let Some(result) = fixed.or(declared).filter(|_| !invalid && tree.is_complete()) else {
+        let Some(result) = fixed
+            .or(declared)
+            .filter(|_| !invalid && tree.is_complete())
+        else {
             let frame = Frame {
                 invalid,
                 unchanged: true,
@@ -244,7 +245,11 @@ impl GameFormatter for Chooser<'_> {
         };
         let frame = Frame {
             fixed: fixed.is_some(),
-            source: if options.dedup.is_some() { original } else { &[] },
+            source: if options.dedup.is_some() {
+                original
+            } else {
+                &[]
+            },
             key: options.dedup.map(|_| &self.key[..]),
             warning,
             ..Frame::default()

@@ -11,7 +11,7 @@
 //! # Examples
 //!
 //! ```
-//! use arbiter::select::dedup::KeptGames;
+//! use arbiter::KeptGames;
 //!
 //! let mut kept = KeptGames::new()?;
 //! assert!(kept.insert(b"1. e4 e5")?);
@@ -25,7 +25,7 @@ use std::fs::File;
 use std::hash::{DefaultHasher, Hasher};
 use std::io::{self, Read, Seek, SeekFrom, Write};
 
-use crate::select::tree::{GameTree, Node};
+use crate::tree::{GameTree, Node};
 
 /// Keys are written to the file in blocks of this size (the last one stays in memory until
 /// full).

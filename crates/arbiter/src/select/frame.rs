@@ -1,5 +1,5 @@
 //! What a worker hands on for each game it selected or rejected, in the batch's output bytes:
-//! a [`Frame`], read back in input order by the [`Router`](crate::select::route::Router), which
+//! a [`Frame`], read back in input order by the [`Router`](super::route::Router), which
 //! alone can tell a duplicate (the games kept before it may be in another batch) and knows every
 //! game's number.
 //!

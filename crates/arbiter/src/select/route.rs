@@ -5,9 +5,9 @@
 
 use std::io::{self, Write};
 
+use super::dedup::KeptGames;
+use super::frame::{Frame, frames};
 use crate::report::output::{Destination, GameNumber, Output};
-use crate::select::dedup::KeptGames;
-use crate::select::frame::{Frame, frames};
 
 /// What became of the games.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]

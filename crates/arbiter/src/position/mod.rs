@@ -11,6 +11,10 @@
 //! with which lichess's opening table was written: after `1. e4` there is no en passant square
 //! (no black pawn can take), so `1. e4` reaches the same position as a FEN that gives none.
 
+mod eco;
+
+pub use eco::{Classifier, Opening, OpeningTable};
+
 use crate::rules::{Bitboard, Color, Position, Role};
 
 /// The placement, side to move, castling rights and legal en passant square of a position.

@@ -11,7 +11,7 @@
 //! ```
 //! use arbiter::pgn::GameResult;
 //! use arbiter::rules::Position;
-//! use arbiter::select::tree::GameTree;
+//! use arbiter::GameTree;
 //!
 //! let mut tree = GameTree::default();
 //! tree.tag("Event", "Casual");
@@ -27,10 +27,14 @@
 //! assert_eq!(tree.main_line().collect::<Vec<_>>(), ["e4", "e5"]);
 //! ```
 
+mod write;
+
+pub use write::{LINE_WIDTH, WriteOptions, write_game};
+
 use crate::pgn::GameResult;
+use crate::position::PositionKey;
 use crate::rules::Position;
 use crate::rules::san::Suffix;
-use crate::select::position::PositionKey;
 
 /// A piece of [`GameTree`]'s text: `start..end` in bytes.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]

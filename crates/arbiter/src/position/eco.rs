@@ -17,7 +17,7 @@
 //!
 //! ```
 //! use arbiter::rules::{Position, San};
-//! use arbiter::select::eco::Classifier;
+//! use arbiter::Classifier;
 //!
 //! let mut pos = Position::startpos();
 //! let mut opening = Classifier::default();
@@ -37,8 +37,8 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
+use super::PositionKey;
 use crate::rules::{Position, San};
-use crate::select::position::PositionKey;
 
 /// Only the positions after the first 40 plies of a main line are looked up, as lichess does.
 pub const MAX_PLIES: u32 = 40;

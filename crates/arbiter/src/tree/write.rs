@@ -25,8 +25,8 @@
 //! ```
 //! use arbiter::pgn::GameResult;
 //! use arbiter::rules::Position;
-//! use arbiter::select::tree::GameTree;
-//! use arbiter::select::write::{WriteOptions, write_game};
+//! use arbiter::GameTree;
+//! use arbiter::{WriteOptions, write_game};
 //!
 //! let mut tree = GameTree::default();
 //! tree.tag("White", "Morphy, Paul");
@@ -46,8 +46,8 @@
 //! );
 //! ```
 
+use super::{GameTree, Node};
 use crate::pgn::GameResult;
-use crate::select::tree::{GameTree, Node};
 
 /// The longest line written, in characters (but see the module documentation).
 pub const LINE_WIDTH: usize = 80;
@@ -319,7 +319,11 @@ fn write_move(
     // Number, dots and move appended as whole fixed-size arrays and cut back: copies of known
     // size are a few stores, where a copy of a slice's length is a call to `memcpy`.
     let (digits, len) = arbiter_rules::decimal::digits(u64::from(number));
-    let (dots, dots_len) = if black { (*b"... ", 4) } else { (*b". \0\0", 2) };
+    let (dots, dots_len) = if black {
+        (*b"... ", 4)
+    } else {
+        (*b". \0\0", 2)
+    };
     lines.unit(len + dots_len + san_len, |out| {
         push_cut(out, &digits, len);
         push_cut(out, &dots, dots_len);
