@@ -35,7 +35,8 @@ use arbiter::{
     arbiter select games.pgn --position 'rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq -'\n  \
     arbiter select archive.pgn --dedup game --duplicates dups.pgn -o unique.pgn\n  \
     arbiter select lichess.pgn.zst --eco --fix-result -o named.pgn\n  \
-    arbiter select lichess.pgn --no-comments --keep-commands --no-variations --no-nags -o lean.pgn.zst\n\n\
+    arbiter select lichess.pgn --no-comments --keep-commands --no-variations --no-nags -o lean.pgn.zst\n  \
+    arbiter select big.pgn.zst --where valid --dedup moves --jobs 2 -q -o unique.pgn.zst\n\n\
     The expression language and the PGN written: docs/select.md.")]
 pub struct SelectArgs {
     /// The inputs, the output (the games kept, as PGN), jobs and progress.

@@ -25,3 +25,6 @@ pub use choose::{Chooser, RecordFields, SelectOptions, needs_numbers, record_sch
 pub use dedup::{DedupMode, KeptGames};
 pub use expr::{ExprError, Fields, Filter, Schema, Type, Value};
 pub use route::{Router, SelectCounts};
+
+#[cfg(test)]
+mod round_trip;

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""bench/select.py — `arbiter select` against `arbiter export` and pgn-extract, in paired runs.
+"""bench/select-speed.py — `arbiter select` against `arbiter export` and pgn-extract, in paired runs.
 
-Usage:  bench/select.py ROUNDS FILE ARBITER [PGN_EXTRACT]
+Usage:  bench/select-speed.py ROUNDS FILE ARBITER [PGN_EXTRACT]
 
 Each round runs every command below once on FILE, in a fresh random order, and measures it:
 
