@@ -7,7 +7,9 @@ Each round runs `BINARY export --format jsonl --jobs 1 -q -o /dev/null FILE` onc
 a fresh random order, and measures its time. For each binary it prints the median, the tenth
 percentile and the minimum, and its throughput relative to the first binary (above 1: faster)
 from the medians and from the tenth percentiles. A BINARY written `jobs2:PATH` runs with
-`--jobs 2` instead, and one written `peer:PATH` is a program run as `PATH FILE` (the peer).
+`--jobs 2` instead, and one written `peer:PATH` is a program run as `PATH FILE` (the peer). A
+BINARY followed by `@INPUT` runs on INPUT instead of FILE (the same build on a plain file and on
+its compressed copies, say).
 
 The time is CPU time (user + system), but wall-clock time when some command runs `--jobs 2`
 (then CPU time would hide what the second core gains).
@@ -44,6 +46,8 @@ def tenth_percentile(times: list[float]) -> float:
 
 def command(binary: str, path: str) -> list[str]:
     """The command line a BINARY argument stands for."""
+    binary, _, own = binary.partition("@")
+    path = own or path
     if binary.startswith("peer:"):
         return [binary.removeprefix("peer:"), path]
     jobs = "2" if binary.startswith("jobs2:") else "1"

@@ -3,7 +3,8 @@
 //! exactly what the general way sees, and so does reading the input through reads of small
 //! sizes, and reading it in parts cut where a game surely starts (as `--jobs N` reads one large
 //! input). A small game size limit keeps the over-limit path busy too. A visitor that skips
-//! comments gets the same places, and each skipped comment's span holds exactly its text.
+//! comments gets the same places, and each skipped comment's span holds exactly its text. A tag
+//! pair may span lines, but no tag value holds a line end.
 
 #![no_main]
 
@@ -42,6 +43,8 @@ impl Visitor for Everything {
         self.one_pass
     }
     fn tag(&mut self, name: &str, value: &str, location: Location) {
+        // A tag pair may span lines, its string never (PGN 7 and 8.1).
+        assert!(!value.contains(['\n', '\r']), "a tag value holds a line end");
         self.tokens += (name.len() + value.len()) as u64;
         self.locations.push(location);
     }

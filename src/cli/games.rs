@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use arbiter::{Destination, GameFormatter, ReplayOptions, Sink, Totals};
 use clap::Args;
 
-use crate::cli::output;
+use crate::cli::output::{self, Written};
 use crate::cli::progress::Progress;
 pub use arbiter::counted;
 
@@ -103,7 +103,7 @@ pub struct Ran {
     /// What the run counted.
     pub totals: Totals,
     /// The output, not committed yet.
-    pub sink: Sink,
+    pub output: Written,
     /// Said on stderr after the output is committed (`wrote N games to FILE`).
     pub wrote: Option<String>,
 }

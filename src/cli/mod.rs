@@ -14,6 +14,7 @@ pub mod output;
 pub mod perft;
 pub mod progress;
 pub mod select;
+pub mod shards;
 pub mod validate;
 
 use std::process::ExitCode;
@@ -145,7 +146,7 @@ pub fn main() -> ExitCode {
 /// The exit status of a run over games, chosen from its totals ([`Exit::of`]): its output is
 /// committed on status 0 or 1 (and what the run has to say about it said), left as it was on 2.
 fn ended(ran: games::Ran) -> anyhow::Result<Exit> {
-    let exit = output::close(ran.sink, Exit::of(&ran.totals))?;
+    let exit = output::close(ran.output, Exit::of(&ran.totals), &ran.totals)?;
     if exit != Exit::Usage
         && let Some(wrote) = ran.wrote
     {

@@ -1,18 +1,25 @@
-//! `arbiter moves FEN [--format text|json] [--board] [--ascii] [--chess960] [--notation
-//! san|uci|both] [--limit NODES]`: the legal moves and status of a position, and whether each
-//! side can still mate; `arbiter moves --file FILE|-`: the same for one FEN or EPD a line, as
-//! JSON Lines.
+//! `arbiter moves FEN [--format text|json|jsonl] [--board] [--ascii] [--chess960] [--notation
+//! san|uci|both] [--limit NODES] [--proof]`: the legal moves and status of a position, and
+//! whether each side can still mate; `arbiter moves --file FILE|-`: the same for one FEN or EPD a
+//! line, as JSON Lines (or one JSON array, or text).
 //!
 //! The FEN may be one argument or several words (`arbiter moves 8/8/8/8/8/8/8/k6K w - - 0 1`),
 //! or `startpos`. Text output: with `--board` a diagram first, then a status line, then one move
-//! per line, written as `--notation` says (canonical SAN, UCI, or both: `e4 e2e4`). JSON output:
-//! one object, `{"fen","turn","check","status","can_mate":{"white","black"},"helpmate":{"white",
+//! per line, written as `--notation` says (canonical SAN, UCI, or both: `e4 e2e4`), then one line
+//! per side (`white can mate`, `black cannot mate (proved)`, `white: not decided within N
+//! positions`), with the helpmate that proves a `can mate` only with `--proof`. JSON output
+//! (`json` and `jsonl` alike for one position): one object, `{"fen","turn","check","status","can_mate":{"white","black"},"helpmate":{"white",
 //! "black"},"moves":[{"san","uci"}]}`, where `status` is `checkmate`, `stalemate`,
 //! `insufficient_material`, `dead_position` (neither side can mate by any series of legal moves),
 //! `seventyfive_moves` (halfmove clock of 150 or more) or `ongoing`, in that order of precedence.
 //! `can_mate` holds `true`, `false` or `null` (not decided within `--limit` positions) per side,
-//! and `helpmate` the UCI line that proves a `true` (both sides cooperating), else `null`. The
-//! text output says the same in one line per side, after the status line.
+//! and `helpmate` the UCI line that proves a `true` (both sides cooperating), else `null`.
+//!
+//! How hard the search tries is `--limit NODES`, positions per side: 120,000 for one position;
+//! for `--file`, 0 unless given, which is what `export` and `validate` do for every game (the
+//! static proofs only: material, a locked pawn wall), so that a file of positions runs at
+//! archive speed. `--limit 0` means no search: an answer the static proofs do not give is
+//! `null`, `not decided without a search`.
 //!
 //! Moves are listed in byte order of their SAN text (piece moves `B…`, `K…`, `N…`, castling,
 //! `Q…`, `R…`, then pawn moves by file), a stable order that does not depend on how the move
@@ -21,7 +28,9 @@
 //! field uses Shredder file letters such as `HAha`): then `K`/`Q` name the outermost rooks
 //! (X-FEN). A bad FEN is a usage error (exit 2) naming every defect (the first few listed).
 //!
-//! `--file` reads line by line in constant memory: a line keeps at most 64 KiB (a longer one is an
+//! `--file` writes, as `--format` says, one JSON object a line (`jsonl`, the default), one JSON
+//! array (`json`), or for each position a `line N: FEN` heading and its text output, a blank line
+//! between positions (`text`). It reads line by line in constant memory: a line keeps at most 64 KiB (a longer one is an
 //! error record), an error record echoes at most 512 characters of its line, a line whose FEN is
 //! not UTF-8 is an error record like any bad FEN, and a closed stdout (`| head -1`) ends the run
 //! quietly with status 0. A UTF-8 byte-order mark opening the file is skipped; an EPD line's
@@ -60,13 +69,18 @@ pub struct MovesArgs {
     /// `{"line","input","error"}` and the run goes on (exit status 1 at the end).
     #[arg(long, value_name = "FILE")]
     pub file: Option<std::path::PathBuf>,
-    /// How many positions the search for a helpmate may visit per side before it gives up
-    /// (the answer is then `null`).
-    #[arg(long, value_name = "NODES", default_value_t = MateLimits::default().nodes)]
-    pub limit: u64,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    /// How many positions the search for a helpmate may visit per side before it gives up (the
+    /// answer is then `null`): 120000 by default for one position; for --file, 0 unless given,
+    /// as export does for every game. 0 means no search: only the static proofs (material, a
+    /// locked pawn wall) answer.
+    #[arg(long, value_name = "NODES")]
+    pub limit: Option<u64>,
+    /// Print the helpmate that proves each "can mate" (text format; JSON always has it).
+    #[arg(long)]
+    pub proof: bool,
+    /// Output format (default: text for one position, jsonl for --file).
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
     /// Print a diagram of the board before the moves (text format only).
     #[arg(long)]
     pub board: bool,
@@ -99,10 +113,12 @@ pub enum Notation {
 /// Output formats of `arbiter moves`.
 #[derive(Copy, Clone, Debug, Eq, PartialEq, ValueEnum)]
 pub enum Format {
-    /// A status line, then one SAN per line.
+    /// A status line, then one move per line, then a line per side.
     Text,
-    /// One JSON object.
+    /// One JSON object (with --file, one array of them).
     Json,
+    /// One JSON object a line.
+    Jsonl,
 }
 
 /// The `status` of a position, first match wins.
@@ -164,10 +180,20 @@ struct Judged {
 
 /// Runs `arbiter moves`.
 pub fn run(args: &MovesArgs) -> anyhow::Result<Exit> {
-    let limits = MateLimits { nodes: args.limit };
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
     if let Some(path) = &args.file {
-        return run_file(path, args.chess960, &limits);
+        let limits = MateLimits {
+            nodes: args.limit.unwrap_or(0),
+        };
+        let format = args.format.unwrap_or(Format::Jsonl);
+        let exit = run_file(path, args, format, &limits, &mut out)?;
+        out.flush()?;
+        return Ok(exit);
     }
+    let limits = MateLimits {
+        nodes: args.limit.unwrap_or(MateLimits::default().nodes),
+    };
     let text = args.fen.join(" ");
     let text = text.trim();
     let pos = if text == "startpos" {
@@ -178,33 +204,42 @@ pub fn run(args: &MovesArgs) -> anyhow::Result<Exit> {
         read_fen(text, args.chess960).map_err(|err| anyhow!("{err}"))?
     };
     let judged = judge(&pos, &limits);
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
-    match args.format {
-        Format::Json => write_json(&mut out, &json(&pos, &judged, None))?,
-        Format::Text => {
-            if args.board {
-                write_board(&mut out, &pos, args.ascii)?;
-            }
-            writeln!(
-                out,
-                "{}",
-                status_line(&pos, judged.moves.len(), judged.status)
-            )?;
-            for (color, answer) in Color::ALL.into_iter().zip(&judged.can_mate) {
-                writeln!(out, "{}", mate_line(&pos, color, answer, limits.nodes))?;
-            }
-            for (san, uci) in &judged.moves {
-                match args.notation {
-                    Notation::San => writeln!(out, "{san}")?,
-                    Notation::Uci => writeln!(out, "{uci}")?,
-                    Notation::Both => writeln!(out, "{san} {uci}")?,
-                }
-            }
-        }
+    match args.format.unwrap_or(Format::Text) {
+        Format::Json | Format::Jsonl => write_json(&mut out, &json(&pos, &judged, None))?,
+        Format::Text => write_text(&mut out, args, &pos, &judged, limits.nodes)?,
     }
     out.flush()?;
     Ok(Exit::Ok)
+}
+
+/// The text output of one position: the diagram with `--board`, the status line, the moves, a
+/// line per side.
+fn write_text(
+    out: &mut impl Write,
+    args: &MovesArgs,
+    pos: &Position,
+    judged: &Judged,
+    nodes: u64,
+) -> io::Result<()> {
+    if args.board {
+        write_board(out, pos, args.ascii)?;
+    }
+    writeln!(
+        out,
+        "{}",
+        status_line(pos, judged.moves.len(), judged.status)
+    )?;
+    for (san, uci) in &judged.moves {
+        match args.notation {
+            Notation::San => writeln!(out, "{san}")?,
+            Notation::Uci => writeln!(out, "{uci}")?,
+            Notation::Both => writeln!(out, "{san} {uci}")?,
+        }
+    }
+    for (color, answer) in Color::ALL.into_iter().zip(&judged.can_mate) {
+        writeln!(out, "{}", mate_line(pos, color, answer, nodes, args.proof))?;
+    }
+    Ok(())
 }
 
 /// Reads a FEN of standard chess, or of Chess960 with `chess960`.
@@ -220,10 +255,17 @@ fn read_fen(text: &str, chess960: bool) -> Result<Position, arbiter::rules::FenE
 /// few hundred bytes. A longer line is an error record; its bytes past this are skipped unkept.
 const MAX_LINE_BYTES: usize = 64 << 10;
 
-/// `moves --file`: one JSON object a line for each FEN or EPD line of `path` (`-`: stdin). A line
-/// that gives no position (a bad FEN, bytes that are not UTF-8 in it, a line too long) is a
-/// `{"line","input","error"}` record, and the run goes on.
-fn run_file(path: &std::path::Path, chess960: bool, limits: &MateLimits) -> anyhow::Result<Exit> {
+/// `moves --file`: for each FEN or EPD line of `path` (`-`: stdin), its record in `format`. A
+/// line that gives no position (a bad FEN, bytes that are not UTF-8 in it, a line too long) is
+/// an error record (`{"line","input","error"}`, or `line N: error: ...` in text), and the run
+/// goes on.
+fn run_file(
+    path: &std::path::Path,
+    args: &MovesArgs,
+    format: Format,
+    limits: &MateLimits,
+    out: &mut impl Write,
+) -> anyhow::Result<Exit> {
     let input: Box<dyn io::Read> = if path.as_os_str() == "-" {
         Box::new(io::stdin())
     } else {
@@ -232,10 +274,12 @@ fn run_file(path: &std::path::Path, chess960: bool, limits: &MateLimits) -> anyh
         Box::new(file)
     };
     let mut input = io::BufReader::new(input);
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
     let mut exit = Exit::Ok;
     let mut line = Vec::new();
+    let mut records = 0u64;
+    if format == Format::Json {
+        out.write_all(b"[")?;
+    }
     for number in 1u64.. {
         let length = read_line(&mut input, &mut line)
             .map_err(|err| anyhow!("{}: line {number}: {err}", path.display()))?;
@@ -258,26 +302,52 @@ fn run_file(path: &std::path::Path, chess960: bool, limits: &MateLimits) -> anyh
                  {MAX_LINE_BYTES} bytes"
             ))
         } else {
-            read_position(&line, text, chess960)
+            read_position(&line, text, args.chess960)
         };
+        // Records apart: a comma before each but the first in an array, a blank line in text.
+        match (format, records) {
+            (Format::Json, 1..) => out.write_all(b",\n")?,
+            (Format::Json, 0) => out.write_all(b"\n")?,
+            (Format::Text, 1..) => out.write_all(b"\n")?,
+            _ => {}
+        }
+        records += 1;
         match read {
             Ok(pos) => {
                 let judged = judge(&pos, limits);
-                write_json(&mut out, &json(&pos, &judged, Some(number)))?;
+                match format {
+                    Format::Text => {
+                        writeln!(out, "line {number}: {}", pos.to_fen())?;
+                        write_text(out, args, &pos, &judged, limits.nodes)?;
+                    }
+                    Format::Json => write_json_value(out, &json(&pos, &judged, Some(number)))?,
+                    Format::Jsonl => write_json(out, &json(&pos, &judged, Some(number)))?,
+                }
             }
             Err(error) => {
                 exit = Exit::Invalid;
                 let input = clip(text, MAX_ECHO_CHARS);
-                let error = JsonError {
-                    line: number,
-                    input: &input,
-                    error,
-                };
-                write_json(&mut out, &error)?;
+                match format {
+                    Format::Text => writeln!(out, "line {number}: {input}\nerror: {error}")?,
+                    Format::Json | Format::Jsonl => {
+                        let record = JsonError {
+                            line: number,
+                            input: &input,
+                            error,
+                        };
+                        if format == Format::Json {
+                            write_json_value(out, &record)?;
+                        } else {
+                            write_json(out, &record)?;
+                        }
+                    }
+                }
             }
         }
     }
-    out.flush()?;
+    if format == Format::Json {
+        out.write_all(if records > 0 { b"\n]\n" } else { b"]\n" })?;
+    }
     Ok(exit)
 }
 
@@ -338,8 +408,13 @@ fn read_position(bytes: &[u8], text: &str, chess960: bool) -> Result<Position, S
 /// Writes `value` as one line of JSON. (A write error comes back as the `io::Error` it is, so
 /// that a closed pipe ends the run quietly.)
 fn write_json(out: &mut impl Write, value: &impl Serialize) -> io::Result<()> {
-    serde_json::to_writer(&mut *out, value)?;
+    write_json_value(out, value)?;
     writeln!(out)
+}
+
+/// Writes `value` as JSON, without a line feed after it.
+fn write_json_value(out: &mut impl Write, value: &impl Serialize) -> io::Result<()> {
+    Ok(serde_json::to_writer(&mut *out, value)?)
 }
 
 /// The legal moves, the status and what each side can still do in `pos`.
@@ -413,19 +488,24 @@ fn json(pos: &Position, judged: &Judged, line: Option<u64>) -> JsonPosition {
     }
 }
 
-/// `white can mate: e2e4 f7f6 d2d4 g7g5 d1h5 (a helpmate)`, `black cannot mate (proved)`, or
-/// `white: not decided within 120000 positions`.
-fn mate_line(pos: &Position, color: Color, answer: &CanMate, nodes: u64) -> String {
+/// `white can mate`, `black cannot mate (proved)`, `white: not decided within 120000
+/// positions` (`not decided without a search (--limit 0)`); with `proof`, the helpmate after a
+/// `can mate`: `white can mate: e2e4 f7f6 d2d4 g7g5 d1h5 (a helpmate)`.
+fn mate_line(pos: &Position, color: Color, answer: &CanMate, nodes: u64, proof: bool) -> String {
     match answer {
-        CanMate::Yes(line) if line.is_empty() => format!("{color} can mate: it has mated"),
-        CanMate::Yes(line) => {
+        CanMate::Yes(line) if line.is_empty() => format!("{color} can mate (it has mated)"),
+        CanMate::Yes(line) if proof => {
             let moves: Vec<String> = line
                 .iter()
                 .map(|mv| mv.to_uci(pos.is_chess960()).to_string())
                 .collect();
             format!("{color} can mate: {} (a helpmate)", moves.join(" "))
         }
+        CanMate::Yes(_) => format!("{color} can mate"),
         CanMate::No => format!("{color} cannot mate (proved)"),
+        CanMate::Unknown if nodes == 0 => {
+            format!("{color}: not decided without a search (--limit 0)")
+        }
         CanMate::Unknown => format!("{color}: not decided within {nodes} positions"),
     }
 }

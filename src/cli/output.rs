@@ -18,6 +18,8 @@ use arbiter::sink::inputs::{self, FileId};
 use arbiter::sink::{self, Sink};
 
 use crate::cli::exit::Exit;
+use crate::cli::shards::Parts;
+use arbiter::Totals;
 
 /// The targets of the file outputs not committed yet, in the order they were opened, and whether
 /// each existed before the run.
@@ -60,22 +62,60 @@ pub fn open(output: Option<&Path>, inputs: &[PathBuf]) -> anyhow::Result<Sink> {
     Ok(sink)
 }
 
-/// Ends a run that ended with `exit`: commits `sink` on status 0 or 1, drops it (leaving the
-/// target as it was) on status 2. Returns `exit`, or the error of the commit. A run with several
-/// outputs closes them in the order it opened them.
-pub fn close(sink: Sink, exit: Exit) -> anyhow::Result<Exit> {
+/// A run's output, not committed yet: one file or standard output, or the Parquet parts of
+/// `export -o DIR --rows-per-file N`.
+pub enum Written {
+    /// One file, or standard output (boxed: a sink is some hundreds of bytes).
+    Sink(Box<Sink>),
+    /// Parquet parts in a directory.
+    Parts(Parts),
+}
+
+/// Notes the parts of `export -o DIR --rows-per-file N` as not committed yet, for
+/// [`report_uncommitted`]; from [`Shards::create`](crate::cli::shards::Shards::create).
+pub fn parts_uncommitted(dir: &Path, created: bool) {
+    watch_signals();
+    uncommitted().push((dir.to_path_buf(), !created));
+}
+
+/// Ends a run that counted `totals` and ended with `exit`: commits its output on status 0 or 1,
+/// drops it (leaving the target as it was) on status 2. Returns `exit`, or the error of the
+/// commit.
+pub fn close(written: Written, exit: Exit, totals: &Totals) -> anyhow::Result<Exit> {
+    match written {
+        Written::Sink(sink) => close_sink(*sink, exit),
+        Written::Parts(parts) => {
+            if exit == Exit::Usage {
+                return Ok(exit);
+            }
+            parts.commit(totals)?;
+            committed();
+            Ok(exit)
+        }
+    }
+}
+
+/// Ends one file output of a run that ended with `exit`, as [`close`] does. A run with several
+/// outputs (`select --rejected`...) closes them in the order it opened them.
+pub fn close_sink(sink: Sink, exit: Exit) -> anyhow::Result<Exit> {
     if exit == Exit::Usage {
         return Ok(exit);
     }
     let replaces = sink.replaces_on_finish();
     sink.finish()?;
     if replaces {
-        let mut uncommitted = uncommitted();
-        if !uncommitted.is_empty() {
-            uncommitted.remove(0);
-        }
+        committed();
     }
     Ok(exit)
+}
+
+/// The first output not committed yet is committed: it leaves the list [`report_uncommitted`]
+/// reads.
+fn committed() {
+    let mut uncommitted = uncommitted();
+    if !uncommitted.is_empty() {
+        uncommitted.remove(0);
+    }
 }
 
 /// After a run that ended with status 2: says that its `-o` file was left as it was.

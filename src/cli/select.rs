@@ -208,9 +208,9 @@ pub fn run(args: &SelectArgs) -> anyhow::Result<Exit> {
         .run_on(jobs, &replay, || Chooser::new(&select), &mut router)?;
     let counts = router.counts();
     let (out, rejected, duplicates) = router.into_outputs();
-    let mut exit = output::close(out, Exit::of(&totals))?;
+    let mut exit = output::close_sink(out, Exit::of(&totals))?;
     for sink in [rejected, duplicates].into_iter().flatten() {
-        exit = output::close(sink, exit)?;
+        exit = output::close_sink(sink, exit)?;
     }
     if !args.run.quiet && exit != Exit::Usage {
         let elapsed = started.elapsed().as_secs_f64();

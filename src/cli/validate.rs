@@ -16,7 +16,7 @@ use anyhow::bail;
 use clap::{Args, ValueEnum};
 
 use crate::cli::games::{GameRun, Ran, counted};
-use crate::cli::output;
+use crate::cli::output::{self, Written};
 use arbiter::sink;
 use arbiter::{Bytes, DiagnosticFormat, DiagnosticFormatter, ReplayOptions};
 
@@ -112,7 +112,7 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Ran> {
     ));
     Ok(Ran {
         totals,
-        sink,
+        output: Written::Sink(Box::new(sink)),
         wrote,
     })
 }

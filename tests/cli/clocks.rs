@@ -12,7 +12,7 @@ use parquet::file::reader::{FileReader, SerializedFileReader};
 use parquet::record::Field;
 use serde_json::{Value, json};
 
-use crate::util::{arbiter, fixture, json_lines, shared, stderr, stdout};
+use crate::util::{arbiter, arbiter_stdin, fixture, json_lines, shared, stderr, stdout};
 
 /// The JSON Lines rows of `arbiter export ARGS --format jsonl`.
 fn export_rows(args: &[&str]) -> Vec<Value> {
@@ -255,7 +255,7 @@ fn plies_agree_with_python_chess_on_the_lichess_sample() {
 }
 
 /// The rows of a Parquet file as JSON values, typed columns as JSON Lines writes them.
-fn parquet_rows(path: &Path) -> Vec<Value> {
+pub fn parquet_rows(path: &Path) -> Vec<Value> {
     let reader = SerializedFileReader::new(File::open(path).unwrap()).expect("a Parquet file");
     let rows = reader.get_row_iter(None).expect("rows");
     rows.map(|row| {
@@ -273,6 +273,7 @@ fn field_value(field: &Field) -> Value {
     match field {
         Field::Null => Value::Null,
         Field::Bool(b) => json!(b),
+        Field::Short(n) => json!(n),
         Field::Int(n) => json!(n),
         Field::Long(n) => json!(n),
         Field::UInt(n) => json!(n),
@@ -283,8 +284,20 @@ fn field_value(field: &Field) -> Value {
             let (y, m, d) = arbiter::Date32(*days).to_ymd();
             json!(format!("{y:04}-{m:02}-{d:02}"))
         }
+        Field::TimeMillis(ms) => json!(time_of_day(i64::from(*ms))),
+        Field::TimestampMillis(ms) => {
+            let (y, m, d) = arbiter::Date32(ms.div_euclid(86_400_000) as i32).to_ymd();
+            let time = time_of_day(ms.rem_euclid(86_400_000));
+            json!(format!("{y:04}-{m:02}-{d:02}T{time}Z"))
+        }
         other => panic!("unexpected field {other:?}"),
     }
+}
+
+/// `HH:MM:SS` of milliseconds since midnight (whole seconds, as PGN tags give them).
+fn time_of_day(ms: i64) -> String {
+    let s = ms / 1000;
+    format!("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
 }
 
 #[test]
@@ -295,7 +308,12 @@ fn parquet_holds_the_json_lines_rows_whatever_the_jobs() {
         inputs.push(sample.to_string_lossy().into_owned());
     }
     for input in &inputs {
-        for plies in [&[][..], &["--plies", "--fen", "--comments"][..]] {
+        for plies in [
+            &[][..],
+            &["--plies", "--fen", "--comments"][..],
+            &["--movetext"][..],
+            &["--columns", "lichess"][..],
+        ] {
             let jsonl = export_rows(&[&[input.as_str()][..], plies].concat());
             let mut files = Vec::new();
             for jobs in ["1", "2"] {
@@ -329,4 +347,129 @@ fn parquet_goes_whole_to_a_pipe() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(&out.stdout[..4], b"PAR1");
     assert_eq!(&out.stdout[out.stdout.len() - 4..], b"PAR1");
+}
+
+#[test]
+fn time_spent_follows_the_clocks_on_the_lichess_sample() {
+    let Some(sample) = shared("corpora/samples/lichess_db_1000k.pgn") else {
+        return;
+    };
+    let sample = sample.to_string_lossy().into_owned();
+    let games = export_rows(&[sample.as_str()]);
+    let increments: BTreeMap<i64, Option<f64>> = games
+        .iter()
+        .map(|g| {
+            let index = g["index"].as_i64().unwrap();
+            (index, g["increment_seconds"].as_f64())
+        })
+        .collect();
+    let plies = export_rows(&[sample.as_str(), "--plies"]);
+    // Each ply's clock, by game and ply, to look two plies back.
+    let clocks: BTreeMap<(i64, i64), f64> = plies
+        .iter()
+        .filter_map(|p| {
+            let key = (p["index"].as_i64()?, p["ply"].as_i64()?);
+            Some((key, p["clock"].as_f64()?))
+        })
+        .collect();
+    let (mut known, mut checked) = (0, 0);
+    for p in &plies {
+        assert!(p["emt"].is_null(), "lichess writes no %emt");
+        let (index, ply) = (p["index"].as_i64().unwrap(), p["ply"].as_i64().unwrap());
+        let expected = match (
+            clocks.get(&(index, ply - 2)),
+            p["clock"].as_f64(),
+            increments[&index],
+        ) {
+            (Some(before), Some(after), Some(increment)) => {
+                Some(before + increment - after).filter(|spent| *spent >= 0.0)
+            }
+            _ => None,
+        };
+        assert_eq!(p["time_spent"].as_f64(), expected, "{p}");
+        known += usize::from(expected.is_some());
+        checked += 1;
+    }
+    // Every ply but each side's first and the few where a clock rose (time given).
+    assert!(
+        checked > 28_000 && known * 100 > checked * 95,
+        "{known} of {checked}"
+    );
+}
+
+#[test]
+fn ply_rows_name_the_mover_and_the_move_number() {
+    let pgn = "[FEN \"7k/8/8/8/8/8/8/K6R b - - 10 40\"]\n[TimeControl \"60+1\"]\n\n\
+               40... Kg7 {[%clk 0:00:50]} 41. Rg1+ {[%emt 0:00:07] [%clk 0:00:40]} \
+               41... Kf7 {[%clk 0:00:45]} 42. Rf1+ {[%clk 0:00:38]} *\n";
+    let out = arbiter_stdin(
+        &["export", "--plies", "--format", "jsonl", "-"],
+        pgn.as_bytes(),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let rows = json_lines(&stdout(&out));
+    let got: Vec<(i64, &str, Option<f64>)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r["move_number"].as_i64().unwrap(),
+                r["color"].as_str().unwrap(),
+                r["time_spent"].as_f64(),
+            )
+        })
+        .collect();
+    // Black's second move: 50 + 1 - 45 = 6 s; White's first has an %emt of its own; White's
+    // second: 40 + 1 - 38 = 3 s.
+    assert_eq!(
+        got,
+        [
+            (40, "black", None),
+            (41, "white", Some(7.0)),
+            (41, "black", Some(6.0)),
+            (42, "white", Some(3.0)),
+        ]
+    );
+}
+
+#[test]
+fn lichess_columns_have_the_datasets_types() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("lichess.parquet");
+    let out = arbiter(&[
+        "export",
+        &fixture("clocks"),
+        "--columns",
+        "lichess",
+        "-o",
+        path.to_str().unwrap(),
+    ]);
+    assert!(out.status.code().is_some_and(|c| c < 2), "{}", stderr(&out));
+    let reader = SerializedFileReader::new(File::open(&path).unwrap()).unwrap();
+    let schema = reader.metadata().file_metadata().schema_descr_ptr();
+    let logical = |name: &str| {
+        let column = schema
+            .columns()
+            .iter()
+            .find(|c| c.name() == name)
+            .unwrap_or_else(|| panic!("no column {name}"));
+        format!(
+            "{:?} {:?}",
+            column.physical_type(),
+            column.logical_type_ref()
+        )
+    };
+    assert_eq!(
+        logical("WhiteElo"),
+        "INT32 Some(Integer(IntType { bit_width: 16, is_signed: true }))"
+    );
+    assert_eq!(
+        logical("BlackRatingDiff"),
+        "INT32 Some(Integer(IntType { bit_width: 16, is_signed: true }))"
+    );
+    assert_eq!(logical("UTCDate"), "INT32 Some(Date)");
+    assert_eq!(
+        logical("UTCTime"),
+        "INT32 Some(Time(TimestampType { is_adjusted_to_u_t_c: true, unit: MILLIS }))"
+    );
+    assert_eq!(logical("movetext"), "BYTE_ARRAY Some(String)");
 }

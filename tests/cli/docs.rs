@@ -106,6 +106,21 @@ fn export_fields_page_lists_every_field_in_order() {
         header(&["--plies", "--fen", "--comments"]),
         numbered_fields(plies).join(",")
     );
+    assert_eq!(
+        header(&["--movetext"]),
+        numbered_fields(games).join(",") + ",movetext"
+    );
+    // The lichess dataset's columns: the table's first column, in order.
+    let (_, lichess) = games
+        .split_once("## The lichess dataset's columns")
+        .expect("a section on --columns lichess");
+    let names: Vec<String> = lichess
+        .lines()
+        .filter(|l| l.starts_with("| `"))
+        .map(|l| l.split('`').nth(1).unwrap_or_default().to_owned())
+        .collect();
+    assert_eq!(names, arbiter::LICHESS_FIELDS);
+    assert_eq!(header(&["--columns", "lichess"]), names.join(","));
 }
 
 #[test]

@@ -29,7 +29,7 @@ fn moves(args: &[&str]) -> String {
 fn is_mate_line(line: &str) -> bool {
     ["white ", "black "].iter().any(|side| {
         line.strip_prefix(side).is_some_and(|rest| {
-            rest.starts_with("can mate:")
+            rest.starts_with("can mate")
                 || rest == "cannot mate (proved)"
                 || rest.starts_with("not decided")
         })
@@ -456,6 +456,83 @@ fn a_file_of_positions_gives_one_object_a_line() {
     assert_eq!(lines[2]["line"], 5);
     assert_eq!(lines[2]["status"], "insufficient_material");
     assert_eq!(lines[2]["can_mate"]["white"], false);
+}
+
+// See: issue 28, point 4 (`moves` reads like a tool, not a proof dump).
+#[test]
+fn text_gives_status_moves_then_a_line_per_side_and_the_proof_on_demand() {
+    let (code, text, _) = moves_status(&["startpos"]);
+    assert_eq!(code, Some(0));
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 1 + 20 + 2, "{text}");
+    assert_eq!(lines[0], "white to move, 20 legal moves");
+    assert_eq!(lines[1], "Na3");
+    assert_eq!(&lines[21..], ["white can mate", "black can mate"]);
+    // --proof adds the helpmate, which replays to a mate.
+    let (_, text, _) = moves_status(&["startpos", "--proof"]);
+    let white = text
+        .lines()
+        .find_map(|l| l.strip_prefix("white can mate: "))
+        .expect("a helpmate line");
+    let line: Vec<serde_json::Value> = white
+        .trim_end_matches(" (a helpmate)")
+        .split(' ')
+        .map(|mv| serde_json::Value::from(mv.to_owned()))
+        .collect();
+    assert!(replays_to_mate("startpos", &serde_json::Value::from(line)));
+    // --limit 0 is no search, said as such.
+    let (_, text, _) = moves_status(&["startpos", "--limit", "0"]);
+    assert!(
+        text.ends_with(
+            "white: not decided without a search (--limit 0)\n\
+             black: not decided without a search (--limit 0)\n"
+        ),
+        "{text}"
+    );
+}
+
+// See: issue 28, point 4 (`--format` means what it means in export; `--file` judges as export
+// does unless given a budget).
+#[test]
+fn a_file_is_written_in_the_format_asked_for() {
+    let input = "startpos\nnot a fen\n8/8/4k3/p1p1p1p1/P1P1P1P1/8/3K4/8 w - - 0 1\n";
+    let run = |args: &[&str]| {
+        let mut all = vec!["moves", "--file", "-"];
+        all.extend_from_slice(args);
+        let out = crate::util::arbiter_stdin(&all, input.as_bytes());
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let jsonl = run(&[]);
+    let lines: Vec<serde_json::Value> = jsonl
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    assert_eq!(lines.len(), 3);
+    // As export judges: static proofs only. The wall is proved dead; the start is not searched.
+    assert_eq!(lines[0]["can_mate"]["white"], serde_json::Value::Null);
+    assert_eq!(lines[2]["status"], "dead_position");
+    let array: serde_json::Value = serde_json::from_str(&run(&["--format", "json"])).unwrap();
+    assert_eq!(array, serde_json::Value::from(lines.clone()));
+    assert_eq!(run(&["--format", "jsonl"]), jsonl);
+    // A budget searches, as for one position.
+    let searched = run(&["--limit", "120000"]);
+    let first: serde_json::Value = serde_json::from_str(searched.lines().next().unwrap()).unwrap();
+    assert_eq!(first["can_mate"]["white"], true);
+    // Text: each position under its line number, a blank line between.
+    let text = run(&["--format", "text"]);
+    let blocks: Vec<&str> = text.split("\n\n").collect();
+    assert_eq!(blocks.len(), 3, "{text}");
+    assert!(blocks[0].starts_with(
+        "line 1: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\nwhite to move, 20 legal moves\nNa3\n"
+    ));
+    assert!(
+        blocks[1].starts_with("line 2: not a fen\nerror: invalid fen"),
+        "{text}"
+    );
+    assert!(blocks[2].ends_with("white cannot mate (proved)\nblack cannot mate (proved)\n"));
+    let empty = crate::util::arbiter_stdin(&["moves", "--file", "-", "--format", "json"], b"");
+    assert_eq!(String::from_utf8_lossy(&empty.stdout), "[]\n");
 }
 
 /// The JSON lines of `out`'s stdout.

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 use arbiter::pgn::{RawGame, Splitter, parse_game};
-use arbiter::{ExportFormat, ExportRecord, RecordFormatter};
+use arbiter::{ColumnSet, ExportFormat, ExportRecord, RecordFormatter};
 use arbiter::{GameNumber, Output};
 use arbiter::{ReplayOptions, Replayer};
 
@@ -86,7 +86,7 @@ fn bench_export_slice(c: &mut Criterion) {
     group.throughput(Throughput::Elements(SLICE_GAMES as u64));
     group.sample_size(20);
     let mut replayer = Replayer::new(export_options());
-    let mut formatter = RecordFormatter::new(ExportFormat::Jsonl, Vec::new());
+    let mut formatter = RecordFormatter::new(ExportFormat::Jsonl, ColumnSet::default(), &[]);
     let mut out = Output::default();
     let mut game = RawGame::default();
     group.bench_function(

@@ -22,13 +22,21 @@
 //!   compressed file shows up as a read error (naming the compressed and decompressed offsets) when
 //!   its bytes are read, after every byte decoded before the damage, however the stream is read
 //!   (the decoders are driven in `decode`, so that none drops what it decoded with its failure).
+//! - Each source counts the bytes read of it as stored ([`StoredBytes`]: compressed bytes for a
+//!   compressed file), so that progress can be told against the sizes of the files.
+//! - A zstd file is also opened a second time, so that a run with several jobs can split it into
+//!   runs of whole frames and decode them on every core (`frames`).
 
 mod decode;
+#[cfg(feature = "zstd")]
+pub(crate) mod frames;
 
 use std::collections::HashSet;
 use std::fs::{self, File};
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::pgn::{self, GameInfo, Location, PartEnd, PgnError, PgnErrorKind, Reader, Visitor};
 
@@ -39,6 +47,57 @@ pub struct Source {
     pub name: String,
     /// The decompressed bytes.
     pub reader: Box<dyn Read + Send>,
+    /// How many bytes of the input as stored (compressed, for a compressed file) were read so far.
+    pub stored: StoredBytes,
+    /// A zstd file opened again, to be split into frames (see [`frames`]).
+    #[cfg(feature = "zstd")]
+    pub(crate) zstd: Option<File>,
+}
+
+impl Source {
+    /// A source named `name` whose bytes are those of `reader`, counted in `stored` as read.
+    fn new(name: String, reader: Box<dyn Read + Send>, stored: StoredBytes) -> Source {
+        Source {
+            name,
+            reader,
+            stored,
+            #[cfg(feature = "zstd")]
+            zstd: None,
+        }
+    }
+}
+
+/// A count of the bytes read of an input as stored, shared with the thread that reads it.
+#[derive(Clone, Debug, Default)]
+pub struct StoredBytes(Arc<AtomicU64>);
+
+impl StoredBytes {
+    /// The bytes read so far.
+    pub fn get(&self) -> u64 {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    /// `raw`, its reads counted here.
+    pub(crate) fn counting<R: Read>(&self, raw: R) -> Counted<R> {
+        Counted {
+            raw,
+            stored: self.clone(),
+        }
+    }
+}
+
+/// A stream whose reads are counted.
+pub(crate) struct Counted<R> {
+    raw: R,
+    stored: StoredBytes,
+}
+
+impl<R: Read> Read for Counted<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.raw.read(buf)?;
+        self.stored.0.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
 }
 
 impl std::fmt::Debug for Source {
@@ -195,8 +254,19 @@ impl Iterator for Sources {
                     return Some(Ok(open_stream(name, file)));
                 }
                 // A regular file is looked at now, so that one that is not PGN is one input error.
-                return Some(match decompressed(file) {
-                    Ok(reader) => Ok(Source { name, reader }),
+                let stored = StoredBytes::default();
+                return Some(match decompressed(stored.counting(file)) {
+                    #[allow(unused_mut, reason = "set only with the zstd feature")]
+                    Ok((reader, format)) => {
+                        let mut source = Source::new(name, reader, stored);
+                        #[cfg(feature = "zstd")]
+                        if format == Some(Compression::Zstd) {
+                            source.zstd = File::open(&path).ok();
+                        }
+                        #[cfg(not(feature = "zstd"))]
+                        let _ = format;
+                        Ok(source)
+                    }
                     Err(source) => Err(match source.get_ref().and_then(|e| e.downcast_ref()) {
                         Some(NotPgn(what)) => InputError::NotPgn { path: name, what },
                         None => InputError::Io { path: name, source },
@@ -322,10 +392,9 @@ impl Compression {
 /// Wraps a raw stream in the decompressor its first bytes call for. Nothing is read until the
 /// first read, so opening standard input does not block.
 pub fn open_stream<R: Read + Send + 'static>(name: String, raw: R) -> Source {
-    Source {
-        name,
-        reader: Box::new(Sniffing::Pending(Some(raw))),
-    }
+    let stored = StoredBytes::default();
+    let raw = stored.counting(raw);
+    Source::new(name, Box::new(Sniffing::Pending(Some(raw))), stored)
 }
 
 /// A stream whose compression is recognised on the first read.
@@ -342,7 +411,7 @@ impl<R: Read + Send + 'static> Read for Sniffing<R> {
             let Some(raw) = raw.take() else {
                 return Err(io::Error::other("stream failed while being opened"));
             };
-            *self = Sniffing::Ready(decompressed(raw)?);
+            *self = Sniffing::Ready(decompressed(raw)?.0);
         }
         match self {
             Sniffing::Ready(reader) => reader.read(buf),
@@ -579,16 +648,21 @@ fn checked(head: Vec<u8>, mut rest: impl Read + Send + 'static) -> io::Result<im
     Ok(io::Cursor::new(head).chain(ErrorFirst { error, rest }))
 }
 
-/// Reads the first bytes of `raw` and wraps it in the decompressor they call for; refuses a
-/// stream whose first (decompressed) bytes are evidently not PGN.
-fn decompressed<R: Read + Send + 'static>(mut raw: R) -> io::Result<Box<dyn Read + Send>> {
+/// The decompressed stream.
+type Decompressed = Box<dyn Read + Send>;
+
+/// Reads the first bytes of `raw` and wraps it in the decompressor they call for (returned with
+/// it); refuses a stream whose first (decompressed) bytes are evidently not PGN.
+fn decompressed<R: Read + Send + 'static>(
+    mut raw: R,
+) -> io::Result<(Decompressed, Option<Compression>)> {
     let head = read_head(&mut raw)?;
     let Some(format) = Compression::sniff(&head) else {
-        return Ok(Box::new(checked(head, raw)?));
+        return Ok((Box::new(checked(head, raw)?), None));
     };
     let mut decoder = decode::Decoder::new(format, io::Cursor::new(head).chain(raw))?;
     let head = decoder.head(HEAD)?;
-    Ok(Box::new(checked(head, decoder)?))
+    Ok((Box::new(checked(head, decoder)?), Some(format)))
 }
 
 #[cfg(test)]

@@ -72,13 +72,16 @@ pub use replay::{GameReport, PlyLog, PlyNote, ReplayOptions, Replayer, Tags};
 pub use report::columns::{Column, ColumnKind};
 pub use report::date::{CalendarDate, Date32};
 pub use report::diagnostic::{Diagnostic, DiagnosticFormat, DiagnosticFormatter};
+pub use report::moment::Moment;
 pub use report::output::{Bytes, Cell, Destination, GameFormatter, GameNumber, Output};
 #[cfg(feature = "parquet")]
 pub use report::parquet;
 #[cfg(feature = "parquet")]
 pub use report::parquet::{ParquetError, ParquetOptions, ParquetWriter};
-pub use report::plies::{PLY_COLUMNS, PlyColumns, PlyFormatter};
-pub use report::record::{ExportFormat, ExportRecord, FIELDS, RecordFormatter};
+pub use report::plies::{PLY_COLUMNS, PLY_FIELDS, PlyColumns, PlyFormatter};
+pub use report::record::{
+    ColumnSet, ExportFormat, ExportRecord, FIELDS, LICHESS_FIELDS, RecordFormatter,
+};
 pub use report::sink;
 pub use report::sink::{Compression, Sink};
 pub use report::summary::{InputTotals, Totals};
@@ -217,10 +220,12 @@ mod tests {
         let report = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/report");
         let order = [
             "date",
+            "moment",
             "columns",
             "parquet",
             "output",
             "table",
+            "movetext",
             "record",
             "plies",
             "diagnostic",

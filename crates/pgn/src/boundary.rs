@@ -12,8 +12,10 @@
 //! - it holds no `"` (so no tag pair, nor a quoted value, starts or runs in it), no `;` (no
 //!   comment hides its end) and no carriage return but the one before its line feed (so it is one
 //!   line, and its start is the only line start in it);
-//! - it starts with neither `[`, `;` nor `%` (so that a tag section open before it ends at its
-//!   first byte);
+//! - it starts with none of `[`, `;`, `%` and `]` (so that a tag section open before it ends at
+//!   its first byte: a line that starts with `]` may end a tag pair over lines, `[Site "x"`
+//!   newline `]`, after which the tag section goes on; a pair over lines cannot end on a line
+//!   with no `"` otherwise, nor run on past `L` to `B`, whose `[` no pair holds);
 //! - after its last `[`, if any, comes a `]` and then some byte that is not blank: a game that
 //!   starts at that `[` (after a result, say) holds it as a broken tag (`[%clk 0:03:00]`), and the
 //!   byte after ends its tag section.
@@ -112,7 +114,7 @@ fn cannot_leave_tags_open(line: &[u8]) -> bool {
         return false;
     }
     match line.iter().find(|&&b| !is_blank(b)) {
-        Some(b'[' | b'%') | None => return false,
+        Some(b'[' | b'%' | b']') | None => return false,
         Some(_) => {}
     }
     match memchr::memrchr(b'[', line) {
@@ -152,6 +154,7 @@ mod tests {
             "{ c } [%clk 0:03:00]",  // a game may start at `[` and stay in its tags
             "1. e4 { [%clk 0:03:00", // a `[` not closed
             "[%clk 0:03:00] 1-0",    // starts with `[`
+            "  ]",                   // may end a tag pair over lines
             "   ",                   // blank all the way up
         ] {
             let text = format!("{before}\n\n[Site \"b\"]\n");

@@ -6,15 +6,26 @@
 //! - after the line of its termination marker (`1-0`, `0-1`, `1/2-1/2`, `*`) outside any comment or
 //!   variation — the rest of that line belongs to the game, so `1-0 ff` stays together, and so do
 //!   the comments, `%` lines and blank lines that follow it, up to the next game's first token;
-//! - where the next tag section starts: a `[Name "` outside comments once the movetext has begun,
-//!   or a tag whose name already appeared in this game's tag section (header-only games in a row);
+//! - where the next tag section starts: a `[Name "` or a whole tag pair over lines outside
+//!   comments once the movetext has begun, or a tag whose name already appeared in this game's tag
+//!   section (header-only games in a row);
 //! - inside a `{` comment, before its first line that is nothing but a tag pair, when the comment
 //!   was never closed: no `}` follows before the end of the input or within the size limit, a `{`
-//!   comes before the `}` (comments do not nest, so that `{` opens a comment of the next game), a
-//!   second tag section starts after other text (the game after next), or what follows the `}` on
-//!   its line cannot be movetext (control bytes, or no token's first byte). Otherwise the comment
-//!   runs to its `}`, tag lines and all: annotators quote games in comments;
+//!   comes before the `}` (comments do not nest, so that `{` opens a comment of the next game), or
+//!   what follows the `}` on its line cannot be movetext (control bytes, or no token's first
+//!   byte). Otherwise the comment runs to its `}`, as the PGN standard reads it, whatever it holds:
+//!   annotators quote tag lines, and whole games with their tag sections and results, in comments;
 //! - at the end of the input.
+//!
+//! So an unterminated comment is never read past the game size limit, and memory stays bounded by
+//! one game: it ends at the next `{` (most archives have comments), at the end of the input, or at
+//! the limit, and the games after its first tag line are read as they stand.
+//!
+//! A tag pair may span lines (the PGN standard's import format, section 8.1: white space, line
+//! ends included, separates its four tokens; its string token stays on one line, section 7): the
+//! scan takes a pair over lines whole, as the parser does, by the one rule of
+//! [`tags::tag_pair_over_lines`], within the look-ahead of [`MAX_TAG_LINE`] bytes. A string cut by
+//! a line end makes a broken tag, read as before: the tag section ends at the next line.
 //!
 //! Blank lines separate nothing by themselves: a blank line inside the tag section, or two after
 //! it, keeps one game.
@@ -65,8 +76,6 @@ struct Scan {
     /// The buffer index and line number of the first line of the current `{` comment that is a
     /// whole tag pair: the comment may quote a game, or never be closed (see [`scan`]).
     suspect: Option<(usize, u64)>,
-    /// A line other than a tag pair came after the suspect line in the comment.
-    suspect_movetext: bool,
     depth: u64,
     /// The stream offset of the game's first byte.
     start: u64,
@@ -111,7 +120,6 @@ pub(super) fn cut<R: Read>(
         lexer: Lexer::new(input.start),
         in_tag: false,
         suspect: None,
-        suspect_movetext: false,
         depth: 0,
         start: input.bytes_done(),
     };
@@ -219,20 +227,13 @@ fn scan_on<R>(
                 return Ok(p);
             }
             Lexeme::CommentLine => {
-                if s.suspect.is_some() || buf[p] == b'[' {
-                    let line = whole_line(buf, p, eof)?;
-                    let tag_line = line.first() == Some(&b'[') && tags::tag_line(line).is_ok();
-                    match s.suspect {
-                        None if tag_line => s.suspect = Some((p, lines.line)),
-                        // A second tag section after text: the next game's, not a quote.
-                        Some(suspect) if tag_line && s.suspect_movetext => {
-                            return Ok(rewind(lines, base, suspect));
-                        }
-                        Some(_) if !tag_line && !line.iter().all(|&b| is_blank(b)) => {
-                            s.suspect_movetext = true;
-                        }
-                        _ => {}
-                    }
+                // The comment's first line that is a whole tag pair: it may quote a game, or
+                // never be closed.
+                if s.suspect.is_none()
+                    && buf[p] == b'['
+                    && tags::tag_line(whole_line(buf, p, eof)?).is_ok()
+                {
+                    s.suspect = Some((p, lines.line));
                 }
                 s.lexer.line_seen();
                 continue;
@@ -257,7 +258,6 @@ fn scan_on<R>(
                 }
                 s.lexer.close_comment();
                 s.suspect = None;
-                s.suspect_movetext = false;
                 continue;
             }
         };
@@ -276,6 +276,18 @@ fn scan_on<R>(
                     };
                     lexer.pos = after;
                 }
+                // Any other pair, on one line or over lines, whole: its line ends counted.
+                b'[' if !s.in_tag
+                    && let Some((name, after)) = tag_pair_at(buf, p, eof)? =>
+                {
+                    if !names.insert(hash_name(name)) {
+                        return Ok(p);
+                    }
+                    lines.pass(&buf[p..after], base + p as u64);
+                    lexer.pos = after;
+                }
+                // No pair: a broken tag, or a pair too long to look ahead over, which the steps
+                // below take as they come.
                 b'[' if !s.in_tag => {
                     let start = tag_start_at(buf, p, eof)?;
                     s.in_tag = true;
@@ -324,9 +336,9 @@ fn scan_on<R>(
                     s.depth = s.depth.saturating_sub(1);
                     lexer.pos = p + 1;
                 }
-                b'[' => match tag_start_at(buf, p, eof)? {
-                    Some(_) => return Ok(p),
-                    None => lexer.pos = p + 1,
+                b'[' => match starts_tags(buf, p, eof)? {
+                    true => return Ok(p),
+                    false => lexer.pos = p + 1,
                 },
                 b'-' | b'*' if s.depth == 0 => match result_around(buf, game_start, p, eof)? {
                     Some(end) => {
@@ -340,9 +352,9 @@ fn scan_on<R>(
             },
             Section::AfterResult => match b {
                 b'{' => lexer.enter(Context::Brace, p + 1),
-                b'[' => match tag_start_at(buf, p, eof)? {
-                    Some(_) => return Ok(p),
-                    None => lexer.pos = p + 1,
+                b'[' => match starts_tags(buf, p, eof)? {
+                    true => return Ok(p),
+                    false => lexer.pos = p + 1,
                 },
                 _ => lexer.pos = p + 1,
             },
@@ -386,6 +398,24 @@ fn tag_start_at(buf: &[u8], p: usize, eof: bool) -> Result<Option<(&[u8], usize)
     match tags::tag_start(window) {
         Ok((rest, name)) => Ok(Some((name, p + window.len() - rest.len()))),
         Err(_) if whole_line(buf, p, eof).is_err() => Err(NeedMore),
+        Err(_) => Ok(None),
+    }
+}
+
+/// Whether a tag section starts at `buf[p]` (a `[`) and ends the game before it: a tag start
+/// `[Name "` on the line, or a whole pair over lines ([`tag_pair_at`]).
+fn starts_tags(buf: &[u8], p: usize, eof: bool) -> Result<bool, NeedMore> {
+    Ok(tag_start_at(buf, p, eof)?.is_some() || tag_pair_at(buf, p, eof)?.is_some())
+}
+
+/// The whole tag pair at `buf[p]` (a `[`), on one line or over lines, as
+/// [`tags::tag_pair_over_lines`] reads it within its look-ahead: `Some((name, after))`, with the
+/// index after its `]`; `None` if there is none; [`NeedMore`] if the bytes end before that is
+/// known.
+fn tag_pair_at(buf: &[u8], p: usize, eof: bool) -> Result<Option<(&[u8], usize)>, NeedMore> {
+    match tags::tag_pair_over_lines(&buf[p..]) {
+        Ok((rest, ((name, _), _))) => Ok(Some((name, buf.len() - rest.len()))),
+        Err(nom::Err::Incomplete(_)) if !eof => Err(NeedMore),
         Err(_) => Ok(None),
     }
 }

@@ -145,6 +145,15 @@ impl Lines {
         self.line += 1;
         self.start = next;
     }
+
+    /// The lexer passed `bytes`, which start at stream offset `at` and end with no line end cut
+    /// short (not with a `\r`), in one step (a tag pair over lines): counts their line ends.
+    pub(crate) fn pass(&mut self, bytes: &[u8], at: u64) {
+        if let Some(last) = memchr::memrchr2(b'\n', b'\r', bytes) {
+            self.line += count_line_ends(bytes);
+            self.start = at + last as u64 + 1;
+        }
+    }
 }
 
 /// The index of the first byte at or after `pos` that is not a space, a tab or the line end of a
@@ -179,6 +188,26 @@ pub(crate) fn skip_tag_blanks(bytes: &[u8], mut pos: usize) -> usize {
         pos += 1;
     }
     pos
+}
+
+/// The index of the first byte at or after `pos` that is not a space, a tab or a line end byte
+/// (`\n`, `\r`): the white space that may separate the tokens of a tag pair over lines (see
+/// [`super::tags::tag_pair_over_lines`]).
+#[inline]
+pub(crate) fn skip_tag_space(bytes: &[u8], mut pos: usize) -> usize {
+    while bytes
+        .get(pos)
+        .is_some_and(|&b| is_tag_blank(b) || b == b'\n' || b == b'\r')
+    {
+        pos += 1;
+    }
+    pos
+}
+
+/// Whether `bytes` hold a line end byte (`\n` or `\r`).
+#[inline]
+pub(crate) fn has_line_end(bytes: &[u8]) -> bool {
+    memchr::memchr2(b'\n', b'\r', bytes).is_some()
 }
 
 /// `bytes` without the white space ([`is_space`]) at its end.
@@ -343,8 +372,9 @@ pub(crate) const LINE_STATE_STOP: [u8; 3] = *b"\";\r";
 
 /// The longest tag line, in bytes, where the reader must find one by looking ahead of a line
 /// start: the cutter's look for a tag start or a tag line inside a comment, the one-pass
-/// reader's tag lines, and [`super::last_game_start`]'s look for a game start. (A longer tag pair
-/// is still read, the general way.)
+/// reader's tag lines, and [`super::last_game_start`]'s look for a game start; and the longest tag
+/// pair over lines ([`super::tags::tag_pair_over_lines`]). (A longer tag pair on one line is still
+/// read, the general way.)
 pub const MAX_TAG_LINE: usize = 4096;
 
 /// How far back of the end of some bytes a look for a game start must go again once more bytes

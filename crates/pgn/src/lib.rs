@@ -39,7 +39,8 @@
 //! Read leniently, report precisely:
 //!
 //! - the PGN import format: tag pairs with `\"` and `\\` escapes (several on a line, blank lines
-//!   among them), move numbers `12.` `12...` `12 ...`, moves with `+ # ! ? !! ?? !? ?!`, NAGs `$n`,
+//!   among them, or one pair over lines: `[Site` newline `"Here"]`, though its value stays on one
+//!   line), `{ }` comments that quote tag lines and whole games, move numbers `12.` `12...` `12 ...`, moves with `+ # ! ? !! ?? !? ?!`, NAGs `$n`,
 //!   `{ }` and `;` comments, `( )` variations nested to any depth, `%` escape lines, results;
 //! - what real files do: lichess `[%clk]`/`[%eval]` comments, `0-0`, `e.p.`, long algebraic moves,
 //!   null moves `--` and `Z0`, CRLF and lone-CR line ends, a UTF-8 byte order mark, and

@@ -141,7 +141,8 @@ impl<'a> Parser<'a, '_> {
         self.pos += line_text_end(self.rest());
     }
 
-    /// The tag section: tag pairs, `;` comments and `%` lines, up to the first other token.
+    /// The tag section: tag pairs (on one line, or over lines: see
+    /// [`tags::tag_pair_over_lines`]), `;` comments and `%` lines, up to the first other token.
     fn tags<V: Visitor>(&mut self, visitor: &mut V) {
         loop {
             self.skip_spaces();
@@ -157,7 +158,9 @@ impl<'a> Parser<'a, '_> {
                     visitor.tag(name, &value, Location::at(start));
                     self.pos = start + value_end + 2;
                 }
-                Some(b'[') => match tags::tag_pair_and_backslash(self.rest()) {
+                Some(b'[') => match tags::tag_pair_and_backslash(self.rest())
+                    .or_else(|_| tags::tag_pair_over_lines(self.rest()))
+                {
                     Ok((rest, ((name, raw), backslash))) => {
                         let name_at = name.as_ptr() as usize - self.bytes.as_ptr() as usize;
                         let value_at = raw.as_ptr() as usize - self.bytes.as_ptr() as usize;

@@ -21,7 +21,8 @@ pub const DEFAULT_MAX_GAME_BYTES: usize = 64 << 20;
 
 /// Cuts a byte stream into [`RawGame`]s. A game ends after the line of its result, where the
 /// next tag section starts (or a tag name repeats in a tag section), or at the end of the input;
-/// a `{` comment runs to its `}` whatever it holds, unless it was never closed. (The exact rules
+/// a `{` comment runs to its `}` whatever it holds, unless it was never closed, and a tag pair may
+/// span lines. (The exact rules
 /// are in the module documentation of `crates/pgn/src/cut.rs`.)
 #[derive(Debug)]
 pub struct Splitter<R> {
@@ -293,7 +294,14 @@ mod tests {
         assert_eq!(g[0], "[Event \"a\"]\n\n1. e4 { open\n\n");
         let g = texts("1. e4 { open\n[Event \"b\"]\n\n1. d4 d5 *\n");
         assert_eq!(g, ["1. e4 { open\n", "[Event \"b\"]\n\n1. d4 d5 *\n"]);
-        // A second tag section after movetext: two games were swallowed, whatever `}` follows.
+        // Whole games quoted, their tag sections and results: the `}` followed by movetext
+        // closes the comment (issue 30, point 2).
+        let whole = "1. e4 {Compare the two classics:\n[Event \"Game A\"]\n\n1. d4 *\n\n\
+                     [Event \"Game B\"]\n} e5 *\n";
+        assert_eq!(texts(whole), [whole]);
+        let crlf = whole.replace('\n', "\r\n");
+        assert_eq!(texts(&crlf), [crlf.as_str()]);
+        // Followed by what no movetext can be, the `}` closes nothing: the tag line ends the game.
         let g =
             texts("1. e4 { open\n[Event \"b\"]\n\n1. d4 *\n\n[Event \"c\"]\n\n1. c4 \x00}\x01 *\n");
         assert_eq!(g.len(), 3, "{g:?}");
@@ -303,6 +311,48 @@ mod tests {
         assert_eq!(g[0], "1. e4 { open\n", "{g:?}");
         let g = texts("1. e4 { quoted\n[Event \"b\"]\n} e5 *\n");
         assert_eq!(g.len(), 1, "{g:?}");
+    }
+
+    #[test]
+    fn tag_pairs_over_lines_keep_one_game() {
+        // PGN 8.1: white space, line ends included, separates a tag pair's tokens.
+        for pair in [
+            "[Site\n\"Here\"]",
+            "[Site \"Here\"\n]",
+            "[\nSite\r\n\"Here\"\r]",
+        ] {
+            let game = format!("[Event \"a\"]\n{pair}\n[Date \"x\"]\n\n1. e4 *\n\n");
+            let input = format!("{game}[Event \"b\"]\n*\n");
+            let g = split(input.as_bytes());
+            assert_eq!(g.len(), 2, "{pair:?}: {g:?}");
+            assert_eq!(g[0].2, game, "{pair:?}");
+            let line = 7 + crate::lex::count_line_ends(pair.as_bytes());
+            assert_eq!(
+                (g[1].0, g[1].1),
+                (line, 1),
+                "{pair:?}: the next game's line"
+            );
+            // A name repeated over lines starts the next game; so does a pair over lines after
+            // movetext, or on the line of a result.
+            let repeated = format!("[Site \"x\"]\n{pair}\n*\n");
+            assert_eq!(texts(&repeated), ["[Site \"x\"]\n", &repeated[11..]]);
+            let after = format!("1. e4 e5\n{pair}\n*\n");
+            assert_eq!(texts(&after), ["1. e4 e5\n", &after[9..]]);
+            let after = format!("1. e4 1-0 {pair}\n*\n");
+            assert_eq!(texts(&after), ["1. e4 1-0 ", &after[10..]]);
+        }
+        // A string that spans lines is no string (PGN 7): a broken tag, then movetext.
+        let g = texts("[Event \"a\"]\n[Site \"He\nre\"]\n[Date \"x\"]\n*\n");
+        assert_eq!(
+            g,
+            ["[Event \"a\"]\n[Site \"He\nre\"]\n", "[Date \"x\"]\n*\n"]
+        );
+        // Nor is a pair over lines longer than the look-ahead.
+        let long = format!(
+            "[Event \"a\"]\n[Site{}\"x\"]\n[Date \"x\"]\n*\n",
+            "\n".repeat(5000)
+        );
+        assert_eq!(texts(&long).len(), 2);
     }
 
     #[test]

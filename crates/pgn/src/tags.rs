@@ -1,10 +1,14 @@
 //! The tag-pair rules: `[Name "value"]` on one line, its value quoted by the lexer's rule (with
-//! `\"` and `\\` escapes: [`closing_quote`]), and the quick forms the scanners take first (a tag
-//! start, the common one-space pair, a whole tag line). Like [`super::grammar`], every rule is
-//! `complete` and returns the rest of the input.
+//! `\"` and `\\` escapes: [`closing_quote`]), the same pair with its tokens on more than one line
+//! ([`tag_pair_over_lines`]), and the quick forms the scanners take first (a tag start, the common
+//! one-space pair, a whole tag line). Like [`super::grammar`], every rule is `complete` and returns
+//! the rest of the input, but for [`tag_pair_over_lines`], which says when its bytes end too soon.
 
 use super::grammar::PResult;
-use super::lex::{closing_quote, is_tag_name_char, plain_value_end, skip_tag_blanks};
+use super::lex::{
+    MAX_TAG_LINE, closing_quote, has_line_end, is_tag_name_char, plain_value_end, skip_tag_blanks,
+    skip_tag_space,
+};
 
 /// A tag pair's name and raw value (escapes still in).
 pub(crate) type TagPair<'a> = (&'a [u8], &'a [u8]);
@@ -29,6 +33,57 @@ pub(crate) fn tag_pair_and_backslash(i: &[u8]) -> PResult<'_, (TagPair<'_>, bool
     match rest.get(blanks) {
         Some(b']') => Ok((&rest[blanks + 1..], ((name, &value[..k]), backslash))),
         _ => Err(nom::Err::Error(())),
+    }
+}
+
+/// A tag pair whose tokens may stand on different lines. The PGN standard's import format
+/// (section 8.1) lets white space, line ends included, separate the four tokens of a tag pair
+/// (`[`, the name, the quoted value, `]`), while a string token never holds a line end (section
+/// 7): `[Site` newline `"Here"]` and `[Site "Here"` newline `]` are pairs, `[Site "He` newline
+/// `re"]` is none. The separators are spaces, tabs and line ends; the value and its escapes are
+/// read as [`tag_pair_and_backslash`] reads them.
+///
+/// Such a pair is looked for only within the first [`MAX_TAG_LINE`] bytes of `i`, the look-ahead
+/// with which the cutter ([`super::cut`]) must see all of it: a longer one is no pair. When `i`
+/// is shorter than that and ends before the pair can be told, the answer is
+/// `Err(nom::Err::Incomplete)`: more bytes tell (at the end of the input, it is no pair).
+pub(crate) fn tag_pair_over_lines(i: &[u8]) -> PResult<'_, (TagPair<'_>, bool)> {
+    let w = &i[..i.len().min(MAX_TAG_LINE)];
+    let ended = || match w.len() < MAX_TAG_LINE {
+        true => Err(nom::Err::Incomplete(nom::Needed::Unknown)),
+        false => Err(nom::Err::Error(())),
+    };
+    if w.first() != Some(&b'[') {
+        return Err(nom::Err::Error(()));
+    }
+    let name_start = skip_tag_space(w, 1);
+    let mut name_end = name_start;
+    while w.get(name_end).is_some_and(|&b| is_tag_name_char(b)) {
+        name_end += 1;
+    }
+    let quote = skip_tag_space(w, name_end);
+    if quote == w.len() {
+        return ended();
+    }
+    if name_end == name_start || w[quote] != b'"' {
+        return Err(nom::Err::Error(()));
+    }
+    let value = &w[quote + 1..];
+    let Some((k, backslash)) = closing_quote(value) else {
+        // Cut short by a line end (no pair), or by the end of the bytes.
+        return match has_line_end(value) {
+            true => Err(nom::Err::Error(())),
+            false => ended(),
+        };
+    };
+    let close = skip_tag_space(value, k + 1);
+    match value.get(close) {
+        None => ended(),
+        Some(b']') => {
+            let rest = &i[quote + 1 + close + 1..];
+            Ok((rest, ((&w[name_start..name_end], &value[..k]), backslash)))
+        }
+        Some(_) => Err(nom::Err::Error(())),
     }
 }
 
@@ -169,6 +224,61 @@ mod tests {
             tag_pair(br#"[kj90trkm"sdfsdf"yl]"#),
             Err(nom::Err::Error(()))
         );
+    }
+
+    #[test]
+    fn tag_pairs_over_lines() {
+        let pair = |i: &'static [u8]| tag_pair_over_lines(i).map(|(rest, (p, b))| (rest, p, b));
+        let site = (&b"Site"[..], &b"Here"[..]);
+        for case in [
+            &b"[Site\n\"Here\"] x"[..],
+            b"[Site \"Here\"\n] x",
+            b"[\nSite\n\n\"Here\"\n] x",
+            b"[ Site\r\n\t\"Here\"\r\n] x",
+            b"[Site\r\"Here\"\r] x",
+            b"[Site \"Here\"] x",
+        ] {
+            assert_eq!(pair(case), Ok((&b" x"[..], site, false)), "{case:?}");
+        }
+        assert_eq!(
+            pair(b"[Site\n\"a \\\"b\\\"\"]"),
+            Ok((&b""[..], (&b"Site"[..], &br#"a \"b\""#[..]), true))
+        );
+        // A string holds no line end; other tokens stand between the four; bytes that end first.
+        let error = Err(nom::Err::Error(()));
+        let incomplete = Err(nom::Err::Incomplete(nom::Needed::Unknown));
+        for case in [
+            &b"[Site \"He\nre\"]"[..],
+            b"[Site\n; c\n\"x\"]",
+            b"[Site\n\"x\" y]",
+            b"[\n\"x\"]",
+            b"[%clk\n\"x\"]",
+            b"x[Site \"x\"]",
+        ] {
+            assert_eq!(pair(case), error, "{case:?}");
+        }
+        for case in [&b"["[..], b"[Site\n", b"[Site\n\"He", b"[Site\n\"Here\"\n"] {
+            assert_eq!(pair(case), incomplete, "{case:?}");
+        }
+        // At most MAX_TAG_LINE bytes: past them, no pair whatever follows.
+        let spaced = |n: usize| [&b"[Site"[..], &vec![b'\n'; n], b"\"Here\"]"].concat();
+        let fits = spaced(MAX_TAG_LINE - 12);
+        assert_eq!(fits.len(), MAX_TAG_LINE);
+        let over = |i: &[u8]| tag_pair_over_lines(i).map(|_| ());
+        assert_eq!(over(&fits), Ok(()));
+        assert_eq!(over(&spaced(MAX_TAG_LINE - 11)), Err(nom::Err::Error(())));
+        assert_eq!(
+            over(&fits[..MAX_TAG_LINE - 1]),
+            Err(nom::Err::Incomplete(nom::Needed::Unknown))
+        );
+        // Every single-line pair is one over lines too.
+        for case in [&b"[Event \"x\"]"[..], b"[ A\t\"\\\\\" ]", b"[B \"\"]"] {
+            assert_eq!(
+                tag_pair_over_lines(case),
+                tag_pair_and_backslash(case),
+                "{case:?}"
+            );
+        }
     }
 
     #[test]

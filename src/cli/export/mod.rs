@@ -18,14 +18,15 @@ use anyhow::bail;
 use clap::{Args, ValueEnum};
 
 use crate::cli::games::{GameRun, Ran, counted};
-use crate::cli::output;
+use crate::cli::output::{self, Written};
+use crate::cli::shards::Shards;
 use arbiter::parquet::{self, ParquetOptions, ParquetWriter};
 use arbiter::rules::Position;
-use arbiter::sink::{self, Compression, Sink};
+use arbiter::sink::{self, Compression};
 use arbiter::{
-    Bytes, ExportFormat, ExportRecord, FIELDS, Filter, GameFormatter, GameNumber, GameReport,
-    Output, PlyColumns, PlyFormatter, RecordFields, RecordFormatter, ReplayOptions, Table, Targets,
-    Totals, needs_numbers, record_schema,
+    Bytes, ColumnSet, ExportFormat, ExportRecord, Filter, GameFormatter, GameNumber, GameReport,
+    Output, PLY_FIELDS, PlyColumns, PlyFormatter, RecordFields, RecordFormatter, ReplayOptions,
+    Table, Targets, Totals, needs_numbers, record_schema,
 };
 
 /// Arguments of `arbiter export`.
@@ -69,6 +70,28 @@ pub struct ExportArgs {
     /// column (repeatable: any of them).
     #[arg(long, value_name = "FEN", conflicts_with = "plies")]
     pub position: Vec<String>,
+    /// Add a movetext column: the main line in SAN with move numbers (`1. e4 e5 2. Nf3`).
+    #[arg(long, conflicts_with = "plies")]
+    pub movetext: bool,
+    /// The game row's columns: arbiter's own, or the lichess games dataset's names and types
+    /// (Event, Site, ..., WhiteElo as int16, UTCDate as a date, UTCTime as a time, movetext)
+    /// followed by arbiter's verdict columns, to union with that dataset and join on Site.
+    #[arg(long, value_enum, default_value_t = ColumnsArg::Arbiter, conflicts_with = "plies")]
+    pub columns: ColumnsArg,
+    /// Write Parquet parts of at most N rows each into the directory -o names (new or empty),
+    /// part-00000.parquet, part-00001.parquet..., and a _manifest.json (version, command, each
+    /// input's size and SHA-256, games, invalid games, rows per part).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub rows_per_file: Option<u64>,
+}
+
+/// `--columns`: which names and types a game row has.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, ValueEnum)]
+pub enum ColumnsArg {
+    /// arbiter's columns (docs/export-fields.md).
+    Arbiter,
+    /// The lichess games dataset's columns, then arbiter's verdict.
+    Lichess,
 }
 
 /// `--format`: the library's [`ExportFormat`], named and explained for the command line.
@@ -110,14 +133,14 @@ impl GameFormatter for Exporter<'_> {
         if self.positions && report.position_ply.is_none() {
             return;
         }
-        let record = ExportRecord::from_report(source, number, report);
         if let Some(filter) = self.filter {
+            let record = ExportRecord::from_report(source, number, report);
             let tags = |name: &str| report.tree.tag_value(name);
             if !filter.matches(&RecordFields::new(&record, self.positions, &tags)) {
                 return;
             }
         }
-        self.records.record(&record, out);
+        self.records.format(source, number, report, out);
     }
 }
 
@@ -159,17 +182,17 @@ pub fn format(format: Option<FormatArg>, output: Option<&Path>) -> ExportFormat 
     )
 }
 
-/// The `--tags` names, trimmed; a usage error for an empty name, a standard column's name (in
-/// any case: `Event` is the `event` column) or a name given twice (in any case: `Foo` and `foo`
-/// would be one column to DuckDB).
-pub fn tag_columns(tags: &[String]) -> anyhow::Result<Vec<String>> {
+/// The `--tags` names, trimmed; a usage error for an empty name, the name of one of `fixed`, the
+/// row's standard columns (in any case: `Event` is the `event` column) or a name given twice (in
+/// any case: `Foo` and `foo` would be one column to DuckDB).
+pub fn tag_columns(tags: &[String], fixed: &[&str]) -> anyhow::Result<Vec<String>> {
     let mut names: Vec<String> = Vec::with_capacity(tags.len());
     for tag in tags {
         let name = tag.trim();
         if name.is_empty() {
             bail!("--tags: empty tag name in {:?}", tags.join(","));
         }
-        if let Some(field) = FIELDS.iter().find(|f| f.eq_ignore_ascii_case(name)) {
+        if let Some(field) = fixed.iter().find(|f| f.eq_ignore_ascii_case(name)) {
             bail!("--tags: {name} is already the standard column {field}");
         }
         if let Some(same) = names.iter().find(|n| n.eq_ignore_ascii_case(name)) {
@@ -188,11 +211,37 @@ pub fn tag_columns(tags: &[String]) -> anyhow::Result<Vec<String>> {
 
 /// Runs `arbiter export`: the header, a record (or the ply rows) of every game, the footer.
 pub fn run(args: &ExportArgs) -> anyhow::Result<Ran> {
-    let tags = tag_columns(&args.tags)?;
+    let set = match args.columns {
+        ColumnsArg::Arbiter => ColumnSet::Arbiter {
+            movetext: args.movetext,
+        },
+        ColumnsArg::Lichess => ColumnSet::Lichess,
+    };
+    let tags = if args.plies {
+        tag_columns(&args.tags, &PLY_FIELDS)?
+    } else {
+        let fixed = set.columns(!args.position.is_empty(), &[]);
+        tag_columns(
+            &args.tags,
+            &fixed.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(),
+        )?
+    };
     let (filter, positions) = tests(args.filter.as_deref(), &args.position)?;
     let path = output::path(args.run.output.as_deref());
-    let format = format(args.format, path);
-    if format == ExportFormat::Parquet {
+    if args.rows_per_file.is_some() {
+        if path.is_none() {
+            bail!("--rows-per-file writes Parquet parts into a directory: give -o DIR");
+        }
+        if args.format.is_some_and(|f| f != FormatArg::Parquet) {
+            bail!("--rows-per-file writes Parquet parts; leave out --format or say parquet");
+        }
+    }
+    let format = if args.rows_per_file.is_some() {
+        ExportFormat::Parquet
+    } else {
+        format(args.format, path)
+    };
+    if format == ExportFormat::Parquet && args.rows_per_file.is_none() {
         if path.is_none() && std::io::stdout().is_terminal() {
             bail!(
                 "--format parquet writes a binary file: give -o FILE, or send standard output to \
@@ -209,7 +258,7 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Ran> {
     }
     let options = ReplayOptions {
         extra_tags: tags.clone(),
-        plies: args.plies,
+        plies: args.plies || set.needs_moves(),
         comments: args.comments,
         // The tree only for a filter that reads tags: it knows a tag's presence.
         tree: filter.as_ref().is_some_and(|f| !f.tags().is_empty()),
@@ -230,42 +279,69 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Ran> {
         };
         let make = || PlyFormatter::new(format, wanted, &tags);
         let table = make();
-        write(&args.run, jobs, &options, table.table(), make)?
+        write(
+            &args.run,
+            jobs,
+            args.rows_per_file,
+            &options,
+            table.table(),
+            make,
+        )?
     } else {
         let position = !positions.is_empty();
         let make = || Exporter {
-            records: RecordFormatter::with_position(format, tags.clone(), position),
+            records: RecordFormatter::with_position(format, set, position, &tags),
             filter: filter.as_ref(),
             positions: position,
         };
         let table = make();
-        write(&args.run, jobs, &options, table.records.table(), make)?
+        write(
+            &args.run,
+            jobs,
+            args.rows_per_file,
+            &options,
+            table.records.table(),
+            make,
+        )?
     };
     let rows = if args.plies {
         format!(" ({})", counted(rows, "ply row"))
     } else {
         String::new()
     };
-    let wrote = args
-        .run
-        .wrote(format_args!("{}{rows}", counted(totals.games, "game")));
+    let parts = match &sink {
+        Written::Parts(parts) => format!(" in {}", counted(parts.len() as u64, "part")),
+        Written::Sink(_) => String::new(),
+    };
+    let wrote = args.run.wrote(format_args!(
+        "{}{rows}{parts}",
+        counted(totals.games, "game")
+    ));
     Ok(Ran {
         totals,
-        sink,
+        output: sink,
         wrote,
     })
 }
 
 /// Runs the games through formatters from `make` and writes `table`'s format to the output:
-/// header, rows in input order, footer. Returns the totals, how many rows were written, and the
-/// output, to be closed.
+/// header, rows in input order, footer; or, with `rows_per_file`, Parquet parts of that many
+/// rows into the `-o` directory. Returns the totals, how many rows were written, and the output,
+/// to be closed.
 fn write<F: GameFormatter>(
     run: &GameRun,
     jobs: usize,
+    rows_per_file: Option<u64>,
     options: &ReplayOptions,
     table: &Table,
     make: impl Fn() -> F + Sync,
-) -> anyhow::Result<(Totals, u64, Sink)> {
+) -> anyhow::Result<(Totals, u64, Written)> {
+    if let (Some(rows_per_file), Some(dir)) = (rows_per_file, output::path(run.output.as_deref())) {
+        let mut shards = Shards::create(dir, table.columns(), rows_per_file)?;
+        let totals = run.run_on(jobs, options, &make, &mut shards)?;
+        let rows = shards.rows();
+        return Ok((totals, rows, Written::Parts(shards.finish()?)));
+    }
     let sink = run.open()?;
     if table.format() == ExportFormat::Parquet {
         let mut writer = ParquetWriter::new(sink, table.columns(), ParquetOptions::default())
@@ -273,7 +349,7 @@ fn write<F: GameFormatter>(
         let totals = run.run_on(jobs, options, &make, &mut writer)?;
         let rows = writer.rows();
         let sink = writer.finish().map_err(parquet::io_error)?;
-        return Ok((totals, rows, sink));
+        return Ok((totals, rows, Written::Sink(Box::new(sink))));
     }
     let mut bytes = Vec::new();
     table.header(&mut bytes);
@@ -283,5 +359,5 @@ fn write<F: GameFormatter>(
     bytes.clear();
     table.footer(out.rows > 0, &mut bytes);
     out.out.write_all(&bytes)?;
-    Ok((totals, out.rows, out.out))
+    Ok((totals, out.rows, Written::Sink(Box::new(out.out))))
 }

@@ -212,7 +212,7 @@ pub fn lost_on_time(termination: &str) -> bool {
 /// What a side's clock may gain with its `k`-th move (from 1), in milliseconds: the increment of
 /// the period the move is in, plus the next period's seconds when the move ends its period. The
 /// last period, when it counts moves, repeats.
-fn allowance(periods: &[Period], k: u32) -> u64 {
+pub(crate) fn allowance(periods: &[Period], k: u32) -> u64 {
     // Nearly every online game: one sudden-death period.
     if let [
         Period::Timed {

@@ -155,6 +155,15 @@ impl<R: Read> Decoder<R> {
         })
     }
 
+    /// The decoder of a stream that starts `compressed` bytes into a file, after `decompressed`
+    /// decoded ones: its failures count from there.
+    #[cfg(feature = "zstd")]
+    pub(super) fn starting_at(mut self, compressed: u64, decompressed: u64) -> Decoder<R> {
+        self.compressed = compressed;
+        self.decompressed = decompressed;
+        self
+    }
+
     /// Reads up to `len` first bytes. A failure after some of them waits for the next read; a
     /// failure before any is returned.
     pub(super) fn head(&mut self, len: usize) -> io::Result<Vec<u8>> {

@@ -18,16 +18,22 @@
 //! formatter, so none is lost. The pipeline never prints: the caller's observer shows progress
 //! and messages as it likes.
 //!
-//! The files: `read` reads games from one reader (a batch here, or a part on a worker) and
-//! `parts` cuts an input into parts; this file runs the whole.
+//! A zstd file of many frames (as `pzstd` makes them) is decoded on every core too: its runs of
+//! frames go to the workers beside the parts cut from the runs decoded before (`frames`).
+//!
+//! The files: `read` reads games from one reader (a batch here, or a part on a worker),
+//! `parts` cuts an input into parts, `frames` decodes zstd frames on the workers; this file runs
+//! the whole.
 
+#[cfg(feature = "zstd")]
+mod frames;
 #[cfg(test)]
 mod last_defence;
 mod parts;
 mod read;
 
-pub(crate) use parts::Part;
-pub(crate) use read::read_part;
+pub(crate) use parts::{Part, Task};
+use read::read_part;
 
 use std::fmt::Display;
 use std::io;
@@ -71,9 +77,15 @@ impl Weight for BatchOutput {
 /// Called from the run's threads, at most once per batch or part (never per game). Every method
 /// does nothing unless implemented; `()` observes nothing.
 pub trait Observer: Sync {
-    /// The inputs were read up to `bytes`, counted over every input (decompressed).
+    /// The inputs were read up to `bytes`, counted over every input as stored (the compressed
+    /// bytes of a compressed file, so that they add up to the sizes of the files).
     fn input(&self, bytes: u64) {
         let _ = bytes;
+    }
+    /// `frames` frames of a zstd input were decoded on the calling thread, in one run of frames
+    /// (with several jobs, on a file of many frames).
+    fn decoded(&self, frames: u64) {
+        let _ = frames;
     }
     /// `games` games are done, `invalid` of them invalid, with `warnings` warnings in all.
     fn games(&self, games: u64, invalid: u64, warnings: u64) {
@@ -126,8 +138,16 @@ pub fn run<F: GameFormatter>(
             produce(paths, jobs, part_bytes, observer, &buffers, sink)
         },
         || (Replayer::new(options.clone()), make_formatter()),
-        |(replayer, formatter), part: Part, pieces| {
-            read_part(replayer, formatter, part, observer, pieces)
+        |(replayer, formatter), task: Task, pieces| match task {
+            Task::Part(part) => read_part(replayer, formatter, part, observer, pieces),
+            #[cfg(feature = "zstd")]
+            Task::Decode(run, input) => {
+                run.decode(observer);
+                BatchOutput {
+                    input,
+                    ..BatchOutput::default()
+                }
+            }
         },
         |mut batch: BatchOutput| {
             buffers.put(std::mem::take(&mut batch.spare));
@@ -166,7 +186,7 @@ pub fn run<F: GameFormatter>(
 type Worker<V, F> = (V, F);
 
 /// Where the reading thread puts its parts and batches.
-type PartSink<'s, F> = dyn Sink<Part, BatchOutput, Worker<Replayer, F>> + 's;
+type PartSink<'s, F> = dyn Sink<Task, BatchOutput, Worker<Replayer, F>> + 's;
 
 /// Reads every input into `sink`: with one job as batches read here, else in parts. Returns how
 /// many inputs could not be opened, and the number and name of each input that was.
@@ -181,9 +201,10 @@ fn produce<F: GameFormatter>(
     let mut input_errors = 0;
     let mut opened = Vec::new();
     let mut next_index = 1u64;
-    let mut bytes_before = 0u64;
+    let mut stored_before = 0u64;
     for (input, source) in (0u64..).zip(input::sources(paths)) {
-        let source = match source {
+        #[allow(unused_mut, reason = "taken from only with the zstd feature")]
+        let mut source = match source {
             Ok(source) => source,
             Err(err) => {
                 observer.input_error(&err);
@@ -193,28 +214,34 @@ fn produce<F: GameFormatter>(
         };
         let name: Arc<str> = Arc::from(source.name.as_str());
         opened.push((input, Arc::clone(&name)));
-        let at = Place {
+        let mut at = Place {
             input,
-            bytes_before,
+            stored_before,
+            stored: source.stored.clone(),
         };
         let read = if jobs <= 1 {
             let reader = Reader::new(source.name, source.reader);
-            read_here(reader, at, Some(&mut next_index), observer, sink)
+            read_here(reader, &at, Some(&mut next_index), observer, sink)
         } else {
-            read_in_parts(
-                source.reader,
-                &name,
-                at,
-                part_bytes,
-                observer,
-                buffers,
-                sink,
-            )
+            #[cfg(feature = "zstd")]
+            let frames = frames::FrameFeed::open(&mut source, input, jobs, observer);
+            #[cfg(not(feature = "zstd"))]
+            let frames: Option<(parts::Stream<std::io::Empty>, _)> = None;
+            match frames {
+                Some((mut feed, stored)) => {
+                    at.stored = stored;
+                    read_in_parts(&mut feed, &name, &at, part_bytes, observer, buffers, sink)
+                }
+                None => {
+                    let mut feed = parts::Stream(source.reader);
+                    read_in_parts(&mut feed, &name, &at, part_bytes, observer, buffers, sink)
+                }
+            }
         };
-        let Some(read) = read else {
+        if read.is_none() {
             return (input_errors, opened);
-        };
-        bytes_before += read;
+        }
+        stored_before = at.stored();
     }
     (input_errors, opened)
 }

@@ -1,10 +1,14 @@
 //! Cutting one input into parts for the workers: each part ends where a game surely starts
 //! ([`last_game_start`]), so that no thread has to cut the games first. Where no such place turns
 //! up for a long stretch, that stretch is read on this thread, in order, and parts resume after it.
+//! The bytes come from a [`Feed`]: a stream ([`Stream`]), or a zstd file whose frames are decoded
+//! on the workers (`frames`), which then get [`Task::Decode`]s beside the parts.
 
 use std::io::{self, Read};
 use std::sync::{Arc, Mutex, PoisonError};
 
+#[cfg(feature = "zstd")]
+use super::frames::Decoding;
 use super::read::{Place, read_batch_here};
 use super::{GameFormatter, Observer, PartSink};
 use crate::parallel::Weight;
@@ -37,39 +41,82 @@ pub struct Part {
     pub end: PartEnd,
 }
 
-impl Weight for Part {
-    /// The part's buffer.
+/// What the workers are given.
+pub(crate) enum Task {
+    /// Read, replay and format the games of a part.
+    Part(Part),
+    /// Decode a run of zstd frames of input number `.1`, for the reading thread to cut into parts.
+    #[cfg(feature = "zstd")]
+    Decode(Arc<Decoding>, u64),
+}
+
+impl Weight for Task {
+    /// A part's buffer; a run of frames is bounded by count instead (see `frames`).
     fn weight(&self) -> usize {
-        self.bytes.capacity()
+        match self {
+            Task::Part(part) => part.bytes.capacity(),
+            #[cfg(feature = "zstd")]
+            Task::Decode(..) => 0,
+        }
+    }
+}
+
+/// Where the bytes of an input come from, for [`read_in_parts`].
+pub(super) trait Feed {
+    /// Appends up to `want` bytes to `buf`, handing any work for the workers to `send` (false once
+    /// the run is shutting down); fewer bytes only at the end of the input or on a failure,
+    /// which comes after the bytes before it.
+    fn fill(
+        &mut self,
+        buf: &mut Vec<u8>,
+        want: usize,
+        send: &mut dyn FnMut(Task) -> bool,
+    ) -> io::Result<usize>;
+    /// The rest of the input, read here.
+    fn here(&mut self) -> impl Read + '_;
+}
+
+/// A stream's bytes, read on the reading thread.
+pub(super) struct Stream<R>(pub(super) R);
+
+impl<R: Read> Feed for Stream<R> {
+    fn fill(
+        &mut self,
+        buf: &mut Vec<u8>,
+        want: usize,
+        _send: &mut dyn FnMut(Task) -> bool,
+    ) -> io::Result<usize> {
+        (&mut self.0).take(want as u64).read_to_end(buf)
+    }
+
+    fn here(&mut self) -> impl Read + '_ {
+        &mut self.0
     }
 }
 
 /// Reads `source` in parts of about `part_bytes`, each handed to `sink` (a worker, or this thread
-/// when the workers are busy). Returns how many bytes were read, or `None` if the pipeline is
-/// shutting down.
-pub(super) fn read_in_parts<R: Read, F: GameFormatter>(
-    mut source: R,
+/// when the workers are busy). Returns `None` if the pipeline is shutting down.
+pub(super) fn read_in_parts<F: GameFormatter>(
+    source: &mut impl Feed,
     name: &Arc<str>,
-    at: Place,
+    at: &Place,
     part_bytes: usize,
     observer: &dyn Observer,
     buffers: &Buffers,
     sink: &mut PartSink<'_, F>,
-) -> Option<u64> {
+) -> Option<()> {
     // The bytes of the next part so far, from a game's start at `offset`, on line `line`.
     let mut pending = buffers.get(part_bytes);
     let (mut offset, mut line) = (0u64, 1u64);
     // Where in `pending` to look for the next game's start: bytes before were looked at.
     let mut from = 0;
     loop {
-        let (ended, error) = match (&mut source)
-            .take(part_bytes as u64)
-            .read_to_end(&mut pending)
-        {
+        let filled = source.fill(&mut pending, part_bytes, &mut |task| sink.send(task));
+        let (ended, error) = match filled {
             Ok(n) => (n < part_bytes, None),
             Err(error) => (true, Some(error)),
         };
-        observer.input(at.bytes_before + offset + pending.len() as u64);
+        observer.input(at.stored());
         let part = |bytes, end| Part {
             source: Arc::clone(name),
             input: at.input,
@@ -79,13 +126,12 @@ pub(super) fn read_in_parts<R: Read, F: GameFormatter>(
             end,
         };
         if ended {
-            let read = offset + pending.len() as u64;
             if pending.is_empty() && error.is_none() {
-                return Some(read);
+                return Some(());
             }
             return sink
-                .send(part(pending, PartEnd::Last(error)))
-                .then_some(read);
+                .send(Task::Part(part(pending, PartEnd::Last(error))))
+                .then_some(());
         }
         match last_game_start(&pending, from) {
             Some(start) => {
@@ -94,7 +140,7 @@ pub(super) fn read_in_parts<R: Read, F: GameFormatter>(
                 pending.truncate(start);
                 let lines = line_ends(&pending);
                 let bytes = std::mem::replace(&mut pending, rest);
-                if !sink.send(part(bytes, PartEnd::MoreFollows)) {
+                if !sink.send(Task::Part(part(bytes, PartEnd::MoreFollows))) {
                     return None;
                 }
                 offset += start as u64;
@@ -105,11 +151,11 @@ pub(super) fn read_in_parts<R: Read, F: GameFormatter>(
                 // Read here, in order, past these bytes; then on in parts from the first game
                 // that starts a line.
                 let past = offset + pending.len() as u64;
-                let rest = io::Cursor::new(pending).chain(source);
+                let rest = io::Cursor::new(pending).chain(source.here());
                 let mut reader = Reader::new(name.to_string(), rest).starting_at(offset, line);
                 let rest = loop {
                     if read_batch_here(&mut reader, at, None, observer, sink)? {
-                        return Some(reader.bytes_read());
+                        return Some(());
                     }
                     if reader.bytes_done() < past {
                         continue;
@@ -119,12 +165,11 @@ pub(super) fn read_in_parts<R: Read, F: GameFormatter>(
                         Err(still) => reader = *still,
                     }
                 };
-                let (unread, rest_of_source) = rest.source.into_inner();
+                let (unread, _) = rest.source.into_inner();
                 let unread = &unread.get_ref()[unread.position() as usize..];
                 pending = buffers.get(rest.bytes.len() + unread.len() + part_bytes);
                 pending.extend_from_slice(&rest.bytes);
                 pending.extend_from_slice(unread);
-                source = rest_of_source;
                 (offset, line, from) = (rest.offset, rest.line, 0);
             }
             // A tag line cut short at the end is looked at again.
@@ -180,11 +225,17 @@ mod tests {
         worker: (Replayer, Nothing),
     }
 
-    impl Sink<Part, BatchOutput, (Replayer, Nothing)> for Recording {
-        fn send(&mut self, part: Part) -> bool {
-            let last = matches!(part.end, PartEnd::Last(_));
-            self.parts.push((part.offset, part.line, last));
-            true
+    impl Sink<Task, BatchOutput, (Replayer, Nothing)> for Recording {
+        fn send(&mut self, task: Task) -> bool {
+            match task {
+                Task::Part(part) => {
+                    let last = matches!(part.end, PartEnd::Last(_));
+                    self.parts.push((part.offset, part.line, last));
+                    true
+                }
+                #[cfg(feature = "zstd")]
+                Task::Decode(..) => panic!("a stream has no frames to decode"),
+            }
         }
         fn worker(&mut self) -> &mut (Replayer, Nothing) {
             &mut self.worker
@@ -222,18 +273,15 @@ mod tests {
             worker: (Replayer::new(ReplayOptions::default()), Nothing),
         };
         let read = read_in_parts(
-            text.as_bytes(),
+            &mut Stream(text.as_bytes()),
             &Arc::from("test.pgn"),
-            Place {
-                input: 0,
-                bytes_before: 0,
-            },
+            &Place::default(),
             PART_BYTES,
             &(),
             &Buffers::default(),
             &mut sink,
         );
-        assert_eq!(read, Some(text.len() as u64));
+        assert_eq!(read, Some(()));
         let bytes = text.as_bytes();
         for &(offset, line, _) in &sink.parts {
             let offset = offset as usize;

@@ -6,6 +6,7 @@ use std::io::Read;
 
 use super::{BatchOutput, GameFormatter, Observer, Part, PartSink};
 use crate::games::{GameReplay, next_game};
+use crate::input::StoredBytes;
 use crate::pgn::Reader;
 use crate::replay::GameReport;
 use crate::report::output::GameNumber;
@@ -17,27 +18,36 @@ const BATCH_GAMES: usize = 1024;
 /// them: a batch ends after the game that passes them.
 const BATCH_BYTES: u64 = 256 << 10;
 
-/// Which input is read, and how many bytes the inputs before it held.
-#[derive(Copy, Clone)]
+/// Which input is read, how many bytes the inputs before it held as stored, and the count of its
+/// own read so far.
+#[derive(Default)]
 pub(super) struct Place {
     pub(super) input: u64,
-    pub(super) bytes_before: u64,
+    pub(super) stored_before: u64,
+    pub(super) stored: StoredBytes,
+}
+
+impl Place {
+    /// The bytes of the inputs read so far, as stored (what progress counts).
+    pub(super) fn stored(&self) -> u64 {
+        self.stored_before + self.stored.get()
+    }
 }
 
 /// Reads the games of `reader` here, in batches, into `sink`; their numbers are known when
-/// `next_index` (the next game's number across all inputs) is given. Returns how many bytes were
-/// read, or `None` if the pipeline is shutting down.
+/// `next_index` (the next game's number across all inputs) is given. Returns `None` if the
+/// pipeline is shutting down.
 pub(super) fn read_here<R: Read, F: GameFormatter>(
     mut reader: Reader<R>,
-    at: Place,
+    at: &Place,
     mut next_index: Option<&mut u64>,
     observer: &dyn Observer,
     sink: &mut PartSink<'_, F>,
-) -> Option<u64> {
+) -> Option<()> {
     loop {
         let index = next_index.as_deref_mut();
         if read_batch_here(&mut reader, at, index, observer, sink)? {
-            return Some(reader.bytes_read());
+            return Some(());
         }
     }
 }
@@ -46,7 +56,7 @@ pub(super) fn read_here<R: Read, F: GameFormatter>(
 /// input has ended, or `None` if the pipeline is shutting down.
 pub(super) fn read_batch_here<R: Read, F: GameFormatter>(
     reader: &mut Reader<R>,
-    at: Place,
+    at: &Place,
     next_index: Option<&mut u64>,
     observer: &dyn Observer,
     sink: &mut PartSink<'_, F>,
@@ -70,7 +80,7 @@ pub(super) fn read_batch_here<R: Read, F: GameFormatter>(
                 && output.output.footprint() < BATCH_BYTES as usize
         },
     );
-    observer.input(at.bytes_before + reader.bytes_read());
+    observer.input(at.stored());
     if output.counts.games + output.counts.input_errors > 0 && !sink.done(output) {
         return None;
     }
@@ -85,7 +95,7 @@ pub(super) fn read_batch_here<R: Read, F: GameFormatter>(
 /// (a 64 KiB part of one-token games formats to tens of megabytes): each time the output passes
 /// 256 KiB, the piece so far goes to `pieces`, which says whether to go on (false: the run
 /// is over, and the rest of the part is left unread). What is returned is the last piece.
-pub(crate) fn read_part<V: GameReplay, F: GameFormatter>(
+pub(super) fn read_part<V: GameReplay, F: GameFormatter>(
     replay: &mut V,
     formatter: &mut F,
     part: Part,

@@ -26,6 +26,14 @@ pub struct Tags {
     pub white_elo: String,
     /// `BlackElo`.
     pub black_elo: String,
+    /// `WhiteTitle`.
+    pub white_title: String,
+    /// `BlackTitle`.
+    pub black_title: String,
+    /// `WhiteRatingDiff`.
+    pub white_rating_diff: String,
+    /// `BlackRatingDiff`.
+    pub black_rating_diff: String,
     /// `ECO`.
     pub eco: String,
     /// `Opening`.
@@ -70,6 +78,10 @@ impl TagCapture {
             &mut tags.result,
             &mut tags.white_elo,
             &mut tags.black_elo,
+            &mut tags.white_title,
+            &mut tags.black_title,
+            &mut tags.white_rating_diff,
+            &mut tags.black_rating_diff,
             &mut tags.eco,
             &mut tags.opening,
             &mut tags.termination,
@@ -107,6 +119,10 @@ impl TagCapture {
             }
             "WhiteElo" => Some(&mut tags.white_elo),
             "BlackElo" => Some(&mut tags.black_elo),
+            "WhiteTitle" => Some(&mut tags.white_title),
+            "BlackTitle" => Some(&mut tags.black_title),
+            "WhiteRatingDiff" => Some(&mut tags.white_rating_diff),
+            "BlackRatingDiff" => Some(&mut tags.black_rating_diff),
             "ECO" => Some(&mut tags.eco),
             "Opening" => Some(&mut tags.opening),
             "Termination" => {

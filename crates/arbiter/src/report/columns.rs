@@ -11,6 +11,8 @@ pub enum ColumnKind {
     Int64,
     /// A signed 32-bit integer.
     Int32,
+    /// A signed 16-bit integer (the lichess dataset's ratings).
+    Int16,
     /// An unsigned 32-bit integer (a clock in milliseconds, a ply count).
     UInt32,
     /// A 64-bit float.
@@ -19,6 +21,12 @@ pub enum ColumnKind {
     Bool,
     /// A calendar date ([`Date32`](crate::report::date::Date32)).
     Date,
+    /// A time of day in milliseconds since midnight, UTC
+    /// ([`Moment::time_of_day`](crate::report::moment::Moment::time_of_day)).
+    Time,
+    /// An instant in milliseconds since 1970-01-01 00:00 UTC
+    /// ([`Moment::instant`](crate::report::moment::Moment::instant)).
+    Timestamp,
 }
 
 /// One column of the schema: its name, kind, and whether it may hold nulls.
@@ -50,4 +58,38 @@ impl Column {
             nullable: true,
         }
     }
+}
+
+/// The names of a fixed list of columns given as (name, kind, nullable), in order.
+pub const fn column_names<const N: usize>(
+    columns: &[(&'static str, ColumnKind, bool); N],
+) -> [&'static str; N] {
+    let mut names = [""; N];
+    let mut i = 0;
+    while i < N {
+        names[i] = columns[i].0;
+        i += 1;
+    }
+    names
+}
+
+/// The columns of a table: `fixed` ones given as (name, kind, nullable), then one text column per
+/// tag of `extra_tags` (export's `--tags`).
+pub fn table_columns<'a>(
+    fixed: impl IntoIterator<Item = &'a (&'a str, ColumnKind, bool)>,
+    extra_tags: &[String],
+) -> Vec<Column> {
+    fixed
+        .into_iter()
+        .map(|&(name, kind, nullable)| Column {
+            name: name.to_owned(),
+            kind,
+            nullable,
+        })
+        .chain(
+            extra_tags
+                .iter()
+                .map(|tag| Column::required(tag.as_str(), ColumnKind::String)),
+        )
+        .collect()
 }

@@ -6,15 +6,18 @@
 //! formatted on worker threads and written to the output in input order by one thread, game
 //! numbers filled in then where they were not known.
 //!
-//! The files form a one-way stack, each using only those before it: `date`, `columns` (a table's
-//! schema), `parquet` (the Parquet writer, with the `parquet` feature), `output` (a batch's
-//! output, its cells and where it goes), `table` (a row's cells in each format), then the
-//! writers: `record` (a row per game), `plies` (a row per ply), `diagnostic` (a problem
-//! located), `summary` (what a run counted); and `sink` (the `-o FILE` output).
+//! The files form a one-way stack, each using only those before it: `date`, `moment` (times
+//! of day and instants), `columns` (a table's schema), `parquet` (the Parquet writer, with the
+//! `parquet` feature), `output` (a batch's output, its cells and where it goes), `table` (a row's
+//! cells in each format), `movetext` (a main line in SAN), then the writers: `record` (a row per
+//! game), `plies` (a row per ply), `diagnostic` (a problem located), `summary` (what a run
+//! counted); and `sink` (the `-o FILE` output).
 
 pub mod columns;
 pub mod date;
 pub mod diagnostic;
+pub mod moment;
+pub mod movetext;
 pub mod output;
 #[cfg(feature = "parquet")]
 pub mod parquet;

@@ -11,10 +11,11 @@ use std::io::{self, Write};
 use crate::clocks::Millis;
 use crate::replay::GameReport;
 use crate::report::date::{CalendarDate, Date32};
+use crate::report::moment::Moment;
 #[cfg(feature = "parquet")]
 use crate::report::{
     columns::ColumnKind,
-    parquet::{self, ParquetError, ParquetWriter, Value},
+    parquet::{self, ParquetError, ParquetWriter, RowSink, Value},
 };
 use crate::rules::decimal;
 
@@ -61,6 +62,8 @@ pub enum Cell<'a> {
     Bool(bool),
     /// A calendar date.
     Date(CalendarDate),
+    /// A time of day or an instant (the column's kind says which).
+    Moment(Moment),
     /// The game's number across all inputs.
     Run(GameNumber),
     /// The game's number in its input.
@@ -180,6 +183,7 @@ impl Output {
             Cell::Seconds(ms) => StoredCell::Seconds(ms),
             Cell::Bool(b) => StoredCell::Bool(b),
             Cell::Date(d) => StoredCell::Date(d.days()),
+            Cell::Moment(m) => StoredCell::Int(m.millis()),
             Cell::Run(number) => StoredCell::Run(number),
             Cell::Input(number) => StoredCell::Input(number),
         };
@@ -259,11 +263,11 @@ impl Output {
     #[cfg(feature = "parquet")]
     /// Writes the output's Parquet rows to `writer`, game numbers filled in as
     /// [`Output::write_to`] fills them.
-    pub fn write_cells<W: Write + Send>(
+    pub fn write_cells(
         &self,
         run_before: u64,
         input_before: u64,
-        writer: &mut ParquetWriter<W>,
+        writer: &mut impl RowSink,
     ) -> Result<(), ParquetError> {
         let kinds: Vec<ColumnKind> = writer.columns().iter().map(|c| c.kind).collect();
         let number = |number, before: u64| match number {
@@ -287,7 +291,7 @@ impl Output {
                     StoredCell::Run(n) => int_value(number(n, run_before).0 as i64, kind),
                     StoredCell::Input(n) => int_value(number(n, input_before).1 as i64, kind),
                 };
-                writer.push(value);
+                writer.push_value(value);
             }
             writer.end_row()?;
         }
@@ -299,7 +303,7 @@ impl Output {
 /// A whole number as a value of an integer column of `kind`.
 fn int_value(n: i64, kind: ColumnKind) -> Value<'static> {
     match kind {
-        ColumnKind::Int32 => Value::I32(n as i32),
+        ColumnKind::Int32 | ColumnKind::Int16 | ColumnKind::Time => Value::I32(n as i32),
         ColumnKind::UInt32 => Value::U32(n as u32),
         _ => Value::I64(n),
     }

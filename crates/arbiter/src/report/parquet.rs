@@ -11,7 +11,9 @@
 //! Column kinds map to Parquet types that DuckDB, pandas (pyarrow), Polars and Spark read as they
 //! are: [`ColumnKind::String`] is `BYTE_ARRAY` (UTF-8 `STRING`), `Int64` is `INT64`, `Int32` is
 //! `INT32`, `UInt32` is `INT32` annotated as unsigned 32-bit, `Float64` is `DOUBLE`, `Bool` is
-//! `BOOLEAN`, `Date` is `INT32` annotated as `DATE` (days since 1970-01-01). Any column may be
+//! `BOOLEAN`, `Date` is `INT32` annotated as `DATE` (days since 1970-01-01), `Int16` is `INT32`
+//! annotated as signed 16-bit, `Time` is `INT32` annotated as `TIME` (milliseconds, UTC) and
+//! `Timestamp` is `INT64` annotated as `TIMESTAMP` (milliseconds, UTC). Any column may be
 //! nullable.
 //!
 //! Errors are [`ParquetError`]s. When writing to the output failed, the error is the output's
@@ -50,7 +52,9 @@
 use std::io::{self, Write};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use ::parquet::basic::{Compression, LogicalType, Repetition, Type as PhysicalType, ZstdLevel};
+use ::parquet::basic::{
+    Compression, LogicalType, Repetition, TimeUnit, Type as PhysicalType, ZstdLevel,
+};
 use ::parquet::data_type::{BoolType, ByteArray, ByteArrayType, DoubleType, Int32Type, Int64Type};
 pub use ::parquet::errors::ParquetError;
 use ::parquet::file::properties::{EnabledStatistics, WriterProperties};
@@ -119,9 +123,11 @@ pub enum Value<'a> {
     /// For a [`ColumnKind::String`] column: text known to be UTF-8, as bytes (cut from a `str`),
     /// so that it is not checked again.
     Utf8(&'a [u8]),
-    /// For a [`ColumnKind::Int64`] column.
+    /// For a [`ColumnKind::Int64`] column and a [`ColumnKind::Timestamp`] one (milliseconds
+    /// since 1970-01-01 00:00 UTC).
     I64(i64),
-    /// For a [`ColumnKind::Int32`] column.
+    /// For a [`ColumnKind::Int32`] column, an [`ColumnKind::Int16`] one (in its range) and a
+    /// [`ColumnKind::Time`] one (milliseconds since midnight).
     I32(i32),
     /// For a [`ColumnKind::UInt32`] column.
     U32(u32),
@@ -150,6 +156,31 @@ macro_rules! value_from {
 
 value_from!(&'a str => Str, i64 => I64, i32 => I32, u32 => U32, f64 => F64, bool => Bool,
     Date32 => Date);
+
+/// Where rows go one value at a time: a [`ParquetWriter`], or a writer that hands them on to
+/// files of its own (`export -o DIR --rows-per-file N` cuts them into parts).
+pub trait RowSink {
+    /// The columns every row has, in order.
+    fn columns(&self) -> &[Column];
+    /// Appends the value of the next column of the current row (see [`ParquetWriter::push`]).
+    fn push_value(&mut self, value: Value<'_>);
+    /// Ends the current row (see [`ParquetWriter::end_row`]).
+    fn end_row(&mut self) -> Result<(), ParquetError>;
+}
+
+impl<W: Write + Send> RowSink for ParquetWriter<W> {
+    fn columns(&self) -> &[Column] {
+        &self.columns
+    }
+
+    fn push_value(&mut self, value: Value<'_>) {
+        self.push(value);
+    }
+
+    fn end_row(&mut self) -> Result<(), ParquetError> {
+        ParquetWriter::end_row(self)
+    }
+}
 
 /// How row groups are cut and compressed.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
@@ -183,7 +214,7 @@ enum Values {
         ends: Vec<usize>,
     },
     I64(Vec<i64>),
-    /// `Int32`, `UInt32` (its bits) and `Date`.
+    /// `Int32`, `Int16`, `UInt32` (its bits), `Date` and `Time`.
     I32(Vec<i32>),
     F64(Vec<f64>),
     Bool(Vec<bool>),
@@ -274,10 +305,12 @@ impl<W: Write + Send> ParquetWriter<W> {
                         data: Vec::new(),
                         ends: Vec::new(),
                     },
-                    ColumnKind::Int64 => Values::I64(Vec::new()),
-                    ColumnKind::Int32 | ColumnKind::UInt32 | ColumnKind::Date => {
-                        Values::I32(Vec::new())
-                    }
+                    ColumnKind::Int64 | ColumnKind::Timestamp => Values::I64(Vec::new()),
+                    ColumnKind::Int32
+                    | ColumnKind::Int16
+                    | ColumnKind::UInt32
+                    | ColumnKind::Date
+                    | ColumnKind::Time => Values::I32(Vec::new()),
                     ColumnKind::Float64 => Values::F64(Vec::new()),
                     ColumnKind::Bool => Values::Bool(Vec::new()),
                 },
@@ -347,7 +380,10 @@ impl<W: Write + Send> ParquetWriter<W> {
                 self.bytes += s.len();
             }
             (Value::I64(n), Values::I64(values)) => values.push(n),
-            (Value::I32(n), Values::I32(values)) if column.kind == ColumnKind::Int32 => {
+            (Value::I32(n), Values::I32(values))
+                if matches!(column.kind, ColumnKind::Int32 | ColumnKind::Time)
+                    || column.kind == ColumnKind::Int16 && i16::try_from(n).is_ok() =>
+            {
                 values.push(n)
             }
             // Parquet stores unsigned 32-bit integers in INT32 by their bits.
@@ -494,6 +530,15 @@ fn field(column: &Column) -> Result<Type, ParquetError> {
         ColumnKind::Float64 => (PhysicalType::DOUBLE, None),
         ColumnKind::Bool => (PhysicalType::BOOLEAN, None),
         ColumnKind::Date => (PhysicalType::INT32, Some(LogicalType::Date)),
+        ColumnKind::Int16 => (PhysicalType::INT32, Some(LogicalType::integer(16, true))),
+        ColumnKind::Time => (
+            PhysicalType::INT32,
+            Some(LogicalType::time(true, TimeUnit::MILLIS)),
+        ),
+        ColumnKind::Timestamp => (
+            PhysicalType::INT64,
+            Some(LogicalType::timestamp(true, TimeUnit::MILLIS)),
+        ),
     };
     Type::primitive_type_builder(&column.name, physical)
         .with_repetition(if column.nullable {

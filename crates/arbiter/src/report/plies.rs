@@ -1,37 +1,51 @@
-//! Ply rows (`export --plies`): one row per main-line ply, with the move in SAN and UCI, the FEN
-//! after it (optional), the clock, time spent and evaluation of its comments, its NAGs, and the
-//! comments' text (optional). The replay keeps the main line's moves and annotations
+//! Ply rows (`export --plies`): one row per main-line ply, with its move number and the side that
+//! moved, the move in SAN and UCI, the FEN after it (optional), the clock, time spent and
+//! evaluation of its comments, its NAGs, and the comments' text (optional).
+//!
+//! The time spent on a move is its `[%emt]` when given, else the mover's clock before the move
+//! (its previous reading, one move earlier) plus what the move gained (the increment, and a new
+//! period's seconds at a period's end: the `TimeControl` tag's periods) minus its clock after the
+//! move; null for a side's first reading, after a move without a reading, without a timed
+//! `TimeControl`, and where the clock rose by more than the move gained (time given by the
+//! opponent). The replay keeps the main line's moves and annotations
 //! ([`PlyLog`](crate::replay::PlyLog)); here they are played again from the game's start to write
 //! each move's SAN and FEN.
 
 use std::fmt::Write as _;
 
-use crate::clocks::Eval;
+use crate::clocks::evidence::allowance;
+use crate::clocks::{Eval, Millis, Period, TimeControl};
 use crate::replay::GameReport;
-use crate::report::columns::{Column, ColumnKind};
+use crate::report::columns::{Column, ColumnKind, column_names, table_columns};
 use crate::report::output::{Cell, GameFormatter, GameNumber, Output};
 use crate::report::table::{ExportFormat, Table, is_plain};
 use crate::rules::san;
 
 /// The fixed columns of a ply row, `fen` and `comment` included (each only when asked for).
-pub const PLY_COLUMNS: [(&str, ColumnKind, bool); 13] = {
+pub const PLY_COLUMNS: [(&str, ColumnKind, bool); 16] = {
     use ColumnKind::{Float64, Int32, Int64, String};
     [
         ("index", Int64, false),
         ("file", String, false),
         ("game", Int64, false),
         ("ply", Int32, false),
+        ("move_number", Int32, false),
+        ("color", String, false),
         ("san", String, false),
         ("uci", String, false),
         ("fen", String, false),
         ("clock", Float64, true),
         ("emt", Float64, true),
+        ("time_spent", Float64, true),
         ("eval_cp", Int32, true),
         ("eval_mate", Int32, true),
         ("nags", String, true),
         ("comment", String, true),
     ]
 };
+
+/// The names of [`PLY_COLUMNS`], in order.
+pub const PLY_FIELDS: [&str; PLY_COLUMNS.len()] = column_names(&PLY_COLUMNS);
 
 /// Which optional columns a ply row has.
 #[derive(Copy, Clone, Debug, Default)]
@@ -45,24 +59,44 @@ pub struct PlyColumns {
 impl PlyColumns {
     /// The columns, with `extra_tags` columns at the end.
     pub fn columns(self, extra_tags: &[String]) -> Vec<Column> {
-        PLY_COLUMNS
-            .iter()
-            .filter(|(name, ..)| match *name {
-                "fen" => self.fen,
-                "comment" => self.comment,
-                _ => true,
-            })
-            .map(|&(name, kind, nullable)| Column {
-                name: name.to_owned(),
-                kind,
-                nullable,
-            })
-            .chain(
-                extra_tags
-                    .iter()
-                    .map(|t| Column::required(t.as_str(), ColumnKind::String)),
-            )
-            .collect()
+        let wanted = PLY_COLUMNS.iter().filter(|(name, ..)| match *name {
+            "fen" => self.fen,
+            "comment" => self.comment,
+            _ => true,
+        });
+        table_columns(wanted, extra_tags)
+    }
+}
+
+/// Each side's previous clock reading, to tell the time spent on a move from two readings.
+struct TimeSpent<'a> {
+    /// The time control's timed periods (empty when it has none: nothing is computed).
+    periods: &'a [Period],
+    /// Per side: its moves so far, and its clock after the last of them when read.
+    sides: [(u32, Option<Millis>); 2],
+}
+
+impl<'a> TimeSpent<'a> {
+    fn new(periods: &'a [Period]) -> TimeSpent<'a> {
+        let timed = periods.iter().all(|p| matches!(p, Period::Timed { .. }));
+        TimeSpent {
+            periods: if timed { periods } else { &[] },
+            sides: [(0, None); 2],
+        }
+    }
+
+    /// Side `side` moved, and its clock reads `clock` after the move (when read): the time the
+    /// move took by the clocks, when the side's previous move had a reading too.
+    fn ply(&mut self, side: usize, clock: Option<Millis>) -> Option<Millis> {
+        let (moves, before) = &mut self.sides[side];
+        *moves += 1;
+        let previous = std::mem::replace(before, clock);
+        if self.periods.is_empty() {
+            return None;
+        }
+        let gained = allowance(self.periods, *moves);
+        let spent = (u64::from(previous?) + gained).checked_sub(u64::from(clock?))?;
+        Millis::try_from(spent).ok()
     }
 }
 
@@ -103,7 +137,12 @@ impl GameFormatter for PlyFormatter {
         } else {
             Cell::Str(source)
         };
+        let time_control = TimeControl::parse(&report.tags.time_control).ok();
+        let periods = time_control.as_ref().map_or(&[][..], TimeControl::periods);
+        let mut spent = TimeSpent::new(periods);
         for (ply, note) in (1i64..).zip(&log.plies) {
+            let mover = pos.turn();
+            let move_number = i64::from(pos.fullmoves());
             let written;
             let (san, (uci, uci_len)) = match note.mv {
                 Some(mv) => {
@@ -118,11 +157,15 @@ impl GameFormatter for PlyFormatter {
                 }
             };
             let uci = std::str::from_utf8(&uci[..uci_len]).unwrap_or_default();
+            let notes = &note.notes;
+            let time_spent = spent.ply(mover.index(), notes.clock);
             let mut row = self.table.row(out);
             row.cell(Cell::Run(number))
                 .cell(file)
                 .cell(Cell::Input(number))
                 .cell(Cell::Int(ply))
+                .cell(Cell::Int(move_number))
+                .cell(Cell::Plain(mover.fold_wb("white", "black")))
                 .cell(Cell::Plain(san))
                 .cell(Cell::Plain(uci));
             if self.wanted.fen {
@@ -130,7 +173,6 @@ impl GameFormatter for PlyFormatter {
                 pos.write_fen(&mut self.fen);
                 row.cell(Cell::Plain(&self.fen));
             }
-            let notes = &note.notes;
             let (cp, mate) = match notes.eval {
                 Some(Eval::Centipawns(cp)) => (Cell::Int(cp.into()), Cell::Null),
                 Some(Eval::Mate(n)) => (Cell::Null, Cell::Int(n.into())),
@@ -138,6 +180,7 @@ impl GameFormatter for PlyFormatter {
             };
             row.cell(notes.clock.map_or(Cell::Null, Cell::Seconds))
                 .cell(notes.emt.map_or(Cell::Null, Cell::Seconds))
+                .cell(notes.emt.or(time_spent).map_or(Cell::Null, Cell::Seconds))
                 .cell(cp)
                 .cell(mate);
             let nags = log.nags(note);
@@ -163,5 +206,68 @@ impl GameFormatter for PlyFormatter {
             }
             row.end();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spent(tag: &str, readings: &[Option<Millis>]) -> Vec<Option<Millis>> {
+        let control = TimeControl::parse(tag).ok();
+        let mut spent = TimeSpent::new(control.as_ref().map_or(&[][..], TimeControl::periods));
+        // White's moves only: Black's readings are kept apart and do not interfere.
+        readings.iter().map(|&clock| spent.ply(0, clock)).collect()
+    }
+
+    #[test]
+    fn time_spent_is_the_previous_clock_plus_the_increment_minus_this_one() {
+        assert_eq!(
+            spent(
+                "180+2",
+                &[Some(180_000), Some(178_000), Some(180_000), Some(181_500)]
+            ),
+            [None, Some(4_000), Some(0), Some(500)]
+        );
+        // A clock that rose by more than the increment (time given): no time spent.
+        assert_eq!(
+            spent("180+2", &[Some(100_000), Some(115_000)]),
+            [None, None]
+        );
+        // A move without a reading breaks the chain.
+        assert_eq!(
+            spent("60", &[Some(60_000), None, Some(50_000), Some(49_000)]),
+            [None, None, None, Some(1_000)]
+        );
+        // Without a timed time control nothing is known of the increment.
+        for tag in ["?", "-", "*60", "5 min"] {
+            assert_eq!(
+                spent(tag, &[Some(60_000), Some(59_000)]),
+                [None, None],
+                "{tag}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_new_period_adds_its_seconds() {
+        // 2 moves in 100 s, then 50 s more: move 2 ends the first period.
+        assert_eq!(
+            spent("2/100:50", &[Some(90_000), Some(130_000), Some(125_000)]),
+            [None, Some(10_000), Some(5_000)]
+        );
+    }
+
+    #[test]
+    fn sides_are_kept_apart() {
+        let mut spent = TimeSpent::new(&[Period::Timed {
+            moves: None,
+            seconds: 60,
+            increment: 0,
+        }]);
+        assert_eq!(spent.ply(0, Some(60_000)), None);
+        assert_eq!(spent.ply(1, Some(60_000)), None);
+        assert_eq!(spent.ply(0, Some(55_000)), Some(5_000));
+        assert_eq!(spent.ply(1, Some(58_000)), Some(2_000));
     }
 }

@@ -5,21 +5,29 @@
 //! `index, file, game, event, site, date, round, white, black, result, plies, outcome, winner,
 //! result_consistent, final_fen, valid, error, end_ply`, then the typed columns read from tags
 //! and clocks (`white_elo, black_elo, eco, opening, termination, time_control, base_seconds,
-//! increment_seconds, speed, played_on, utc_time, white_clock, black_clock`), then one column per
-//! tag asked for with `--tags`.
+//! increment_seconds, speed, played_on, utc_time, white_clock, black_clock, white_title,
+//! black_title, white_rating_diff, black_rating_diff, utc_timestamp`), the opening the built-in
+//! table names (`eco_computed, opening_computed`), then `movetext` when asked for, `position_ply`
+//! with `--position`, then one column per tag asked for with `--tags`.
+//!
+//! With [`ColumnSet::Lichess`] the columns are instead those of the lichess games dataset, with
+//! its names and types ([`LICHESS_COLUMNS`]: `Event` ... `TimeControl, movetext`), followed by
+//! arbiter's verdict columns, so that the output unions with that dataset and joins on `Site`.
 
 use crate::clocks::Millis;
 use crate::outcome::{Outcome, Winner};
 use crate::replay::GameReport;
-use crate::report::columns::{Column, ColumnKind};
+use crate::report::columns::{Column, ColumnKind, column_names, table_columns};
 use crate::report::date::CalendarDate;
+use crate::report::moment::Moment;
+use crate::report::movetext::write_movetext;
 use crate::report::output::{Cell, GameFormatter, GameNumber, Output};
 pub use crate::report::table::ExportFormat;
 use crate::report::table::{Table, is_plain};
 
-/// The fixed export fields, in order, with their types.
-pub const COLUMNS: [(&str, ColumnKind, bool); 33] = {
-    use ColumnKind::{Bool, Date, Float64, Int32, Int64, String};
+/// The fixed export fields, in order, with their types and whether they may be null.
+pub const COLUMNS: [(&str, ColumnKind, bool); 38] = {
+    use ColumnKind::{Bool, Date, Float64, Int32, Int64, String, Time, Timestamp};
     [
         ("index", Int64, false),
         ("file", String, false),
@@ -32,12 +40,12 @@ pub const COLUMNS: [(&str, ColumnKind, bool); 33] = {
         ("black", String, false),
         ("result", String, false),
         ("plies", Int32, false),
-        ("outcome", String, false),
-        ("winner", String, false),
+        ("outcome", String, true),
+        ("winner", String, true),
         ("result_consistent", Bool, false),
         ("final_fen", String, false),
         ("valid", Bool, false),
-        ("error", String, false),
+        ("error", String, true),
         ("end_ply", Int32, true),
         ("white_elo", Int32, true),
         ("black_elo", Int32, true),
@@ -49,28 +57,117 @@ pub const COLUMNS: [(&str, ColumnKind, bool); 33] = {
         ("increment_seconds", Int32, true),
         ("speed", String, true),
         ("played_on", Date, true),
-        ("utc_time", String, true),
+        ("utc_time", Time, true),
         ("white_clock", Float64, true),
         ("black_clock", Float64, true),
+        ("white_title", String, true),
+        ("black_title", String, true),
+        ("white_rating_diff", Int32, true),
+        ("black_rating_diff", Int32, true),
+        ("utc_timestamp", Timestamp, true),
         ("eco_computed", String, true),
         ("opening_computed", String, true),
     ]
 };
 
-/// The column `export --position` adds after the fixed ones: the first ply at which the main
-/// line reaches one of the positions.
+/// The fixed export fields' names, in order.
+pub const FIELDS: [&str; COLUMNS.len()] = column_names(&COLUMNS);
+
+/// The optional column of the main line in SAN (`--movetext`), after the fixed ones.
+pub const MOVETEXT: (&str, ColumnKind, bool) = ("movetext", ColumnKind::String, false);
+
+/// The column `--position` adds after the fixed ones (and `movetext`): the first ply at which the
+/// main line reaches one of the positions.
 pub const POSITION_PLY: (&str, ColumnKind, bool) = ("position_ply", ColumnKind::Int32, true);
 
-/// The fixed export fields' names, in order.
-pub const FIELDS: [&str; COLUMNS.len()] = {
-    let mut names = [""; COLUMNS.len()];
-    let mut i = 0;
-    while i < COLUMNS.len() {
-        names[i] = COLUMNS[i].0;
-        i += 1;
-    }
-    names
+/// The columns of `--columns lichess`: the lichess games dataset's own, with its names and types
+/// (16-bit ratings and rating differences, the day as a date, the time of day as a time), then
+/// arbiter's verdict.
+pub const LICHESS_COLUMNS: [(&str, ColumnKind, bool); 32] = {
+    use ColumnKind::{Bool, Date, Float64, Int16, Int32, Int64, String, Time};
+    [
+        ("Event", String, false),
+        ("Site", String, false),
+        ("White", String, false),
+        ("Black", String, false),
+        ("Result", String, false),
+        ("WhiteTitle", String, true),
+        ("BlackTitle", String, true),
+        ("WhiteElo", Int16, true),
+        ("BlackElo", Int16, true),
+        ("WhiteRatingDiff", Int16, true),
+        ("BlackRatingDiff", Int16, true),
+        ("UTCDate", Date, true),
+        ("UTCTime", Time, true),
+        ("ECO", String, true),
+        ("Opening", String, true),
+        ("Termination", String, true),
+        ("TimeControl", String, true),
+        ("movetext", String, false),
+        ("index", Int64, false),
+        ("file", String, false),
+        ("game", Int64, false),
+        ("plies", Int32, false),
+        ("outcome", String, true),
+        ("winner", String, true),
+        ("result_consistent", Bool, false),
+        ("final_fen", String, false),
+        ("valid", Bool, false),
+        ("error", String, true),
+        ("end_ply", Int32, true),
+        ("speed", String, true),
+        ("white_clock", Float64, true),
+        ("black_clock", Float64, true),
+    ]
 };
+
+/// The names of `LICHESS_COLUMNS`, in order.
+pub const LICHESS_FIELDS: [&str; LICHESS_COLUMNS.len()] = column_names(&LICHESS_COLUMNS);
+
+/// Which columns a game row has.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub enum ColumnSet {
+    /// arbiter's own ([`COLUMNS`]), with `movetext` after them when `movetext` is true.
+    Arbiter {
+        /// Add the `movetext` column.
+        movetext: bool,
+    },
+    /// The lichess dataset's, then arbiter's verdict ([`LICHESS_COLUMNS`]).
+    Lichess,
+}
+
+impl Default for ColumnSet {
+    fn default() -> ColumnSet {
+        ColumnSet::Arbiter { movetext: false }
+    }
+}
+
+impl ColumnSet {
+    /// Whether the rows need each game's main line (replay with
+    /// [`ReplayOptions::plies`](crate::ReplayOptions::plies)).
+    pub fn needs_moves(self) -> bool {
+        matches!(
+            self,
+            ColumnSet::Arbiter { movetext: true } | ColumnSet::Lichess
+        )
+    }
+
+    /// The columns of a row: the fixed ones, `position_ply` when `position`, then `extra_tags`.
+    pub fn columns(self, position: bool, extra_tags: &[String]) -> Vec<Column> {
+        let fixed: &[(&str, ColumnKind, bool)] = match self {
+            ColumnSet::Arbiter { .. } => &COLUMNS,
+            ColumnSet::Lichess => &LICHESS_COLUMNS,
+        };
+        let movetext = matches!(self, ColumnSet::Arbiter { movetext: true });
+        table_columns(
+            fixed
+                .iter()
+                .chain(movetext.then_some(&MOVETEXT))
+                .chain(position.then_some(&POSITION_PLY)),
+            extra_tags,
+        )
+    }
+}
 
 /// The record of one game, borrowed from wherever its fields live (for export, the replayer's
 /// report): formatting copies each field once, straight into the output.
@@ -130,8 +227,14 @@ pub struct ExportRecord<'a> {
     pub utc_time: &'a str,
     /// White's and Black's last `[%clk]`.
     pub final_clocks: [Option<Millis>; 2],
-    /// The opening the table names: its ECO code and name.
+    /// The `WhiteTitle` and `BlackTitle` tags.
+    pub titles: [&'a str; 2],
+    /// The `WhiteRatingDiff` and `BlackRatingDiff` tags as written.
+    pub rating_diffs: [&'a str; 2],
+    /// The opening the built-in table names: its ECO code and name.
     pub opening_computed: Option<(&'a str, &'a str)>,
+    /// The main line in SAN (the `movetext` column, when it is written).
+    pub movetext: &'a str,
     /// The first ply at which the main line reaches a position looked for.
     pub position_ply: Option<u32>,
     /// Values of the tags asked for with `--tags`, in that order (empty when absent).
@@ -140,7 +243,8 @@ pub struct ExportRecord<'a> {
 
 impl<'a> ExportRecord<'a> {
     /// The record of a replayed game of input `file`, numbered `number`: every field borrowed
-    /// from the report.
+    /// from the report (`movetext` left empty: [`write_movetext`] writes it from the report's
+    /// ply log).
     pub fn from_report(
         file: &'a str,
         number: GameNumber,
@@ -175,7 +279,10 @@ impl<'a> ExportRecord<'a> {
             utc_date: &tags.utc_date,
             utc_time: &tags.utc_time,
             final_clocks: report.final_clocks,
+            titles: [&tags.white_title, &tags.black_title],
+            rating_diffs: [&tags.white_rating_diff, &tags.black_rating_diff],
             opening_computed: report.opening.map(|o| (o.eco, o.name)),
+            movetext: "",
             position_ply: report.position_ply,
             extra: &tags.extra,
         }
@@ -185,6 +292,7 @@ impl<'a> ExportRecord<'a> {
     /// what `--where` tests.
     pub fn cells(&self) -> [Cell<'a>; COLUMNS.len()] {
         let r = self;
+        let utc_time = Moment::time_of_day(r.utc_time);
         [
             Cell::Run(r.number),
             Cell::Str(r.file),
@@ -197,12 +305,12 @@ impl<'a> ExportRecord<'a> {
             Cell::Str(r.black),
             Cell::Str(r.result),
             Cell::Int(i64::from(r.plies)),
-            Cell::Plain(r.outcome.map_or("", Outcome::as_str)),
-            Cell::Plain(r.winner.map_or("", Winner::as_str)),
+            r.outcome.map_or(Cell::Null, |o| Cell::Plain(o.as_str())),
+            r.winner.map_or(Cell::Null, |w| Cell::Plain(w.as_str())),
             Cell::Bool(r.result_consistent),
             Cell::Plain(r.final_fen),
             Cell::Bool(r.valid),
-            Cell::Str(r.error),
+            text(r.error),
             r.end_ply
                 .map_or(Cell::Null, |ply| Cell::Int(i64::from(ply))),
             rating(r.elo[0]),
@@ -219,9 +327,14 @@ impl<'a> ExportRecord<'a> {
             CalendarDate::from_pgn(r.utc_date)
                 .or_else(|| CalendarDate::from_pgn(r.date))
                 .map_or(Cell::Null, Cell::Date),
-            known(r.utc_time),
+            utc_time.map_or(Cell::Null, Cell::Moment),
             r.final_clocks[0].map_or(Cell::Null, Cell::Seconds),
             r.final_clocks[1].map_or(Cell::Null, Cell::Seconds),
+            known(r.titles[0]),
+            known(r.titles[1]),
+            rating_diff(r.rating_diffs[0], i32::MAX.into()),
+            rating_diff(r.rating_diffs[1], i32::MAX.into()),
+            utc_timestamp(r.utc_date, utc_time),
             r.opening_computed
                 .map_or(Cell::Null, |(eco, _)| Cell::Plain(eco)),
             r.opening_computed
@@ -233,30 +346,36 @@ impl<'a> ExportRecord<'a> {
 /// Formats records into a batch's output.
 pub struct RecordFormatter {
     table: Table,
+    set: ColumnSet,
     /// Whether the `position_ply` column is written.
     position: bool,
     /// The last input name seen, and whether it is plain text (every game of an input repeats
     /// it, and looking at it once is enough).
     file: (String, bool),
+    /// Scratch for the `movetext` column.
+    movetext: Vec<u8>,
 }
 
 impl RecordFormatter {
-    /// A formatter for `format` with extra tag columns `extra_tags`.
-    pub fn new(format: ExportFormat, extra_tags: Vec<String>) -> RecordFormatter {
-        RecordFormatter::with_position(format, extra_tags, false)
+    /// A formatter for `format`, with the columns `set` and extra tag columns `extra_tags`.
+    pub fn new(format: ExportFormat, set: ColumnSet, extra_tags: &[String]) -> RecordFormatter {
+        RecordFormatter::with_position(format, set, false, extra_tags)
     }
 
-    /// A formatter for `format` with the `position_ply` column when `position` is set, then
+    /// A formatter for `format`, with the columns `set`, `position_ply` when `position`, and
     /// extra tag columns `extra_tags`.
     pub fn with_position(
         format: ExportFormat,
-        extra_tags: Vec<String>,
+        set: ColumnSet,
         position: bool,
+        extra_tags: &[String],
     ) -> RecordFormatter {
         RecordFormatter {
+            table: Table::new(format, set.columns(position, extra_tags)),
+            set,
             position,
-            table: Table::new(format, columns_with(&extra_tags, position)),
             file: (String::new(), true),
+            movetext: Vec::new(),
         }
     }
 
@@ -275,17 +394,67 @@ impl RecordFormatter {
         } else {
             Cell::Str(r.file)
         };
+        if self.set == ColumnSet::Lichess {
+            return self.lichess_record(r, file, out);
+        }
         let mut row = self.table.row(out);
         let mut cells = r.cells();
         cells[1] = file;
         for cell in cells {
             row.cell(cell);
         }
+        if self.set.needs_moves() {
+            row.cell(Cell::Plain(r.movetext));
+        }
         if self.position {
-            row.cell(
-                r.position_ply
-                    .map_or(Cell::Null, |ply| Cell::Int(ply.into())),
-            );
+            row.cell(position_ply(r.position_ply));
+        }
+        for value in r.extra {
+            row.cell(Cell::Str(value));
+        }
+        row.end();
+    }
+
+    /// Appends one record in the columns of [`LICHESS_COLUMNS`].
+    fn lichess_record(&mut self, r: &ExportRecord<'_>, file: Cell<'_>, out: &mut Output) {
+        let mut row = self.table.row(out);
+        row.cell(Cell::Str(r.event))
+            .cell(Cell::Str(r.site))
+            .cell(Cell::Str(r.white))
+            .cell(Cell::Str(r.black))
+            .cell(Cell::Str(r.result))
+            .cell(known(r.titles[0]))
+            .cell(known(r.titles[1]))
+            .cell(in_range(rating(r.elo[0]), i16::MAX.into()))
+            .cell(in_range(rating(r.elo[1]), i16::MAX.into()))
+            .cell(rating_diff(r.rating_diffs[0], i16::MAX.into()))
+            .cell(rating_diff(r.rating_diffs[1], i16::MAX.into()))
+            .cell(CalendarDate::from_pgn(r.utc_date).map_or(Cell::Null, Cell::Date))
+            .cell(Moment::time_of_day(r.utc_time).map_or(Cell::Null, Cell::Moment))
+            .cell(known(r.eco))
+            .cell(text(r.opening))
+            .cell(text(r.termination))
+            .cell(text(r.time_control))
+            .cell(Cell::Plain(r.movetext))
+            .cell(Cell::Run(r.number))
+            .cell(file)
+            .cell(Cell::Input(r.number))
+            .cell(Cell::Int(i64::from(r.plies)))
+            .cell(r.outcome.map_or(Cell::Null, |o| Cell::Plain(o.as_str())))
+            .cell(r.winner.map_or(Cell::Null, |w| Cell::Plain(w.as_str())))
+            .cell(Cell::Bool(r.result_consistent))
+            .cell(Cell::Plain(r.final_fen))
+            .cell(Cell::Bool(r.valid))
+            .cell(text(r.error))
+            .cell(
+                r.end_ply
+                    .map_or(Cell::Null, |ply| Cell::Int(i64::from(ply))),
+            )
+            .cell(r.speed.map_or(Cell::Null, Cell::Plain))
+            .cell(r.final_clocks[0].map_or(Cell::Null, Cell::Seconds))
+            .cell(r.final_clocks[1].map_or(Cell::Null, Cell::Seconds));
+        if self.position {
+            row.cell(position_ply(r.position_ply));
         }
         for value in r.extra {
             row.cell(Cell::Str(value));
@@ -296,27 +465,22 @@ impl RecordFormatter {
 
 impl GameFormatter for RecordFormatter {
     fn format(&mut self, source: &str, number: GameNumber, report: &GameReport, out: &mut Output) {
-        self.record(&ExportRecord::from_report(source, number, report), out);
+        let mut record = ExportRecord::from_report(source, number, report);
+        if !self.set.needs_moves() {
+            return self.record(&record, out);
+        }
+        let mut movetext = std::mem::take(&mut self.movetext);
+        write_movetext(&report.ply_log, &mut movetext);
+        // SAN, move numbers, `--` and spaces: nothing JSON escapes or CSV quotes.
+        record.movetext = std::str::from_utf8(&movetext).unwrap_or_default();
+        self.record(&record, out);
+        self.movetext = movetext;
     }
 }
 
-/// The columns of a game row: the fixed ones, `position_ply` when `position` is set, then
-/// `extra_tags`.
-pub fn columns_with(extra_tags: &[String], position: bool) -> Vec<Column> {
-    COLUMNS
-        .iter()
-        .chain(position.then_some(&POSITION_PLY))
-        .map(|&(name, kind, nullable)| Column {
-            name: name.to_owned(),
-            kind,
-            nullable,
-        })
-        .chain(
-            extra_tags
-                .iter()
-                .map(|tag| Column::required(tag.as_str(), ColumnKind::String)),
-        )
-        .collect()
+/// The `position_ply` cell.
+fn position_ply(ply: Option<u32>) -> Cell<'static> {
+    ply.map_or(Cell::Null, |ply| Cell::Int(ply.into()))
 }
 
 /// An Elo tag's value as a number: digits only (spaces around allowed), else null (`?`, `-`, an
@@ -337,6 +501,40 @@ fn rating(value: &str) -> Cell<'static> {
     Cell::Int(n)
 }
 
+/// A rating difference tag's value (`+5`, `-12`, `0`) as a number from `-max` to `max`, else
+/// null.
+fn rating_diff(value: &str, max: i64) -> Cell<'static> {
+    let value = value.trim_ascii();
+    let (negative, digits) = match value.as_bytes().first() {
+        Some(b'-') => (true, &value[1..]),
+        Some(b'+') => (false, &value[1..]),
+        _ => (false, value),
+    };
+    match rating(digits) {
+        Cell::Int(n) if !digits.starts_with([' ', '\t']) => {
+            in_range(Cell::Int(if negative { -n } else { n }), max)
+        }
+        _ => Cell::Null,
+    }
+}
+
+/// `cell`, or null when it is a number beyond ±`max` (a rating that 16 bits do not hold).
+fn in_range(cell: Cell<'static>, max: i64) -> Cell<'static> {
+    match cell {
+        Cell::Int(n) if n.abs() > max => Cell::Null,
+        cell => cell,
+    }
+}
+
+/// The instant the game started, from its `UTCDate` tag and its `UTCTime` tag read as `time`,
+/// when both are complete.
+fn utc_timestamp(utc_date: &str, time: Option<Moment>) -> Cell<'static> {
+    match (time, CalendarDate::from_pgn(utc_date)) {
+        (Some(time), Some(date)) => Cell::Moment(Moment::instant(date, time)),
+        _ => Cell::Null,
+    }
+}
+
 /// A tag's value, null when empty.
 fn text(value: &str) -> Cell<'_> {
     if value.is_empty() {
@@ -348,6 +546,10 @@ fn text(value: &str) -> Cell<'_> {
 
 /// A tag's value, null when empty or unknown (`?`, `??:??:??`).
 fn known(value: &str) -> Cell<'_> {
+    // Most games have no title: said without trimming.
+    if value.is_empty() {
+        return Cell::Null;
+    }
     let value = value.trim();
     if value.is_empty() || value.bytes().all(|b| matches!(b, b'?' | b':' | b'.')) {
         Cell::Null
@@ -382,13 +584,15 @@ mod tests {
             speed: Some("blitz"),
             utc_time: "??:??:??",
             final_clocks: [Some(61_500), None],
+            titles: ["GM", "?"],
+            rating_diffs: ["+5", "-5"],
             extra,
             ..ExportRecord::default()
         }
     }
 
     fn format(format: ExportFormat, records: &[ExportRecord<'_>]) -> String {
-        let mut f = RecordFormatter::new(format, vec!["WhiteElo".into()]);
+        let mut f = RecordFormatter::new(format, ColumnSet::default(), &["WhiteElo".to_string()]);
         let mut out = Vec::new();
         f.table().header(&mut out);
         let mut body = Output::default();
@@ -416,7 +620,7 @@ mod tests {
             header
                 + "1,\"a, b.pgn\",1,\"Rated \"\"Blitz\"\", game\",,2025.05.01,,Ann,Bob,1-0,41,\
                    checkmate,white,true,7k/6Q1/6K1/8/8/8/8/8 b - - 1 21,true,,,2400,,C20,,,180+2,\
-                   180,2,blitz,2025-05-01,,61.5,,,,2400\n"
+                   180,2,blitz,2025-05-01,,61.5,,GM,,5,-5,,,,2400\n"
         );
     }
 
@@ -441,6 +645,79 @@ mod tests {
         assert_eq!(value["utc_time"], serde_json::Value::Null);
         assert_eq!(value["end_ply"], serde_json::Value::Null);
         assert_eq!(value["WhiteElo"], "2400");
+        assert_eq!(value["white_title"], "GM");
+        assert_eq!(value["black_title"], serde_json::Value::Null);
+        assert_eq!(value["black_rating_diff"], -5);
+        assert_eq!(value["utc_timestamp"], serde_json::Value::Null);
+        assert_eq!(value["error"], serde_json::Value::Null);
+    }
+
+    #[test]
+    fn unknown_verdicts_are_null_in_json_and_empty_in_csv() {
+        let extra = ["2400".to_string()];
+        let unjudged = ExportRecord {
+            outcome: None,
+            winner: None,
+            ..record(&extra)
+        };
+        let line = format(ExportFormat::Jsonl, &[unjudged]);
+        let value: serde_json::Value = line.trim_end().parse().unwrap();
+        for field in ["outcome", "winner", "error"] {
+            assert_eq!(value[field], serde_json::Value::Null, "{field}");
+        }
+        let csv = format(ExportFormat::Csv, &[unjudged]);
+        assert!(csv.contains(",41,,,true,"), "{csv}");
+    }
+
+    #[test]
+    fn a_utc_date_and_time_make_an_instant() {
+        let extra = ["2400".to_string()];
+        let timed = ExportRecord {
+            utc_date: "2025.05.01",
+            utc_time: "13:05:09",
+            ..record(&extra)
+        };
+        let line = format(ExportFormat::Jsonl, &[timed]);
+        let value: serde_json::Value = line.trim_end().parse().unwrap();
+        assert_eq!(value["utc_time"], "13:05:09");
+        assert_eq!(value["utc_timestamp"], "2025-05-01T13:05:09Z");
+        let no_date = ExportRecord {
+            utc_date: "2025.05.??",
+            ..timed
+        };
+        let line = format(ExportFormat::Jsonl, &[no_date]);
+        let value: serde_json::Value = line.trim_end().parse().unwrap();
+        assert_eq!(value["utc_time"], "13:05:09");
+        assert_eq!(value["utc_timestamp"], serde_json::Value::Null);
+    }
+
+    #[test]
+    fn lichess_columns_carry_its_names_then_the_verdict() {
+        let mut f = RecordFormatter::new(ExportFormat::Csv, ColumnSet::Lichess, &[]);
+        let mut out = Vec::new();
+        f.table().header(&mut out);
+        let mut body = Output::default();
+        let r = ExportRecord {
+            utc_date: "2025.05.01",
+            utc_time: "13:05:09",
+            elo: ["2400", "40000"],
+            movetext: "1. e4 e5",
+            ..record(&[])
+        };
+        f.record(&r, &mut body);
+        body.write_to(0, 0, &mut 0, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let mut lines = text.lines();
+        assert_eq!(lines.next(), Some(LICHESS_FIELDS.join(",").as_str()));
+        // 40000 does not fit the dataset's 16-bit ratings: null, not wrapped.
+        assert_eq!(
+            lines.next(),
+            Some(
+                "\"Rated \"\"Blitz\"\", game\",,Ann,Bob,1-0,GM,,2400,,5,-5,2025-05-01,13:05:09,C20,,,\
+                 180+2,1. e4 e5,7,\"a, b.pgn\",7,41,checkmate,white,true,\
+                 7k/6Q1/6K1/8/8/8/8/8 b - - 1 21,true,,,blitz,61.5,"
+            )
+        );
     }
 
     #[test]
@@ -460,6 +737,17 @@ mod tests {
                 .unwrap(),
             serde_json::json!([])
         );
+    }
+
+    #[test]
+    fn rating_differences_are_signed_numbers() {
+        assert_eq!(rating_diff("+5", 99), Cell::Int(5));
+        assert_eq!(rating_diff(" -12 ", 99), Cell::Int(-12));
+        assert_eq!(rating_diff("0", 99), Cell::Int(0));
+        assert_eq!(rating_diff("-100", 99), Cell::Null);
+        for bad in ["", "+", "-", "?", "+ 5", "5.5", "--5", "+-5"] {
+            assert_eq!(rating_diff(bad, 99), Cell::Null, "{bad}");
+        }
     }
 
     #[test]

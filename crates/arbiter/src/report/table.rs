@@ -18,6 +18,7 @@ use std::io;
 use crate::clocks::Millis;
 use crate::report::columns::Column;
 use crate::report::date::CalendarDate;
+use crate::report::moment::Moment;
 use crate::report::output::{Cell, GameNumber, Output, push_decimal};
 
 /// The output format of `export`.
@@ -170,6 +171,7 @@ impl Row<'_, '_> {
             Cell::Bool(b) => self.boolean(b),
             Cell::Seconds(ms) => self.seconds(ms),
             Cell::Date(date) => self.date(date),
+            Cell::Moment(moment) => self.moment(moment),
             Cell::Run(number) => self.game_number(number, true),
             Cell::Input(number) => self.game_number(number, false),
         }
@@ -275,6 +277,21 @@ impl Row<'_, '_> {
             }
             #[cfg(feature = "parquet")]
             ExportFormat::Parquet => self.out.cell(Cell::Date(date)),
+        }
+    }
+
+    #[inline(never)]
+    fn moment(&mut self, moment: Moment) {
+        match self.start_cell() {
+            ExportFormat::Csv => self.out.extend(moment.text()),
+            ExportFormat::Json | ExportFormat::Jsonl => {
+                let bytes = self.out.bytes_mut();
+                bytes.push(b'"');
+                bytes.extend_from_slice(moment.text());
+                bytes.push(b'"');
+            }
+            #[cfg(feature = "parquet")]
+            ExportFormat::Parquet => self.out.cell(Cell::Moment(moment)),
         }
     }
 

@@ -24,10 +24,14 @@ pub fn record_schema(position: bool) -> Schema {
     let position = position.then_some(&POSITION_PLY);
     Schema::new(fixed.chain(position).map(|&(name, kind, _)| {
         let kind = match kind {
-            ColumnKind::Int64 | ColumnKind::Int32 | ColumnKind::UInt32 => Type::Int,
+            ColumnKind::Int64 | ColumnKind::Int32 | ColumnKind::Int16 | ColumnKind::UInt32 => {
+                Type::Int
+            }
             ColumnKind::Float64 => Type::Float,
             ColumnKind::Bool => Type::Bool,
-            ColumnKind::String | ColumnKind::Date => Type::Text,
+            ColumnKind::String | ColumnKind::Date | ColumnKind::Time | ColumnKind::Timestamp => {
+                Type::Text
+            }
         };
         (name, kind)
     }))
@@ -77,6 +81,9 @@ impl Fields for RecordFields<'_> {
             Cell::Seconds(ms) => Value::Float(f64::from(ms) / 1000.0),
             Cell::Bool(b) => Value::Bool(b),
             Cell::Date(ref date) => Value::Text(std::str::from_utf8(date.iso()).unwrap_or("")),
+            Cell::Moment(ref moment) => {
+                Value::Text(std::str::from_utf8(moment.text()).unwrap_or(""))
+            }
             // A number not known on this worker is null: see `needs_numbers`.
             Cell::Run(GameNumber::Known { run, .. }) => Value::Int(run as i64),
             Cell::Input(GameNumber::Known { input, .. }) => Value::Int(input as i64),

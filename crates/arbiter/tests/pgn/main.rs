@@ -3,6 +3,7 @@
 //! one-pass reading against the general way.
 
 mod corpora;
+mod frames;
 mod input;
 mod lexer;
 mod one_pass;

@@ -117,3 +117,20 @@ fn damaged_games_read_the_same_in_parts() {
     assert!(mutants > 1000, "only {mutants} mutants");
     assert!(parts > 20_000, "only {parts} parts");
 }
+
+#[test]
+fn tags_over_lines_and_comments_that_quote_games_read_the_same_cut_anywhere() {
+    // Parts of every size, so that a part's first read ends at every byte of the tag pair over
+    // lines and of the comment (issue 30, points 1 and 2).
+    let text = "[Event \"a\"]\n[Site\n\"Here\"]\n[Date \"x\"]\n\n1. e4 e5 1-0\n\n\
+                [Event \"b\"]\n[Site \"Here\"\n]\n\n1. d4 {Compare the two classics:\n\
+                [Event \"Game A\"]\n\n1. d4 *\n\n[Event \"Game B\"]\n} d5 *\n\n\
+                [Event \"c\"]\n\n1. c4 { open\n[Event \"d\"]\n\n1. Nf3 *\n\n[Event \"e\"]\n\n\
+                1. g3 { [%clk 0:03:00] } *\n";
+    let bytes = text.as_bytes();
+    let (whole, _) = read_recording(bytes, Recorder::default());
+    assert_eq!(whole.len(), 5, "{whole:#?}");
+    for size in 1..=bytes.len() {
+        compare(bytes, size, "tags over lines and quoting comments");
+    }
+}

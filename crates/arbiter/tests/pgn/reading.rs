@@ -335,3 +335,72 @@ fn a_skipped_comment_comes_with_the_span_of_its_text() {
     // The first game in one pass; the second (a `;` comment) the general way.
     assert_eq!(skipped_comments(text, true), expected);
 }
+
+#[test]
+fn a_tag_pair_may_span_lines() {
+    // PGN 8.1: white space, line ends included, may separate a tag pair's four tokens; a string
+    // holds no line end (PGN 7). Issue 30, point 1.
+    for (pair, lines) in [
+        ("[Site\n\"Here\"]", 1),
+        ("[Site \"Here\"\r\n]", 1),
+        ("[\nSite\n\n\"Here\"\r]", 4),
+        ("[ Site\t\n \"He\\\"re\" \n ]", 2),
+    ] {
+        let text =
+            format!("[Event \"a\"]\n{pair}\n[Date \"x\"]\n\n1. e4 e5 *\n\n[Event \"b\"]\n*\n");
+        let games = read_all(text.as_bytes());
+        assert_eq!(games.len(), 2, "{pair:?}: {games:#?}");
+        let site = if pair.contains('\\') {
+            "He\"re"
+        } else {
+            "Here"
+        };
+        assert_eq!(games[0].tag("Site"), Some(site), "{pair:?}");
+        assert_eq!(games[0].tag("Date"), Some("x"), "{pair:?}");
+        assert_eq!(games[0].tokens[1].1, "2:1", "{pair:?}");
+        assert_eq!(games[0].tokens[2].1, format!("{}:1", 3 + lines), "{pair:?}");
+        assert_eq!(games[0].sans(), ["e4", "e5"], "{pair:?}");
+        assert!(
+            games[0].errors.is_empty(),
+            "{pair:?}: {:?}",
+            games[0].errors
+        );
+        assert_eq!(games[1].first_line, 7 + lines, "{pair:?}");
+    }
+    // A string over lines is no string: the tag is broken, and the rest is movetext.
+    let games = read_all(b"[Event \"a\"]\n[Site \"He\nre\"]\n\n1. e4 *\n");
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].tag("Site"), None);
+    assert_eq!(games[0].kinds()[0], PgnErrorKind::BrokenTag);
+    assert_eq!(games[0].sans(), ["e4"]);
+}
+
+#[test]
+fn a_comment_that_quotes_whole_games_ends_at_its_brace() {
+    // Issue 30, point 2: the `}` is followed by movetext, so the comment closes there, whatever
+    // tag sections and results it quotes.
+    let text = "[Event \"x\"]\n\n1. e4 {Compare the two classics:\n[Event \"Game A\"]\n\n1. d4 *\n\n\
+                [Event \"Game B\"]\n} e5 *\n\n[Event \"next\"]\n\n1. d4 d5 *\n";
+    let games = read_all(text.as_bytes());
+    assert_eq!(games.len(), 2, "{games:#?}");
+    assert_eq!(games[0].sans(), ["e4", "e5"]);
+    assert!(games[0].errors.is_empty(), "{:?}", games[0].errors);
+    assert_eq!(
+        games[0].bare()[3],
+        comment("Compare the two classics:\n[Event \"Game A\"]\n\n1. d4 *\n\n[Event \"Game B\"]\n")
+    );
+    assert_eq!(
+        (games[1].tag("Event"), games[1].first_line),
+        (Some("next"), 11)
+    );
+    // Never closed: the next game's `{`, or the end of the input, gives it away, and the game
+    // ends before the first tag line it holds.
+    for tail in ["1. c4 { [%clk 0:03:00] } *\n", ""] {
+        let open = format!("1. e4 {{ open\n[Event \"A\"]\n\n1. d4 *\n\n[Event \"B\"]\n\n{tail}");
+        let games = read_all(open.as_bytes());
+        assert_eq!(games.len(), 3, "{tail:?}: {games:#?}");
+        assert_eq!(games[0].kinds()[0], PgnErrorKind::UnterminatedComment);
+        assert_eq!(games[1].tag("Event"), Some("A"));
+        assert_eq!(games[2].tag("Event"), Some("B"));
+    }
+}

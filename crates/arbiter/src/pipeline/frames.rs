@@ -1,0 +1,339 @@
+//! A zstd input of many frames (made with `pzstd`, as lichess's monthly files are), decoded on every
+//! core: the reading thread splits the file into runs of whole frames by their headers
+//! ([`crate::input::frames`]) and hands each run to the workers as a task of its own, a few runs
+//! ahead of the one it cuts into parts; the parts are then cut from the decoded bytes, in order, as
+//! from any other stream ([`super::parts`]), so the games, their offsets and lines, and the output
+//! are the same as for the plain file.
+//!
+//! The reading thread never waits for a run no thread has started: it decodes that run itself,
+//! and it decodes the first run itself while the workers decode the next ones. A
+//! run that does not decode whole (damaged data), and whatever does not split into runs (see
+//! [`crate::input::frames`]), is decoded from its start as one stream on the reading thread, after
+//! every byte decoded before it: so a damaged file gives the same games, and the same error
+//! naming the same offsets, as when decoded as one stream.
+//!
+//! A file that is one run (a single frame, or little data) is decoded as one stream, overlapped
+//! with the parsing, as before. Memory stays flat: the runs in flight are at most two, one more per
+//! [`JOBS_PER_RUN_AHEAD`] jobs, and the one being cut, each about
+//! [`RUN_BOUND`] decoded (4 MiB) or one larger frame of at most
+//! [`MAX_RUN_BOUND`](frames::MAX_RUN_BOUND) (64 MiB; `pzstd` writes frames of 32 MiB).
+
+use std::collections::VecDeque;
+use std::fs::File;
+use std::io::{self, Read};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
+
+use super::Observer;
+use super::parts::{Feed, Task};
+use crate::input::frames::{self, Next, RUN_BOUND, Run, Splitter};
+use crate::input::{Source, StoredBytes};
+
+/// Runs sent to the workers ahead of the one being cut: two, and one more per this many jobs.
+/// Decoding a run takes a fifth of the time parsing it does, or less: so a run is decoded long
+/// before it is needed, with memory for fewer runs than jobs.
+const JOBS_PER_RUN_AHEAD: usize = 4;
+
+/// A run of frames handed to the workers, and what became of it.
+pub(crate) struct Decoding {
+    state: Mutex<State>,
+    done: Condvar,
+}
+
+/// Where a run is in its decoding.
+enum State {
+    /// No thread has started it.
+    Waiting(Run),
+    /// A thread is decoding it.
+    Started,
+    /// Decoded: the run, and what it decoded to (`None` if it did not decode whole).
+    Done(Run, Option<Vec<u8>>),
+    /// Taken by the reading thread.
+    Taken,
+}
+
+impl Decoding {
+    fn new(run: Run) -> Decoding {
+        Decoding {
+            state: Mutex::new(State::Waiting(run)),
+            done: Condvar::new(),
+        }
+    }
+
+    /// Decodes the run here unless a thread has started it.
+    pub(crate) fn decode(&self, observer: &dyn Observer) {
+        let run = {
+            let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+            match std::mem::replace(&mut *state, State::Started) {
+                State::Waiting(run) => run,
+                other => {
+                    *state = other;
+                    return;
+                }
+            }
+        };
+        let decoded = frames::decode(&run);
+        observer.decoded(run.frames);
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        *state = State::Done(run, decoded);
+        self.done.notify_all();
+    }
+
+    /// The run and what it decoded to, decoded here if no thread has started it, else once the
+    /// thread that did is done.
+    fn take(&self, observer: &dyn Observer) -> (Run, Option<Vec<u8>>) {
+        self.decode(observer);
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        loop {
+            match std::mem::replace(&mut *state, State::Taken) {
+                State::Done(run, decoded) => return (run, decoded),
+                other => *state = other,
+            }
+            state = self
+                .done
+                .wait(state)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+}
+
+/// What is left of the file once the runs sent are handed out.
+enum After {
+    /// More runs, from the splitter.
+    Runs(Splitter<CountedFile>),
+    /// The rest of the file, from the splitter's current place, decoded as one stream.
+    Rest(Splitter<CountedFile>),
+    /// Nothing: the file ended after the runs.
+    End,
+}
+
+/// The file, its reads counted.
+type CountedFile = crate::input::Counted<File>;
+
+/// The decoded bytes of a zstd file of many frames, its runs decoded on the workers.
+pub(super) struct FrameFeed<'a> {
+    /// Runs split off and not sent yet.
+    unsent: VecDeque<Run>,
+    /// Runs sent to the workers, in order.
+    sent: VecDeque<Arc<Decoding>>,
+    after: After,
+    /// The decoded bytes being handed out: `current[at..]`.
+    current: Vec<u8>,
+    at: usize,
+    /// Decoded bytes of the runs taken so far.
+    decoded: u64,
+    /// The rest of the file decoded as one stream, once the runs are over.
+    rest: Option<Box<dyn Read + Send>>,
+    /// Which input this is.
+    input: u64,
+    /// Runs in flight, at most.
+    ahead: usize,
+    /// No run was taken yet.
+    first: bool,
+    /// The workers take no more runs (the run is shutting down).
+    closed: bool,
+    observer: &'a dyn Observer,
+}
+
+impl<'a> FrameFeed<'a> {
+    /// The feed of `source` (input `input`), a zstd file of more than one run, and the count of
+    /// its compressed bytes read; `None` for any other source.
+    pub(super) fn open(
+        source: &mut Source,
+        input: u64,
+        jobs: usize,
+        observer: &'a dyn Observer,
+    ) -> Option<(FrameFeed<'a>, StoredBytes)> {
+        let file = source.zstd.take()?;
+        let stored = StoredBytes::default();
+        let mut splitter = Splitter::over(stored.counting(file));
+        let Next::Run(first) = splitter.next_run(RUN_BOUND) else {
+            return None;
+        };
+        let mut unsent = VecDeque::from([first]);
+        let after = match splitter.next_run(RUN_BOUND) {
+            Next::Run(second) => {
+                unsent.push_back(second);
+                After::Runs(splitter)
+            }
+            Next::End => return None,
+            Next::Rest => After::Rest(splitter),
+        };
+        let feed = FrameFeed {
+            unsent,
+            sent: VecDeque::new(),
+            after,
+            current: Vec::new(),
+            at: 0,
+            decoded: 0,
+            rest: None,
+            input,
+            ahead: 2 + jobs / JOBS_PER_RUN_AHEAD,
+            first: true,
+            closed: false,
+            observer,
+        };
+        Some((feed, stored))
+    }
+
+    /// Sends runs to the workers through `send` until [`FrameFeed::ahead`] are in flight.
+    fn send_ahead(&mut self, send: &mut dyn FnMut(Task) -> bool) {
+        while !self.closed && self.sent.len() < self.ahead {
+            let Some(run) = self.next_unsent() else {
+                return;
+            };
+            let decoding = Arc::new(Decoding::new(run));
+            self.sent.push_back(Arc::clone(&decoding));
+            self.closed = !send(Task::Decode(decoding, self.input));
+        }
+    }
+
+    /// The next run split off and not sent, if any.
+    fn next_unsent(&mut self) -> Option<Run> {
+        self.unsent.pop_front().or_else(|| self.split())
+    }
+
+    /// The next run from the splitter, if any.
+    fn split(&mut self) -> Option<Run> {
+        let After::Runs(splitter) = &mut self.after else {
+            return None;
+        };
+        match splitter.next_run(RUN_BOUND) {
+            Next::Run(run) => Some(run),
+            Next::End => {
+                self.after = After::End;
+                None
+            }
+            Next::Rest => {
+                let After::Runs(splitter) = std::mem::replace(&mut self.after, After::End) else {
+                    return None;
+                };
+                self.after = After::Rest(splitter);
+                None
+            }
+        }
+    }
+
+    /// Makes the next decoded bytes `current`, sending runs ahead through `send` if given (else
+    /// decoding them here); false at the end of the runs (the rest, if any, is then set up).
+    fn next_run(&mut self, send: Option<&mut dyn FnMut(Task) -> bool>) -> io::Result<bool> {
+        // The first run is decoded here, so that nothing waits for a worker to decode it.
+        let here = if std::mem::take(&mut self.first) {
+            self.unsent.pop_front()
+        } else {
+            None
+        };
+        if let Some(send) = send {
+            self.send_ahead(send);
+        }
+        let (run, decoded) =
+            match here.or_else(|| self.sent.is_empty().then(|| self.next_unsent()).flatten()) {
+                Some(run) => Decoding::new(run).take(self.observer),
+                None => match self.sent.pop_front() {
+                    Some(decoding) => decoding.take(self.observer),
+                    None => {
+                        self.start_rest(None)?;
+                        return Ok(false);
+                    }
+                },
+            };
+        match decoded {
+            Some(bytes) => {
+                self.decoded += bytes.len() as u64;
+                (self.current, self.at) = (bytes, 0);
+                Ok(true)
+            }
+            None => {
+                self.start_rest(Some(run))?;
+                Ok(false)
+            }
+        }
+    }
+
+    /// Sets up the rest of the file to be decoded as one stream, if there is one: from the start
+    /// of `failed`, a run that did not decode whole, or else from where the runs ended.
+    fn start_rest(&mut self, failed: Option<Run>) -> io::Result<()> {
+        let rest = match std::mem::replace(&mut self.after, After::End) {
+            After::Rest(splitter) | After::Runs(splitter) => Some(splitter.into_rest()),
+            After::End => None,
+        };
+        let Some(failed) = failed else {
+            // The runs sent and split ran out: `after` was not `Runs`.
+            if let Some((at, rest)) = rest {
+                self.rest = Some(frames::decode_rest(rest, at, self.decoded)?);
+            }
+            return Ok(());
+        };
+        let rest = rest.map_or_else(|| Box::new(io::empty()) as Box<dyn Read + Send>, |r| r.1);
+        // The failed run, the runs after it, and the rest of the file.
+        let from = failed.at;
+        let mut raw = failed.raw;
+        for decoding in std::mem::take(&mut self.sent) {
+            raw.extend(decoding.take(self.observer).0.raw);
+        }
+        for run in std::mem::take(&mut self.unsent) {
+            raw.extend(run.raw);
+        }
+        let rest = io::Cursor::new(raw).chain(rest);
+        self.rest = Some(frames::decode_rest(Box::new(rest), from, self.decoded)?);
+        Ok(())
+    }
+
+    /// Appends up to `want` decoded bytes to `buf`, sending runs through `send` if given; fewer
+    /// only at the end of the file or on a failure (after the bytes before it).
+    fn read_into(
+        &mut self,
+        buf: &mut Vec<u8>,
+        want: usize,
+        mut send: Option<&mut dyn FnMut(Task) -> bool>,
+    ) -> io::Result<usize> {
+        let start = buf.len();
+        while buf.len() - start < want {
+            let left = want - (buf.len() - start);
+            if let Some(rest) = &mut self.rest {
+                rest.take(left as u64).read_to_end(buf)?;
+                break;
+            }
+            if self.at == self.current.len() {
+                let more = match &mut send {
+                    Some(send) => self.next_run(Some(&mut **send))?,
+                    None => self.next_run(None)?,
+                };
+                if !more && self.rest.is_none() {
+                    break;
+                }
+                continue;
+            }
+            let end = self.current.len().min(self.at + left);
+            buf.extend_from_slice(&self.current[self.at..end]);
+            self.at = end;
+        }
+        Ok(buf.len() - start)
+    }
+}
+
+impl Feed for FrameFeed<'_> {
+    fn fill(
+        &mut self,
+        buf: &mut Vec<u8>,
+        want: usize,
+        send: &mut dyn FnMut(Task) -> bool,
+    ) -> io::Result<usize> {
+        self.read_into(buf, want, Some(send))
+    }
+
+    fn here(&mut self) -> impl Read + '_ {
+        Here(self)
+    }
+}
+
+/// The feed read here, in order: runs not sent yet are decoded on this thread.
+struct Here<'f, 'a>(&'f mut FrameFeed<'a>);
+
+impl Read for Here<'_, '_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let mut bytes = Vec::with_capacity(buf.len());
+        let n = self.0.read_into(&mut bytes, buf.len(), None)?;
+        buf[..n].copy_from_slice(&bytes);
+        Ok(n)
+    }
+}
