@@ -527,3 +527,50 @@ fn export_where_keeps_the_numbers_of_the_games_that_pass() {
         indexes
     );
 }
+
+#[test]
+fn export_tests_keep_the_columns_asked_for() {
+    // `--where` and `--position` pick the games; `--movetext` and `--columns lichess` still say
+    // which columns their rows have, `position_ply` after `movetext`.
+    let pgn = "[Event \"a\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n\
+               [Event \"b\"]\n\n1. Nf3 Nc6 2. e4 e5 3. Bb5 *\n\n\
+               [Event \"c\"]\n\n1. e4 e5 2. Nc3 *\n\n";
+    let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq -";
+    let test = ["--position", fen, "--where", "plies > 4"];
+    let output = arbiter_stdin(
+        &[&["export", "--movetext", "-q"][..], &test].concat(),
+        pgn.as_bytes(),
+    );
+    let text = stdout(&output);
+    let header = text.lines().next().unwrap();
+    assert!(
+        header.ends_with(",eco_computed,opening_computed,movetext,position_ply"),
+        "{header}"
+    );
+    let output = arbiter_stdin(
+        &[
+            &["export", "--movetext", "--format", "jsonl", "-q"][..],
+            &test,
+        ]
+        .concat(),
+        pgn.as_bytes(),
+    );
+    let rows = json_lines(&stdout(&output));
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0]["event"], "b");
+    assert_eq!(rows[0]["movetext"], "1. Nf3 Nc6 2. e4 e5 3. Bb5");
+    assert_eq!(rows[0]["position_ply"], 4);
+    let output = arbiter_stdin(
+        &[
+            &["export", "--columns", "lichess", "--format", "jsonl", "-q"][..],
+            &test,
+        ]
+        .concat(),
+        pgn.as_bytes(),
+    );
+    let rows = json_lines(&stdout(&output));
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0]["Event"], "b");
+    assert_eq!(rows[0]["movetext"], "1. Nf3 Nc6 2. e4 e5 3. Bb5");
+    assert_eq!(rows[0]["position_ply"], 4);
+}
