@@ -68,6 +68,17 @@ impl GameRun {
         make_formatter: impl Fn() -> F + Sync,
         out: &mut (dyn Destination + Send),
     ) -> anyhow::Result<Totals> {
+        self.run_on(self.jobs(), options, make_formatter, out)
+    }
+
+    /// [`GameRun::run`] on `jobs` worker threads instead of `--jobs`.
+    pub fn run_on<F: GameFormatter>(
+        &self,
+        jobs: usize,
+        options: &ReplayOptions,
+        make_formatter: impl Fn() -> F + Sync,
+        out: &mut (dyn Destination + Send),
+    ) -> anyhow::Result<Totals> {
         if self.range.is_some()
             && (self.paths.len() > 1 || self.paths.first().is_some_and(|path| path.is_dir()))
         {
@@ -80,7 +91,7 @@ impl GameRun {
         Ok(arbiter::run(
             &self.paths,
             self.range.clone(),
-            self.jobs(),
+            jobs,
             options,
             make_formatter,
             out,
