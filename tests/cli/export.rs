@@ -104,7 +104,7 @@ fn fields_come_in_design_order() {
         format!(
             "1,{},1,fools mate,arbiter fixtures,2026.11.29,1,White,Black,0-1,4,checkmate,black,\
              true,rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3,true,,,,,,,,,,,,\
-             2026-11-29,,,,,,,,,A00,Barnes Opening: Fool's Mate",
+             2026-11-29,,,,,,,,,A00,Barnes Opening: Fool's Mate,0",
             fixture("outcomes/outcomes.pgn")
         )
     );

@@ -176,7 +176,7 @@ fn nodes(tree: &GameTree) -> Vec<String> {
 }
 
 /// The record of a game as read back, with the fields a missing roster tag changes (`?` and
-/// `????.??.??` for nothing, the Result written) set as the first read has them.
+/// `????.??.??` for nothing, the Result written) and its offset set as the first read has them.
 fn normalized<'a>(
     written: ExportRecord<'a>,
     read: &ExportRecord<'a>,
@@ -196,6 +196,8 @@ fn normalized<'a>(
             *field = original;
         }
     }
+    // Where the game stands in its text: the written text lays it out anew.
+    record.offset = read.offset;
     record
 }
 
