@@ -268,7 +268,9 @@ class SparkJob(unittest.TestCase):
 
     def setUp(self):
         need_tools(self)
-        self.assertEqual(self.submitted.returncode, 0, self.submitted.stderr[-3000:])
+        # The Python driver's stderr comes out on spark-submit's stdout.
+        self.assertEqual(self.submitted.returncode, 0,
+                         self.submitted.stdout[-3000:] + self.submitted.stderr[-1000:])
         import duckdb
 
         self.duck = duckdb.connect()
