@@ -278,7 +278,7 @@ def main(argv=None):
     prepare_output(out)
 
     spark = SparkSession.builder.appName("arbiter export").getOrCreate()
-    jobs = int(spark.conf.get("spark.task.cpus", "1"))
+    jobs = int(spark.sparkContext.getConf().get("spark.task.cpus", "1"))
     arbiter, rows_per_file = args.arbiter, args.rows_per_file
 
     def export(task):
@@ -287,7 +287,7 @@ def main(argv=None):
         return run_task(task, arbiter, out, rows_per_file, jobs, attempt)
 
     done = spark.sparkContext.parallelize(tasks, len(tasks)).map(export).collect()
-    shutil.rmtree(os.path.join(out, "_attempts"))
+    shutil.rmtree(os.path.join(out, "_attempts"), ignore_errors=True)
     with open(os.path.join(out, "_job.json"), "w", encoding="utf-8") as f:
         json.dump({"arbiter": args.arbiter, "inputs": args.inputs, "ranges": ranges,
                    "games": sum(t["games"] for t in done), "rows": sum(t["rows"] for t in done),
