@@ -309,7 +309,7 @@ mod tests {
         assert_eq!(schema.find("position_ply"), None);
         assert_eq!(
             record_schema(true).find("position_ply"),
-            Some((COLUMNS.len(), Type::Int))
+            Some((WHERE_FIELDS, Type::Int))
         );
     }
 }
