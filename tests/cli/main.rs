@@ -12,6 +12,7 @@ mod moves;
 mod parts;
 mod perft;
 mod reading;
+mod rulings;
 mod shards;
 use arbiter_test_support as shared_data;
 mod util;
