@@ -19,6 +19,7 @@ fuzz_target!(|data: &[u8]| {
             clock_checks: !plies,
             plies,
             comments: plies,
+            ..ReplayOptions::default()
         };
         let mut replayer = Replayer::new(options);
         let mut reader = Reader::new("fuzz.pgn", data);

@@ -68,6 +68,17 @@ impl GameRun {
         make_formatter: impl Fn() -> F + Sync,
         out: &mut (dyn Destination + Send),
     ) -> anyhow::Result<Totals> {
+        self.run_on(self.jobs(), options, make_formatter, out)
+    }
+
+    /// [`GameRun::run`] on `jobs` worker threads instead of `--jobs`.
+    pub fn run_on<F: GameFormatter>(
+        &self,
+        jobs: usize,
+        options: &ReplayOptions,
+        make_formatter: impl Fn() -> F + Sync,
+        out: &mut (dyn Destination + Send),
+    ) -> anyhow::Result<Totals> {
         let progress = Progress::new(&self.paths, self.quiet);
         if self.paths.is_empty() && std::io::stdin().is_terminal() {
             let _ = writeln!(std::io::stderr().lock(), "{STDIN_NOTICE}");
@@ -78,7 +89,7 @@ impl GameRun {
         };
         Ok(arbiter::run(
             &self.paths,
-            self.jobs(),
+            jobs,
             &options,
             make_formatter,
             out,

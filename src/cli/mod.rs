@@ -13,6 +13,7 @@ pub mod moves;
 pub mod output;
 pub mod perft;
 pub mod progress;
+pub mod select;
 pub mod shards;
 pub mod validate;
 
@@ -41,6 +42,9 @@ pub enum Command {
     Validate(validate::ValidateArgs),
     /// Write one record per game with its outcome, as CSV, JSON, JSON Lines or Parquet.
     Export(export::ExportArgs),
+    /// Keep the games an expression, a position or deduplication picks, name their openings, and
+    /// write them back as clean PGN.
+    Select(select::SelectArgs),
     /// Print the legal moves and the status of a FEN position.
     Moves(moves::MovesArgs),
     /// Count the leaf nodes of the legal move tree to a given depth.
@@ -119,6 +123,7 @@ pub fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Validate(args) => validate::run(args).and_then(ended),
         Command::Export(args) => export::run(args).and_then(ended),
+        Command::Select(args) => select::run(args),
         Command::Moves(args) => moves::run(args).map_err(naming_standard_output),
         Command::Perft(args) => perft::run(args),
         Command::Completions { shell } => completions(*shell),
@@ -156,6 +161,7 @@ fn writes_to_stdout(command: &Command) -> bool {
     match command {
         Command::Validate(args) => output::path(args.run.output.as_deref()).is_none(),
         Command::Export(args) => output::path(args.run.output.as_deref()).is_none(),
+        Command::Select(args) => output::path(args.run.output.as_deref()).is_none(),
         Command::Manpage { dir } => dir.is_none(),
         Command::Moves(_) | Command::Perft(_) | Command::Completions { .. } => true,
     }
@@ -226,6 +232,21 @@ fn exit_status(command: &str) -> Vec<(&'static str, &'static str)> {
             ),
             ("2", GAMES_USAGE),
         ],
+        "select" => vec![
+            ("0", "Every game read is valid, written or not."),
+            (
+                "1",
+                "Some game has an error (it is written unchanged, as it was, unless --where or \
+                 --dedup sends it elsewhere); every output was still written.",
+            ),
+            (
+                "2",
+                "A usage error (a bad option, a --where mistake, a bad --position FEN, two \
+                 outputs that are one file) or an I/O error (an input that cannot be read, is \
+                 not PGN or is cut short, an output that cannot be written); -o, --rejected and \
+                 --duplicates are left as they were.",
+            ),
+        ],
         "moves" => vec![
             ("0", "The position is valid (with --file: every line is)."),
             ("1", "With --file: some line is no valid position."),
@@ -260,12 +281,13 @@ fn exit_status(command: &str) -> Vec<(&'static str, &'static str)> {
         _ => vec![
             (
                 "0",
-                "All good: every game (validate, export) or position (moves, perft) is valid.",
+                "All good: every game (validate, export, select) or position (moves, perft) is \
+                 valid.",
             ),
             (
                 "1",
-                "Some game has an error (validate, export) or some line of moves --file is no \
-                 valid position.",
+                "Some game has an error (validate, export, select) or some line of moves --file \
+                 is no valid position.",
             ),
             (
                 "2",

@@ -21,8 +21,9 @@ use crate::cli::exit::Exit;
 use crate::cli::shards::Parts;
 use arbiter::Totals;
 
-/// The target of the file output not committed yet, and whether it existed before the run.
-static UNCOMMITTED: Mutex<Option<(PathBuf, bool)>> = Mutex::new(None);
+/// The targets of the file outputs not committed yet, in the order they were opened, and whether
+/// each existed before the run.
+static UNCOMMITTED: Mutex<Vec<(PathBuf, bool)>> = Mutex::new(Vec::new());
 
 /// The `-o` path, or `None` for standard output (no `-o`, or `-o -`).
 pub fn path(output: Option<&Path>) -> Option<&Path> {
@@ -56,7 +57,7 @@ pub fn open(output: Option<&Path>, inputs: &[PathBuf]) -> anyhow::Result<Sink> {
     watch_signals();
     let sink = Sink::file(path)?;
     if sink.replaces_on_finish() {
-        *uncommitted() = Some((path.to_path_buf(), old.is_some()));
+        uncommitted().push((path.to_path_buf(), old.is_some()));
     }
     Ok(sink)
 }
@@ -74,27 +75,52 @@ pub enum Written {
 /// [`report_uncommitted`]; from [`Shards::create`](crate::cli::shards::Shards::create).
 pub fn parts_uncommitted(dir: &Path, created: bool) {
     watch_signals();
-    *uncommitted() = Some((dir.to_path_buf(), !created));
+    uncommitted().push((dir.to_path_buf(), !created));
 }
 
 /// Ends a run that counted `totals` and ended with `exit`: commits its output on status 0 or 1,
 /// drops it (leaving the target as it was) on status 2. Returns `exit`, or the error of the
 /// commit.
 pub fn close(written: Written, exit: Exit, totals: &Totals) -> anyhow::Result<Exit> {
+    match written {
+        Written::Sink(sink) => close_sink(*sink, exit),
+        Written::Parts(parts) => {
+            if exit == Exit::Usage {
+                return Ok(exit);
+            }
+            parts.commit(totals)?;
+            committed();
+            Ok(exit)
+        }
+    }
+}
+
+/// Ends one file output of a run that ended with `exit`, as [`close`] does. A run with several
+/// outputs (`select --rejected`...) closes them in the order it opened them.
+pub fn close_sink(sink: Sink, exit: Exit) -> anyhow::Result<Exit> {
     if exit == Exit::Usage {
         return Ok(exit);
     }
-    match written {
-        Written::Sink(sink) => sink.finish()?,
-        Written::Parts(parts) => parts.commit(totals)?,
+    let replaces = sink.replaces_on_finish();
+    sink.finish()?;
+    if replaces {
+        committed();
     }
-    uncommitted().take();
     Ok(exit)
+}
+
+/// The first output not committed yet is committed: it leaves the list [`report_uncommitted`]
+/// reads.
+fn committed() {
+    let mut uncommitted = uncommitted();
+    if !uncommitted.is_empty() {
+        uncommitted.remove(0);
+    }
 }
 
 /// After a run that ended with status 2: says that its `-o` file was left as it was.
 pub fn report_uncommitted() {
-    if let Some((path, existed)) = uncommitted().take() {
+    for (path, existed) in std::mem::take(&mut *uncommitted()) {
         let what = if existed {
             "left unchanged"
         } else {
@@ -104,7 +130,7 @@ pub fn report_uncommitted() {
     }
 }
 
-fn uncommitted() -> std::sync::MutexGuard<'static, Option<(PathBuf, bool)>> {
+fn uncommitted() -> std::sync::MutexGuard<'static, Vec<(PathBuf, bool)>> {
     UNCOMMITTED.lock().unwrap_or_else(PoisonError::into_inner)
 }
 

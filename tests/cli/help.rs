@@ -81,6 +81,7 @@ fn man_pages_per_subcommand_with_exit_status() {
             "arbiter-manpage.1",
             "arbiter-moves.1",
             "arbiter-perft.1",
+            "arbiter-select.1",
             "arbiter-validate.1",
             "arbiter.1"
         ]
@@ -90,6 +91,7 @@ fn man_pages_per_subcommand_with_exit_status() {
         ("arbiter-export.1", "\\-\\-tags"),
         ("arbiter-moves.1", "\\-\\-notation"),
         ("arbiter-perft.1", "\\-\\-divide"),
+        ("arbiter-select.1", "\\-\\-dedup"),
         ("arbiter.1", "validate"),
     ] {
         let page = std::fs::read_to_string(target.join(name)).unwrap();
@@ -115,6 +117,7 @@ fn man_pages_per_subcommand_with_exit_status() {
         ("arbiter-export.1", true, "valid false"),
         ("arbiter-moves.1", true, "--file"),
         ("arbiter-perft.1", false, "nodes were counted"),
+        ("arbiter-select.1", true, "written unchanged"),
         ("arbiter-completions.1", false, "unknown shell"),
     ] {
         let status = section(name, "\"EXIT STATUS\"").replace("\\-", "-");

@@ -37,18 +37,23 @@
 #![doc(test(attr(deny(warnings))))]
 
 // The modules, bottom up (see `LAYERS` in the tests below, which hold each to using only those
-// under it): text, problem (the vocabulary of problems), clocks, outcome, input, replay, games,
-// report, parallel, pipeline; the rules core and the PGN reader under them all.
+// under it): text, problem (the vocabulary of problems), clocks, outcome, input, position
+// (position keys and the opening table), tree (a game as select writes it, and the PGN writer),
+// replay, games, report, parallel, pipeline, select; the rules core and the PGN reader under
+// them all.
 mod clocks;
 mod games;
 mod input;
 mod outcome;
 mod parallel;
 mod pipeline;
+mod position;
 mod problem;
 mod replay;
 mod report;
+mod select;
 mod text;
+mod tree;
 
 pub use arbiter_pgn as pgn;
 pub use arbiter_rules as rules;
@@ -61,6 +66,7 @@ pub use games::{Games, StreamError};
 pub use input::{InputError, NotPgn, Source, Sources, open_stream, sources};
 pub use outcome::{Classification, GameResult, Outcome, Winner};
 pub use pipeline::{Observer, run};
+pub use position::{Classifier, Opening, OpeningTable, PositionKey, Targets};
 pub use problem::{Code, CodeCounts, MAX_PROBLEMS, Problem, Severity, Variation};
 pub use replay::{
     DEFAULT_RULINGS_BUDGET, GameReport, PlyLog, PlyNote, ReplayOptions, Replayer, Tags,
@@ -82,7 +88,12 @@ pub use report::sink;
 pub use report::sink::{Compression, Sink};
 pub use report::summary::{InputTotals, Totals};
 pub use report::table::Table;
+pub use select::{
+    Chooser, DedupMode, ExprError, Fields, Filter, KeptGames, RecordFields, Router, Schema,
+    SelectCounts, SelectOptions, Type, Value, needs_numbers, record_schema,
+};
 pub use text::{MAX_ECHO_CHARS, clip, counted};
+pub use tree::{GameTree, LINE_WIDTH, MoveText, Node, Span, WriteOptions, write_game};
 
 /// The README's examples, compiled and run as doc tests.
 #[cfg(doctest)]
@@ -100,9 +111,9 @@ mod tests {
     use std::path::Path;
 
     /// The modules, bottom up: each may use only those before it.
-    const LAYERS: [&str; 10] = [
-        "text", "problem", "clocks", "outcome", "input", "replay", "games", "report", "parallel",
-        "pipeline",
+    const LAYERS: [&str; 13] = [
+        "text", "problem", "clocks", "outcome", "input", "position", "tree", "replay", "games",
+        "report", "parallel", "pipeline", "select",
     ];
 
     #[test]

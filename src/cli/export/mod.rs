@@ -21,10 +21,12 @@ use crate::cli::games::{GameRun, Ran, counted};
 use crate::cli::output::{self, Written};
 use crate::cli::shards::Shards;
 use arbiter::parquet::{self, ParquetOptions, ParquetWriter};
+use arbiter::rules::Position;
 use arbiter::sink::{self, Compression};
 use arbiter::{
-    Bytes, ColumnSet, ExportFormat, GameFormatter, PLY_FIELDS, PlyColumns, PlyFormatter,
-    RecordFormatter, ReplayOptions, Table, Totals,
+    Bytes, ColumnSet, ExportFormat, ExportRecord, Filter, GameFormatter, GameNumber, GameReport,
+    Output, PLY_FIELDS, PlyColumns, PlyFormatter, RecordFields, RecordFormatter, ReplayOptions,
+    Table, Targets, Totals, needs_numbers, record_schema,
 };
 
 /// Arguments of `arbiter export`.
@@ -34,7 +36,9 @@ use arbiter::{
     arbiter export archive/ --format jsonl --tags WhiteTitle,BlackTitle,Annotator | head\n  \
     zstdcat lichess.pgn.zst | arbiter export --format json -o outcomes.json\n  \
     arbiter export lichess.pgn.zst -o games.parquet\n  \
-    arbiter export lichess.pgn.zst --plies --fen -o plies.parquet")]
+    arbiter export lichess.pgn.zst --plies --fen -o plies.parquet\n  \
+    arbiter export games.pgn --where 'white_elo >= 2500 and not valid' --format jsonl\n  \
+    arbiter export games.pgn --position 'r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq -'")]
 pub struct ExportArgs {
     /// The inputs, the output, jobs and progress.
     #[command(flatten)]
@@ -57,6 +61,15 @@ pub struct ExportArgs {
     /// With --plies: add the text of each move's comments.
     #[arg(long, requires = "plies")]
     pub comments: bool,
+    /// Write only the games that pass EXPR, a test over the export fields and the tags, e.g.
+    /// `white_elo >= 2500 and speed == "blitz"` (the language of `select --where`,
+    /// docs/select.md).
+    #[arg(long = "where", value_name = "EXPR", conflicts_with = "plies")]
+    pub filter: Option<String>,
+    /// Write only the games whose main line reaches this position, with the `position_ply`
+    /// column (repeatable: any of them).
+    #[arg(long, value_name = "FEN", conflicts_with = "plies")]
+    pub position: Vec<String>,
     /// Add a movetext column: the main line in SAN with move numbers (`1. e4 e5 2. Nf3`).
     #[arg(long, conflicts_with = "plies")]
     pub movetext: bool,
@@ -104,6 +117,54 @@ impl From<FormatArg> for ExportFormat {
             FormatArg::Parquet => ExportFormat::Parquet,
         }
     }
+}
+
+/// Formats each game that passes `--where` and `--position` as one export record.
+struct Exporter<'a> {
+    records: RecordFormatter,
+    /// `--where`.
+    filter: Option<&'a Filter>,
+    /// `--position` was given.
+    positions: bool,
+}
+
+impl GameFormatter for Exporter<'_> {
+    fn format(&mut self, source: &str, number: GameNumber, report: &GameReport, out: &mut Output) {
+        if self.positions && report.position_ply.is_none() {
+            return;
+        }
+        if let Some(filter) = self.filter {
+            let record = ExportRecord::from_report(source, number, report);
+            let tags = |name: &str| report.tree.tag_value(name);
+            if !filter.matches(&RecordFields::new(&record, self.positions, &tags)) {
+                return;
+            }
+        }
+        self.records.format(source, number, report, out);
+    }
+}
+
+/// `--position` and `--where`, checked (the expression knows `position_ply` when a position is
+/// given).
+pub fn tests(
+    where_: Option<&str>,
+    fens: &[String],
+) -> anyhow::Result<(Option<Filter>, Vec<Position>)> {
+    let mut positions = Vec::new();
+    for fen in fens {
+        match Position::from_fen(fen) {
+            Ok(pos) => positions.push(pos),
+            Err(err) => bail!("--position {fen:?}: invalid fen: {err}"),
+        }
+    }
+    let filter = match where_ {
+        None => None,
+        Some(text) => match Filter::parse(text, &record_schema(!positions.is_empty())) {
+            Ok(filter) => Some(filter),
+            Err(err) => bail!("--where: {err}\n{}", err.show(text)),
+        },
+    };
+    Ok((filter, positions))
 }
 
 /// The format: `--format`, else the one `-o`'s extension names (before a compression suffix),
@@ -159,12 +220,13 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Ran> {
     let tags = if args.plies {
         tag_columns(&args.tags, &PLY_FIELDS)?
     } else {
-        let fixed = set.columns(&[]);
+        let fixed = set.columns(!args.position.is_empty(), &[]);
         tag_columns(
             &args.tags,
             &fixed.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(),
         )?
     };
+    let (filter, positions) = tests(args.filter.as_deref(), &args.position)?;
     let path = output::path(args.run.output.as_deref());
     if args.rows_per_file.is_some() {
         if path.is_none() {
@@ -198,7 +260,17 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Ran> {
         extra_tags: tags.clone(),
         plies: args.plies || set.needs_moves(),
         comments: args.comments,
+        // The tree only for a filter that reads tags: it knows a tag's presence.
+        tree: filter.as_ref().is_some_and(|f| !f.tags().is_empty()),
+        eco: !args.plies,
+        positions: Targets::new(&positions),
         ..ReplayOptions::default()
+    };
+    // `index` and `game` are known on one job only (parts of an input are numbered later).
+    let jobs = if filter.as_ref().is_some_and(needs_numbers) {
+        1
+    } else {
+        args.run.jobs()
     };
     let (totals, rows, sink) = if args.plies {
         let wanted = PlyColumns {
@@ -207,11 +279,30 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Ran> {
         };
         let make = || PlyFormatter::new(format, wanted, &tags);
         let table = make();
-        write(&args.run, args.rows_per_file, &options, table.table(), make)?
+        write(
+            &args.run,
+            jobs,
+            args.rows_per_file,
+            &options,
+            table.table(),
+            make,
+        )?
     } else {
-        let make = || RecordFormatter::new(format, set, &tags);
+        let position = !positions.is_empty();
+        let make = || Exporter {
+            records: RecordFormatter::with_position(format, set, position, &tags),
+            filter: filter.as_ref(),
+            positions: position,
+        };
         let table = make();
-        write(&args.run, args.rows_per_file, &options, table.table(), make)?
+        write(
+            &args.run,
+            jobs,
+            args.rows_per_file,
+            &options,
+            table.records.table(),
+            make,
+        )?
     };
     let rows = if args.plies {
         format!(" ({})", counted(rows, "ply row"))
@@ -239,6 +330,7 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Ran> {
 /// to be closed.
 fn write<F: GameFormatter>(
     run: &GameRun,
+    jobs: usize,
     rows_per_file: Option<u64>,
     options: &ReplayOptions,
     table: &Table,
@@ -246,7 +338,7 @@ fn write<F: GameFormatter>(
 ) -> anyhow::Result<(Totals, u64, Written)> {
     if let (Some(rows_per_file), Some(dir)) = (rows_per_file, output::path(run.output.as_deref())) {
         let mut shards = Shards::create(dir, table.columns(), rows_per_file)?;
-        let totals = run.run(options, &make, &mut shards)?;
+        let totals = run.run_on(jobs, options, &make, &mut shards)?;
         let rows = shards.rows();
         return Ok((totals, rows, Written::Parts(shards.finish()?)));
     }
@@ -254,7 +346,7 @@ fn write<F: GameFormatter>(
     if table.format() == ExportFormat::Parquet {
         let mut writer = ParquetWriter::new(sink, table.columns(), ParquetOptions::default())
             .map_err(parquet::io_error)?;
-        let totals = run.run(options, &make, &mut writer)?;
+        let totals = run.run_on(jobs, options, &make, &mut writer)?;
         let rows = writer.rows();
         let sink = writer.finish().map_err(parquet::io_error)?;
         return Ok((totals, rows, Written::Sink(Box::new(sink))));
@@ -263,7 +355,7 @@ fn write<F: GameFormatter>(
     table.header(&mut bytes);
     let mut out = Bytes { out: sink, rows: 0 };
     out.out.write_all(&bytes)?;
-    let totals = run.run(options, &make, &mut out)?;
+    let totals = run.run_on(jobs, options, &make, &mut out)?;
     bytes.clear();
     table.footer(out.rows > 0, &mut bytes);
     out.out.write_all(&bytes)?;

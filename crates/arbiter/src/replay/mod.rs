@@ -46,12 +46,15 @@ pub use notes::{PlyLog, PlyNote};
 
 use crate::clocks::{Millis, Period, Speed};
 use crate::outcome::Classification;
-use crate::pgn::{Flow, GameInfo, GameResult, Location, PgnError, Visitor};
+use crate::pgn::{Flow, GameInfo, GameResult, LineCol, Location, PgnError, Visitor};
+use crate::position::Targets;
+use crate::position::{Classifier, Opening};
 use crate::problem::{Code, CodeCounts, Problem, Variation};
 use crate::rules::MAX_FEN_BYTES;
-use crate::rules::san::{San, Suffix};
+use crate::rules::san::{self, San, Suffix};
 use crate::rules::{Color, Position};
 use crate::text::clip;
+use crate::tree::GameTree;
 use game_tags::{TagCapture, VariantKind, variant_kind};
 use lines::{LineStack, MAX_VARIATION_DEPTH, Opened};
 use notes::MainLineNotes;
@@ -78,6 +81,13 @@ pub struct ReplayOptions {
     pub plies: bool,
     /// With `plies`, keep each ply's comment text too.
     pub comments: bool,
+    /// Keep each game's tags and movetext, moves in canonical SAN, in [`GameReport::tree`], and
+    /// its original text in [`GameReport::source`] (`select`).
+    pub tree: bool,
+    /// Name each game's opening from the opening table ([`GameReport::opening`]).
+    pub eco: bool,
+    /// Positions looked for on the main line ([`GameReport::position_ply`]).
+    pub positions: Targets,
     /// Positions the helpmate searches may expand to rule on a game's final position (can each
     /// side still mate?), both sides together; 0 for the static proofs only (docs/outcomes.md).
     pub rulings_budget: u64,
@@ -91,6 +101,9 @@ impl Default for ReplayOptions {
             clock_checks: false,
             plies: false,
             comments: false,
+            tree: false,
+            eco: false,
+            positions: Targets::default(),
             rulings_budget: DEFAULT_RULINGS_BUDGET,
         }
     }
@@ -140,6 +153,18 @@ pub struct GameReport {
     pub final_clocks: [Option<Millis>; 2],
     /// The main line ply by ply, when asked for ([`ReplayOptions::plies`]).
     pub ply_log: PlyLog,
+    /// The tags and movetext, when asked for ([`ReplayOptions::tree`]).
+    pub tree: GameTree,
+    /// The game's text as in the source, when the tree is asked for.
+    pub source: Vec<u8>,
+    /// Where the game's result is written, when the tree is asked for: its `Result` tag, else
+    /// its termination marker, else the game's start.
+    pub result_at: LineCol,
+    /// The opening the table names, when asked for ([`ReplayOptions::eco`]).
+    pub opening: Option<&'static Opening>,
+    /// The first ply at which the main line reaches one of [`ReplayOptions::positions`] (0: its
+    /// start).
+    pub position_ply: Option<u32>,
 }
 
 /// Replays games; reusable from one game to the next so that buffers are allocated once.
@@ -162,6 +187,10 @@ pub struct Replayer {
     notes: MainLineNotes,
     /// The warning about variations nested too deep was given.
     warned_too_deep: bool,
+    /// The opening of the game so far (with [`ReplayOptions::eco`]).
+    opening: Classifier,
+    /// Each main-line ply is looked at for the opening or the positions looked for.
+    ply_hooks: bool,
 }
 
 impl Replayer {
@@ -177,6 +206,8 @@ impl Replayer {
             log: ProblemLog::new(options.strict),
             notes: MainLineNotes::new(options.clock_checks, options.plies, options.comments),
             warned_too_deep: false,
+            opening: Classifier::default(),
+            ply_hooks: options.eco || !options.positions.is_empty(),
             options,
         }
     }
@@ -284,6 +315,12 @@ impl Replayer {
         if chess960 {
             pos.set_chess960(true);
         }
+        if self.options.tree {
+            self.report.tree.start(&pos);
+        }
+        if self.options.positions.contains(&pos, pos.zobrist()) {
+            self.report.position_ply = Some(0);
+        }
         let tags = &self.report.tags;
         let time_control = self
             .tags
@@ -313,6 +350,7 @@ impl Replayer {
     /// stays short.
     fn play_text(&mut self, text: &str, location: Location) {
         let Some(index) = self.stack.live() else {
+            self.not_replayed();
             return;
         };
         let main = index == 0;
@@ -333,6 +371,11 @@ impl Replayer {
             return self.illegal_move(index, text, location, ply, parsed);
         };
         let mv = resolved.mv;
+        // For the tree, a move written in a non-standard form is written anew, from the
+        // position before it (the canonical SAN without its suffix); any other is canonical as
+        // written, once its suffix is set right.
+        let rewritten = (self.options.tree && !resolved.leniency.is_empty())
+            .then(|| san::write_without_suffix(&line.pos, mv));
         if !resolved.leniency.is_empty() {
             self.warn_leniency(index, text, location, ply, resolved);
         }
@@ -353,11 +396,19 @@ impl Replayer {
             line.pos.is_check()
         };
         line.in_check = Some(in_check);
-        if written.is_some() || in_check {
-            let actual = Suffix::knowing_check(&line.pos, in_check);
-            if written != actual {
-                self.warn_check_mark(index, text, location, ply, written, actual);
-            }
+        let actual = if written.is_some() || in_check {
+            Suffix::knowing_check(&line.pos, in_check)
+        } else {
+            None
+        };
+        if self.options.tree {
+            let base = rewritten
+                .as_deref()
+                .unwrap_or_else(|| text.trim_end_matches(['+', '#']));
+            self.report.tree.played(base, actual, ply);
+        }
+        if written != actual {
+            self.warn_check_mark(index, text, location, ply, written, actual);
         }
         if main {
             self.report.plies = ply;
@@ -369,6 +420,33 @@ impl Replayer {
                 .after_main_line_move(mv.is_zeroing(), material_changed);
             let mover = !self.stack.lines[0].pos.turn();
             self.note_move(ply, mover, Some(mv));
+            if self.ply_hooks {
+                self.after_main_line_ply(ply);
+            }
+        }
+    }
+
+    /// What select asks of each main-line ply: the opening, and the positions looked for.
+    #[inline(never)]
+    fn after_main_line_ply(&mut self, ply: u32) {
+        let pos = &self.stack.lines[0].pos;
+        if self.options.eco {
+            self.opening.after_ply(ply, pos);
+        }
+        if !self.options.positions.is_empty() && self.report.position_ply.is_none() {
+            let key = self.stack.history.last().copied().unwrap_or_default();
+            if self.options.positions.contains(pos, key) {
+                self.report.position_ply = Some(ply);
+            }
+        }
+    }
+
+    /// A move was not replayed (its line is dead, or a variation that replaces no move): the
+    /// tree cannot give its canonical SAN.
+    #[cold]
+    fn not_replayed(&mut self) {
+        if self.options.tree {
+            self.report.tree.set_incomplete();
         }
     }
 
@@ -388,11 +466,16 @@ impl Replayer {
     /// can be taken).
     fn play_null_move(&mut self, text: &str, location: Location) {
         let Some(index) = self.stack.live() else {
+            self.not_replayed();
             return;
         };
         let line = &self.stack.lines[index];
         let ply = line.ply + 1;
         if index == 0 && !line.pos.has_legal_moves() {
+            if self.options.tree {
+                // Kept as written: the main line stops there, and a rewrite says so again.
+                self.report.tree.null_move(ply);
+            }
             return self.null_move_after_mate_or_stalemate(text, location, ply);
         }
         if line.in_check.unwrap_or_else(|| line.pos.is_check()) {
@@ -402,6 +485,9 @@ impl Replayer {
         }
         if index == 0 && self.stack.automatic_end.is_some() {
             self.warn_after_end(text, location, ply);
+        }
+        if self.options.tree {
+            self.report.tree.null_move(ply);
         }
         let line = &mut self.stack.lines[index];
         line.undo = line.pos.undo();
@@ -427,6 +513,9 @@ impl Replayer {
                 ),
             );
             self.stack.after_main_line_move(false, false);
+            if self.ply_hooks {
+                self.after_main_line_ply(ply);
+            }
         }
     }
 
@@ -485,6 +574,19 @@ impl Replayer {
             game.bytes(),
         );
         self.report.tags.termination = termination;
+        if self.options.tree {
+            self.report.source.clear();
+            self.report.source.extend_from_slice(game.bytes());
+            let at = self.tags.result_at.or(self.marker.map(|(_, at)| at));
+            self.report.result_at = at.map_or(
+                LineCol {
+                    line: game.first_line(),
+                    column: game.first_column(),
+                },
+                |at| game.locate(at),
+            );
+        }
+        self.report.opening = self.opening.opening();
         self.notes.hand_over(&mut self.report.ply_log);
         self.report.final_clocks = clocks;
         self.log.finish(&mut self.report, game);
@@ -523,6 +625,10 @@ impl Visitor for Replayer {
         report.base_and_increment = None;
         report.speed = None;
         report.final_clocks = [None; 2];
+        report.tree.clear();
+        report.opening = None;
+        report.position_ply = None;
+        self.opening.reset();
         self.log.reset();
         self.notes.reset();
         self.stack.reset();
@@ -533,6 +639,9 @@ impl Visitor for Replayer {
     }
 
     fn tag(&mut self, name: &str, value: &str, location: Location) {
+        if self.options.tree {
+            self.report.tree.tag(name, value);
+        }
         let wanted = &self.options.extra_tags;
         self.tags
             .tag(&mut self.report.tags, wanted, name, value, location);
@@ -562,13 +671,16 @@ impl Visitor for Replayer {
     }
 
     fn nag(&mut self, nag: u8, _location: Location) {
+        if self.options.tree {
+            self.report.tree.nag(nag);
+        }
         if self.stack.on_main_line() {
             self.notes.nag(nag);
         }
     }
 
     fn wants_comments(&self) -> bool {
-        !self.notes.deferred()
+        self.options.tree || !self.notes.deferred()
     }
 
     /// Always inlined: it runs for nearly every move of an online archive.
@@ -580,6 +692,9 @@ impl Visitor for Replayer {
     }
 
     fn comment(&mut self, text: &str, location: Location) {
+        if self.options.tree {
+            self.report.tree.comment(text);
+        }
         if self.stack.on_main_line() {
             let (log, report) = (&mut self.log, &mut self.report);
             self.notes
@@ -595,6 +710,9 @@ impl Visitor for Replayer {
     }
 
     fn begin_variation(&mut self, location: Location) -> Flow {
+        if self.options.tree {
+            self.report.tree.open_variation();
+        }
         if self.stack.open_variation() == Opened::TooDeep && !self.warned_too_deep {
             self.warned_too_deep = true;
             let message = format!(
@@ -606,10 +724,16 @@ impl Visitor for Replayer {
     }
 
     fn end_variation(&mut self, _location: Location) {
+        if self.options.tree {
+            self.report.tree.close_variation();
+        }
         self.stack.close_variation();
     }
 
     fn result(&mut self, result: GameResult, location: Location) {
+        if self.options.tree {
+            self.report.tree.marker(result);
+        }
         self.marker = Some((result, location));
     }
 

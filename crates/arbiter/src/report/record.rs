@@ -6,9 +6,10 @@
 //! result_consistent, final_fen, valid, error, end_ply`, then the typed columns read from tags
 //! and clocks (`white_elo, black_elo, eco, opening, termination, time_control, base_seconds,
 //! increment_seconds, speed, played_on, utc_time, white_clock, black_clock, white_title,
-//! black_title, white_rating_diff, black_rating_diff, utc_timestamp`), then the final position's
-//! rulings (`white_can_mate, black_can_mate`), then `movetext` when asked for, then one column
-//! per tag asked for with `--tags`.
+//! black_title, white_rating_diff, black_rating_diff, utc_timestamp`), the final position's
+//! rulings (`white_can_mate, black_can_mate`), the opening the built-in table names
+//! (`eco_computed, opening_computed`), then `movetext` when asked for, `position_ply` with
+//! `--position`, then one column per tag asked for with `--tags`.
 //!
 //! With [`ColumnSet::Lichess`] the columns are instead those of the lichess games dataset, with
 //! its names and types ([`LICHESS_COLUMNS`]: `Event` ... `TimeControl, movetext`), followed by
@@ -27,7 +28,7 @@ pub use crate::report::table::ExportFormat;
 use crate::report::table::{Table, is_plain};
 
 /// The fixed export fields, in order, with their types and whether they may be null.
-pub const COLUMNS: [(&str, ColumnKind, bool); 38] = {
+pub const COLUMNS: [(&str, ColumnKind, bool); 40] = {
     use ColumnKind::{Bool, Date, Float64, Int32, Int64, String, Time, Timestamp};
     [
         ("index", Int64, false),
@@ -68,6 +69,8 @@ pub const COLUMNS: [(&str, ColumnKind, bool); 38] = {
         ("utc_timestamp", Timestamp, true),
         ("white_can_mate", Bool, true),
         ("black_can_mate", Bool, true),
+        ("eco_computed", String, true),
+        ("opening_computed", String, true),
     ]
 };
 
@@ -76,6 +79,10 @@ pub const FIELDS: [&str; COLUMNS.len()] = column_names(&COLUMNS);
 
 /// The optional column of the main line in SAN (`--movetext`), after the fixed ones.
 pub const MOVETEXT: (&str, ColumnKind, bool) = ("movetext", ColumnKind::String, false);
+
+/// The column `--position` adds after the fixed ones (and `movetext`): the first ply at which the
+/// main line reaches one of the positions.
+pub const POSITION_PLY: (&str, ColumnKind, bool) = ("position_ply", ColumnKind::Int32, true);
 
 /// The columns of `--columns lichess`: the lichess games dataset's own, with its names and types
 /// (16-bit ratings and rating differences, the day as a date, the time of day as a time), then
@@ -151,15 +158,18 @@ impl ColumnSet {
         )
     }
 
-    /// The columns of a row with `extra_tags` columns after the fixed ones.
-    pub fn columns(self, extra_tags: &[String]) -> Vec<Column> {
+    /// The columns of a row: the fixed ones, `position_ply` when `position`, then `extra_tags`.
+    pub fn columns(self, position: bool, extra_tags: &[String]) -> Vec<Column> {
         let fixed: &[(&str, ColumnKind, bool)] = match self {
             ColumnSet::Arbiter { .. } => &COLUMNS,
             ColumnSet::Lichess => &LICHESS_COLUMNS,
         };
         let movetext = matches!(self, ColumnSet::Arbiter { movetext: true });
         table_columns(
-            fixed.iter().chain(movetext.then_some(&MOVETEXT)),
+            fixed
+                .iter()
+                .chain(movetext.then_some(&MOVETEXT))
+                .chain(position.then_some(&POSITION_PLY)),
             extra_tags,
         )
     }
@@ -229,8 +239,12 @@ pub struct ExportRecord<'a> {
     pub titles: [&'a str; 2],
     /// The `WhiteRatingDiff` and `BlackRatingDiff` tags as written.
     pub rating_diffs: [&'a str; 2],
+    /// The opening the built-in table names: its ECO code and name.
+    pub opening_computed: Option<(&'a str, &'a str)>,
     /// The main line in SAN (the `movetext` column, when it is written).
     pub movetext: &'a str,
+    /// The first ply at which the main line reaches a position looked for.
+    pub position_ply: Option<u32>,
     /// Values of the tags asked for with `--tags`, in that order (empty when absent).
     pub extra: &'a [String],
 }
@@ -276,9 +290,67 @@ impl<'a> ExportRecord<'a> {
             final_clocks: report.final_clocks,
             titles: [&tags.white_title, &tags.black_title],
             rating_diffs: [&tags.white_rating_diff, &tags.black_rating_diff],
+            opening_computed: report.opening.map(|o| (o.eco, o.name)),
             movetext: "",
+            position_ply: report.position_ply,
             extra: &tags.extra,
         }
+    }
+
+    /// The record's fixed fields as cells, in the order of [`COLUMNS`]: what export writes, and
+    /// what `--where` tests.
+    pub fn cells(&self) -> [Cell<'a>; COLUMNS.len()] {
+        let r = self;
+        let utc_time = Moment::time_of_day(r.utc_time);
+        [
+            Cell::Run(r.number),
+            Cell::Str(r.file),
+            Cell::Input(r.number),
+            Cell::Str(r.event),
+            Cell::Str(r.site),
+            Cell::Str(r.date),
+            Cell::Str(r.round),
+            Cell::Str(r.white),
+            Cell::Str(r.black),
+            Cell::Str(r.result),
+            Cell::Int(i64::from(r.plies)),
+            r.outcome.map_or(Cell::Null, |o| Cell::Plain(o.as_str())),
+            r.winner.map_or(Cell::Null, |w| Cell::Plain(w.as_str())),
+            Cell::Bool(r.result_consistent),
+            Cell::Plain(r.final_fen),
+            Cell::Bool(r.valid),
+            text(r.error),
+            r.end_ply
+                .map_or(Cell::Null, |ply| Cell::Int(i64::from(ply))),
+            rating(r.elo[0]),
+            rating(r.elo[1]),
+            known(r.eco),
+            text(r.opening),
+            text(r.termination),
+            text(r.time_control),
+            r.base_and_increment
+                .map_or(Cell::Null, |(base, _)| Cell::Int(base.into())),
+            r.base_and_increment
+                .map_or(Cell::Null, |(_, inc)| Cell::Int(inc.into())),
+            r.speed.map_or(Cell::Null, Cell::Plain),
+            CalendarDate::from_pgn(r.utc_date)
+                .or_else(|| CalendarDate::from_pgn(r.date))
+                .map_or(Cell::Null, Cell::Date),
+            utc_time.map_or(Cell::Null, Cell::Moment),
+            r.final_clocks[0].map_or(Cell::Null, Cell::Seconds),
+            r.final_clocks[1].map_or(Cell::Null, Cell::Seconds),
+            known(r.titles[0]),
+            known(r.titles[1]),
+            rating_diff(r.rating_diffs[0], i32::MAX.into()),
+            rating_diff(r.rating_diffs[1], i32::MAX.into()),
+            utc_timestamp(r.utc_date, utc_time),
+            r.can_mate[0].map_or(Cell::Null, Cell::Bool),
+            r.can_mate[1].map_or(Cell::Null, Cell::Bool),
+            r.opening_computed
+                .map_or(Cell::Null, |(eco, _)| Cell::Plain(eco)),
+            r.opening_computed
+                .map_or(Cell::Null, |(_, name)| Cell::Str(name)),
+        ]
     }
 }
 
@@ -286,6 +358,8 @@ impl<'a> ExportRecord<'a> {
 pub struct RecordFormatter {
     table: Table,
     set: ColumnSet,
+    /// Whether the `position_ply` column is written.
+    position: bool,
     /// The last input name seen, and whether it is plain text (every game of an input repeats
     /// it, and looking at it once is enough).
     file: (String, bool),
@@ -296,9 +370,21 @@ pub struct RecordFormatter {
 impl RecordFormatter {
     /// A formatter for `format`, with the columns `set` and extra tag columns `extra_tags`.
     pub fn new(format: ExportFormat, set: ColumnSet, extra_tags: &[String]) -> RecordFormatter {
+        RecordFormatter::with_position(format, set, false, extra_tags)
+    }
+
+    /// A formatter for `format`, with the columns `set`, `position_ply` when `position`, and
+    /// extra tag columns `extra_tags`.
+    pub fn with_position(
+        format: ExportFormat,
+        set: ColumnSet,
+        position: bool,
+        extra_tags: &[String],
+    ) -> RecordFormatter {
         RecordFormatter {
-            table: Table::new(format, set.columns(extra_tags)),
+            table: Table::new(format, set.columns(position, extra_tags)),
             set,
+            position,
             file: (String::new(), true),
             movetext: Vec::new(),
         }
@@ -322,61 +408,17 @@ impl RecordFormatter {
         if self.set == ColumnSet::Lichess {
             return self.lichess_record(r, file, out);
         }
-        let utc_time = Moment::time_of_day(r.utc_time);
         let mut row = self.table.row(out);
-        row.cell(Cell::Run(r.number))
-            .cell(file)
-            .cell(Cell::Input(r.number))
-            .cell(Cell::Str(r.event))
-            .cell(Cell::Str(r.site))
-            .cell(Cell::Str(r.date))
-            .cell(Cell::Str(r.round))
-            .cell(Cell::Str(r.white))
-            .cell(Cell::Str(r.black))
-            .cell(Cell::Str(r.result))
-            .cell(Cell::Int(i64::from(r.plies)))
-            .cell(r.outcome.map_or(Cell::Null, |o| Cell::Plain(o.as_str())))
-            .cell(r.winner.map_or(Cell::Null, |w| Cell::Plain(w.as_str())))
-            .cell(Cell::Bool(r.result_consistent))
-            .cell(Cell::Plain(r.final_fen))
-            .cell(Cell::Bool(r.valid))
-            .cell(text(r.error))
-            .cell(
-                r.end_ply
-                    .map_or(Cell::Null, |ply| Cell::Int(i64::from(ply))),
-            )
-            .cell(rating(r.elo[0]))
-            .cell(rating(r.elo[1]))
-            .cell(known(r.eco))
-            .cell(text(r.opening))
-            .cell(text(r.termination))
-            .cell(text(r.time_control))
-            .cell(
-                r.base_and_increment
-                    .map_or(Cell::Null, |(base, _)| Cell::Int(base.into())),
-            )
-            .cell(
-                r.base_and_increment
-                    .map_or(Cell::Null, |(_, inc)| Cell::Int(inc.into())),
-            )
-            .cell(r.speed.map_or(Cell::Null, Cell::Plain))
-            .cell(
-                CalendarDate::from_pgn(r.utc_date)
-                    .or_else(|| CalendarDate::from_pgn(r.date))
-                    .map_or(Cell::Null, Cell::Date),
-            )
-            .cell(utc_time.map_or(Cell::Null, Cell::Moment))
-            .cell(r.final_clocks[0].map_or(Cell::Null, Cell::Seconds))
-            .cell(r.final_clocks[1].map_or(Cell::Null, Cell::Seconds))
-            .cell(known(r.titles[0]))
-            .cell(known(r.titles[1]))
-            .cell(rating_diff(r.rating_diffs[0], i32::MAX.into()))
-            .cell(rating_diff(r.rating_diffs[1], i32::MAX.into()))
-            .cell(utc_timestamp(r.utc_date, utc_time))
-            .cell(r.can_mate[0].map_or(Cell::Null, Cell::Bool))
-            .cell(r.can_mate[1].map_or(Cell::Null, Cell::Bool));
+        let mut cells = r.cells();
+        cells[1] = file;
+        for cell in cells {
+            row.cell(cell);
+        }
         if self.set.needs_moves() {
             row.cell(Cell::Plain(r.movetext));
+        }
+        if self.position {
+            row.cell(position_ply(r.position_ply));
         }
         for value in r.extra {
             row.cell(Cell::Str(value));
@@ -424,6 +466,9 @@ impl RecordFormatter {
             .cell(r.final_clocks[1].map_or(Cell::Null, Cell::Seconds))
             .cell(r.can_mate[0].map_or(Cell::Null, Cell::Bool))
             .cell(r.can_mate[1].map_or(Cell::Null, Cell::Bool));
+        if self.position {
+            row.cell(position_ply(r.position_ply));
+        }
         for value in r.extra {
             row.cell(Cell::Str(value));
         }
@@ -444,6 +489,11 @@ impl GameFormatter for RecordFormatter {
         self.record(&record, out);
         self.movetext = movetext;
     }
+}
+
+/// The `position_ply` cell.
+fn position_ply(ply: Option<u32>) -> Cell<'static> {
+    ply.map_or(Cell::Null, |ply| Cell::Int(ply.into()))
 }
 
 /// An Elo tag's value as a number: digits only (spaces around allowed), else null (`?`, `-`, an
@@ -584,7 +634,7 @@ mod tests {
             header
                 + "1,\"a, b.pgn\",1,\"Rated \"\"Blitz\"\", game\",,2025.05.01,,Ann,Bob,1-0,41,\
                    checkmate,white,true,7k/6Q1/6K1/8/8/8/8/8 b - - 1 21,true,,,2400,,C20,,,180+2,\
-                   180,2,blitz,2025-05-01,,61.5,,GM,,5,-5,,true,false,2400\n"
+                   180,2,blitz,2025-05-01,,61.5,,GM,,5,-5,,true,false,,,2400\n"
         );
     }
 

@@ -1,0 +1,680 @@
+//! The PGN writer: a [`GameTree`] written in the export format of the PGN standard (section 8),
+//! so that every tool reads it and a second `select` of it writes the same bytes.
+//!
+//! - The Seven Tag Roster first, in its order (`Event`, `Site`, `Date`, `Round`, `White`,
+//!   `Black`, `Result`; a missing one written `?`, `????.??.??` or `*`), then the other tags in
+//!   input order; values escaped (`\"`, `\\`); a blank line after the tags and after the game.
+//! - Every move in the canonical SAN the replay recorded; White's moves numbered `12.`, Black's
+//!   `12...` at the start of the movetext or of a variation and after a comment, a NAG or a
+//!   variation; NAGs as `$n`; variations in `( )`.
+//! - Comments as `{ text }` with their whitespace folded into single spaces (the one change a
+//!   comment undergoes, so that lines can be wrapped: reading what was written gives the same
+//!   text, folded). A comment that holds a `}` (possible only in a `;` comment) is written as a
+//!   `;` comment, which ends its line.
+//! - Lines of at most [`LINE_WIDTH`] characters, broken between tokens; a comment is broken
+//!   between words, never inside a `[%...]` command and never before a word that starts with
+//!   `[` or `%` (a line starting so could be read as a tag or an escape line). Only a tag pair,
+//!   a `;` comment or a single unbreakable piece longer than that makes a longer line.
+//! - The termination marker is the Result tag's value.
+//!
+//! [`WriteOptions`] leave out comments (keeping only the `[%clk]`, `[%emt]` and `[%eval]`
+//! commands when asked, as lichess exports do), variations or NAGs.
+//!
+//! # Examples
+//!
+//! ```
+//! use arbiter::pgn::GameResult;
+//! use arbiter::rules::Position;
+//! use arbiter::GameTree;
+//! use arbiter::{WriteOptions, write_game};
+//!
+//! let mut tree = GameTree::default();
+//! tree.tag("White", "Morphy, Paul");
+//! tree.tag("Annotator", "\"Anon\"");
+//! tree.start(&Position::startpos());
+//! tree.san("e4", 1);
+//! tree.nag(1);
+//! tree.san("e5", 2);
+//! tree.comment(" [%clk 0:03:00]\n  solid ");
+//! let mut out = Vec::new();
+//! write_game(&tree, GameResult::Unknown, None, &WriteOptions::default(), &mut out);
+//! assert_eq!(
+//!     String::from_utf8(out).unwrap(),
+//!     "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n\
+//!      [White \"Morphy, Paul\"]\n[Black \"?\"]\n[Result \"*\"]\n[Annotator \"\\\"Anon\\\"\"]\n\n\
+//!      1. e4 $1 1... e5 { [%clk 0:03:00] solid } *\n\n"
+//! );
+//! ```
+
+use super::{GameTree, Node};
+use crate::pgn::GameResult;
+
+/// The longest line written, in characters (but see the module documentation).
+pub const LINE_WIDTH: usize = 80;
+
+/// The Seven Tag Roster, in order, with what stands for a missing tag.
+const ROSTER: [(&str, &str); 7] = [
+    ("Event", "?"),
+    ("Site", "?"),
+    ("Date", "????.??.??"),
+    ("Round", "?"),
+    ("White", "?"),
+    ("Black", "?"),
+    ("Result", "*"),
+];
+
+/// What the writer keeps of the movetext.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct WriteOptions {
+    /// Write comments (`--no-comments` clears it).
+    pub comments: bool,
+    /// Without comments, still write the `[%clk]`, `[%emt]` and `[%eval]` commands of each
+    /// (`--keep-commands`).
+    pub keep_commands: bool,
+    /// Write variations (`--no-variations` clears it).
+    pub variations: bool,
+    /// Write NAGs (`--no-nags` clears it).
+    pub nags: bool,
+}
+
+impl Default for WriteOptions {
+    /// Everything kept.
+    fn default() -> WriteOptions {
+        WriteOptions {
+            comments: true,
+            keep_commands: false,
+            variations: true,
+            nags: true,
+        }
+    }
+}
+
+/// Appends `tree` as PGN to `out`, with `result` as its Result tag and termination marker, and,
+/// when `opening` is given, its `ECO` and `Opening` tags replaced by those values (in place, or
+/// added after the other tags).
+pub fn write_game(
+    tree: &GameTree,
+    result: GameResult,
+    opening: Option<(&str, &str)>,
+    options: &WriteOptions,
+    out: &mut Vec<u8>,
+) {
+    write_tags(tree, result, opening, out);
+    out.push(b'\n');
+    let mut lines = Lines { out, column: 0 };
+    write_movetext(tree, options, &mut lines);
+    lines.unit(result.as_str().len(), |out| {
+        out.extend_from_slice(result.as_str().as_bytes())
+    });
+    out.extend_from_slice(b"\n\n");
+}
+
+/// The tag section: the roster, then the other tags in input order.
+fn write_tags(
+    tree: &GameTree,
+    result: GameResult,
+    opening: Option<(&str, &str)>,
+    out: &mut Vec<u8>,
+) {
+    for (name, missing) in ROSTER {
+        let value = if name == "Result" {
+            result.as_str()
+        } else {
+            tree.tag_value(name).unwrap_or(missing)
+        };
+        tag(name, value, out);
+    }
+    let (mut eco_written, mut opening_written) = (false, false);
+    for (name, value) in tree.tags() {
+        if ROSTER.iter().any(|&(roster, _)| roster == name) {
+            continue;
+        }
+        match (name, opening) {
+            ("ECO", Some((eco, _))) => {
+                eco_written = true;
+                tag(name, eco, out);
+            }
+            ("Opening", Some((_, title))) => {
+                opening_written = true;
+                tag(name, title, out);
+            }
+            _ => tag(name, value, out),
+        }
+    }
+    if let Some((eco, title)) = opening {
+        if !eco_written {
+            tag("ECO", eco, out);
+        }
+        if !opening_written {
+            tag("Opening", title, out);
+        }
+    }
+}
+
+/// One tag pair on its line, the value escaped.
+fn tag(name: &str, value: &str, out: &mut Vec<u8>) {
+    out.push(b'[');
+    out.extend_from_slice(name.as_bytes());
+    out.extend_from_slice(b" \"");
+    let value = value.as_bytes();
+    if value.iter().any(|&b| b == b'"' || b == b'\\') {
+        for &b in value {
+            if b == b'"' || b == b'\\' {
+                out.push(b'\\');
+            }
+            out.push(b);
+        }
+    } else {
+        out.extend_from_slice(value);
+    }
+    out.extend_from_slice(b"\"]\n");
+}
+
+/// The movetext's lines: pieces that must not be broken ("units") are placed one after the
+/// other, a space between them, and a new line before one that would pass [`LINE_WIDTH`].
+struct Lines<'a> {
+    out: &'a mut Vec<u8>,
+    /// Characters on the current line.
+    column: usize,
+}
+
+impl Lines<'_> {
+    /// Places a unit `width` characters wide, which `write` appends.
+    #[inline]
+    fn unit(&mut self, width: usize, write: impl FnOnce(&mut Vec<u8>)) {
+        if self.column > 0 {
+            if !self.fits(width) {
+                self.out.push(b'\n');
+                self.column = 0;
+            } else {
+                self.out.push(b' ');
+                self.column += 1;
+            }
+        }
+        write(self.out);
+        self.column += width;
+    }
+
+    /// Whether a unit `width` characters wide goes on the current line.
+    fn fits(&self, width: usize) -> bool {
+        if self.column == 0 {
+            width <= LINE_WIDTH
+        } else {
+            self.column + 1 + width <= LINE_WIDTH
+        }
+    }
+
+    /// Places a unit of text.
+    fn text(&mut self, text: &str) {
+        self.unit(width(text), |out| out.extend_from_slice(text.as_bytes()));
+    }
+
+    /// Ends the line (after a `;` comment).
+    fn end_line(&mut self) {
+        self.out.push(b'\n');
+        self.column = 0;
+    }
+}
+
+/// The width of `text` in characters.
+fn width(text: &str) -> usize {
+    if text.is_ascii() {
+        text.len()
+    } else {
+        text.bytes().filter(|&b| b & 0xC0 != 0x80).count()
+    }
+}
+
+/// The movetext, without its termination marker.
+fn write_movetext(tree: &GameTree, options: &WriteOptions, lines: &mut Lines<'_>) {
+    // Whether the next move needs its number even if Black makes it.
+    let mut numbered = true;
+    // How deep inside a variation that is left out.
+    let mut skipping = 0u32;
+    let mut scratch = String::new();
+    for node in tree.nodes() {
+        if skipping > 0 {
+            match *node {
+                Node::Open => skipping += 1,
+                Node::Close => skipping -= 1,
+                _ => {}
+            }
+            continue;
+        }
+        match *node {
+            Node::Move { ref san, ply } => {
+                write_move(tree, san.padded(), ply, numbered, lines);
+                numbered = false;
+            }
+            Node::Null { ply } => {
+                write_move(tree, (b"--\0\0\0\0\0", 2), ply, numbered, lines);
+                numbered = false;
+            }
+            Node::Nag(nag) if options.nags => {
+                let (digits, len) = arbiter_rules::decimal::digits(u64::from(nag));
+                lines.unit(len + 1, |out| {
+                    out.push(b'$');
+                    out.extend_from_slice(&digits[..len]);
+                });
+                numbered = true;
+            }
+            Node::Nag(_) => {}
+            Node::Comment(span) => {
+                let text = tree.text(span);
+                let written = if options.comments {
+                    match folded(text) {
+                        Some(text) if lines.fits(width(text) + 4) && !text.is_empty() => {
+                            lines.unit(width(text) + 4, |out| {
+                                out.extend_from_slice(b"{ ");
+                                out.extend_from_slice(text.as_bytes());
+                                out.extend_from_slice(b" }");
+                            });
+                        }
+                        Some(text) => write_comment(text, lines),
+                        None => {
+                            fold(text, &mut scratch);
+                            write_comment(&scratch, lines);
+                        }
+                    }
+                    true
+                } else if options.keep_commands {
+                    commands(text, &mut scratch);
+                    !scratch.is_empty() && {
+                        write_comment(&scratch, lines);
+                        true
+                    }
+                } else {
+                    false
+                };
+                numbered |= written;
+            }
+            Node::Open if options.variations => {
+                lines.text("(");
+                numbered = true;
+            }
+            Node::Open => skipping = 1,
+            Node::Close => {
+                lines.text(")");
+                numbered = true;
+            }
+        }
+    }
+}
+
+/// A move (its SAN padded, and its length) with its number: `12. e4` for White, `12... e5` for
+/// Black when `numbered`, else `e5`.
+#[inline]
+fn write_move(
+    tree: &GameTree,
+    (san, san_len): (&[u8; 7], usize),
+    ply: u32,
+    numbered: bool,
+    lines: &mut Lines<'_>,
+) {
+    let (number, black) = tree.move_number(ply);
+    if black && !numbered {
+        lines.unit(san_len, |out| push_cut(out, san, san_len));
+        return;
+    }
+    // Number, dots and move appended as whole fixed-size arrays and cut back: copies of known
+    // size are a few stores, where a copy of a slice's length is a call to `memcpy`.
+    let (digits, len) = arbiter_rules::decimal::digits(u64::from(number));
+    let (dots, dots_len) = if black {
+        (*b"... ", 4)
+    } else {
+        (*b". \0\0", 2)
+    };
+    lines.unit(len + dots_len + san_len, |out| {
+        push_cut(out, &digits, len);
+        push_cut(out, &dots, dots_len);
+        push_cut(out, san, san_len);
+    });
+}
+
+/// `text` trimmed, when that is all folding would do and it holds no `}` (nearly every comment:
+/// `{ [%clk 0:03:00] }`).
+#[inline]
+fn folded(text: &str) -> Option<&str> {
+    let trimmed = text.trim_ascii();
+    let mut last = 0;
+    for &b in trimmed.as_bytes() {
+        // Whitespace other than a lone space, or a brace: not the simple case.
+        if b <= b' ' && (b != b' ' || last == b' ') || b == b'}' {
+            return None;
+        }
+        last = b;
+    }
+    Some(trimmed)
+}
+
+/// Appends the first `len` bytes of `bytes`, by appending them all and cutting back.
+#[inline(always)]
+fn push_cut<const N: usize>(out: &mut Vec<u8>, bytes: &[u8; N], len: usize) {
+    let end = out.len() + len.min(N);
+    out.extend_from_slice(bytes);
+    out.truncate(end);
+}
+
+/// `text` with its whitespace folded: trimmed, every run of whitespace one space.
+fn fold(text: &str, folded: &mut String) {
+    folded.clear();
+    for word in text.split_ascii_whitespace() {
+        if !folded.is_empty() {
+            folded.push(' ');
+        }
+        folded.push_str(word);
+    }
+}
+
+/// The `[%clk]`, `[%emt]` and `[%eval]` commands of a comment, each folded, joined by a space.
+fn commands(text: &str, kept: &mut String) {
+    kept.clear();
+    let mut rest = text;
+    while let Some(open) = rest.find("[%") {
+        let after = &rest[open + 2..];
+        let name_end = after
+            .find(|c: char| c == ']' || c.is_ascii_whitespace())
+            .unwrap_or(after.len());
+        let name = &after[..name_end];
+        let Some(close) = after.find(']') else {
+            break;
+        };
+        let known = ["clk", "emt", "eval"]
+            .iter()
+            .any(|k| name.eq_ignore_ascii_case(k));
+        if known {
+            if !kept.is_empty() {
+                kept.push(' ');
+            }
+            let mut command = String::new();
+            fold(&rest[open..open + 2 + close + 1], &mut command);
+            kept.push_str(&command);
+        }
+        rest = &after[close + 1..];
+    }
+}
+
+/// A folded comment, as `{ text }` broken between words (see the module documentation), or as
+/// a `;` comment ending its line when it holds a `}`.
+fn write_comment(folded: &str, lines: &mut Lines<'_>) {
+    // The whole comment on the current line, when it fits: placing its pieces one by one would
+    // put them all there too.
+    let whole = width(folded) + 4;
+    if !folded.is_empty() && lines.fits(whole) && !folded.as_bytes().contains(&b'}') {
+        lines.unit(whole, |out| {
+            out.extend_from_slice(b"{ ");
+            out.extend_from_slice(folded.as_bytes());
+            out.extend_from_slice(b" }");
+        });
+        return;
+    }
+    if folded.contains('}') {
+        lines.unit(width(folded) + 2, |out| {
+            out.extend_from_slice(b"; ");
+            out.extend_from_slice(folded.as_bytes());
+        });
+        lines.end_line();
+        return;
+    }
+    // Each unit is `start..end` of the folded text; the first gets `{ ` before it and the last
+    // ` }` after it.
+    let bytes = folded.as_bytes();
+    let mut units: Vec<(usize, usize)> = Vec::new();
+    let mut at = 0;
+    let mut in_command = false;
+    while at < bytes.len() {
+        let end = folded[at..].find(' ').map_or(bytes.len(), |i| at + i);
+        let word = &folded[at..end];
+        let glued = in_command || word.starts_with('[') || word.starts_with('%');
+        if word.starts_with("[%") {
+            in_command = true;
+        }
+        if in_command && word.contains(']') {
+            in_command = false;
+        }
+        match units.last_mut() {
+            Some(unit) if glued => unit.1 = end,
+            _ => units.push((at, end)),
+        }
+        at = end + 1;
+    }
+    if units.is_empty() {
+        lines.text("{ }");
+        return;
+    }
+    let last = units.len() - 1;
+    for (i, &(start, end)) in units.iter().enumerate() {
+        let piece = &folded[start..end];
+        let open = if i == 0 { "{ " } else { "" };
+        let close = if i == last { " }" } else { "" };
+        lines.unit(open.len() + width(piece) + close.len(), |out| {
+            out.extend_from_slice(open.as_bytes());
+            out.extend_from_slice(piece.as_bytes());
+            out.extend_from_slice(close.as_bytes());
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Position;
+
+    fn written(tree: &GameTree, result: GameResult, options: &WriteOptions) -> String {
+        let mut out = Vec::new();
+        write_game(tree, result, None, options, &mut out);
+        String::from_utf8(out).unwrap()
+    }
+
+    /// The movetext lines of `written`.
+    fn movetext(text: &str) -> &str {
+        text.split_once("\n\n").unwrap().1
+    }
+
+    fn tree_of(moves: &[&str]) -> GameTree {
+        let mut tree = GameTree::default();
+        tree.start(&Position::startpos());
+        for (i, san) in moves.iter().enumerate() {
+            tree.san(san, i as u32 + 1);
+        }
+        tree
+    }
+
+    #[test]
+    fn the_roster_comes_first_then_the_other_tags_in_input_order() {
+        let mut tree = GameTree::default();
+        tree.tag("WhiteElo", "2500");
+        tree.tag("Black", "B");
+        tree.tag("Result", "0-1");
+        tree.tag("ECO", "C20");
+        tree.tag("Date", "2024.01.02");
+        tree.tag("Annotator", r#"a "q" \ b"#);
+        let text = written(&tree, GameResult::BlackWins, &WriteOptions::default());
+        assert_eq!(
+            text,
+            "[Event \"?\"]\n[Site \"?\"]\n[Date \"2024.01.02\"]\n[Round \"?\"]\n[White \"?\"]\n\
+             [Black \"B\"]\n[Result \"0-1\"]\n[WhiteElo \"2500\"]\n[ECO \"C20\"]\n\
+             [Annotator \"a \\\"q\\\" \\\\ b\"]\n\n0-1\n\n"
+        );
+    }
+
+    #[test]
+    fn the_opening_replaces_the_tags_in_place_or_is_added() {
+        let mut tree = GameTree::default();
+        tree.tag("ECO", "A00");
+        tree.tag("Site", "x");
+        let mut out = Vec::new();
+        let opening = Some(("B90", "Sicilian Defense: Najdorf Variation"));
+        write_game(
+            &tree,
+            GameResult::Draw,
+            opening,
+            &WriteOptions::default(),
+            &mut out,
+        );
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.contains(
+                "[Result \"1/2-1/2\"]\n[ECO \"B90\"]\n\
+                 [Opening \"Sicilian Defense: Najdorf Variation\"]\n\n"
+            ),
+            "{text}"
+        );
+        assert!(!text.contains("A00"));
+    }
+
+    #[test]
+    fn black_moves_are_numbered_after_comments_nags_and_variations() {
+        let mut tree = tree_of(&["e4"]);
+        tree.nag(1);
+        tree.san("e5", 2);
+        tree.san("Nf3", 3);
+        tree.comment("main");
+        tree.san("Nc6", 4);
+        tree.open_variation();
+        tree.san("Nf6", 4);
+        tree.san("Nc3", 5);
+        tree.close_variation();
+        tree.san("Bb5", 5);
+        tree.san("a6", 6);
+        let text = written(&tree, GameResult::Unknown, &WriteOptions::default());
+        assert_eq!(
+            movetext(&text),
+            "1. e4 $1 1... e5 2. Nf3 { main } 2... Nc6 ( 2... Nf6 3. Nc3 ) 3. Bb5 a6 *\n\n"
+        );
+        let bare = WriteOptions {
+            comments: false,
+            variations: false,
+            nags: false,
+            ..WriteOptions::default()
+        };
+        assert_eq!(
+            movetext(&written(&tree, GameResult::Unknown, &bare)),
+            "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *\n\n"
+        );
+    }
+
+    #[test]
+    fn a_game_from_a_fen_with_black_to_move_starts_with_dots() {
+        let mut tree = GameTree::default();
+        tree.start(&Position::from_fen("4k3/8/8/8/8/8/4P3/4K3 b - - 0 30").unwrap());
+        tree.san("Kd7", 1);
+        tree.san("e4", 2);
+        tree.null_move(3);
+        assert_eq!(
+            movetext(&written(&tree, GameResult::Draw, &WriteOptions::default())),
+            "30... Kd7 31. e4 -- 1/2-1/2\n\n"
+        );
+    }
+
+    #[test]
+    fn lines_stay_within_eighty_characters() {
+        let moves: Vec<String> = (0..200)
+            .map(|i| ["Nf3", "Nf6", "Ng1", "Ng8"][i % 4].to_string())
+            .collect();
+        let sans: Vec<&str> = moves.iter().map(String::as_str).collect();
+        let mut tree = tree_of(&sans);
+        tree.comment(&"word ".repeat(50));
+        let text = written(&tree, GameResult::Draw, &WriteOptions::default());
+        for line in text.lines() {
+            assert!(line.chars().count() <= LINE_WIDTH, "{line:?}");
+        }
+        // Lines are filled: each but the last would not take the next unit.
+        let body: Vec<&str> = movetext(&text).lines().collect();
+        assert!(body.len() > 10);
+        assert!(body[0].len() > 70, "{:?}", body[0]);
+    }
+
+    #[test]
+    fn comments_are_folded_and_broken_between_words_only_where_safe() {
+        let mut tree = tree_of(&["e4"]);
+        let long = format!(
+            "{} [%eval 0.25] [%clk 0:03:00] %escape [tag-like {}",
+            "a ".repeat(35),
+            "b ".repeat(5)
+        );
+        tree.comment(&long);
+        let text = written(&tree, GameResult::Unknown, &WriteOptions::default());
+        let body = movetext(&text);
+        for line in body.lines() {
+            assert!(line.chars().count() <= LINE_WIDTH, "{line:?}");
+            assert!(!line.starts_with('[') && !line.starts_with('%'), "{line:?}");
+        }
+        assert!(!body.contains("[%eval\n") && !body.contains("[%clk\n"));
+        // Reading the comment back and folding it gives the folded text.
+        let inner = body
+            .split_once("{ ")
+            .unwrap()
+            .1
+            .rsplit_once(" }")
+            .unwrap()
+            .0;
+        let mut folded = String::new();
+        fold(&long, &mut folded);
+        let mut again = String::new();
+        fold(inner, &mut again);
+        assert_eq!(again, folded);
+    }
+
+    #[test]
+    fn a_comment_with_a_closing_brace_is_a_line_comment() {
+        let mut tree = tree_of(&["e4"]);
+        tree.comment(" a } b ");
+        tree.san("e5", 2);
+        tree.comment("");
+        assert_eq!(
+            movetext(&written(
+                &tree,
+                GameResult::Unknown,
+                &WriteOptions::default()
+            )),
+            "1. e4 ; a } b\n1... e5 { } *\n\n"
+        );
+    }
+
+    #[test]
+    fn without_comments_the_clock_and_eval_commands_can_stay() {
+        let mut tree = tree_of(&["e4"]);
+        tree.comment(" [%eval  0.17] a book move [%csl Ra1][%CLK 0:03:00] ");
+        tree.san("e5", 2);
+        tree.comment("no command");
+        let options = WriteOptions {
+            comments: false,
+            keep_commands: true,
+            ..WriteOptions::default()
+        };
+        assert_eq!(
+            movetext(&written(&tree, GameResult::Unknown, &options)),
+            "1. e4 { [%eval 0.17] [%CLK 0:03:00] } 1... e5 *\n\n"
+        );
+    }
+
+    #[test]
+    fn left_out_variations_take_their_nested_variations_along() {
+        let mut tree = tree_of(&["e4"]);
+        tree.open_variation();
+        tree.san("d4", 1);
+        tree.open_variation();
+        tree.san("c4", 1);
+        tree.close_variation();
+        tree.comment("inside");
+        tree.close_variation();
+        tree.san("e5", 2);
+        let options = WriteOptions {
+            variations: false,
+            ..WriteOptions::default()
+        };
+        assert_eq!(
+            movetext(&written(&tree, GameResult::Unknown, &options)),
+            "1. e4 e5 *\n\n"
+        );
+        assert_eq!(
+            movetext(&written(
+                &tree,
+                GameResult::Unknown,
+                &WriteOptions::default()
+            )),
+            "1. e4 ( 1. d4 ( 1. c4 ) { inside } ) 1... e5 *\n\n"
+        );
+    }
+}
