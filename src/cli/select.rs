@@ -22,7 +22,7 @@ use arbiter::rules::Position;
 use arbiter::sink::Sink;
 use arbiter::{
     Chooser, DedupMode, Filter, KeptGames, ReplayOptions, Router, SelectOptions, Targets,
-    WriteOptions, needs_numbers, record_schema,
+    WriteOptions, needs_numbers, reads_opening, record_schema,
 };
 
 /// Arguments of `arbiter select`.
@@ -162,16 +162,9 @@ pub fn run(args: &SelectArgs) -> anyhow::Result<Exit> {
     } else {
         args.run.jobs()
     };
-    let reads_opening = filter.as_ref().is_some_and(|f| {
-        let schema = record_schema(false);
-        ["eco_computed", "opening_computed"]
-            .iter()
-            .filter_map(|name| schema.find(name))
-            .any(|(field, _)| f.reads(field))
-    });
     let replay = ReplayOptions {
         tree: true,
-        eco: args.eco || reads_opening,
+        eco: args.eco || filter.as_ref().is_some_and(reads_opening),
         positions: Targets::new(&positions),
         ..ReplayOptions::default()
     };

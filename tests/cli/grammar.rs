@@ -130,7 +130,7 @@ fn tags_are_trimmed_and_checked() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let header = stdout(&out).lines().next().unwrap().to_owned();
     assert!(
-        header.ends_with(",opening_computed,Expect,Annotator"),
+        header.ends_with(",black_can_mate,Expect,Annotator"),
         "{header}"
     );
     for (tags, message) in [

@@ -310,7 +310,7 @@ fn eco_agrees_with_lichess_by_the_rule() {
     };
     let sample = sample.to_str().unwrap();
     let records = json_lines(&stdout(&run(
-        &["export", sample, "--format", "jsonl", "-q"],
+        &["export", sample, "--eco", "--format", "jsonl", "-q"],
         0,
     )));
     assert_eq!(records.len(), 438);
@@ -538,7 +538,7 @@ fn export_tests_keep_the_columns_asked_for() {
     let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq -";
     let test = ["--position", fen, "--where", "plies > 4"];
     let output = arbiter_stdin(
-        &[&["export", "--movetext", "-q"][..], &test].concat(),
+        &[&["export", "--eco", "--movetext", "-q"][..], &test].concat(),
         pgn.as_bytes(),
     );
     let text = stdout(&output);
@@ -573,4 +573,38 @@ fn export_tests_keep_the_columns_asked_for() {
     assert_eq!(rows[0]["Event"], "b");
     assert_eq!(rows[0]["movetext"], "1. Nf3 Nc6 2. e4 e5 3. Bb5");
     assert_eq!(rows[0]["position_ply"], 4);
+}
+
+#[test]
+fn export_names_openings_when_asked() {
+    // Without --eco the rows have no opening columns, but --where may still read them.
+    let header = |args: &[&str]| {
+        let output = run(&[&["export", &fixture("outcomes")][..], args].concat(), 0);
+        stdout(&output).lines().next().unwrap().to_owned()
+    };
+    assert!(header(&[]).ends_with(",black_can_mate"));
+    assert!(header(&["--eco"]).ends_with(",black_can_mate,eco_computed,opening_computed"));
+    let rows = json_lines(&stdout(&run(
+        &[
+            "export",
+            &fixture("outcomes"),
+            "--where",
+            "eco_computed == \"A00\" and opening_computed ~ \"Fool's Mate\"",
+            "--format",
+            "jsonl",
+        ],
+        0,
+    )));
+    assert!(!rows.is_empty());
+    assert!(rows.iter().all(|r| r.get("eco_computed").is_none()));
+    assert!(rows.iter().any(|r| r["event"] == "fools mate"));
+    let output = arbiter(&[
+        "export",
+        &fixture("outcomes"),
+        "--eco",
+        "--columns",
+        "lichess",
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("--eco adds arbiter's opening columns"));
 }

@@ -90,7 +90,7 @@ pub use report::summary::{InputTotals, Totals};
 pub use report::table::Table;
 pub use select::{
     Chooser, DedupMode, ExprError, Fields, Filter, KeptGames, RecordFields, Router, Schema,
-    SelectCounts, SelectOptions, Type, Value, needs_numbers, record_schema,
+    SelectCounts, SelectOptions, Type, Value, needs_numbers, reads_opening, record_schema,
 };
 pub use text::{MAX_ECHO_CHARS, clip, counted};
 pub use tree::{GameTree, LINE_WIDTH, MoveText, Node, Span, WriteOptions, write_game};

@@ -26,7 +26,7 @@ use arbiter::sink::{self, Compression};
 use arbiter::{
     Bytes, ColumnSet, ExportFormat, ExportRecord, Filter, GameFormatter, GameNumber, GameReport,
     Output, PLY_FIELDS, PlyColumns, PlyFormatter, RecordFields, RecordFormatter, ReplayOptions,
-    Table, Targets, Totals, needs_numbers, record_schema,
+    Table, Targets, Totals, needs_numbers, reads_opening, record_schema,
 };
 
 /// Arguments of `arbiter export`.
@@ -70,6 +70,10 @@ pub struct ExportArgs {
     /// column (repeatable: any of them).
     #[arg(long, value_name = "FEN", conflicts_with = "plies")]
     pub position: Vec<String>,
+    /// Add the eco_computed and opening_computed columns: the opening lichess's table (built in)
+    /// names by position, the deepest of the first 40 plies it names (docs/select.md).
+    #[arg(long, conflicts_with = "plies")]
+    pub eco: bool,
     /// Add a movetext column: the main line in SAN with move numbers (`1. e4 e5 2. Nf3`).
     #[arg(long, conflicts_with = "plies")]
     pub movetext: bool,
@@ -213,8 +217,14 @@ pub fn tag_columns(tags: &[String], fixed: &[&str]) -> anyhow::Result<Vec<String
 pub fn run(args: &ExportArgs) -> anyhow::Result<Ran> {
     let set = match args.columns {
         ColumnsArg::Arbiter => ColumnSet::Arbiter {
+            eco: args.eco,
             movetext: args.movetext,
         },
+        ColumnsArg::Lichess if args.eco => {
+            bail!(
+                "--eco adds arbiter's opening columns; --columns lichess has the ECO and Opening tags"
+            )
+        }
         ColumnsArg::Lichess => ColumnSet::Lichess,
     };
     let tags = if args.plies {
@@ -262,7 +272,7 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Ran> {
         comments: args.comments,
         // The tree only for a filter that reads tags: it knows a tag's presence.
         tree: filter.as_ref().is_some_and(|f| !f.tags().is_empty()),
-        eco: !args.plies,
+        eco: set.has_opening() || filter.as_ref().is_some_and(reads_opening),
         positions: Targets::new(&positions),
         ..ReplayOptions::default()
     };

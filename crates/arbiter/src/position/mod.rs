@@ -13,7 +13,7 @@
 
 mod eco;
 
-pub use eco::{Classifier, Opening, OpeningTable};
+pub use eco::{Classifier, MAX_PLIES, Opening, OpeningTable};
 
 use crate::rules::{Bitboard, Color, Position, Role};
 

@@ -189,8 +189,10 @@ pub struct Replayer {
     warned_too_deep: bool,
     /// The opening of the game so far (with [`ReplayOptions::eco`]).
     opening: Classifier,
-    /// Each main-line ply is looked at for the opening or the positions looked for.
-    ply_hooks: bool,
+    /// The main-line plies up to this one are looked at for the opening (the first
+    /// [`MAX_PLIES`](crate::position::MAX_PLIES)) or the positions looked for (all); 0 for
+    /// none.
+    hooks_until: u32,
 }
 
 impl Replayer {
@@ -207,7 +209,13 @@ impl Replayer {
             notes: MainLineNotes::new(options.clock_checks, options.plies, options.comments),
             warned_too_deep: false,
             opening: Classifier::default(),
-            ply_hooks: options.eco || !options.positions.is_empty(),
+            hooks_until: if !options.positions.is_empty() {
+                u32::MAX
+            } else if options.eco {
+                crate::position::MAX_PLIES
+            } else {
+                0
+            },
             options,
         }
     }
@@ -420,7 +428,7 @@ impl Replayer {
                 .after_main_line_move(mv.is_zeroing(), material_changed);
             let mover = !self.stack.lines[0].pos.turn();
             self.note_move(ply, mover, Some(mv));
-            if self.ply_hooks {
+            if ply <= self.hooks_until {
                 self.after_main_line_ply(ply);
             }
         }
@@ -430,14 +438,13 @@ impl Replayer {
     #[inline(never)]
     fn after_main_line_ply(&mut self, ply: u32) {
         let pos = &self.stack.lines[0].pos;
+        // The position's Zobrist key, which the history of the repetition rule holds.
+        let key = self.stack.history.last().copied().unwrap_or_default();
         if self.options.eco {
-            self.opening.after_ply(ply, pos);
+            self.opening.after_ply(ply, pos, key);
         }
-        if !self.options.positions.is_empty() && self.report.position_ply.is_none() {
-            let key = self.stack.history.last().copied().unwrap_or_default();
-            if self.options.positions.contains(pos, key) {
-                self.report.position_ply = Some(ply);
-            }
+        if self.report.position_ply.is_none() && self.options.positions.contains(pos, key) {
+            self.report.position_ply = Some(ply);
         }
     }
 
@@ -513,7 +520,7 @@ impl Replayer {
                 ),
             );
             self.stack.after_main_line_move(false, false);
-            if self.ply_hooks {
+            if ply <= self.hooks_until {
                 self.after_main_line_ply(ply);
             }
         }

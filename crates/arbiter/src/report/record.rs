@@ -7,8 +7,8 @@
 //! and clocks (`white_elo, black_elo, eco, opening, termination, time_control, base_seconds,
 //! increment_seconds, speed, played_on, utc_time, white_clock, black_clock, white_title,
 //! black_title, white_rating_diff, black_rating_diff, utc_timestamp`), the final position's
-//! rulings (`white_can_mate, black_can_mate`), the opening the built-in table names
-//! (`eco_computed, opening_computed`), then `movetext` when asked for, `position_ply` with
+//! rulings (`white_can_mate, black_can_mate`), then the opening the built-in table names
+//! (`eco_computed, opening_computed`) and `movetext` when asked for, `position_ply` with
 //! `--position`, then one column per tag asked for with `--tags`.
 //!
 //! With [`ColumnSet::Lichess`] the columns are instead those of the lichess games dataset, with
@@ -28,7 +28,7 @@ pub use crate::report::table::ExportFormat;
 use crate::report::table::{Table, is_plain};
 
 /// The fixed export fields, in order, with their types and whether they may be null.
-pub const COLUMNS: [(&str, ColumnKind, bool); 40] = {
+pub const COLUMNS: [(&str, ColumnKind, bool); 38] = {
     use ColumnKind::{Bool, Date, Float64, Int32, Int64, String, Time, Timestamp};
     [
         ("index", Int64, false),
@@ -69,10 +69,18 @@ pub const COLUMNS: [(&str, ColumnKind, bool); 40] = {
         ("utc_timestamp", Timestamp, true),
         ("white_can_mate", Bool, true),
         ("black_can_mate", Bool, true),
-        ("eco_computed", String, true),
-        ("opening_computed", String, true),
     ]
 };
+
+/// The columns `--eco` adds after the fixed ones: the opening the built-in table names by
+/// position (its ECO code and name). `--where` may read them without `--eco`.
+pub const OPENING_COLUMNS: [(&str, ColumnKind, bool); 2] = [
+    ("eco_computed", ColumnKind::String, true),
+    ("opening_computed", ColumnKind::String, true),
+];
+
+/// How many fields `--where` reads from a record: [`COLUMNS`] then [`OPENING_COLUMNS`].
+pub const WHERE_FIELDS: usize = COLUMNS.len() + OPENING_COLUMNS.len();
 
 /// The fixed export fields' names, in order.
 pub const FIELDS: [&str; COLUMNS.len()] = column_names(&COLUMNS);
@@ -133,8 +141,11 @@ pub const LICHESS_FIELDS: [&str; LICHESS_COLUMNS.len()] = column_names(&LICHESS_
 /// Which columns a game row has.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
 pub enum ColumnSet {
-    /// arbiter's own ([`COLUMNS`]), with `movetext` after them when `movetext` is true.
+    /// arbiter's own ([`COLUMNS`]), then [`OPENING_COLUMNS`] when `eco` is true and `movetext`
+    /// when `movetext` is true.
     Arbiter {
+        /// Add the opening columns.
+        eco: bool,
         /// Add the `movetext` column.
         movetext: bool,
     },
@@ -144,7 +155,10 @@ pub enum ColumnSet {
 
 impl Default for ColumnSet {
     fn default() -> ColumnSet {
-        ColumnSet::Arbiter { movetext: false }
+        ColumnSet::Arbiter {
+            eco: false,
+            movetext: false,
+        }
     }
 }
 
@@ -154,8 +168,14 @@ impl ColumnSet {
     pub fn needs_moves(self) -> bool {
         matches!(
             self,
-            ColumnSet::Arbiter { movetext: true } | ColumnSet::Lichess
+            ColumnSet::Arbiter { movetext: true, .. } | ColumnSet::Lichess
         )
+    }
+
+    /// Whether the rows have the opening columns (replay with
+    /// [`ReplayOptions::eco`](crate::ReplayOptions::eco)).
+    pub fn has_opening(self) -> bool {
+        matches!(self, ColumnSet::Arbiter { eco: true, .. })
     }
 
     /// The columns of a row: the fixed ones, `position_ply` when `position`, then `extra_tags`.
@@ -164,10 +184,15 @@ impl ColumnSet {
             ColumnSet::Arbiter { .. } => &COLUMNS,
             ColumnSet::Lichess => &LICHESS_COLUMNS,
         };
-        let movetext = matches!(self, ColumnSet::Arbiter { movetext: true });
+        let movetext = matches!(self, ColumnSet::Arbiter { movetext: true, .. });
+        let opening: &[(&str, ColumnKind, bool)] = match self.has_opening() {
+            true => &OPENING_COLUMNS,
+            false => &[],
+        };
         table_columns(
             fixed
                 .iter()
+                .chain(opening)
                 .chain(movetext.then_some(&MOVETEXT))
                 .chain(position.then_some(&POSITION_PLY)),
             extra_tags,
@@ -297,60 +322,90 @@ impl<'a> ExportRecord<'a> {
         }
     }
 
-    /// The record's fixed fields as cells, in the order of [`COLUMNS`]: what export writes, and
-    /// what `--where` tests.
-    pub fn cells(&self) -> [Cell<'a>; COLUMNS.len()] {
+    /// The record's fields as cells, in the order of [`COLUMNS`] then [`OPENING_COLUMNS`]: what
+    /// `--where` tests.
+    pub fn cells(&self) -> [Cell<'a>; WHERE_FIELDS] {
+        let mut cells = [Cell::Null; WHERE_FIELDS];
+        let mut i = 0;
+        self.each_cell(Cell::Str(self.file), |cell| {
+            cells[i] = cell;
+            i += 1;
+        });
+        let [eco, name] = self.opening_cells();
+        cells[COLUMNS.len()] = eco;
+        cells[COLUMNS.len() + 1] = name;
+        cells
+    }
+
+    /// The cells of [`OPENING_COLUMNS`].
+    pub fn opening_cells(&self) -> [Cell<'a>; 2] {
+        match self.opening_computed {
+            Some((eco, name)) => [Cell::Plain(eco), Cell::Str(name)],
+            None => [Cell::Null; 2],
+        }
+    }
+
+    /// Gives `cell` each of the record's fixed fields, in the order of [`COLUMNS`], with `file`
+    /// as the `file` field: what export writes (one by one, straight into the row), and what
+    /// [`cells`](Self::cells) collects.
+    #[inline(always)]
+    pub fn each_cell<'c>(&self, file: Cell<'c>, mut cell: impl FnMut(Cell<'c>))
+    where
+        'a: 'c,
+    {
         let r = self;
         let utc_time = Moment::time_of_day(r.utc_time);
-        [
-            Cell::Run(r.number),
-            Cell::Str(r.file),
-            Cell::Input(r.number),
-            Cell::Str(r.event),
-            Cell::Str(r.site),
-            Cell::Str(r.date),
-            Cell::Str(r.round),
-            Cell::Str(r.white),
-            Cell::Str(r.black),
-            Cell::Str(r.result),
-            Cell::Int(i64::from(r.plies)),
-            r.outcome.map_or(Cell::Null, |o| Cell::Plain(o.as_str())),
-            r.winner.map_or(Cell::Null, |w| Cell::Plain(w.as_str())),
-            Cell::Bool(r.result_consistent),
-            Cell::Plain(r.final_fen),
-            Cell::Bool(r.valid),
-            text(r.error),
+        cell(Cell::Run(r.number));
+        cell(file);
+        cell(Cell::Input(r.number));
+        cell(Cell::Str(r.event));
+        cell(Cell::Str(r.site));
+        cell(Cell::Str(r.date));
+        cell(Cell::Str(r.round));
+        cell(Cell::Str(r.white));
+        cell(Cell::Str(r.black));
+        cell(Cell::Str(r.result));
+        cell(Cell::Int(i64::from(r.plies)));
+        cell(r.outcome.map_or(Cell::Null, |o| Cell::Plain(o.as_str())));
+        cell(r.winner.map_or(Cell::Null, |w| Cell::Plain(w.as_str())));
+        cell(Cell::Bool(r.result_consistent));
+        cell(Cell::Plain(r.final_fen));
+        cell(Cell::Bool(r.valid));
+        cell(text(r.error));
+        cell(
             r.end_ply
                 .map_or(Cell::Null, |ply| Cell::Int(i64::from(ply))),
-            rating(r.elo[0]),
-            rating(r.elo[1]),
-            known(r.eco),
-            text(r.opening),
-            text(r.termination),
-            text(r.time_control),
+        );
+        cell(rating(r.elo[0]));
+        cell(rating(r.elo[1]));
+        cell(known(r.eco));
+        cell(text(r.opening));
+        cell(text(r.termination));
+        cell(text(r.time_control));
+        cell(
             r.base_and_increment
                 .map_or(Cell::Null, |(base, _)| Cell::Int(base.into())),
+        );
+        cell(
             r.base_and_increment
                 .map_or(Cell::Null, |(_, inc)| Cell::Int(inc.into())),
-            r.speed.map_or(Cell::Null, Cell::Plain),
+        );
+        cell(r.speed.map_or(Cell::Null, Cell::Plain));
+        cell(
             CalendarDate::from_pgn(r.utc_date)
                 .or_else(|| CalendarDate::from_pgn(r.date))
                 .map_or(Cell::Null, Cell::Date),
-            utc_time.map_or(Cell::Null, Cell::Moment),
-            r.final_clocks[0].map_or(Cell::Null, Cell::Seconds),
-            r.final_clocks[1].map_or(Cell::Null, Cell::Seconds),
-            known(r.titles[0]),
-            known(r.titles[1]),
-            rating_diff(r.rating_diffs[0], i32::MAX.into()),
-            rating_diff(r.rating_diffs[1], i32::MAX.into()),
-            utc_timestamp(r.utc_date, utc_time),
-            r.can_mate[0].map_or(Cell::Null, Cell::Bool),
-            r.can_mate[1].map_or(Cell::Null, Cell::Bool),
-            r.opening_computed
-                .map_or(Cell::Null, |(eco, _)| Cell::Plain(eco)),
-            r.opening_computed
-                .map_or(Cell::Null, |(_, name)| Cell::Str(name)),
-        ]
+        );
+        cell(utc_time.map_or(Cell::Null, Cell::Moment));
+        cell(r.final_clocks[0].map_or(Cell::Null, Cell::Seconds));
+        cell(r.final_clocks[1].map_or(Cell::Null, Cell::Seconds));
+        cell(known(r.titles[0]));
+        cell(known(r.titles[1]));
+        cell(rating_diff(r.rating_diffs[0], i32::MAX.into()));
+        cell(rating_diff(r.rating_diffs[1], i32::MAX.into()));
+        cell(utc_timestamp(r.utc_date, utc_time));
+        cell(r.can_mate[0].map_or(Cell::Null, Cell::Bool));
+        cell(r.can_mate[1].map_or(Cell::Null, Cell::Bool));
     }
 }
 
@@ -409,10 +464,13 @@ impl RecordFormatter {
             return self.lichess_record(r, file, out);
         }
         let mut row = self.table.row(out);
-        let mut cells = r.cells();
-        cells[1] = file;
-        for cell in cells {
+        r.each_cell(file, |cell| {
             row.cell(cell);
+        });
+        if self.set.has_opening() {
+            for cell in r.opening_cells() {
+                row.cell(cell);
+            }
         }
         if self.set.needs_moves() {
             row.cell(Cell::Plain(r.movetext));
@@ -634,7 +692,7 @@ mod tests {
             header
                 + "1,\"a, b.pgn\",1,\"Rated \"\"Blitz\"\", game\",,2025.05.01,,Ann,Bob,1-0,41,\
                    checkmate,white,true,7k/6Q1/6K1/8/8/8/8/8 b - - 1 21,true,,,2400,,C20,,,180+2,\
-                   180,2,blitz,2025-05-01,,61.5,,GM,,5,-5,,true,false,,,2400\n"
+                   180,2,blitz,2025-05-01,,61.5,,GM,,5,-5,,true,false,2400\n"
         );
     }
 

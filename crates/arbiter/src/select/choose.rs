@@ -14,13 +14,13 @@ use crate::pgn::GameResult;
 use crate::replay::GameReport;
 use crate::report::columns::ColumnKind;
 use crate::report::output::{Cell, GameFormatter, GameNumber, Output};
-use crate::report::record::{COLUMNS, ExportRecord, POSITION_PLY};
+use crate::report::record::{COLUMNS, ExportRecord, OPENING_COLUMNS, POSITION_PLY, WHERE_FIELDS};
 use crate::tree::{WriteOptions, write_game};
 
-/// The schema `--where` reads: export's fixed columns, then `position_ply` when positions are
-/// looked for.
+/// The schema `--where` reads: export's fixed columns and the opening columns, then
+/// `position_ply` when positions are looked for.
 pub fn record_schema(position: bool) -> Schema {
-    let fixed = COLUMNS.iter();
+    let fixed = COLUMNS.iter().chain(&OPENING_COLUMNS);
     let position = position.then_some(&POSITION_PLY);
     Schema::new(fixed.chain(position).map(|&(name, kind, _)| {
         let kind = match kind {
@@ -43,9 +43,15 @@ pub fn needs_numbers(filter: &Filter) -> bool {
     filter.reads(0) || filter.reads(2)
 }
 
+/// Whether `filter` reads the opening columns, which only a replay that names openings
+/// ([`ReplayOptions::eco`](crate::ReplayOptions::eco)) fills.
+pub fn reads_opening(filter: &Filter) -> bool {
+    (COLUMNS.len()..WHERE_FIELDS).any(|field| filter.reads(field))
+}
+
 /// A game's export record as the fields of `--where`, and its tags.
 pub struct RecordFields<'a> {
-    cells: [Cell<'a>; COLUMNS.len()],
+    cells: [Cell<'a>; WHERE_FIELDS],
     /// `Some` when `position_ply` is a field.
     position_ply: Option<Option<u32>>,
     tags: &'a dyn Fn(&str) -> Option<&'a str>,

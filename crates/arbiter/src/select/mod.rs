@@ -21,7 +21,9 @@ mod expr;
 mod frame;
 mod route;
 
-pub use choose::{Chooser, RecordFields, SelectOptions, needs_numbers, record_schema};
+pub use choose::{
+    Chooser, RecordFields, SelectOptions, needs_numbers, reads_opening, record_schema,
+};
 pub use dedup::{DedupMode, KeptGames};
 pub use expr::{ExprError, Fields, Filter, Schema, Type, Value};
 pub use route::{Router, SelectCounts};

@@ -13,7 +13,8 @@ use crate::{CastlingSide, Role, Square};
 ///
 /// Read from the end: the suffix, a pawn's promotion, the destination square, then what stands
 /// before it (a piece letter, an origin file or rank, a capture mark), with one test per part.
-#[inline]
+/// Always inlined into [`parse::san`](super::parse): the replay's path for nearly every move.
+#[inline(always)]
 pub(super) fn standard(text: &[u8]) -> Option<San> {
     let marks = match *text.last()? {
         b'+' => 1,
