@@ -1,5 +1,5 @@
 //! What `validate` and `export` share: their common arguments ([`GameRun`]: the inputs, `-o`,
-//! `--jobs`, `--quiet`), the game pipeline as the command line runs it (a line on stderr when
+//! `--jobs`, `--quiet`, `--rulings-budget`), the game pipeline as the command line runs it (a line on stderr when
 //! standard input is a terminal, the progress bar), and what a run leaves to `main` ([`Ran`]),
 //! whose totals choose the exit status there.
 
@@ -39,6 +39,11 @@ pub struct GameRun {
     /// the whole file reads it (the `offset` field names each game the same way).
     #[arg(long, value_name = "START:END", value_parser = parse_range)]
     pub range: Option<std::ops::Range<u64>>,
+    /// Positions the helpmate search may visit to decide whether each side can still mate in a
+    /// game's final position, both sides together (0: the static proofs only); a side left
+    /// undecided is null in export and never counted as either answer.
+    #[arg(long, value_name = "N", default_value_t = arbiter::DEFAULT_RULINGS_BUDGET)]
+    pub rulings_budget: u64,
 }
 
 impl GameRun {
@@ -61,7 +66,8 @@ impl GameRun {
         output::open(self.output.as_deref(), &self.paths)
     }
 
-    /// Runs [`arbiter::run`] over the inputs, with a progress bar unless `--quiet`.
+    /// Runs [`arbiter::run`] over the inputs, with a progress bar unless `--quiet`, and the
+    /// final positions ruled on within `--rulings-budget`.
     pub fn run<F: GameFormatter>(
         &self,
         options: &ReplayOptions,
@@ -88,11 +94,15 @@ impl GameRun {
         if self.paths.is_empty() && std::io::stdin().is_terminal() {
             let _ = writeln!(std::io::stderr().lock(), "{STDIN_NOTICE}");
         }
+        let options = ReplayOptions {
+            rulings_budget: self.rulings_budget,
+            ..options.clone()
+        };
         Ok(arbiter::run(
             &self.paths,
             self.range.clone(),
             jobs,
-            options,
+            &options,
             make_formatter,
             out,
             &progress,

@@ -97,14 +97,14 @@ fn fields_come_in_design_order() {
          result_consistent,final_fen,valid,error,end_ply,white_elo,black_elo,eco,opening,\
          termination,time_control,base_seconds,increment_seconds,speed,played_on,utc_time,\
          white_clock,black_clock,white_title,black_title,white_rating_diff,black_rating_diff,\
-         utc_timestamp,offset"
+         utc_timestamp,offset,white_can_mate,black_can_mate"
     );
     assert_eq!(
         text.lines().nth(1).unwrap(),
         format!(
             "1,{},1,fools mate,arbiter fixtures,2026.11.29,1,White,Black,0-1,4,checkmate,black,\
              true,rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3,true,,,,,,,,,,,,\
-             2026-11-29,,,,,,,,,0",
+             2026-11-29,,,,,,,,,0,false,true",
             fixture("outcomes/outcomes.pgn")
         )
     );

@@ -130,7 +130,7 @@ fn tags_are_trimmed_and_checked() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let header = stdout(&out).lines().next().unwrap().to_owned();
     assert!(
-        header.ends_with(",utc_timestamp,offset,Expect,Annotator"),
+        header.ends_with(",utc_timestamp,offset,white_can_mate,black_can_mate,Expect,Annotator"),
         "{header}"
     );
     for (tags, message) in [

@@ -13,6 +13,7 @@ mod parts;
 mod perft;
 mod range;
 mod reading;
+mod rulings;
 mod select;
 mod shards;
 use arbiter_test_support as shared_data;

@@ -584,8 +584,8 @@ fn export_names_openings_when_asked() {
         let output = run(&[&["export", &fixture("outcomes")][..], args].concat(), 0);
         stdout(&output).lines().next().unwrap().to_owned()
     };
-    assert!(header(&[]).ends_with(",utc_timestamp,offset"));
-    assert!(header(&["--eco"]).ends_with(",utc_timestamp,offset,eco_computed,opening_computed"));
+    assert!(header(&[]).ends_with(",offset,white_can_mate,black_can_mate"));
+    assert!(header(&["--eco"]).ends_with(",black_can_mate,eco_computed,opening_computed"));
     let rows = json_lines(&stdout(&run(
         &[
             "export",

@@ -68,7 +68,9 @@ pub use outcome::{Classification, GameResult, Outcome, Winner};
 pub use pipeline::{Observer, run};
 pub use position::{Classifier, Opening, OpeningTable, PositionKey, Targets};
 pub use problem::{Code, CodeCounts, MAX_PROBLEMS, Problem, Severity, Variation};
-pub use replay::{GameReport, PlyLog, PlyNote, ReplayOptions, Replayer, Tags};
+pub use replay::{
+    DEFAULT_RULINGS_BUDGET, GameReport, PlyLog, PlyNote, ReplayOptions, Replayer, Tags,
+};
 pub use report::columns::{Column, ColumnKind};
 pub use report::date::{CalendarDate, Date32};
 pub use report::diagnostic::{Diagnostic, DiagnosticFormat, DiagnosticFormatter};

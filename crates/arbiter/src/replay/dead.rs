@@ -1,42 +1,29 @@
 //! Dead positions (Law 5.2.2) and sides that cannot mate (Law 6.9), judged on archive paths:
-//! once per game, so the full decision of [`crate::rules::mate`] (a search of up to milliseconds)
-//! is out of reach, and only its static proofs run, behind a filter of a few instructions. (The
-//! search behind the same filter was tried: walled final positions are common enough in master
-//! games that it made `export` five times slower on them.)
+//! the final position of every game is ruled on for both sides by the rules core's
+//! [`rule`](crate::rules::mate::rule) (the mate on the board, material, the locked-position
+//! proof, then the helpmate search under the game's node budget, [`ReplayOptions::rulings_budget`]);
+//! a dead final position is then bisected for the first dead ply.
 //!
-//! Every answer here is sound: a position is called dead, or a side unable to mate, only with a
-//! proof. The locked-position proof runs only where every pawn stands head-on against an enemy
-//! pawn (a wall), so a dead position of another shape (rare in real games) is not recognised.
+//! Every answer is sound: a position is called dead, or a side unable to mate, only with a
+//! proof, and "can mate" only with a helpmate line replayed to mate. What the budget does not
+//! decide stays undecided (`null` in export), and is never taken for either answer.
+//!
+//! [`ReplayOptions::rulings_budget`]: crate::ReplayOptions::rulings_budget
 
-use crate::rules::mate::{cannot_mate_locked, material_cannot_mate};
-use crate::rules::{Color, Move, Position, Role};
+use crate::rules::mate::rule;
+use crate::rules::{Move, Position};
 
-/// Whether pawns of both colours stand, each of them, head-on against an enemy pawn: the shape
-/// of the locked walls that make dead positions in real games. A few instructions.
-pub fn walled(pos: &Position) -> bool {
-    let pawns = pos.by_role(Role::Pawn);
-    let white = pawns & pos.by_color(Color::White);
-    let black = pawns & pos.by_color(Color::Black);
-    white.any() && white.shift(8) == black
-}
-
-/// Whether `side` provably cannot mate by any series of legal moves: by its material, or, behind
-/// a pawn wall, by the locked-position proof.
-pub fn cannot_mate(pos: &Position, side: Color) -> bool {
-    material_cannot_mate(pos, side) || walled(pos) && cannot_mate_locked(pos, side)
-}
-
-/// Whether `pos` is provably dead beyond material: a pawn wall neither side can get past to mate.
-/// Static proofs only, no search: `false` is no proof of life (unlike the rules core's
-/// [`is_dead`](crate::rules::is_dead), which searches and says when it does not know).
-pub fn dead_behind_wall(pos: &Position) -> bool {
-    walled(pos) && Color::ALL.into_iter().all(|side| cannot_mate(pos, side))
+/// Whether `pos` is proved dead, within `budget` positions of search: neither side can mate.
+pub fn proved_dead(pos: &Position, budget: u64) -> bool {
+    rule(pos, budget).dead()
 }
 
 /// The first ply of the line `moves` (`None` for a null move) from `start` at which the position
-/// is provably dead, given that it is after the last move: deadness never goes away (a null move
-/// only passes the turn), so a bisection finds it.
-pub fn first_dead_ply(start: &Position, moves: &[Option<Move>]) -> u32 {
+/// is proved dead (each position judged within `budget` positions of search), given that it is
+/// after the last move: deadness never goes away (a null move only passes the turn), so a
+/// bisection finds it. (A position the budget leaves undecided counts as alive: the ply found
+/// is then a proved dead one, perhaps not the first.)
+pub fn first_dead_ply(start: &Position, moves: &[Option<Move>], budget: u64) -> u32 {
     let dead_after = |plies: usize| {
         let mut pos = start.clone();
         for &mv in &moves[..plies] {
@@ -45,7 +32,7 @@ pub fn first_dead_ply(start: &Position, moves: &[Option<Move>]) -> u32 {
                 None => pos.play_null(),
             }
         }
-        dead_behind_wall(&pos)
+        proved_dead(&pos, budget)
     };
     // Dead after `hi` plies, not known dead after fewer than `lo`.
     let (mut lo, mut hi) = (0, moves.len());
@@ -65,6 +52,9 @@ mod tests {
     use super::*;
     use crate::rules::san::San;
 
+    /// A budget that decides every position below.
+    const BUDGET: u64 = 20_000;
+
     fn pos(fen: &str) -> Position {
         Position::from_fen(fen).expect("a FEN")
     }
@@ -72,23 +62,21 @@ mod tests {
     #[test]
     fn a_pawn_wall_with_kings_apart_is_dead() {
         let wall = pos("8/8/4k3/p1p1p1p1/P1P1P1P1/8/3K4/8 w - - 0 1");
-        assert!(walled(&wall));
-        assert!(dead_behind_wall(&wall));
-        assert!(cannot_mate(&wall, Color::White));
+        assert!(proved_dead(&wall, 0));
         // A wall with a gap a king walks through (the f-h files) is not dead.
         let open = pos("8/8/4k3/p1p1p3/P1P1P3/8/3K4/8 w - - 0 1");
-        assert!(walled(&open));
-        assert!(!dead_behind_wall(&open));
-        // A pawn free to advance is no wall.
-        assert!(!walled(&pos("8/8/4k3/p1p1p3/P1P1P1P1/8/3K4/8 w - - 0 1")));
-        assert!(!dead_behind_wall(&Position::startpos()));
+        assert!(!proved_dead(&open, BUDGET));
+        assert!(!proved_dead(&Position::startpos(), BUDGET));
     }
 
     #[test]
-    fn material_alone_is_enough_for_one_side() {
-        let bare = pos("4k3/8/8/8/8/8/3PK3/8 b - - 0 1");
-        assert!(cannot_mate(&bare, Color::Black));
-        assert!(!cannot_mate(&bare, Color::White));
+    fn dead_beyond_walls_needs_the_search() {
+        // Labelled dead ("--") in the public unwinnability vector: no wall of head-on pawns
+        // only, so the static proofs leave it open, and the search proves it by visiting every
+        // reachable position.
+        let dead = pos("Bb1k1b2/bKp1p1p1/1pP1P1P1/1P6/p5P1/P7/8/8 w - - 0 1");
+        assert!(!proved_dead(&dead, 0));
+        assert!(proved_dead(&dead, BUDGET));
     }
 
     #[test]
@@ -106,19 +94,12 @@ mod tests {
             position.play_unchecked(mv);
             moves.push(Some(mv));
         }
-        assert!(dead_behind_wall(&position), "the wall is closed at the end");
-        assert!(!dead_behind_wall(&start));
-        let first = first_dead_ply(&start, &moves);
-        let mut replay = start.clone();
-        for &mv in moves[..first as usize].iter().flatten() {
-            replay.play_unchecked(mv);
-        }
-        assert!(dead_behind_wall(&replay));
-        let mut before = start.clone();
-        for &mv in moves[..first as usize - 1].iter().flatten() {
-            before.play_unchecked(mv);
-        }
-        assert!(!dead_behind_wall(&before), "ply {first} is the first");
+        assert!(
+            proved_dead(&position, BUDGET),
+            "the wall is closed at the end"
+        );
+        assert!(!proved_dead(&start, BUDGET));
+        let first = first_dead_ply(&start, &moves, BUDGET);
         assert_eq!(first, 3);
     }
 }

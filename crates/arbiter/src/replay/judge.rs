@@ -1,12 +1,14 @@
 //! The game's verdict once its moves are replayed: the first automatic end of the main line
 //! decides (the first dead ply found by bisection), else its final position with the claims a
 //! drawn result may rest on, else the tags; then what the board and the Termination tag say
-//! against the Result.
+//! against the Result. The final position is ruled on for both sides (can each still mate?,
+//! `dead`), and the ruling is kept in the report.
 
 use crate::outcome::{self, BoardFacts, Outcome, termination};
 use crate::pgn::{GameResult, Location, RawGame, parse_game};
 use crate::problem::Code;
 use crate::replay::{ReplayOptions, Replayer, claims, dead};
+use crate::rules::mate::{Ruling, Stage, rule};
 use crate::rules::{Color, Move, Position};
 
 impl Replayer {
@@ -27,7 +29,12 @@ impl Replayer {
             }
         };
         let mut ended = self.stack.automatic_end.filter(|&(ply, _)| ply < line.ply);
-        let dead_at_end = ended.is_none() && dead::dead_behind_wall(&line.pos);
+        let budget = self.options.rulings_budget;
+        let ruling = rule(&line.pos, budget);
+        self.report.can_mate = ruling.can_mate;
+        // Dead beyond the board and material (stalemate is an end of its own, and so is a dead
+        // position by material, found where it arose): bisected for the first dead ply.
+        let dead_at_end = ended.is_none() && ruling.dead() && ruling.stage > Stage::Material;
         if dead_at_end {
             let replayed;
             let played = match &self.stack.main_moves {
@@ -38,7 +45,7 @@ impl Replayer {
                 }
             };
             let moves: Vec<Option<Move>> = played.iter().map(|&(mv, _)| mv).collect();
-            let first = dead::first_dead_ply(&self.stack.start, &moves);
+            let first = dead::first_dead_ply(&self.stack.start, &moves, budget);
             // (`played` holds the `line.ply` moves of the main line.)
             if first < line.ply
                 && let Some(&(_, at)) = played.get(first as usize)
@@ -64,7 +71,7 @@ impl Replayer {
                     // A checkmate or stalemate that a null move followed.
                     self.report.end_ply = Some(line.ply);
                 }
-                let facts = self.final_facts(&line.pos, declared, dead_at_end);
+                let facts = self.final_facts(&line.pos, declared, &ruling);
                 outcome::classify(&facts, declared, termination.as_ref())
             }
         };
@@ -99,13 +106,13 @@ impl Replayer {
         }
     }
 
-    /// What the final position `pos` of the main line tells (`dead`: it is a proved dead
-    /// position). The claims are looked at only for a drawn result, where they count.
+    /// What the final position `pos` of the main line tells, with the `ruling` on it. The claims
+    /// are looked at only for a drawn result, where they count.
     pub(super) fn final_facts(
         &self,
         pos: &Position,
         declared: GameResult,
-        dead: bool,
+        ruling: &Ruling,
     ) -> BoardFacts {
         let stuck = !pos.has_legal_moves();
         let check = pos.is_check();
@@ -115,14 +122,14 @@ impl Replayer {
             checkmate: stuck && check,
             stalemate: stuck && !check,
             insufficient_material: pos.is_insufficient_material(),
-            dead_position: dead,
+            dead_position: ruling.dead(),
             halfmove_clock: pos.halfmoves(),
             repetitions,
             fifty_claimable: drawn && !stuck && claims::fifty(pos),
             threefold_claimable: drawn && !stuck && claims::threefold(pos, &self.stack.history),
             white_to_move: pos.turn() == Color::White,
-            white_cannot_mate: dead::cannot_mate(pos, Color::White),
-            black_cannot_mate: dead::cannot_mate(pos, Color::Black),
+            white_cannot_mate: ruling.cannot_mate(Color::White),
+            black_cannot_mate: ruling.cannot_mate(Color::Black),
         }
     }
 }
@@ -141,7 +148,11 @@ pub(super) fn winner_words(winner: outcome::Winner) -> &'static str {
 /// replayed again by a replayer that keeps them. Keeping every move of every game, for the few
 /// whose final position is dead beyond material, cost the replay about 1% of its time.
 fn main_line_moves(game: &[u8]) -> Vec<(Option<Move>, Location)> {
-    let mut again = Replayer::new(ReplayOptions::default());
+    // (Its own verdict is not wanted: no search for it.)
+    let mut again = Replayer::new(ReplayOptions {
+        rulings_budget: 0,
+        ..ReplayOptions::default()
+    });
     again.stack.main_moves = Some(Vec::new());
     parse_game(&RawGame::new(0, game.to_vec()), &mut again);
     again.stack.main_moves.unwrap_or_default()
@@ -181,6 +192,7 @@ mod tests {
         let first = dead::first_dead_ply(
             &Position::from_fen("8/6p1/4k3/p1p1p3/P1P1P1P1/8/3K4/8 b - - 0 1").expect("a FEN"),
             &moves.iter().map(|&(mv, _)| mv).collect::<Vec<_>>(),
+            0,
         );
         assert_eq!(first, 3);
     }

@@ -61,9 +61,13 @@ use notes::MainLineNotes;
 use problems::{Place, ProblemLog};
 use warnings::breaks_main_line;
 
+/// The default of [`ReplayOptions::rulings_budget`] (and of `--rulings-budget`): positions the
+/// helpmate searches may expand on one game's final position, both sides together.
+pub const DEFAULT_RULINGS_BUDGET: u64 = 0;
+
 /// How strictly a replay judges, and what it keeps. Variations are always replayed: `validate`
 /// and `export` judge a game alike.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct ReplayOptions {
     /// Turn every warning into an error (`validate --strict`).
     pub strict: bool,
@@ -84,6 +88,25 @@ pub struct ReplayOptions {
     pub eco: bool,
     /// Positions looked for on the main line ([`GameReport::position_ply`]).
     pub positions: Targets,
+    /// Positions the helpmate searches may expand to rule on a game's final position (can each
+    /// side still mate?), both sides together; 0 for the static proofs only (docs/outcomes.md).
+    pub rulings_budget: u64,
+}
+
+impl Default for ReplayOptions {
+    fn default() -> ReplayOptions {
+        ReplayOptions {
+            strict: false,
+            extra_tags: Vec::new(),
+            clock_checks: false,
+            plies: false,
+            comments: false,
+            tree: false,
+            eco: false,
+            positions: Targets::default(),
+            rulings_budget: DEFAULT_RULINGS_BUDGET,
+        }
+    }
 }
 
 /// Everything known about one game once it is replayed.
@@ -111,6 +134,9 @@ pub struct GameReport {
     pub end_ply: Option<u32>,
     /// The outcome, winner and result consistency.
     pub classification: Option<Classification>,
+    /// Whether White and Black can still mate in the final position: proved yes, proved no, or
+    /// `None` (not decided within the rulings budget, or the main line was not replayed).
+    pub can_mate: [Option<bool>; 2],
     /// Every problem, in source order (the game's own verdicts, found at its end, last).
     pub problems: Vec<Problem>,
     /// How many of `problems` are errors.
@@ -598,6 +624,7 @@ impl Visitor for Replayer {
         report.first_error.clear();
         report.end_ply = None;
         report.classification = None;
+        report.can_mate = [None; 2];
         // Every problem counted leaves one listed (the first of a game always is), so a game
         // with none listed has nothing counted to forget.
         if !report.problems.is_empty() {

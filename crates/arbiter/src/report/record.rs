@@ -6,13 +6,15 @@
 //! result_consistent, final_fen, valid, error, end_ply`, then the typed columns read from tags
 //! and clocks (`white_elo, black_elo, eco, opening, termination, time_control, base_seconds,
 //! increment_seconds, speed, played_on, utc_time, white_clock, black_clock, white_title,
-//! black_title, white_rating_diff, black_rating_diff, utc_timestamp, offset`), then the opening the
-//! built-in table names (`eco_computed, opening_computed`) and `movetext` when asked for,
-//! `position_ply` with `--position`, then one column per tag asked for with `--tags`.
+//! black_title, white_rating_diff, black_rating_diff, utc_timestamp, offset`), the final
+//! position's rulings (`white_can_mate, black_can_mate`), then the opening the built-in table
+//! names (`eco_computed, opening_computed`) and `movetext` when asked for, `position_ply` with
+//! `--position`, then one column per tag asked for with `--tags`.
 //!
 //! With [`ColumnSet::Lichess`] the columns are instead those of the lichess games dataset, with
 //! its names and types ([`LICHESS_COLUMNS`]: `Event` ... `TimeControl, movetext`), followed by
-//! arbiter's verdict columns, so that the output unions with that dataset and joins on `Site`.
+//! arbiter's verdict columns (the rulings last), so that the output unions with that dataset and
+//! joins on `Site`.
 
 use crate::clocks::Millis;
 use crate::outcome::{Outcome, Winner};
@@ -26,7 +28,7 @@ pub use crate::report::table::ExportFormat;
 use crate::report::table::{Table, is_plain};
 
 /// The fixed export fields, in order, with their types and whether they may be null.
-pub const COLUMNS: [(&str, ColumnKind, bool); 37] = {
+pub const COLUMNS: [(&str, ColumnKind, bool); 39] = {
     use ColumnKind::{Bool, Date, Float64, Int32, Int64, String, Time, Timestamp};
     [
         ("index", Int64, false),
@@ -66,6 +68,8 @@ pub const COLUMNS: [(&str, ColumnKind, bool); 37] = {
         ("black_rating_diff", Int32, true),
         ("utc_timestamp", Timestamp, true),
         ("offset", Int64, false),
+        ("white_can_mate", Bool, true),
+        ("black_can_mate", Bool, true),
     ]
 };
 
@@ -92,7 +96,7 @@ pub const POSITION_PLY: (&str, ColumnKind, bool) = ("position_ply", ColumnKind::
 /// The columns of `--columns lichess`: the lichess games dataset's own, with its names and types
 /// (16-bit ratings and rating differences, the day as a date, the time of day as a time), then
 /// arbiter's verdict.
-pub const LICHESS_COLUMNS: [(&str, ColumnKind, bool); 33] = {
+pub const LICHESS_COLUMNS: [(&str, ColumnKind, bool); 35] = {
     use ColumnKind::{Bool, Date, Float64, Int16, Int32, Int64, String, Time};
     [
         ("Event", String, false),
@@ -128,6 +132,8 @@ pub const LICHESS_COLUMNS: [(&str, ColumnKind, bool); 33] = {
         ("white_clock", Float64, true),
         ("black_clock", Float64, true),
         ("offset", Int64, false),
+        ("white_can_mate", Bool, true),
+        ("black_can_mate", Bool, true),
     ]
 };
 
@@ -236,6 +242,8 @@ pub struct ExportRecord<'a> {
     pub error: &'a str,
     /// The ply at which an automatic end ended the game, when moves follow it.
     pub end_ply: Option<u32>,
+    /// Whether White and Black can still mate in the final position (`None`: not decided).
+    pub can_mate: [Option<bool>; 2],
     /// The `WhiteElo` and `BlackElo` tags as written.
     pub elo: [&'a str; 2],
     /// The `ECO` tag.
@@ -299,6 +307,7 @@ impl<'a> ExportRecord<'a> {
             valid: report.errors == 0,
             error: &report.first_error,
             end_ply: report.end_ply,
+            can_mate: report.can_mate,
             elo: [&tags.white_elo, &tags.black_elo],
             eco: &tags.eco,
             opening: &tags.opening,
@@ -401,6 +410,8 @@ impl<'a> ExportRecord<'a> {
         cell(rating_diff(r.rating_diffs[1], i32::MAX.into()));
         cell(utc_timestamp(r.utc_date, utc_time));
         cell(offset(r.offset));
+        cell(r.can_mate[0].map_or(Cell::Null, Cell::Bool));
+        cell(r.can_mate[1].map_or(Cell::Null, Cell::Bool));
     }
 }
 
@@ -517,7 +528,9 @@ impl RecordFormatter {
             .cell(r.speed.map_or(Cell::Null, Cell::Plain))
             .cell(r.final_clocks[0].map_or(Cell::Null, Cell::Seconds))
             .cell(r.final_clocks[1].map_or(Cell::Null, Cell::Seconds))
-            .cell(offset(r.offset));
+            .cell(offset(r.offset))
+            .cell(r.can_mate[0].map_or(Cell::Null, Cell::Bool))
+            .cell(r.can_mate[1].map_or(Cell::Null, Cell::Bool));
         if self.position {
             row.cell(position_ply(r.position_ply));
         }
@@ -655,6 +668,7 @@ mod tests {
             speed: Some("blitz"),
             utc_time: "??:??:??",
             final_clocks: [Some(61_500), None],
+            can_mate: [Some(true), Some(false)],
             titles: ["GM", "?"],
             rating_diffs: ["+5", "-5"],
             extra,
@@ -691,7 +705,7 @@ mod tests {
             header
                 + "1,\"a, b.pgn\",1,\"Rated \"\"Blitz\"\", game\",,2025.05.01,,Ann,Bob,1-0,41,\
                    checkmate,white,true,7k/6Q1/6K1/8/8/8/8/8 b - - 1 21,true,,,2400,,C20,,,180+2,\
-                   180,2,blitz,2025-05-01,,61.5,,GM,,5,-5,,5630,2400\n"
+                   180,2,blitz,2025-05-01,,61.5,,GM,,5,-5,,5630,true,false,2400\n"
         );
     }
 
@@ -722,6 +736,8 @@ mod tests {
         assert_eq!(value["utc_timestamp"], serde_json::Value::Null);
         assert_eq!(value["error"], serde_json::Value::Null);
         assert_eq!(value["offset"], 5630);
+        assert_eq!(value["white_can_mate"], true);
+        assert_eq!(value["black_can_mate"], false);
     }
 
     #[test]
@@ -787,7 +803,7 @@ mod tests {
             Some(
                 "\"Rated \"\"Blitz\"\", game\",,Ann,Bob,1-0,GM,,2400,,5,-5,2025-05-01,13:05:09,C20,,,\
                  180+2,1. e4 e5,7,\"a, b.pgn\",7,41,checkmate,white,true,\
-                 7k/6Q1/6K1/8/8/8/8/8 b - - 1 21,true,,,blitz,61.5,,5630"
+                 7k/6Q1/6K1/8/8/8/8/8 b - - 1 21,true,,,blitz,61.5,,5630,true,false"
             )
         );
     }

@@ -15,6 +15,9 @@
 //!    toward mates, that either finds a line or proves, by visiting every reachable position,
 //!    that none exists.
 //!
+//! [`rule`] judges a position for both sides under one node budget (the ruling `export` gives
+//! every game's final position), reporting which stage decided.
+//!
 //! [`certainly_not_dead`] is the cheap filter for archives: `true` only when some side can
 //! provably mate, by an argument that needs no search.
 //!
@@ -35,6 +38,7 @@
 
 pub mod filter;
 pub mod locked;
+pub mod ruling;
 pub mod search;
 pub mod statics;
 
@@ -44,6 +48,7 @@ use crate::types::Color;
 
 pub use filter::certainly_not_dead;
 pub use locked::{cannot_check, cannot_mate_locked};
+pub use ruling::{Ruling, Stage, rule};
 pub use statics::material_cannot_mate;
 
 /// Whether a side can still checkmate.

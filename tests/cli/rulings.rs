@@ -1,0 +1,123 @@
+//! The rulings on final positions and flag falls that need the helpmate search: the fixtures of
+//! `testdata/rulings/`, each with an `Expect` tag (`outcome winner result_consistent end_ply`), a
+//! `Can` tag (`white_can_mate black_can_mate` within a budget that decides them), a `Static` tag
+//! (the same with `--rulings-budget 0`: the static proofs only) and a `Codes` tag (what validate
+//! reports with the budget). The file's header says where each verdict comes from.
+
+use serde_json::Value;
+
+use crate::util::{arbiter, fixture, json_lines, stdout};
+
+/// A budget that decides every fixture (the hardest needs about 1,400 positions).
+const BUDGET: &str = "20000";
+
+/// `-` for JSON null or an empty string, else the value as text.
+fn field(value: &Value) -> String {
+    match value {
+        Value::Null => "-".to_owned(),
+        Value::String(s) if s.is_empty() => "-".to_owned(),
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// `white_can_mate black_can_mate` of a record, `null` for undecided.
+fn can_mate(record: &Value) -> String {
+    ["white_can_mate", "black_can_mate"]
+        .map(|name| record[name].to_string())
+        .join(" ")
+}
+
+fn export(budget: &str) -> Vec<Value> {
+    json_lines(&stdout(&arbiter(&[
+        "export",
+        &fixture("rulings"),
+        "--format",
+        "jsonl",
+        "--rulings-budget",
+        budget,
+        "--tags",
+        "Expect,Can,Static,Codes",
+    ])))
+}
+
+#[test]
+fn export_and_validate_rule_by_proof_within_the_budget() {
+    let records = export(BUDGET);
+    let diagnostics: Vec<Value> = json_lines(&stdout(&arbiter(&[
+        "validate",
+        &fixture("rulings"),
+        "--format",
+        "jsonl",
+        "--rulings-budget",
+        BUDGET,
+    ])))
+    .into_iter()
+    .filter(|d| d["type"] == "diagnostic")
+    .collect();
+    assert_eq!(records.len(), 9);
+    for record in &records {
+        let event = record["event"].as_str().unwrap_or_default();
+        let got = ["outcome", "winner", "result_consistent", "end_ply"]
+            .map(|name| field(&record[name]))
+            .join(" ");
+        assert_eq!(
+            got,
+            record["Expect"].as_str().unwrap_or_default(),
+            "{event}"
+        );
+        assert_eq!(
+            can_mate(record),
+            record["Can"].as_str().unwrap_or_default(),
+            "{event}"
+        );
+        let mut codes: Vec<&str> = diagnostics
+            .iter()
+            .filter(|d| d["game"] == record["game"])
+            .filter_map(|d| d["code"].as_str())
+            .collect();
+        codes.sort_unstable();
+        let want: Vec<&str> = record["Codes"]
+            .as_str()
+            .unwrap_or_default()
+            .split_whitespace()
+            .collect();
+        assert_eq!(codes, want, "{event}");
+    }
+    let flag = diagnostics
+        .iter()
+        .filter_map(|d| d["message"].as_str())
+        .find(|m| m.contains("won on time"))
+        .unwrap_or_default();
+    assert!(
+        flag.contains("White won on time but cannot mate by any series of legal moves"),
+        "{flag}"
+    );
+}
+
+#[test]
+fn without_a_search_only_the_static_proofs_decide_and_undecided_is_no_verdict() {
+    for record in export("0") {
+        let event = record["event"].as_str().unwrap_or_default();
+        assert_eq!(
+            can_mate(&record),
+            record["Static"].as_str().unwrap_or_default(),
+            "{event}"
+        );
+        // An undecided winner is never taken for one that cannot mate.
+        if record["outcome"] == "time_forfeit" {
+            let winner = format!("{}_can_mate", field(&record["winner"]));
+            assert_eq!(
+                record["result_consistent"],
+                record[&winner] != false,
+                "{event}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_budget_must_be_a_number() {
+    let out = arbiter(&["export", &fixture("rulings"), "--rulings-budget", "many"]);
+    assert_eq!(out.status.code(), Some(2));
+}
