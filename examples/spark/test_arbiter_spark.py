@@ -132,7 +132,8 @@ def differences(duck, parts_glob, plain, key):
     duck.execute(f"CREATE OR REPLACE VIEW plain AS SELECT * EXCLUDE ({dropped}) "
                  f"FROM read_parquet('{plain}')")
     found = []
-    columns = ", ".join(key)
+    # Quoted: `offset` is a keyword of DuckDB's SQL.
+    columns = ", ".join(f'"{name}"' for name in key)
     for view in ("parts", "plain"):
         total, keys = duck.execute(
             f"SELECT count(*), count(DISTINCT ({columns})) FROM {view}").fetchone()
