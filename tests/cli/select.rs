@@ -546,7 +546,7 @@ fn export_tests_keep_the_columns_asked_for() {
     let text = stdout(&output);
     let header = text.lines().next().unwrap();
     assert!(
-        header.ends_with(",offset,eco_computed,opening_computed,movetext,position_ply"),
+        header.ends_with(",black_can_mate,eco_computed,opening_computed,movetext,position_ply"),
         "{header}"
     );
     let output = arbiter_stdin(
