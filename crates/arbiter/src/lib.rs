@@ -90,7 +90,8 @@ pub use report::summary::{InputTotals, Totals};
 pub use report::table::Table;
 pub use select::{
     Chooser, DedupMode, ExprError, Fields, Filter, KeptGames, RecordFields, Router, Schema,
-    SelectCounts, SelectOptions, Type, Value, needs_numbers, reads_opening, record_schema,
+    SelectCounts, SelectOptions, Type, Value, check_round_trip, needs_numbers, reads_opening,
+    record_schema,
 };
 pub use text::{MAX_ECHO_CHARS, clip, counted};
 pub use tree::{GameTree, LINE_WIDTH, MoveText, Node, Span, WriteOptions, write_game};

@@ -13,14 +13,18 @@
 //! - `frame`: what a worker hands on for each game (its verdict, its PGN, its original text,
 //!   its dedup key), in the batch's output;
 //! - `route`: where each game goes, decided in input order (output, `--rejected`,
-//!   `--duplicates`), and the counts.
+//!   `--duplicates`), and the counts;
+//! - `check`: the round trip select promises, as a check the property test and the
+//!   `select_roundtrip` fuzz target both run.
 
+mod check;
 mod choose;
 mod dedup;
 mod expr;
 mod frame;
 mod route;
 
+pub use check::check_round_trip;
 pub use choose::{
     Chooser, RecordFields, SelectOptions, needs_numbers, reads_opening, record_schema,
 };

@@ -29,6 +29,7 @@
 
 mod write;
 
+pub(crate) use write::ROSTER;
 pub use write::{LINE_WIDTH, WriteOptions, write_game};
 
 use crate::pgn::GameResult;

@@ -53,7 +53,7 @@ use crate::pgn::GameResult;
 pub const LINE_WIDTH: usize = 80;
 
 /// The Seven Tag Roster, in order, with what stands for a missing tag.
-const ROSTER: [(&str, &str); 7] = [
+pub(crate) const ROSTER: [(&str, &str); 7] = [
     ("Event", "?"),
     ("Site", "?"),
     ("Date", "????.??.??"),
