@@ -153,7 +153,7 @@ pub use error::{PgnError, PgnErrorKind, ReadError};
 pub use lex::{BOM, GameResult, MAX_TAG_LINE, TAG_LINE_LOOK_BACK, is_space, may_start_token};
 pub use location::{Encoding, GameInfo, LineCol, Location};
 pub use parse::parse_game;
-pub use ranged::{RangeStop, Ranged};
+pub use ranged::{FIRST_BACK, RangeStop, Ranged};
 pub use raw::RawGame;
 pub use reader::Reader;
 pub use split::{DEFAULT_MAX_GAME_BYTES, PartEnd, Rest, Splitter};

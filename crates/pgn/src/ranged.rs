@@ -24,6 +24,9 @@ use super::lex::last_brace;
 
 /// Bytes read from the stream at a time.
 const CHUNK: usize = 256 << 10;
+/// The first block read back for the last brace before a seeking range ([`Ranged::seeking`]):
+/// in a file of comments, one is that close.
+pub const FIRST_BACK: usize = 4 << 10;
 
 /// Where a range's games stop: `S(END)` once found, `u64::MAX` until then (and for no range).
 /// Shared by the [`Ranged`] stream that finds it and the readers of its bytes.
@@ -206,11 +209,14 @@ impl<R: Read + Seek> Ranged<R> {
     }
 }
 
-/// The last brace of `file` before offset `at`, searched back from there.
+/// The last brace of `file` before offset `at`, searched back from there in blocks of
+/// [`FIRST_BACK`] bytes and more, up to [`CHUNK`].
 fn last_brace_before<R: Read + Seek>(file: &mut R, mut at: u64) -> io::Result<Option<u8>> {
     let mut block = Vec::with_capacity(CHUNK);
+    let mut want = FIRST_BACK;
     while at > 0 {
-        let len = at.min(CHUNK as u64);
+        let len = at.min(want as u64);
+        want = (want * 2).min(CHUNK);
         at -= len;
         file.seek(SeekFrom::Start(at))?;
         block.clear();
