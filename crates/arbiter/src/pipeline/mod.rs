@@ -21,9 +21,11 @@
 //! A zstd file of many frames (as `pzstd` makes them) is decoded on every core too: its runs of
 //! frames go to the workers beside the parts cut from the runs decoded before (`frames`).
 //!
-//! With a range of one input (`--range`), the games before it are cut on the calling thread, not
-//! replayed ([`Reader::range`]), and the range's games are read as any others, in parts from its
-//! first game with several jobs; every reader stops before the first game at or after its end.
+//! With a range of one input (`--range`), the input is read from where a game surely starts at or
+//! after START ([`Ranged`]: a plain file seeks there; any other stream is read to it, not cut),
+//! and the range's games are read as any others, in parts from its first game with several jobs;
+//! every reader stops before the game where the range stops, which is found before any byte past
+//! it is handed out. Its lines count per game ([`Reader::lines_per_game`]).
 //!
 //! The files: `read` reads games from one reader (a batch here, or a part on a worker),
 //! `parts` cuts an input into parts, `frames` decodes zstd frames on the workers; this file runs
@@ -118,9 +120,10 @@ impl Observer for () {}
 /// thread finished the next batch). An error is one of `out`'s, which stops the run, or an
 /// internal error of the threads.
 ///
-/// With a `range`, only the games whose first byte lies in that range of the (decompressed) input
-/// are read, as [`Reader::range`] reads them: the run reads one input (a second is an input
-/// error), and the games before the range are cut, not replayed.
+/// With a `range`, only the games of that range of the (decompressed) input are read, as
+/// [`Reader::ranged`] reads them (from where a game surely starts at or after its start, to where
+/// one does at or after its end; lines counted per game): the run reads one input (a second is an
+/// input error).
 pub fn run<F: GameFormatter>(
     paths: &[PathBuf],
     range: Option<Range<u64>>,
