@@ -271,6 +271,66 @@ mod tests {
         assert_eq!(line_ends(b"\r\r\n\n"), 3);
     }
 
+    /// 300 KB of lines drawn at random from `kinds`, after `first`.
+    fn random_lines(first: &str, kinds: &[&str]) -> String {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut text = first.to_owned();
+        while text.len() < 300_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            text.push_str(kinds[(x % kinds.len() as u64) as usize]);
+            text.push_str(if x % 5 == 0 { "\r\n" } else { "\n" });
+        }
+        text
+    }
+
+    /// How many line starts (every third) of `text` surely start a game, after checking each is
+    /// judged the same from windows that start at or before its look-behind.
+    fn sure_starts_from_any_window(text: &str) -> usize {
+        let bytes = text.as_bytes();
+        let mut sure = 0;
+        for start in memchr::memchr_iter(b'\n', bytes).map(|n| n + 1).step_by(3) {
+            let whole = sure_start(bytes, start, start + 1, true, None) == Some(start);
+            for back in [RANGE_LOOK_BEHIND, RANGE_LOOK_BEHIND + 777] {
+                let base = start.saturating_sub(back);
+                let end = bytes.len().min(start + RANGE_LOOK_AHEAD + 5);
+                let window = &bytes[base..end];
+                let brace = last_brace(&bytes[..base]);
+                let judged = sure_start(window, start - base, start - base + 1, base == 0, brace);
+                assert_eq!(
+                    judged == Some(start - base),
+                    whole,
+                    "at {start} from {base}"
+                );
+            }
+            sure += usize::from(whole);
+        }
+        sure
+    }
+
+    #[test]
+    fn a_sure_start_is_judged_the_same_from_any_window_that_holds_its_look_around() {
+        // Lines of every kind a game start is judged by: tag pairs, results, quotes, braces open
+        // and closed over lines, `;` and `%` lines, blank lines.
+        let tags = ["[Event \"e\"]", "[Site \"s\"]", "", ""];
+        let lines = [
+            "1. e4 e5 1-0",
+            "1-0 \"q\"",
+            "; a line comment",
+            "% escape",
+            "  ]",
+        ];
+        let braces = ["1. d4 { a comment", "quoted } d5 0-1", "2. Nf3 {x} Nc6 *"];
+        let every = [&tags[..], &lines, &braces].concat();
+        assert!(sure_starts_from_any_window(&random_lines("", &every)) > 100);
+        // No brace but an open one at the start, far behind the windows: nothing surely starts.
+        let unclosed = random_lines("1. d4 { open\n", &[&tags[..], &lines].concat());
+        assert_eq!(sure_starts_from_any_window(&unclosed), 0);
+        let closed = random_lines("1. d4 { closed }\n", &[&tags[..], &lines].concat());
+        assert!(sure_starts_from_any_window(&closed) > 100);
+    }
+
     #[test]
     fn looks_only_from_the_given_place() {
         let text = "1. e4 1-0\n\n[Event \"b\"]\n\n1. d4\n";
