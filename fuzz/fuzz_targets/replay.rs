@@ -6,8 +6,8 @@
 #![no_main]
 
 use arbiter::pgn::Reader;
-use arbiter::{Code, Severity};
 use arbiter::{ReplayOptions, Replayer};
+use arbiter::{Code, Severity};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -48,12 +48,10 @@ fuzz_target!(|data: &[u8]| {
                 assert!(listed <= n, "{code}: {listed} listed, {n} counted");
                 all_listed &= listed == n;
             }
-            assert!(
-                report
-                    .problems
-                    .iter()
-                    .all(|p| report.codes.seen().any(|(code, _)| code == p.code))
-            );
+            assert!(report.problems.iter().all(|p| report
+                .codes
+                .seen()
+                .any(|(code, _)| code == p.code)));
             if all_listed {
                 let errors = report
                     .problems
@@ -70,10 +68,7 @@ fuzz_target!(|data: &[u8]| {
             }
             // Moves after an automatic end are warned about exactly where export gives the
             // ply of that end.
-            let after_end = report
-                .codes
-                .seen()
-                .any(|(code, _)| code == Code::MoveAfterEnd);
+            let after_end = report.codes.seen().any(|(code, _)| code == Code::MoveAfterEnd);
             if report.main_line_valid {
                 assert_eq!(report.end_ply.is_some(), after_end, "{}", report.final_fen);
             }

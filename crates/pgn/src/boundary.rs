@@ -280,7 +280,7 @@ mod tests {
             x ^= x >> 7;
             x ^= x << 17;
             text.push_str(kinds[(x % kinds.len() as u64) as usize]);
-            text.push_str(if x % 5 == 0 { "\r\n" } else { "\n" });
+            text.push_str(if x.is_multiple_of(5) { "\r\n" } else { "\n" });
         }
         text
     }
