@@ -2,14 +2,16 @@
 //! the game it belongs to; and the one-pass reading (a one-pass visitor) sees
 //! exactly what the general way sees, and so does reading the input through reads of small
 //! sizes, and reading it in parts cut where a game surely starts (as `--jobs N` reads one large
-//! input). A small game size limit keeps the over-limit path busy too. A visitor that skips
+//! input), and reading it in ranges (`--range`: from where a game surely starts, told from the
+//! bytes alone, by a file that seeks and by a stream), whose games are the same but for their
+//! lines, counted per game. A small game size limit keeps the over-limit path busy too. A visitor that skips
 //! comments gets the same places, and each skipped comment's span holds exactly its text. A tag
 //! pair may span lines, but no tag value holds a line end.
 
 #![no_main]
 
 use arbiter::pgn::{
-    GameInfo, Location, PartEnd, PgnError, Reader, Visitor, last_game_start, line_ends,
+    GameInfo, Location, PartEnd, PgnError, Ranged, Reader, Visitor, last_game_start, line_ends,
 };
 use libfuzzer_sys::fuzz_target;
 
@@ -26,8 +28,8 @@ struct Everything {
 }
 
 /// What a game looked like: its number, token and error counts, where its tokens are, and its
-/// raw bytes and end line.
-type Seen = (u64, u64, u64, Vec<(u64, u64)>, Vec<u8>, u64);
+/// raw bytes, end line and first line.
+type Seen = (u64, u64, u64, Vec<(u64, u64)>, Vec<u8>, u64, u64);
 
 impl Visitor for Everything {
     type Output = Seen;
@@ -44,7 +46,10 @@ impl Visitor for Everything {
     }
     fn tag(&mut self, name: &str, value: &str, location: Location) {
         // A tag pair may span lines, its string never (PGN 7 and 8.1).
-        assert!(!value.contains(['\n', '\r']), "a tag value holds a line end");
+        assert!(
+            !value.contains(['\n', '\r']),
+            "a tag value holds a line end"
+        );
         self.tokens += (name.len() + value.len()) as u64;
         self.locations.push(location);
     }
@@ -97,7 +102,11 @@ impl Visitor for Everything {
             let text = &bytes[span.clone()];
             match bytes[span.start - 1] {
                 b'{' => {
-                    assert_eq!(bytes.get(span.end), Some(&b'}'), "a comment ends at its `}}`");
+                    assert_eq!(
+                        bytes.get(span.end),
+                        Some(&b'}'),
+                        "a comment ends at its `}}`"
+                    );
                     assert!(!text.contains(&b'}'));
                 }
                 b';' => {
@@ -114,8 +123,48 @@ impl Visitor for Everything {
             located,
             game.bytes().to_vec(),
             game.end_line(),
+            game.first_line(),
         )
     }
+}
+
+/// A game as a range reads it: its lines counted from its first line, not numbered.
+fn per_game((_, tokens, errors, located, bytes, end_line, first_line): Seen) -> Seen {
+    let relative = |line: u64| line + 1 - first_line;
+    let located = located.into_iter().map(|(l, c)| (relative(l), c)).collect();
+    (0, tokens, errors, located, bytes, relative(end_line), 1)
+}
+
+/// Reads every game of `data` in the ranges `[0, a)`, `[a, b)` and `[b, end]`, from a file that
+/// seeks or a stream, with a one-pass visitor or not.
+fn read_in_ranges(
+    data: &[u8],
+    limit: usize,
+    a: u64,
+    b: u64,
+    seek: bool,
+    one_pass: bool,
+) -> Vec<Seen> {
+    let mut visitor = Everything {
+        one_pass,
+        ..Everything::default()
+    };
+    let mut games = Vec::new();
+    for range in [0..a, a..b, b..data.len() as u64 + 1] {
+        let file = std::io::Cursor::new(data);
+        let ranged = if seek {
+            Ranged::seeking(file, range).expect("in memory")
+        } else {
+            Ranged::new(file, range)
+        };
+        let mut reader = Reader::ranged("fuzz.pgn", ranged)
+            .expect("in memory")
+            .with_max_game_bytes(limit);
+        while let Some(game) = reader.read_game(&mut visitor).expect("in memory") {
+            games.push(per_game(game));
+        }
+    }
+    games
 }
 
 /// Hands out its bytes in pieces of 1 to `largest` bytes, sizes drawn from a seed.
@@ -216,10 +265,18 @@ fuzz_target!(|data: &[u8]| {
     assert!(general == one_pass, "the one-pass reading differs");
     for one_pass in [false, true] {
         let skipping = read_from(data, limit, one_pass, true);
-        assert!(general == skipping, "skipping comments differs (one pass: {one_pass})");
+        assert!(
+            general == skipping,
+            "skipping comments differs (one pass: {one_pass})"
+        );
     }
     let seed = u64::from(data.get(2).copied().unwrap_or(0)) | 1 << 32;
-    for (largest, one_pass, skip) in [(1, false, false), (7, true, true), (64, false, true), (300, true, false)] {
+    for (largest, one_pass, skip) in [
+        (1, false, false),
+        (7, true, true),
+        (64, false, true),
+        (300, true, false),
+    ] {
         let pieces = Pieces {
             bytes: data,
             seed,
@@ -234,4 +291,15 @@ fuzz_target!(|data: &[u8]| {
     let size = 1 + usize::from(data.get(1).copied().unwrap_or(0));
     let in_parts = read_in_parts(data, limit, size);
     assert!(general == in_parts, "the reading in parts differs");
+    let len = data.len() as u64;
+    let a = (size as u64 * 7) % (len + 1);
+    let b = a + (u64::from(data.get(3).copied().unwrap_or(0)) * 5) % (len + 1 - a);
+    let whole: Vec<Seen> = general.into_iter().map(per_game).collect();
+    for (seek, one_pass) in [(true, true), (false, false)] {
+        let in_ranges = read_in_ranges(data, limit, a, b, seek, one_pass);
+        assert!(
+            whole == in_ranges,
+            "the reading in ranges {a}, {b} differs (seek: {seek})"
+        );
+    }
 });

@@ -33,10 +33,12 @@ pub struct GameRun {
     /// Show no progress bar, and no line saying what -o FILE received.
     #[arg(long, short = 'q')]
     pub quiet: bool,
-    /// Read only the games whose first byte lies at byte START or after and before byte END of
-    /// the (decompressed) input, counted from 0; the last one is read to its end past END. One
-    /// input only. The ranges of any split of a file together read each of its games once, as
-    /// the whole file reads it (the `offset` field names each game the same way).
+    /// Read only the games whose first byte lies from the first place at or after byte START of
+    /// the (decompressed) input where a game surely starts, to the first such place at or after
+    /// byte END (counted from 0); the last is read to its end. One input only; a plain file is
+    /// not read before START. The ranges of any split of a file together read each of its games
+    /// once, as the whole file reads it (the `offset` field names each game the same way); lines
+    /// count from each game's first line (validate: PATH@OFFSET:LINE:COL).
     #[arg(long, value_name = "START:END", value_parser = parse_range)]
     pub range: Option<std::ops::Range<u64>>,
     /// Positions the helpmate search may visit to decide whether each side can still mate in a

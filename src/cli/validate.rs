@@ -99,7 +99,14 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Ran> {
     };
     let totals = args.run.run(
         &options,
-        || DiagnosticFormatter::new(format.into()),
+        || {
+            let formatter = DiagnosticFormatter::new(format.into());
+            if args.run.range.is_some() {
+                formatter.lines_per_game()
+            } else {
+                formatter
+            }
+        },
         &mut destination,
     )?;
     let mut sink = destination.out;

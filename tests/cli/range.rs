@@ -167,7 +167,63 @@ fn validate_reads_the_same_range_and_names_each_game_by_its_offset() {
     assert_eq!(whole.len(), 3, "{whole:?}");
     let b = whole[1].0;
     assert_eq!(b as usize, text.find("[Event \"b\"]").unwrap());
-    // The second game alone: numbered 1 in the run, at the same offset and line.
+    // The second game alone: numbered 1 in the run, at the same offset, its line counted from
+    // the game's first line.
+    let first_line = text[..b as usize].matches('\n').count() as u64 + 1;
     let range = format!("1:{}", b + 1);
-    assert_eq!(offsets(&["--range", &range]), [(b, 1, whole[1].2)]);
+    let in_game = whole[1].2 - first_line + 1;
+    assert_eq!(offsets(&["--range", &range]), [(b, 1, in_game)]);
+    // The whole file as a range: every game's lines counted so, the same in any split.
+    let per_game: Vec<(u64, u64, u64)> = offsets(&["--range", "0:100000"]);
+    assert_eq!(per_game[1], (b, 2, in_game));
+    // The text form names the game by its offset, and the line in it.
+    let output = arbiter(&["validate", path, "-q", "--range", &range]);
+    let said = format!("{path}@{b}:{in_game}:");
+    assert!(stdout(&output).starts_with(&said), "{}", stdout(&output));
+    let output = arbiter(&["validate", path, "-q"]);
+    let said = format!("{path}:{}:", whole[1].2);
+    assert!(stdout(&output).contains(&said), "{}", stdout(&output));
+}
+
+/// Games without a comment, some of whose result lines hold a quote (no game surely starts after
+/// those): so that no brace is in sight anywhere.
+fn no_braces() -> String {
+    (0..400)
+        .map(|n| {
+            let end = if n % 7 == 3 { "1-0 \"x\"" } else { "1-0" };
+            format!("[Event \"{n}\"]\n[Site \"s\"]\n\n1. e4 e5 2. Nf3 Nc6 {end}\n\n")
+        })
+        .collect()
+}
+
+#[test]
+fn the_ranges_of_a_split_hold_each_game_once_by_file_and_by_standard_input() {
+    let text = no_braces();
+    // A range start inside a comment quoting a tag section, after games without braces.
+    let text = format!("{text}{QUOTING}{}", no_braces());
+    let all: Vec<(String, u64)> = events(&text, "0:1000000");
+    assert_eq!(all.len(), 803);
+    let len = text.len() as u64;
+    // Game 3 ends on a line with a quote, after which no game surely starts: a range that starts
+    // at game 4 starts at game 5, and game 4 is the range's before.
+    let at = |n: usize| text.find(&format!("[Event \"{n}\"]")).unwrap() as u64;
+    let from_4 = events(&text, &format!("{}:{len}", at(4)));
+    assert_eq!(from_4.first(), Some(&("5".to_owned(), at(5))));
+    let to_4 = events(&text, &format!("0:{}", at(4)));
+    assert_eq!(to_4.last(), Some(&("4".to_owned(), at(4))));
+    let quoted = text.find("[Event \"quoted\"]").unwrap() as u64;
+    for cuts in [
+        vec![len / 3, len / 2],
+        vec![1, quoted - 2, quoted + 3, len - 5],
+        vec![len / 7, 2 * len / 7, 3 * len / 7, 4 * len / 7, len - 1],
+    ] {
+        let mut bounds = vec![0];
+        bounds.extend(cuts);
+        bounds.push(len + 1);
+        let union: Vec<(String, u64)> = bounds
+            .windows(2)
+            .flat_map(|w| events(&text, &format!("{}:{}", w[0], w[1])))
+            .collect();
+        assert_eq!(union, all, "{bounds:?}");
+    }
 }

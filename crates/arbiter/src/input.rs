@@ -52,6 +52,9 @@ pub struct Source {
     /// A zstd file opened again, to be split into frames (see [`frames`]).
     #[cfg(feature = "zstd")]
     pub(crate) zstd: Option<File>,
+    /// A plain (not compressed) regular file opened again, to be read from a place (`--range`),
+    /// its reads counted in `stored`.
+    pub(crate) plain: Option<Counted<File>>,
 }
 
 impl Source {
@@ -63,6 +66,7 @@ impl Source {
             stored,
             #[cfg(feature = "zstd")]
             zstd: None,
+            plain: None,
         }
     }
 }
@@ -97,6 +101,12 @@ impl<R: Read> Read for Counted<R> {
         let n = self.raw.read(buf)?;
         self.stored.0.fetch_add(n as u64, Ordering::Relaxed);
         Ok(n)
+    }
+}
+
+impl<R: io::Seek> io::Seek for Counted<R> {
+    fn seek(&mut self, to: io::SeekFrom) -> io::Result<u64> {
+        self.raw.seek(to)
     }
 }
 
@@ -256,15 +266,16 @@ impl Iterator for Sources {
                 // A regular file is looked at now, so that one that is not PGN is one input error.
                 let stored = StoredBytes::default();
                 return Some(match decompressed(stored.counting(file)) {
-                    #[allow(unused_mut, reason = "set only with the zstd feature")]
                     Ok((reader, format)) => {
                         let mut source = Source::new(name, reader, stored);
                         #[cfg(feature = "zstd")]
                         if format == Some(Compression::Zstd) {
                             source.zstd = File::open(&path).ok();
                         }
-                        #[cfg(not(feature = "zstd"))]
-                        let _ = format;
+                        if format.is_none() {
+                            let stored = source.stored.clone();
+                            source.plain = File::open(&path).ok().map(|f| stored.counting(f));
+                        }
                         Ok(source)
                     }
                     Err(source) => Err(match source.get_ref().and_then(|e| e.downcast_ref()) {

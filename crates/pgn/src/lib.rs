@@ -34,7 +34,8 @@
 //!    at any defect, hand the game to the general way).
 //! 5. The stream: `buffer` (the read buffer and its line count), `cut` (where a game ends: a
 //!    section machine over the lexer's lexemes), `split` ([`Splitter`]).
-//! 6. `reader` ([`Reader`]: the choice between one pass and the general way, panic recovery).
+//! 6. `ranged` ([`Ranged`]: a range of an input, from where a game surely starts to where
+//!    another does, told from the bytes alone), `reader` ([`Reader`]: the choice between one pass and the general way, panic recovery).
 //!
 //! Read leniently, report precisely:
 //!
@@ -137,6 +138,7 @@ mod moves;
 mod movetext;
 mod one_pass;
 mod parse;
+mod ranged;
 mod raw;
 mod reader;
 mod scan;
@@ -146,11 +148,12 @@ mod tags;
 mod variation;
 mod visitor;
 
-pub use boundary::{last_game_start, line_ends};
+pub use boundary::{RANGE_LOOK_AHEAD, RANGE_LOOK_BEHIND, last_game_start, line_ends, sure_start};
 pub use error::{PgnError, PgnErrorKind, ReadError};
 pub use lex::{BOM, GameResult, MAX_TAG_LINE, TAG_LINE_LOOK_BACK, is_space, may_start_token};
 pub use location::{Encoding, GameInfo, LineCol, Location};
 pub use parse::parse_game;
+pub use ranged::{FIRST_BACK, RangeStop, Ranged};
 pub use raw::RawGame;
 pub use reader::Reader;
 pub use split::{DEFAULT_MAX_GAME_BYTES, PartEnd, Rest, Splitter};
@@ -159,7 +162,7 @@ pub use visitor::{Flow, Visitor};
 #[cfg(test)]
 mod tests {
     /// The files of the module, in the order of the stack in the module documentation.
-    const LAYERS: [(&str, &str); 20] = [
+    const LAYERS: [(&str, &str); 21] = [
         ("scan", include_str!("scan.rs")),
         ("lex", include_str!("lex.rs")),
         ("grammar", include_str!("grammar.rs")),
@@ -179,6 +182,7 @@ mod tests {
         ("buffer", include_str!("buffer.rs")),
         ("cut", include_str!("cut.rs")),
         ("split", include_str!("split.rs")),
+        ("ranged", include_str!("ranged.rs")),
         ("reader", include_str!("reader.rs")),
     ];
 

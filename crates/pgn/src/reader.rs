@@ -14,6 +14,7 @@ use super::error::ReadError;
 use super::location::{LineCol, Location};
 use super::one_pass::{self, Attempt};
 use super::parse::parse_game;
+use super::ranged::{RangeStop, Ranged};
 use super::raw::RawGame;
 use super::split::{PartEnd, Rest, Splitter};
 use super::visitor::Visitor;
@@ -42,8 +43,12 @@ pub struct Reader<R> {
     splitter: Splitter<R>,
     game: RawGame,
     stage: Stage,
-    /// The games read are those whose first byte lies in this range of the stream.
+    /// The games read are those whose first byte lies in this range of the stream, and before
+    /// `stop`.
     range: Range<u64>,
+    stop: RangeStop,
+    /// Lines are counted from each game's first line, line 1 (see [`Reader::lines_per_game`]).
+    lines_per_game: bool,
 }
 
 impl Reader<std::io::Empty> {
@@ -64,6 +69,33 @@ impl Reader<std::io::Empty> {
             game: RawGame::default(),
             stage: Stage::Between,
             range: 0..u64::MAX,
+            stop: RangeStop::default(),
+            lines_per_game: false,
+        }
+    }
+}
+
+impl<R: Read> Reader<Ranged<R>> {
+    /// A reader of the games of a range of the source `name` (see [`Ranged`]): those whose first
+    /// byte lies from `S(START)` on and before `S(END)`, each the same as a reading of the whole
+    /// source makes it, but with its lines counted from its first line
+    /// ([`Reader::lines_per_game`]), which this reader cannot know. A failure of the stream
+    /// before `S(START)` is an error.
+    pub fn ranged(name: impl Into<String>, mut ranged: Ranged<R>) -> Result<Self, ReadError> {
+        let name = name.into();
+        match ranged.start() {
+            Ok(start) => {
+                let stop = ranged.stop();
+                Ok(Reader::new(name, ranged)
+                    .starting_at(start, 1)
+                    .until(stop)
+                    .lines_per_game())
+            }
+            Err(source) => Err(ReadError {
+                offset: ranged.bytes_read(),
+                name,
+                source,
+            }),
         }
     }
 }
@@ -78,6 +110,8 @@ impl<R: Read> Reader<R> {
             game: RawGame::default(),
             stage: Stage::Between,
             range: 0..u64::MAX,
+            stop: RangeStop::default(),
+            lines_per_game: false,
         }
     }
 
@@ -96,6 +130,21 @@ impl<R: Read> Reader<R> {
     /// split, the same as reading the whole stream reads it; game numbers count from 1 in the range.
     pub fn range(mut self, range: Range<u64>) -> Reader<R> {
         self.range = range;
+        self
+    }
+
+    /// Reads only the games before `stop` (see [`RangeStop`]), which may be found as the stream is
+    /// read: for the bytes of a [`Ranged`] stream, or parts of them.
+    pub fn until(mut self, stop: RangeStop) -> Reader<R> {
+        self.stop = stop;
+        self
+    }
+
+    /// Counts lines from each game's first line, line 1, rather than from the stream's start
+    /// (columns stay those of the stream's lines): the places of a game are then the same
+    /// wherever reading began, as a range of an input needs them.
+    pub fn lines_per_game(mut self) -> Reader<R> {
+        self.lines_per_game = true;
         self
     }
 
@@ -118,10 +167,13 @@ impl<R: Read> Reader<R> {
                 splitter.failed = true;
             })?;
             let at = splitter.input.bytes_done();
-            if !more || at >= self.range.end {
+            if !more || at >= self.range.end || at >= self.stop.get() {
                 return Ok(false);
             }
             if at >= self.range.start {
+                if self.lines_per_game {
+                    splitter.input.lines.line = 1;
+                }
                 return Ok(true);
             }
             self.stage = Stage::Cutting;
@@ -172,6 +224,8 @@ impl<R: Read> Reader<R> {
             game,
             stage,
             range,
+            stop,
+            lines_per_game,
         } = self;
         splitter.into_rest().map_err(|splitter| {
             Box::new(Reader {
@@ -180,6 +234,8 @@ impl<R: Read> Reader<R> {
                 game,
                 stage,
                 range,
+                stop,
+                lines_per_game,
             })
         })
     }

@@ -149,6 +149,7 @@ fn read(text: &str, replay: &mut Failing) -> (BatchOutput, Seen) {
         line: 20,
         end: PartEnd::Last(None),
         until: u64::MAX,
+        lines_per_game: false,
     };
     let mut seen = Seen::default();
     let output = read_part(replay, &mut seen, part, &(), &mut |_| true);

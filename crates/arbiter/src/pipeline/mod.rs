@@ -21,9 +21,11 @@
 //! A zstd file of many frames (as `pzstd` makes them) is decoded on every core too: its runs of
 //! frames go to the workers beside the parts cut from the runs decoded before (`frames`).
 //!
-//! With a range of one input (`--range`), the games before it are cut on the calling thread, not
-//! replayed ([`Reader::range`]), and the range's games are read as any others, in parts from its
-//! first game with several jobs; every reader stops before the first game at or after its end.
+//! With a range of one input (`--range`), the input is read from where a game surely starts at or
+//! after START ([`Ranged`]: a plain file seeks there; any other stream is read to it, not cut),
+//! and the range's games are read as any others, in parts from its first game with several jobs;
+//! every reader stops before the game where the range stops, which is found before any byte past
+//! it is handed out. Its lines count per game ([`Reader::lines_per_game`]).
 //!
 //! The files: `read` reads games from one reader (a batch here, or a part on a worker),
 //! `parts` cuts an input into parts, `frames` decodes zstd frames on the workers; this file runs
@@ -47,7 +49,7 @@ use std::sync::Arc;
 
 use crate::input;
 use crate::parallel::{Sink, Weight, run_ordered};
-use crate::pgn::Reader;
+use crate::pgn::{Ranged, ReadError, Reader};
 use crate::replay::{ReplayOptions, Replayer};
 use crate::report::output::{Destination, GameFormatter, Output};
 use crate::report::summary::{InputTotals, Totals};
@@ -118,9 +120,10 @@ impl Observer for () {}
 /// thread finished the next batch). An error is one of `out`'s, which stops the run, or an
 /// internal error of the threads.
 ///
-/// With a `range`, only the games whose first byte lies in that range of the (decompressed) input
-/// are read, as [`Reader::range`] reads them: the run reads one input (a second is an input
-/// error), and the games before the range are cut, not replayed.
+/// With a `range`, only the games of that range of the (decompressed) input are read, as
+/// [`Reader::ranged`] reads them (from where a game surely starts at or after its start, to where
+/// one does at or after its end; lines counted per game): the run reads one input (a second is an
+/// input error).
 pub fn run<F: GameFormatter>(
     paths: &[PathBuf],
     range: Option<Range<u64>>,
@@ -243,18 +246,18 @@ fn produce<F: GameFormatter>(
             stored: source.stored.clone(),
         };
         let read = if let Some(range) = &range {
-            let reader = Reader::new(source.name, source.reader).range(range.clone());
-            match read_range(
-                reader,
-                range.end,
-                jobs,
-                part_bytes,
-                &at,
-                &mut next_index,
-                buffers,
-                observer,
-                sink,
-            ) {
+            let (name, state) = (source.name, (jobs, part_bytes, &at, &mut next_index));
+            let read = match source.plain.take() {
+                Some(file) => {
+                    let ranged = Ranged::seeking(file, range.clone());
+                    read_range(name, ranged, state, buffers, observer, sink)
+                }
+                None => {
+                    let ranged = Ok(Ranged::new(source.reader, range.clone()));
+                    read_range(name, ranged, state, buffers, observer, sink)
+                }
+            };
+            match read {
                 Ok(read) => read,
                 Err(err) => {
                     observer.input_error(&err);
@@ -291,25 +294,30 @@ fn produce<F: GameFormatter>(
     (input_errors, opened)
 }
 
-/// Reads the games of `reader`'s range (ending at `end`): with one job here; else cut past the
-/// games before it here, then in parts from its first game (here still, if that game does not
-/// start a line). An error is the input's, met while cutting past the games before the range.
-#[allow(
-    clippy::too_many_arguments,
-    reason = "the state of `produce`, passed down once"
-)]
+/// Reads the games of the range `ranged` of input `name` ([`Reader::ranged`]): with one job here;
+/// else in parts from its first game, each read only up to where the range stops. `state` is
+/// `produce`'s: the jobs, the bytes per part, the input, the next game's number. An error is the
+/// input's, met before the range's first game.
 fn read_range<R: Read, F: GameFormatter>(
-    mut reader: Reader<R>,
-    end: u64,
-    jobs: usize,
-    part_bytes: usize,
-    at: &Place,
-    next_index: &mut u64,
+    name: String,
+    ranged: io::Result<Ranged<R>>,
+    (jobs, part_bytes, at, next_index): (usize, usize, &Place, &mut u64),
     buffers: &Buffers,
     observer: &dyn Observer,
     sink: &mut PartSink<'_, F>,
-) -> Result<Option<()>, crate::pgn::ReadError> {
-    if jobs <= 1 || !reader.skip_to_range()? {
+) -> Result<Option<()>, ReadError> {
+    let reader = match ranged {
+        Ok(ranged) => Reader::ranged(name, ranged)?,
+        Err(source) => {
+            let offset = 0;
+            return Err(ReadError {
+                name,
+                offset,
+                source,
+            });
+        }
+    };
+    if jobs <= 1 {
         return Ok(read_here(reader, at, Some(next_index), observer, sink));
     }
     let name: Arc<str> = Arc::from(reader.name());
@@ -318,7 +326,8 @@ fn read_range<R: Read, F: GameFormatter>(
             let cutting = Cutting {
                 offset: rest.offset,
                 line: rest.line,
-                until: end,
+                until: rest.source.stop(),
+                lines_per_game: true,
                 part_bytes,
             };
             let mut feed = parts::Stream(io::Cursor::new(rest.bytes).chain(rest.source));

@@ -12,7 +12,7 @@ use super::frames::Decoding;
 use super::read::{Place, read_batch_here};
 use super::{GameFormatter, Observer, PartSink};
 use crate::parallel::Weight;
-use crate::pgn::{PartEnd, Reader, TAG_LINE_LOOK_BACK, last_game_start, line_ends};
+use crate::pgn::{PartEnd, RangeStop, Reader, TAG_LINE_LOOK_BACK, last_game_start, line_ends};
 
 /// Input bytes per part handed to a worker (a part and its output stay within a core's cache).
 pub(super) const PART_BYTES: usize = 64 << 10;
@@ -42,18 +42,24 @@ pub struct Part {
     /// Games that start at or after this offset are not read (`--range`): the last game read
     /// is read to its end past it.
     pub until: u64,
+    /// Lines are counted from each game's first line (`--range`: see
+    /// [`Reader::lines_per_game`]).
+    pub lines_per_game: bool,
 }
 
 /// How an input is cut into parts: where the first part starts (at a game's start, at the start
 /// of its line), where the games to read end, and the size of a part.
-#[derive(Copy, Clone, Debug)]
+#[derive(Clone, Debug)]
 pub(super) struct Cutting {
     /// The stream offset of the first part.
     pub(super) offset: u64,
     /// Its line, from 1.
     pub(super) line: u64,
-    /// Games that start at or after this offset are not read: see [`Part::until`].
-    pub(super) until: u64,
+    /// Games that start at or after this offset are not read: see [`Part::until`]. Found as the
+    /// input is read, before its bytes are handed out ([`RangeStop`]).
+    pub(super) until: RangeStop,
+    /// See [`Part::lines_per_game`].
+    pub(super) lines_per_game: bool,
     /// Input bytes per part, about.
     pub(super) part_bytes: usize,
 }
@@ -64,7 +70,8 @@ impl Cutting {
         Cutting {
             offset: 0,
             line: 1,
-            until: u64::MAX,
+            until: RangeStop::default(),
+            lines_per_game: false,
             part_bytes,
         }
     }
@@ -136,7 +143,10 @@ pub(super) fn read_in_parts<F: GameFormatter>(
     sink: &mut PartSink<'_, F>,
 ) -> Option<()> {
     let Cutting {
-        part_bytes, until, ..
+        part_bytes,
+        until,
+        lines_per_game,
+        ..
     } = cutting;
     // The bytes of the next part so far, from a game's start at `offset`, on line `line`.
     let mut pending = buffers.get(part_bytes);
@@ -144,7 +154,7 @@ pub(super) fn read_in_parts<F: GameFormatter>(
     // Where in `pending` to look for the next game's start: bytes before were looked at.
     let mut from = 0;
     loop {
-        if offset >= until {
+        if offset >= until.get() {
             // Every game from here on starts past the games to read.
             return Some(());
         }
@@ -161,7 +171,9 @@ pub(super) fn read_in_parts<F: GameFormatter>(
             offset,
             line,
             end,
-            until,
+            // The bytes of the part were handed out: so where the range stops is known for them.
+            until: until.get(),
+            lines_per_game,
         };
         if ended {
             if pending.is_empty() && error.is_none() {
@@ -192,7 +204,10 @@ pub(super) fn read_in_parts<F: GameFormatter>(
                 let rest = io::Cursor::new(pending).chain(source.here());
                 let mut reader = Reader::new(name.to_string(), rest)
                     .starting_at(offset, line)
-                    .range(0..until);
+                    .until(until.clone());
+                if lines_per_game {
+                    reader = reader.lines_per_game();
+                }
                 let rest = loop {
                     if read_batch_here(&mut reader, at, None, observer, sink)? {
                         return Some(());

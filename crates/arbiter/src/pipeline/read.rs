@@ -104,6 +104,9 @@ pub(super) fn read_part<V: GameReplay, F: GameFormatter>(
 ) -> BatchOutput {
     let mut reader = Reader::part(&*part.source, part.bytes, part.offset, part.line, part.end)
         .range(0..part.until);
+    if part.lines_per_game {
+        reader = reader.lines_per_game();
+    }
     loop {
         let mut output = BatchOutput {
             input: part.input,

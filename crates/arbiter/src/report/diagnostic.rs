@@ -1,7 +1,9 @@
 //! A problem as `validate` writes it: the game's [`Problem`] seen with its input's path and the
 //! game's number, in its text and JSON Lines forms.
 //!
-//! Text: `PATH:LINE:COL: game N, ply P "SAN": error[CODE]: MESSAGE`, with `(variation from ply B)`
+//! Text: `PATH:LINE:COL: game N, ply P "SAN": error[CODE]: MESSAGE` (in a range of the input,
+//! `--range`, whose lines count per game: `PATH@OFFSET:LINE:COL: ...`, line 1 being the first
+//! line of the game at byte OFFSET), with `(variation from ply B)`
 //! after the ply for a move off the main line (the ply and SAN part is left out
 //! for problems that belong to the whole game, such as a bad FEN tag), with the control
 //! characters of the input escaped as JSON escapes them (`\u001b`), so that what a file holds
@@ -29,6 +31,8 @@ pub enum DiagnosticFormat {
 #[derive(Debug)]
 pub struct DiagnosticFormatter {
     format: DiagnosticFormat,
+    /// Lines count per game (see [`Diagnostic::lines_per_game`]).
+    lines_per_game: bool,
     /// Scratch text.
     text: String,
 }
@@ -38,8 +42,16 @@ impl DiagnosticFormatter {
     pub fn new(format: DiagnosticFormat) -> DiagnosticFormatter {
         DiagnosticFormatter {
             format,
+            lines_per_game: false,
             text: String::new(),
         }
+    }
+
+    /// The lines of the problems count from each game's first line (a range of the input, read
+    /// with [`crate::pgn::Reader::lines_per_game`]): the text form names the game's offset.
+    pub fn lines_per_game(mut self) -> DiagnosticFormatter {
+        self.lines_per_game = true;
+        self
     }
 }
 
@@ -50,6 +62,7 @@ impl GameFormatter for DiagnosticFormatter {
                 path: source,
                 game: number,
                 offset: report.offset,
+                lines_per_game: self.lines_per_game,
                 problem,
             };
             match self.format {
@@ -67,8 +80,12 @@ pub struct Diagnostic<'a> {
     pub path: &'a str,
     /// The game's number: `game N` is its number in the input.
     pub game: GameNumber,
-    /// Where the game's first byte stands in its (decompressed) input, from 0 (JSON Lines only).
+    /// Where the game's first byte stands in its (decompressed) input, from 0 (in the text form
+    /// only when `lines_per_game`).
     pub offset: u64,
+    /// The problem's line counts from the game's first line, line 1, not from the input's start:
+    /// the text form then says `PATH@OFFSET:LINE:COL`.
+    pub lines_per_game: bool,
     /// The problem, located in the input.
     pub problem: &'a Problem,
 }
@@ -82,7 +99,11 @@ impl Diagnostic<'_> {
         let (line, column) = self.line_column();
         text.clear();
         let path = escape_controls(self.path);
-        let _ = write!(text, "{path}:{line}:{column}: game ");
+        if self.lines_per_game {
+            let _ = write!(text, "{path}@{}:{line}:{column}: game ", self.offset);
+        } else {
+            let _ = write!(text, "{path}:{line}:{column}: game ");
+        }
         out.extend(text.as_bytes());
         out.input_number(self.game);
         text.clear();
@@ -167,10 +188,20 @@ mod tests {
 
     /// The text `write` gives for `problem`, the game number known and filled in later alike.
     fn written(problem: &Problem, write: impl Fn(&Diagnostic<'_>, &mut Output)) -> String {
+        written_as(problem, false, write)
+    }
+
+    /// The text `write` gives for `problem`, its lines counted per game or not.
+    fn written_as(
+        problem: &Problem,
+        lines_per_game: bool,
+        write: impl Fn(&Diagnostic<'_>, &mut Output),
+    ) -> String {
         let diagnostic = |game| Diagnostic {
             path: "games.pgn",
             game,
             offset: 7,
+            lines_per_game,
             problem,
         };
         let mut known = Output::default();
@@ -203,6 +234,10 @@ mod tests {
         assert_eq!(
             written(&warning, text),
             "games.pgn:12:5: game 3: warning[illegal_move]: no knight on the b-file can reach d2\n"
+        );
+        assert_eq!(
+            written_as(&warning, true, text),
+            "games.pgn@7:12:5: game 3: warning[illegal_move]: no knight on the b-file can reach d2\n"
         );
     }
 

@@ -209,7 +209,7 @@ pub fn read_limited(reader: impl std::io::Read, recorder: Recorder, limit: usize
 }
 
 /// Reads every game of `reader` with `recorder`; returns the games and the recorder.
-fn read_games<R: std::io::Read>(
+pub fn read_games<R: std::io::Read>(
     mut reader: Reader<R>,
     mut recorder: Recorder,
 ) -> (Vec<Game>, Recorder) {
