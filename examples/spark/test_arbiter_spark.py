@@ -125,11 +125,14 @@ def make_inputs(root):
 def differences(duck, parts_glob, plain, key):
     """How the records of the parts differ from those of the plain export, as sets keyed by
     `key` (whose columns are compared too), every column but `index` compared: an empty list
-    when they are equal."""
+    when they are equal. With ranges (`offset` in the key), `game` counts within a task and
+    `error` is compared without its line, which a range counts from the game's first line."""
     dropped = "index, game" if "offset" in key else "index"
-    duck.execute(f"CREATE OR REPLACE VIEW parts AS SELECT * EXCLUDE ({dropped}) "
+    error = (" REPLACE (regexp_replace(error, '^[0-9]+:', '') AS error)"
+             if "offset" in key else "")
+    duck.execute(f"CREATE OR REPLACE VIEW parts AS SELECT * EXCLUDE ({dropped}){error} "
                  f"FROM read_parquet('{parts_glob}')")
-    duck.execute(f"CREATE OR REPLACE VIEW plain AS SELECT * EXCLUDE ({dropped}) "
+    duck.execute(f"CREATE OR REPLACE VIEW plain AS SELECT * EXCLUDE ({dropped}){error} "
                  f"FROM read_parquet('{plain}')")
     found = []
     # Quoted: `offset` is a keyword of DuckDB's SQL.
