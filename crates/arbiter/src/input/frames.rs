@@ -230,9 +230,10 @@ impl<R: Read + Send + 'static> Splitter<R> {
 }
 
 /// What `run` decodes to, decoded here in one call per frame (on this thread's own decoding
-/// context); `None` if it does not decode whole (damaged data: decoded again as one stream, to
+/// context) into `out` (emptied first: a buffer of an earlier run, whose memory is in place
+/// already); `None` if it does not decode whole (damaged data: decoded again as one stream, to
 /// tell what and where).
-pub(crate) fn decode(run: &Run) -> Option<Vec<u8>> {
+pub(crate) fn decode(run: &Run, mut out: Vec<u8>) -> Option<Vec<u8>> {
     thread_local! {
         static CONTEXT: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> =
             const { std::cell::RefCell::new(None) };
@@ -242,7 +243,8 @@ pub(crate) fn decode(run: &Run) -> Option<Vec<u8>> {
             *context = zstd::bulk::Decompressor::new().ok();
         }
         let context = context.as_mut()?;
-        let mut out = Vec::with_capacity(run.bound);
+        out.clear();
+        out.reserve(run.bound);
         context.decompress_to_buffer(&run.raw, &mut out).ok()?;
         Some(out)
     })
@@ -326,13 +328,26 @@ mod tests {
             assert_eq!(runs.iter().map(|r| r.frames).sum::<u64>(), 1 + 40 + 14);
             let mut at = 0;
             let mut decoded = Vec::new();
+            // Each run is decoded into the buffer of the run before, as the pipeline does: in
+            // place when it holds the run, whatever it held.
+            let (mut spare, mut in_place) = (Vec::new(), 0);
             for run in &runs {
                 assert_eq!(run.at, at);
                 at += run.raw.len() as u64;
-                let out = decode(run).expect("a whole run decodes");
+                let (place, room) = (spare.as_ptr(), spare.capacity());
+                let out = decode(run, std::mem::take(&mut spare)).expect("a whole run decodes");
                 assert!(out.len() <= run.bound, "bound {bound}");
-                decoded.extend(out);
+                if room >= run.bound {
+                    assert_eq!(out.as_ptr(), place, "bound {bound}: decoded in place");
+                    in_place += 1;
+                }
+                decoded.extend_from_slice(&out);
+                spare = out;
             }
+            assert!(
+                in_place > 0 || runs.len() < 3,
+                "bound {bound}: no run decoded in place"
+            );
             assert!(decoded == texts.concat(), "bound {bound}");
         }
     }
