@@ -42,18 +42,16 @@ COMPRESSED_MAGIC = (
     b"\xfd7zXZ\x00",  # xz
 )
 
-# The columns the summary reads, with their Parquet types as Spark names them. Spark (up to 4.x)
-# cannot read a Parquet TIME(MILLIS) column such as arbiter's `utc_time`, so the parts are read
-# with this schema rather than the one in their footers.
-SUMMARY_SCHEMA = (
-    "file STRING, game BIGINT, site STRING, outcome STRING, winner STRING, "
-    "result_consistent BOOLEAN, speed STRING"
-)
-
 # Games by speed and outcome.
 BY_SPEED_SQL = """
 SELECT speed, outcome, count(*) AS games
 FROM games GROUP BY speed, outcome ORDER BY speed NULLS LAST, games DESC, outcome
+"""
+
+# Games by the hour of the day they started (UTC), from `utc_time`: a Parquet TIME, which Spark
+# reads when `spark.sql.timeType.enabled` is on (the job turns it on).
+BY_HOUR_SQL = """
+SELECT hour(utc_time) AS hour, count(*) AS games FROM games GROUP BY 1 ORDER BY 1 NULLS LAST
 """
 
 # Decisive flag falls, and those whose winner could not mate by any series of legal moves.
@@ -210,14 +208,17 @@ def part_paths(done):
 
 
 def summarise(spark, parts):
-    """Reads the parts back with Spark SQL: games by speed and outcome, and flag falls."""
-    spark.read.schema(SUMMARY_SCHEMA).parquet(*parts).createOrReplaceTempView("games")
+    """Reads the parts back with Spark SQL: games by speed and outcome, by hour, and flag
+    falls."""
+    spark.read.parquet(*parts).createOrReplaceTempView("games")
     by_speed = [row.asDict() for row in spark.sql(BY_SPEED_SQL).collect()]
+    by_hour = [row.asDict() for row in spark.sql(BY_HOUR_SQL).collect()]
     flags = spark.sql(FLAG_FALLS_SQL).collect()[0].asDict()
     falls, could_not = flags["flag_falls"], flags["winner_could_not_mate"]
     return {
         "games": sum(row["games"] for row in by_speed),
         "by_speed_and_outcome": by_speed,
+        "by_hour": by_hour,
         "flag_falls": falls,
         "winner_could_not_mate": could_not,
         "share_could_not_mate": could_not / falls if falls else None,
@@ -231,6 +232,9 @@ def print_summary(summary):
     for row in summary["by_speed_and_outcome"]:
         print(f"{row['speed'] or '(unknown)':<16}{row['outcome'] or '(none)':<24}"
               f"{row['games']:>10}")
+    print("games by hour (UTC): " + ", ".join(
+        f"{'?' if row['hour'] is None else row['hour']}: {row['games']}"
+        for row in summary["by_hour"]))
     share = summary["share_could_not_mate"]
     print(f"flag falls with a winner: {summary['flag_falls']}, of which the winner could not "
           f"mate: {summary['winner_could_not_mate']}"
@@ -277,7 +281,8 @@ def main(argv=None):
     tasks = plan_tasks(files, args.split_bytes, ranges)
     prepare_output(out)
 
-    spark = SparkSession.builder.appName("arbiter export").getOrCreate()
+    spark = (SparkSession.builder.appName("arbiter export")
+             .config("spark.sql.timeType.enabled", "true").getOrCreate())
     jobs = int(spark.sparkContext.getConf().get("spark.task.cpus", "1"))
     arbiter, rows_per_file = args.arbiter, args.rows_per_file
 

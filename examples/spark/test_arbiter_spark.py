@@ -313,6 +313,11 @@ class SparkJob(unittest.TestCase):
         self.assertEqual(sorted((r["speed"] or "", r["outcome"] or "", r["games"])
                                 for r in summary["by_speed_and_outcome"]),
                          sorted((s or "", o or "", n) for s, o, n in by_speed))
+        by_hour = self.duck.execute(
+            f"SELECT hour(utc_time), count(*) FROM {plain} GROUP BY ALL").fetchall()
+        self.assertEqual(sorted((r["hour"] if r["hour"] is not None else -1, r["games"])
+                                for r in summary["by_hour"]),
+                         sorted((h if h is not None else -1, n) for h, n in by_hour))
         falls, could_not = self.duck.execute(
             f"SELECT count(*) FILTER (WHERE outcome = 'time_forfeit' AND winner <> 'draw'), "
             f"count(*) FILTER (WHERE outcome = 'time_forfeit' AND winner <> 'draw' "

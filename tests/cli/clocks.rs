@@ -285,6 +285,7 @@ fn field_value(field: &Field) -> Value {
             json!(format!("{y:04}-{m:02}-{d:02}"))
         }
         Field::TimeMillis(ms) => json!(time_of_day(i64::from(*ms))),
+        Field::TimeMicros(us) => json!(time_of_day(us / 1000)),
         Field::TimestampMillis(ms) => {
             let (y, m, d) = arbiter::Date32(ms.div_euclid(86_400_000) as i32).to_ymd();
             let time = time_of_day(ms.rem_euclid(86_400_000));
@@ -444,20 +445,7 @@ fn lichess_columns_have_the_datasets_types() {
         path.to_str().unwrap(),
     ]);
     assert!(out.status.code().is_some_and(|c| c < 2), "{}", stderr(&out));
-    let reader = SerializedFileReader::new(File::open(&path).unwrap()).unwrap();
-    let schema = reader.metadata().file_metadata().schema_descr_ptr();
-    let logical = |name: &str| {
-        let column = schema
-            .columns()
-            .iter()
-            .find(|c| c.name() == name)
-            .unwrap_or_else(|| panic!("no column {name}"));
-        format!(
-            "{:?} {:?}",
-            column.physical_type(),
-            column.logical_type_ref()
-        )
-    };
+    let logical = |name: &str| logical_type(&path, name);
     assert_eq!(
         logical("WhiteElo"),
         "INT32 Some(Integer(IntType { bit_width: 16, is_signed: true }))"
@@ -472,4 +460,57 @@ fn lichess_columns_have_the_datasets_types() {
         "INT32 Some(Time(TimestampType { is_adjusted_to_u_t_c: true, unit: MILLIS }))"
     );
     assert_eq!(logical("movetext"), "BYTE_ARRAY Some(String)");
+}
+
+/// The physical and logical type of the column `name` of a Parquet file, as the parquet crate
+/// prints them.
+fn logical_type(path: &Path, name: &str) -> String {
+    let reader = SerializedFileReader::new(File::open(path).unwrap()).unwrap();
+    let schema = reader.metadata().file_metadata().schema_descr_ptr();
+    let column = schema
+        .columns()
+        .iter()
+        .find(|c| c.name() == name)
+        .unwrap_or_else(|| panic!("no column {name}"));
+    format!(
+        "{:?} {:?}",
+        column.physical_type(),
+        column.logical_type_ref()
+    )
+}
+
+#[test]
+fn utc_time_is_the_time_of_day_spark_reads() {
+    // Spark reads only a TIME in microseconds not marked as adjusted to UTC (it refuses
+    // TIME(MILLIS, true) with PARQUET_TYPE_ILLEGAL); DuckDB and Polars read it as TIME too.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("games.parquet");
+    let out = arbiter(&["export", &fixture("clocks"), "-o", path.to_str().unwrap()]);
+    assert!(out.status.code().is_some_and(|c| c < 2), "{}", stderr(&out));
+    assert_eq!(
+        logical_type(&path, "utc_time"),
+        "INT64 Some(Time(TimestampType { is_adjusted_to_u_t_c: false, unit: MICROS }))"
+    );
+    let reader = SerializedFileReader::new(File::open(&path).unwrap()).unwrap();
+    let micros: Vec<i64> = reader
+        .get_row_iter(None)
+        .unwrap()
+        .filter_map(|row| {
+            let row = row.unwrap();
+            row.get_column_iter()
+                .find(|(name, _)| name.as_str() == "utc_time")
+                .and_then(|(_, field)| match field {
+                    Field::TimeMicros(us) => Some(*us),
+                    _ => None,
+                })
+        })
+        .collect();
+    let texts: Vec<String> = export_rows(&[&fixture("clocks")])
+        .iter()
+        .filter_map(|row| row["utc_time"].as_str().map(str::to_owned))
+        .collect();
+    assert!(!texts.is_empty(), "the fixture has UTCTime tags");
+    let from_parquet: Vec<String> = micros.iter().map(|us| time_of_day(us / 1000)).collect();
+    assert_eq!(from_parquet, texts);
+    assert!(micros.iter().all(|us| us % 1_000_000 == 0), "{micros:?}");
 }

@@ -21,9 +21,13 @@ pub enum ColumnKind {
     Bool,
     /// A calendar date ([`Date32`](crate::report::date::Date32)).
     Date,
-    /// A time of day in milliseconds since midnight, UTC
-    /// ([`Moment::time_of_day`](crate::report::moment::Moment::time_of_day)).
+    /// A time of day ([`Moment::time_of_day`](crate::report::moment::Moment::time_of_day)),
+    /// stored in microseconds since midnight as a plain time of day, not marked as adjusted to
+    /// UTC: the one `TIME` that Spark reads, as DuckDB, Polars and pyarrow do (`utc_time`).
     Time,
+    /// A time of day stored as the lichess dataset stores `UTCTime`: milliseconds since
+    /// midnight, marked as adjusted to UTC (`--columns lichess`).
+    TimeMillisUtc,
     /// An instant in milliseconds since 1970-01-01 00:00 UTC
     /// ([`Moment::instant`](crate::report::moment::Moment::instant)).
     Timestamp,

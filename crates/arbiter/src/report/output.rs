@@ -300,10 +300,12 @@ impl Output {
 }
 
 #[cfg(feature = "parquet")]
-/// A whole number as a value of an integer column of `kind`.
+/// A whole number as a value of an integer column of `kind` (a time of day comes in
+/// milliseconds: a [`ColumnKind::Time`] column stores microseconds).
 fn int_value(n: i64, kind: ColumnKind) -> Value<'static> {
     match kind {
-        ColumnKind::Int32 | ColumnKind::Int16 | ColumnKind::Time => Value::I32(n as i32),
+        ColumnKind::Int32 | ColumnKind::Int16 | ColumnKind::TimeMillisUtc => Value::I32(n as i32),
+        ColumnKind::Time => Value::I64(n * 1000),
         ColumnKind::UInt32 => Value::U32(n as u32),
         _ => Value::I64(n),
     }

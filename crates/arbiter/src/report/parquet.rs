@@ -12,9 +12,10 @@
 //! are: [`ColumnKind::String`] is `BYTE_ARRAY` (UTF-8 `STRING`), `Int64` is `INT64`, `Int32` is
 //! `INT32`, `UInt32` is `INT32` annotated as unsigned 32-bit, `Float64` is `DOUBLE`, `Bool` is
 //! `BOOLEAN`, `Date` is `INT32` annotated as `DATE` (days since 1970-01-01), `Int16` is `INT32`
-//! annotated as signed 16-bit, `Time` is `INT32` annotated as `TIME` (milliseconds, UTC) and
-//! `Timestamp` is `INT64` annotated as `TIMESTAMP` (milliseconds, UTC). Any column may be
-//! nullable.
+//! annotated as signed 16-bit, `Time` is `INT64` annotated as `TIME` (microseconds, not adjusted
+//! to UTC: Spark refuses any other `TIME`), `TimeMillisUtc` is `INT32` annotated as `TIME`
+//! (milliseconds, adjusted to UTC, as the lichess dataset has it) and `Timestamp` is `INT64`
+//! annotated as `TIMESTAMP` (milliseconds, UTC). Any column may be nullable.
 //!
 //! Errors are [`ParquetError`]s. When writing to the output failed, the error is the output's
 //! own, as `ParquetError::External` (Parquet turns some into text, `fail to get inner writer:
@@ -123,11 +124,11 @@ pub enum Value<'a> {
     /// For a [`ColumnKind::String`] column: text known to be UTF-8, as bytes (cut from a `str`),
     /// so that it is not checked again.
     Utf8(&'a [u8]),
-    /// For a [`ColumnKind::Int64`] column and a [`ColumnKind::Timestamp`] one (milliseconds
-    /// since 1970-01-01 00:00 UTC).
+    /// For a [`ColumnKind::Int64`] column, a [`ColumnKind::Timestamp`] one (milliseconds
+    /// since 1970-01-01 00:00 UTC) and a [`ColumnKind::Time`] one (microseconds since midnight).
     I64(i64),
     /// For a [`ColumnKind::Int32`] column, an [`ColumnKind::Int16`] one (in its range) and a
-    /// [`ColumnKind::Time`] one (milliseconds since midnight).
+    /// [`ColumnKind::TimeMillisUtc`] one (milliseconds since midnight).
     I32(i32),
     /// For a [`ColumnKind::UInt32`] column.
     U32(u32),
@@ -214,7 +215,8 @@ enum Values {
         ends: Vec<usize>,
     },
     I64(Vec<i64>),
-    /// `Int32`, `Int16`, `UInt32` (its bits), `Date` and `Time`.
+    /// `Int32`, `Int16`, `UInt32` (its bits), `Date` and `TimeMillisUtc`; `I64` holds `Int64`,
+    /// `Timestamp` and `Time`.
     I32(Vec<i32>),
     F64(Vec<f64>),
     Bool(Vec<bool>),
@@ -305,12 +307,14 @@ impl<W: Write + Send> ParquetWriter<W> {
                         data: Vec::new(),
                         ends: Vec::new(),
                     },
-                    ColumnKind::Int64 | ColumnKind::Timestamp => Values::I64(Vec::new()),
+                    ColumnKind::Int64 | ColumnKind::Timestamp | ColumnKind::Time => {
+                        Values::I64(Vec::new())
+                    }
                     ColumnKind::Int32
                     | ColumnKind::Int16
                     | ColumnKind::UInt32
                     | ColumnKind::Date
-                    | ColumnKind::Time => Values::I32(Vec::new()),
+                    | ColumnKind::TimeMillisUtc => Values::I32(Vec::new()),
                     ColumnKind::Float64 => Values::F64(Vec::new()),
                     ColumnKind::Bool => Values::Bool(Vec::new()),
                 },
@@ -381,7 +385,7 @@ impl<W: Write + Send> ParquetWriter<W> {
             }
             (Value::I64(n), Values::I64(values)) => values.push(n),
             (Value::I32(n), Values::I32(values))
-                if matches!(column.kind, ColumnKind::Int32 | ColumnKind::Time)
+                if matches!(column.kind, ColumnKind::Int32 | ColumnKind::TimeMillisUtc)
                     || column.kind == ColumnKind::Int16 && i16::try_from(n).is_ok() =>
             {
                 values.push(n)
@@ -532,6 +536,10 @@ fn field(column: &Column) -> Result<Type, ParquetError> {
         ColumnKind::Date => (PhysicalType::INT32, Some(LogicalType::Date)),
         ColumnKind::Int16 => (PhysicalType::INT32, Some(LogicalType::integer(16, true))),
         ColumnKind::Time => (
+            PhysicalType::INT64,
+            Some(LogicalType::time(false, TimeUnit::MICROS)),
+        ),
+        ColumnKind::TimeMillisUtc => (
             PhysicalType::INT32,
             Some(LogicalType::time(true, TimeUnit::MILLIS)),
         ),

@@ -97,7 +97,7 @@ pub const POSITION_PLY: (&str, ColumnKind, bool) = ("position_ply", ColumnKind::
 /// (16-bit ratings and rating differences, the day as a date, the time of day as a time), then
 /// arbiter's verdict.
 pub const LICHESS_COLUMNS: [(&str, ColumnKind, bool); 35] = {
-    use ColumnKind::{Bool, Date, Float64, Int16, Int32, Int64, String, Time};
+    use ColumnKind::{Bool, Date, Float64, Int16, Int32, Int64, String, TimeMillisUtc};
     [
         ("Event", String, false),
         ("Site", String, false),
@@ -111,7 +111,7 @@ pub const LICHESS_COLUMNS: [(&str, ColumnKind, bool); 35] = {
         ("WhiteRatingDiff", Int16, true),
         ("BlackRatingDiff", Int16, true),
         ("UTCDate", Date, true),
-        ("UTCTime", Time, true),
+        ("UTCTime", TimeMillisUtc, true),
         ("ECO", String, true),
         ("Opening", String, true),
         ("Termination", String, true),

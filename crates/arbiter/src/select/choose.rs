@@ -29,9 +29,11 @@ pub fn record_schema(position: bool) -> Schema {
             }
             ColumnKind::Float64 => Type::Float,
             ColumnKind::Bool => Type::Bool,
-            ColumnKind::String | ColumnKind::Date | ColumnKind::Time | ColumnKind::Timestamp => {
-                Type::Text
-            }
+            ColumnKind::String
+            | ColumnKind::Date
+            | ColumnKind::Time
+            | ColumnKind::TimeMillisUtc
+            | ColumnKind::Timestamp => Type::Text,
         };
         (name, kind)
     }))
