@@ -224,7 +224,7 @@ pub(crate) fn search(pos: &Position, winner: Color, limit: u64) -> (Found, u64) 
             if child.is_check() && child.turn() != winner {
                 h -= 1;
             }
-            // Lower first; ties in order of arrival. (The heuristic is never negative.)
+            // Lower first; ties newest first. (The heuristic is never negative.)
             let priority = (WEIGHT * h).max(0) as usize + depth as usize;
             queue.push(priority, Waiting { parent: at, mv });
         }
