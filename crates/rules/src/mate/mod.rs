@@ -37,7 +37,9 @@
 //! ```
 
 pub mod filter;
+mod keys;
 pub mod locked;
+mod queue;
 pub mod ruling;
 pub mod search;
 pub mod statics;

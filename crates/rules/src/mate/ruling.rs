@@ -160,4 +160,25 @@ mod tests {
         assert_eq!(tiny.can_mate, [None, None]);
         assert!(tiny.nodes <= 2);
     }
+
+    /// Final positions of real games (lichess16.pgn) with plenty of material on both sides: the
+    /// search reaches a helpmate within export's budget of 1,000 positions by having the loser
+    /// shed its men first (with the weights before, 3 a piece and 4 a pawn, both were left
+    /// undecided).
+    #[test]
+    fn full_boards_are_decided_within_a_small_budget() {
+        for (fen_text, side) in [
+            (
+                "r2qkbnr/ppp2ppp/4p3/5b2/1n1Pp3/1PN5/PBP2PPP/2RQKBNR w Kkq - 0 7",
+                Color::White,
+            ),
+            (
+                "4r1k1/1p4bp/pB4p1/3p1p2/8/1P5P/P2Q1PP1/4R1K1 b - - 0 31",
+                Color::Black,
+            ),
+        ] {
+            let ruling = rule(&fen(fen_text), 1_000);
+            assert_eq!(ruling.can_mate[side.index()], Some(true), "{fen_text}");
+        }
+    }
 }
