@@ -84,7 +84,7 @@ pub struct MateLimits {
 }
 
 impl Default for MateLimits {
-    /// 120,000 positions expanded per side: at most about 0.2 s and some 50 MB in a release
+    /// 120,000 positions expanded per side: at most about 0.2 s and some 55 MB in a release
     /// build, on the hardest positions; most answers come in well under a millisecond.
     fn default() -> MateLimits {
         MateLimits { nodes: 120_000 }
