@@ -148,13 +148,6 @@ impl<R: Read> Reader<R> {
         self
     }
 
-    /// Cuts past the games before the range (see [`Reader::range`]; [`Reader::read_game`] does it
-    /// too): whether a game of the range follows. A failure of the stream ends it, as in `read_game`.
-    pub fn skip_to_range(&mut self) -> Result<bool, ReadError> {
-        self.next_in_range()
-            .map_err(|source| self.read_error(source))
-    }
-
     /// Skips to the next game's first byte, cutting past the games before the range: whether a
     /// game of the range starts there.
     fn next_in_range(&mut self) -> io::Result<bool> {
