@@ -4,17 +4,7 @@
 
 use serde_json::Value;
 
-use crate::util::{arbiter, fixture, json_lines, stdout};
-
-/// `-` for JSON null or an empty string, else the value as text.
-fn field(value: &Value) -> String {
-    match value {
-        Value::Null => "-".to_owned(),
-        Value::String(s) if s.is_empty() => "-".to_owned(),
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
-}
+use crate::util::{arbiter, codes_and_expected, field, fixture, json_lines, stdout};
 
 #[test]
 fn each_ending_is_judged_alike_by_export_and_validate() {
@@ -43,18 +33,7 @@ fn each_ending_is_judged_alike_by_export_and_validate() {
             record["Expect"].as_str().unwrap_or_default(),
             "{event}"
         );
-        let mut codes: Vec<&str> = diagnostics
-            .iter()
-            .filter(|d| d["game"] == record["game"])
-            .filter_map(|d| d["code"].as_str())
-            .collect();
-        codes.sort_unstable();
-        let mut want: Vec<&str> = record["Codes"]
-            .as_str()
-            .unwrap_or_default()
-            .split_whitespace()
-            .collect();
-        want.sort_unstable();
+        let (codes, want) = codes_and_expected(&diagnostics, record);
         assert_eq!(codes, want, "{event}");
         let errors = diagnostics
             .iter()

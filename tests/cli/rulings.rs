@@ -6,20 +6,10 @@
 
 use serde_json::Value;
 
-use crate::util::{arbiter, fixture, json_lines, stdout};
+use crate::util::{arbiter, codes_and_expected, field, fixture, json_lines, stdout};
 
 /// A budget that decides every fixture (the hardest needs about 1,400 positions).
 const BUDGET: &str = "20000";
-
-/// `-` for JSON null or an empty string, else the value as text.
-fn field(value: &Value) -> String {
-    match value {
-        Value::Null => "-".to_owned(),
-        Value::String(s) if s.is_empty() => "-".to_owned(),
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
-}
 
 /// `white_can_mate black_can_mate` of a record, `null` for undecided.
 fn can_mate(record: &Value) -> String {
@@ -71,17 +61,7 @@ fn export_and_validate_rule_by_proof_within_the_budget() {
             record["Can"].as_str().unwrap_or_default(),
             "{event}"
         );
-        let mut codes: Vec<&str> = diagnostics
-            .iter()
-            .filter(|d| d["game"] == record["game"])
-            .filter_map(|d| d["code"].as_str())
-            .collect();
-        codes.sort_unstable();
-        let want: Vec<&str> = record["Codes"]
-            .as_str()
-            .unwrap_or_default()
-            .split_whitespace()
-            .collect();
+        let (codes, want) = codes_and_expected(&diagnostics, record);
         assert_eq!(codes, want, "{event}");
     }
     let flag = diagnostics

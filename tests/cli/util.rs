@@ -36,3 +36,35 @@ pub fn json_lines(text: &str) -> Vec<serde_json::Value> {
         .map(|line| serde_json::from_str(line).expect("a JSON line"))
         .collect()
 }
+
+/// `-` for JSON null or an empty string, else the value as text (how the fixtures' `Expect` tags
+/// write a record's fields).
+pub fn field(value: &serde_json::Value) -> String {
+    match value {
+        serde_json::Value::Null => "-".to_owned(),
+        serde_json::Value::String(s) if s.is_empty() => "-".to_owned(),
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// The codes of validate's `diagnostics` for the game of export's `record`, and those its `Codes`
+/// tag expects, each sorted.
+pub fn codes_and_expected<'a>(
+    diagnostics: &'a [serde_json::Value],
+    record: &'a serde_json::Value,
+) -> (Vec<&'a str>, Vec<&'a str>) {
+    let mut codes: Vec<&str> = diagnostics
+        .iter()
+        .filter(|d| d["game"] == record["game"])
+        .filter_map(|d| d["code"].as_str())
+        .collect();
+    codes.sort_unstable();
+    let mut want: Vec<&str> = record["Codes"]
+        .as_str()
+        .unwrap_or_default()
+        .split_whitespace()
+        .collect();
+    want.sort_unstable();
+    (codes, want)
+}
