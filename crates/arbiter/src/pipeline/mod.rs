@@ -309,10 +309,9 @@ fn read_range<R: Read, F: GameFormatter>(
     let reader = match ranged {
         Ok(ranged) => Reader::ranged(name, ranged)?,
         Err(source) => {
-            let offset = 0;
             return Err(ReadError {
                 name,
-                offset,
+                offset: 0,
                 source,
             });
         }
