@@ -4,17 +4,20 @@
 //! checkout), and how the tests of the command line run the `arbiter` binary ([`run`]).
 //!
 //! When `ARBITER_TESTDATA` names a directory, missing shared data fails the test that asks for
-//! it. When it is not set, the data is looked for beside the checkout; if it is not there, the
-//! tests that need it are skipped with a note on stderr, which the test runner hides, so one test
-//! of this crate fails and says so: a clone without the data must not pass as if it had been
-//! checked. `ARBITER_TESTDATA=skip` runs without the data on purpose (every test that needs it is
-//! skipped, and that test passes).
+//! it (CI sets it: there the data must be checked). When it is not set, the data is looked for
+//! beside the checkout; if it is not there (a clone from a forge), the tests that need it skip
+//! what they would read, and each test binary says so once on the terminal, past the test
+//! runner's capture, so that the skipped part is visible: a clone without the data passes, but
+//! never as if the data had been checked. `ARBITER_TESTDATA=skip` runs without the data on
+//! purpose, the same way.
 
 #![warn(missing_docs)]
 
 pub mod run;
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Once;
 
 /// The workspace's root directory (where `Cargo.toml`, `testdata/` and `README.md` are).
 pub fn workspace_root() -> PathBuf {
@@ -43,58 +46,96 @@ enum Root {
     Skipped,
 }
 
-/// Where the shared test data is looked for, from `ARBITER_TESTDATA`.
-fn shared_root() -> Root {
-    match std::env::var_os("ARBITER_TESTDATA") {
-        Some(value) if value == SKIP => Root::Skipped,
-        Some(dir) => Root::Given(PathBuf::from(dir)),
-        None => Root::Beside(workspace_root().join("../shared/testdata")),
+impl Root {
+    /// Where the data is looked for, given the value of `ARBITER_TESTDATA` and the place beside
+    /// the checkout.
+    fn from(value: Option<std::ffi::OsString>, beside: PathBuf) -> Root {
+        match value {
+            Some(value) if value == SKIP => Root::Skipped,
+            Some(dir) => Root::Given(PathBuf::from(dir)),
+            None => Root::Beside(beside),
+        }
+    }
+
+    /// Where the data is looked for in this run.
+    fn of_this_run() -> Root {
+        Root::from(
+            std::env::var_os("ARBITER_TESTDATA"),
+            workspace_root().join("../shared/testdata"),
+        )
+    }
+
+    /// `path` under this root: found, skipped (and why), or missing where it must be.
+    fn find(&self, path: &str) -> Found {
+        match self {
+            Root::Skipped => Found::Skipped(format!("ARBITER_TESTDATA={SKIP}")),
+            Root::Given(root) | Root::Beside(root) => {
+                let full = root.join(path);
+                if full.exists() {
+                    Found::Here(full)
+                } else if matches!(self, Root::Given(_)) {
+                    Found::Missing(format!(
+                        "ARBITER_TESTDATA is set but {} is missing",
+                        full.display()
+                    ))
+                } else {
+                    Found::Skipped(format!("it is not at {}", root.display()))
+                }
+            }
+        }
     }
 }
 
-/// `path` under the shared test data, or `None` (with a note on stderr) when it is not there and
-/// `ARBITER_TESTDATA` is unset, or when `ARBITER_TESTDATA=skip`.
+/// What looking for a path of the shared data gave.
+#[derive(Debug, PartialEq)]
+enum Found {
+    /// The path, which exists.
+    Here(PathBuf),
+    /// Not looked for, or not found where it need not be: why.
+    Skipped(String),
+    /// Not found where it must be: the message of the failure.
+    Missing(String),
+}
+
+/// `path` under the shared test data, or `None` when the data is not there and
+/// `ARBITER_TESTDATA` is unset, or when `ARBITER_TESTDATA=skip`; the first such `None` of a test
+/// binary writes one note on the terminal (see [`note_skipped`]).
 ///
 /// # Panics
 ///
 /// When `ARBITER_TESTDATA` names a directory and `path` is missing under it.
 pub fn shared(path: &str) -> Option<PathBuf> {
-    let (root, required) = match shared_root() {
-        Root::Skipped => {
-            eprintln!("skipped: {path} (ARBITER_TESTDATA={SKIP})");
-            return None;
+    match Root::of_this_run().find(path) {
+        Found::Here(full) => Some(full),
+        Found::Skipped(why) => {
+            note_skipped(&why);
+            None
         }
-        Root::Given(root) => (root, true),
-        Root::Beside(root) => (root, false),
-    };
-    let full = root.join(path);
-    if full.exists() {
-        Some(full)
-    } else if required {
-        panic!("ARBITER_TESTDATA is set but {} is missing", full.display());
-    } else {
-        eprintln!(
-            "skipped: {} not found (set ARBITER_TESTDATA)",
-            full.display()
-        );
-        None
+        Found::Missing(message) => panic!("{message}"),
     }
 }
 
-/// Why the tests would run without the shared data although nobody asked for that: its default
-/// place, beside the checkout, holds nothing and `ARBITER_TESTDATA` is unset. `None` when the
-/// data is where it is looked for, or skipped on purpose.
-pub fn missing_unasked() -> Option<String> {
-    match shared_root() {
-        Root::Beside(dir) if !dir.is_dir() => Some(format!(
-            "the shared test data (public PGN corpora, perft suites, FEN reference tables) is \
-             not at {}, so the tests that read it would pass without checking anything. Put it \
-             there, or set ARBITER_TESTDATA=DIR to where it is, or ARBITER_TESTDATA={SKIP} to run \
-             without it on purpose (README.md, Tests, says where it comes from)",
-            dir.display()
-        )),
-        _ => None,
-    }
+/// Says once per test binary, on standard error itself (the test runner captures only what
+/// the print macros write, and shows it only for failing tests), that the tests reading the
+/// shared data skip it, and why.
+fn note_skipped(why: &str) {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let binary = std::env::args().next().unwrap_or_default();
+        // `target/ci/deps/san-24b1f9913b600cc0`: the test binary's name without cargo's hash.
+        let binary = Path::new(&binary)
+            .file_name()
+            .map(|name| name.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let binary = binary.rsplit_once('-').map_or(&*binary, |(name, _)| name);
+        let note = format!(
+            "\nnote: {binary}: the tests that read the shared test data (public PGN corpora, \
+             perft suites, FEN reference tables) skip those checks: {why}; set \
+             ARBITER_TESTDATA=DIR to where it is (README.md, Tests, says how to get it)\n"
+        );
+        // A note that cannot be written is no reason to fail a test.
+        let _ = std::io::stderr().write_all(note.as_bytes());
+    });
 }
 
 /// The text of `path` under the shared test data, or `None` as [`shared`] says.
@@ -112,12 +153,47 @@ pub fn shared_text(path: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    /// The one test that fails on a clone without the shared data, where every test that reads
-    /// it is skipped: its note on stderr is hidden by the test runner.
+    use super::{Found, Root};
+    use std::path::PathBuf;
+
+    /// A clone without the data (nothing beside it, the variable unset) skips; it does not fail.
     #[test]
-    fn the_shared_test_data_is_there_or_skipped_on_purpose() {
-        if let Some(why) = super::missing_unasked() {
-            panic!("{why}");
-        }
+    fn a_clone_without_the_data_skips_it() {
+        let nowhere = PathBuf::from("/nonexistent/shared/testdata");
+        let found = Root::from(None, nowhere).find("corpora");
+        assert!(
+            matches!(&found, Found::Skipped(why) if why.contains("/nonexistent/shared/testdata")),
+            "{found:?}"
+        );
+    }
+
+    /// Where `ARBITER_TESTDATA` names a directory (as CI does), a missing file fails the test.
+    #[test]
+    fn a_named_directory_must_hold_the_data() {
+        let found = Root::from(Some("/nonexistent/dir".into()), PathBuf::new()).find("corpora");
+        assert_eq!(
+            found,
+            Found::Missing(
+                "ARBITER_TESTDATA is set but /nonexistent/dir/corpora is missing".to_owned()
+            )
+        );
+        let here = Root::from(Some(env!("CARGO_MANIFEST_DIR").into()), PathBuf::new());
+        assert_eq!(
+            here.find("src"),
+            Found::Here(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src"))
+        );
+    }
+
+    /// `ARBITER_TESTDATA=skip` skips whatever is beside the checkout.
+    #[test]
+    fn skip_is_on_purpose() {
+        let found = Root::from(
+            Some("skip".into()),
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")),
+        );
+        assert_eq!(
+            found.find("src"),
+            Found::Skipped("ARBITER_TESTDATA=skip".to_owned())
+        );
     }
 }
