@@ -38,7 +38,7 @@ pub use fen::{
 pub use mate::{CanMate, MateLimits, can_mate, is_dead};
 pub use moves::{Move, MoveList, UciMove};
 pub use perft::{divide, perft};
-pub use position::Position;
+pub use position::{IllegalMove, Position};
 pub use san::{
     CastlingObstacle, Glyph, Leniency, ParseSanError, Resolved, San, SanError, SanString, Suffix,
 };

@@ -5,9 +5,11 @@
 //! chess and Chess960 share one representation. Legal move generation lives in
 //! [`crate::movegen`], FEN in [`crate::fen`].
 
+use std::fmt;
+
 use crate::attacks;
 use crate::bitboard::Bitboard;
-use crate::moves::Move;
+use crate::moves::{Move, UciMove};
 use crate::types::{CastlingSide, Color, Piece, Role, Square};
 use crate::zobrist;
 
@@ -484,11 +486,55 @@ impl Position {
     pub fn is_legal(&self, mv: Move) -> bool {
         self.legal_moves_to(mv.role(), mv.to()).contains(&mv)
     }
+
+    /// Plays `mv` if it is legal here ([`Position::is_legal`]); otherwise leaves the position as
+    /// it was and says which move was refused. [`Position::play_unchecked`] skips the check.
+    ///
+    /// ```
+    /// use arbiter_rules::{Position, Uci};
+    ///
+    /// let mut pos = Position::startpos();
+    /// let e4 = "e2e4".parse::<Uci>().unwrap().to_move(&pos).unwrap();
+    /// pos.play(e4).unwrap();
+    /// assert_eq!(pos.play(e4).unwrap_err().to_string(), "e2e4 is not a legal move here");
+    /// ```
+    pub fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
+        if !self.is_legal(mv) {
+            return Err(IllegalMove(mv.to_uci(self.chess960)));
+        }
+        self.play_unchecked(mv);
+        Ok(())
+    }
 }
+
+/// A move refused by [`Position::play`]: not legal in the position, given in UCI.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IllegalMove(pub UciMove);
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} is not a legal move here", self.0)
+    }
+}
+
+impl std::error::Error for IllegalMove {}
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn play_refuses_an_illegal_move_and_keeps_the_position() {
+        let mut pos = Position::startpos();
+        let legal = pos.legal_moves()[0];
+        let before = pos.clone();
+        pos.play(legal).unwrap();
+        assert_ne!(pos, before);
+        let after = pos.clone();
+        // The same move again is a move of the side no longer to move.
+        assert_eq!(pos.play(legal), Err(IllegalMove(legal.to_uci(false))));
+        assert_eq!(pos, after);
+    }
 
     #[test]
     fn startpos_basics() {
