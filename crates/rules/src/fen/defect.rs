@@ -191,7 +191,8 @@ pub enum FenDefect {
     TooManyPromoted {
         /// Whose pieces.
         color: Color,
-        /// Pieces beyond the initial set (queens beyond 1, rooks, bishops, knights beyond 2).
+        /// Pieces beyond the initial set (queens beyond 1, rooks and knights beyond 2, bishops
+        /// beyond 1 on either square colour).
         promoted: u32,
         /// The side's pawns.
         pawns: u32,

@@ -99,9 +99,18 @@ pub(super) fn check_material(pos: &Position, color: Color, defects: &mut Vec<Fen
             count: pieces,
         });
     }
+    // A side starts with one bishop of each square colour: a second bishop on one colour is a
+    // promotion, whatever stands on the other.
+    let bishops = pos.by_piece(Piece {
+        color,
+        role: Role::Bishop,
+    });
+    let light = (bishops & Bitboard::LIGHT_SQUARES).count();
+    let dark = bishops.count() - light;
     let promoted = count(Role::Queen).saturating_sub(1)
         + count(Role::Rook).saturating_sub(2)
-        + count(Role::Bishop).saturating_sub(2)
+        + light.saturating_sub(1)
+        + dark.saturating_sub(1)
         + count(Role::Knight).saturating_sub(2);
     if pawns <= 8 && promoted > 8 - pawns {
         defects.push(FenDefect::TooManyPromoted {

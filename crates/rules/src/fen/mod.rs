@@ -17,8 +17,8 @@
 //! king and rook, duplicate rights, a bad or impossible en passant square, bad clocks, a king
 //! count other than one per side, pawns on the first or last rank, impossible material (more
 //! than 8 pawns or 16 pieces of a colour, or more promoted pieces than missing pawns allow:
-//! queens beyond 1, rooks, bishops and knights beyond 2 each, counted against 8 minus the
-//! pawns), clocks too large to store (beyond 4,294,967,295), the side not to move in
+//! queens beyond 1, rooks and knights beyond 2 each, bishops beyond 1 on each square colour,
+//! counted against 8 minus the pawns), clocks too large to store (beyond 4,294,967,295), the side not to move in
 //! check, and impossible checks (shakmaty's rules: at most two checkers, two checkers may not
 //! share a line through the king, at most one pawn/knight checker, and after a double pawn
 //! step only that pawn or a single slider it uncovered may check).

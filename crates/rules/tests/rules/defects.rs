@@ -1,6 +1,6 @@
 //! One test per FEN defect: the FEN is rejected and the defect names its field.
 
-use arbiter_rules::{FenDefect, FenField, Position};
+use arbiter_rules::{Color, FenDefect, FenField, Position};
 
 /// Parses `fen`, expects an error holding a defect of `field` that `matches`, and checks that
 /// its message starts with the field's name.
@@ -538,6 +538,40 @@ fn too_many_promoted_pieces() {
         FenField::Board,
         |d| matches!(d, FenDefect::TooManyPromoted { promoted: 3, .. }),
     );
+    // Bishops count by square colour: five light-squared bishops need four promotions, with
+    // only three pawns missing, though two bishops beyond the initial pair would need just three.
+    // See: issue 43, point 2.
+    rejects(
+        "4B3/1k3B1B/7b/4bB2/1p1p1pBp/bPpP1P1P/2Pb1K2/N1b5 b - - 0 40",
+        FenField::Board,
+        |d| {
+            matches!(
+                d,
+                FenDefect::TooManyPromoted {
+                    color: Color::White,
+                    promoted: 4,
+                    pawns: 5
+                }
+            )
+        },
+    );
+    // Two bishops on one colour and all eight pawns: the second light bishop is a promotion.
+    rejects(
+        "4k3/8/8/8/8/8/PPPPPPPP/3BKB2 w - - 0 1",
+        FenField::Board,
+        |d| {
+            matches!(
+                d,
+                FenDefect::TooManyPromoted {
+                    promoted: 1,
+                    pawns: 8,
+                    ..
+                }
+            )
+        },
+    );
+    // The initial pair, one bishop on each colour, is no promotion.
+    assert!(Position::from_fen("4k3/8/8/8/8/8/PPPPPPPP/2B1KB2 w - - 0 1").is_ok());
     // Nine queens and no pawns is possible.
     assert!(Position::from_fen("4k3/8/8/8/8/8/QQQQQQQQ/Q3K3 b - - 0 1").is_ok());
     assert!(Position::from_fen_lenient("4k3/8/8/8/8/QQ6/PPPPPPP1/Q3K3 w - - 0 1").is_ok());
