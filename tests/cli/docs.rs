@@ -10,20 +10,27 @@ fn read(relative: &str) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()))
 }
 
-const PAGES: [&str; 7] = [
-    "README.md",
-    "docs/outcomes.md",
-    "docs/export-fields.md",
-    "docs/diagnostics.md",
-    "docs/exit-codes.md",
-    "docs/SECURITY.md",
-    "docs/termination.md",
-];
+/// The README and every page under `docs/`.
+fn pages() -> Vec<String> {
+    let docs = crate::shared_data::workspace_root().join("docs");
+    let mut pages = vec!["README.md".to_owned()];
+    for entry in std::fs::read_dir(&docs).expect("docs/") {
+        let name = entry.expect("a docs/ entry").file_name();
+        let name = name.to_string_lossy();
+        if name.ends_with(".md") {
+            pages.push(format!("docs/{name}"));
+        }
+    }
+    pages.sort();
+    assert!(pages.len() > 8, "{pages:?}");
+    pages
+}
 
 // See: issue 12, docs that stand alone.
 #[test]
 fn pages_point_at_nothing_outside_the_repository() {
-    for page in PAGES {
+    for page in pages() {
+        let page = page.as_str();
         let text = read(page);
         for outside in ["../shared", "shared/docs", "DESIGN.md", "STYLE.md"] {
             assert!(!text.contains(outside), "{page} mentions {outside}");
@@ -46,8 +53,8 @@ fn readme_starts_with_what_and_how_to_install() {
     let readme = read("README.md");
     let usage = readme.find("## Usage").expect("a usage section");
     for must in [
-        "cargo install --path .",
-        "cargo run --release -- validate testdata/outcomes",
+        "cargo install --locked --path .",
+        "cargo run --profile ci -- validate testdata/outcomes",
         "cargo test --profile ci",
     ] {
         let at = readme
@@ -55,6 +62,27 @@ fn readme_starts_with_what_and_how_to_install() {
             .unwrap_or_else(|| panic!("README lacks {must}"));
         assert!(at < usage, "{must} comes after the usage");
     }
+    // See: issue 43, point 14: the first command and the test command build with one profile,
+    // so that the second reuses the first's build, and completions have a directory to go to.
+    let profile = |command: &str| {
+        let line = readme
+            .lines()
+            .find(|line| line.starts_with(command))
+            .unwrap_or_else(|| panic!("README lacks a line starting {command}"));
+        line.split_whitespace()
+            .skip_while(|word| *word != "--profile")
+            .nth(1)
+            .map(str::to_owned)
+            .unwrap_or_else(|| panic!("{line}: no --profile"))
+    };
+    assert_eq!(profile("cargo run "), profile("cargo test "));
+    let completions = readme
+        .find("arbiter completions bash >")
+        .expect("completions");
+    let mkdir = readme
+        .find("mkdir -p ~/.local/share/bash-completion/completions")
+        .expect("mkdir before completions");
+    assert!(mkdir < completions);
     for section in [
         "### validate",
         "### export",
