@@ -63,6 +63,29 @@ fn each_invalid_game_is_reported_at_its_ply() {
     }
 }
 
+// See: issue 43, point 2: a bad FEN or Variant tag is reported at that tag, as a broken tag
+// pair is, not at the game's first line.
+#[test]
+fn tag_errors_point_at_their_tag() {
+    let path = fixture("invalid/invalid.pgn");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let (diagnostics, _, _) = validate_jsonl(&["validate", &path, "--format", "jsonl"]);
+    let mut seen = 0;
+    for diagnostic in &diagnostics {
+        let tag = match diagnostic["code"].as_str() {
+            Some("bad_fen") => "[FEN ",
+            Some("unsupported_variant") => "[Variant ",
+            _ => continue,
+        };
+        let line = diagnostic["line"].as_u64().unwrap() as usize;
+        let column = diagnostic["column"].as_u64().unwrap() as usize;
+        let at = &text.lines().nth(line - 1).unwrap()[column - 1..];
+        assert!(at.starts_with(tag), "{diagnostic}: points at {at:?}");
+        seen += 1;
+    }
+    assert_eq!(seen, 3, "two bad FEN tags and one unsupported variant");
+}
+
 #[test]
 fn error_messages_say_what_is_wrong() {
     let output = arbiter(&["validate", &fixture("invalid/invalid.pgn")]);

@@ -55,8 +55,12 @@ pub struct Tags {
 pub struct TagCapture {
     /// The `FEN` tag.
     pub fen: Option<String>,
+    /// Where the `FEN` tag stands.
+    pub fen_at: Option<Location>,
     /// The `Variant` tag.
     pub variant: Option<String>,
+    /// Where the `Variant` tag stands.
+    pub variant_at: Option<Location>,
     /// Whether there is a `Result` tag, and where it stands.
     pub result_at: Option<Location>,
     /// Whether there is a `Termination` tag, and where it stands.
@@ -137,10 +141,12 @@ impl TagCapture {
             "UTCTime" => Some(&mut tags.utc_time),
             "FEN" => {
                 self.fen = Some(value.to_owned());
+                self.fen_at = Some(location);
                 None
             }
             "Variant" => {
                 self.variant = Some(value.to_owned());
+                self.variant_at = Some(location);
                 None
             }
             _ => None,

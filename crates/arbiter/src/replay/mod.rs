@@ -291,7 +291,8 @@ impl Replayer {
 
     /// Sets up the starting position from the tags.
     fn set_up(&mut self) {
-        let at = Location(0);
+        // A defect of the FEN or Variant tag is reported at that tag, else at the game's start.
+        let game_start = Location(0);
         let chess960 = match self.tags.variant.as_deref().map(variant_kind) {
             None | Some(VariantKind::Standard) => false,
             Some(VariantKind::Chess960) => true,
@@ -300,6 +301,7 @@ impl Replayer {
                 let message = format!(
                     "unsupported variant {variant}: only standard chess and Chess960 are played"
                 );
+                let at = self.tags.variant_at.unwrap_or(game_start);
                 self.main_line_error(at, None, None, Code::UnsupportedVariant, message);
                 return;
             }
@@ -318,6 +320,7 @@ impl Replayer {
                     // message must still say why after the quote.
                     let fen = clip(fen, MAX_FEN_BYTES);
                     let message = format!("bad FEN tag \"{fen}\": {err}");
+                    let at = self.tags.fen_at.unwrap_or(game_start);
                     self.main_line_error(at, None, None, Code::BadFen, message);
                     return;
                 }
@@ -349,7 +352,7 @@ impl Replayer {
                     .and_then(|tc| Some((tc.base_seconds()?, tc.increment_seconds()?)));
             }
             Err(message) => {
-                let at = self.tags.time_control_at.unwrap_or(at);
+                let at = self.tags.time_control_at.unwrap_or(game_start);
                 self.problem(at, None, None, Code::BadTimeControl, message);
             }
         }
