@@ -27,10 +27,11 @@ fn text_diagnostics_escape_control_characters() {
     assert!(raw.is_empty(), "raw control characters {raw:?} in:\n{out}");
     let diagnostics: Vec<&str> = out.lines().filter(|l| l.contains(": error[")).collect();
     assert_eq!(diagnostics.len(), 3, "{out}");
+    // The bad FEN is reported at its tag, line 8 (the game starts on line 7).
     let escaped_path = path.replace('\x1b', "\\u001b");
     assert!(
         diagnostics[0].starts_with(&format!(
-            "{escaped_path}:7:1: game 2: error[bad_fen]: bad FEN tag"
+            "{escaped_path}:8:1: game 2: error[bad_fen]: bad FEN tag"
         )),
         "{}",
         diagnostics[0]
