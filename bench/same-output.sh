@@ -14,7 +14,9 @@
 # `.txt` files that hold PGN, recognised by a line starting with `[Event `):
 #   - `arbiter export --format jsonl --jobs 1 -q FILE`   (records on standard output)
 #   - `arbiter validate --format jsonl --jobs 1 -q FILE` (diagnostics and summary)
-# and once over all the files together, in one invocation: `export` and `validate` with --jobs 1 at
+#   - `arbiter select --jobs 1 -q FILE`                  (every valid game rewritten as clean PGN)
+# and once over all the files together, in one invocation: `export`, `validate`, `select` and
+# `select --dedup game --eco --fix-result --no-comments --keep-commands --no-nags` with --jobs 1 at
 # `save`, with --jobs 2 at `check`, so that the check also proves --jobs 2 writes what --jobs 1 writes
 # (cheaply: one run each rather than one per file).
 #
@@ -75,9 +77,13 @@ fi
 for f in "${FILES[@]}"; do
     run "$OUT/export/$f.jsonl" "$BINARY" export --format jsonl --jobs 1 -q "$f"
     run "$OUT/validate/$f.jsonl" "$BINARY" validate --format jsonl --jobs 1 -q "$f"
+    run "$OUT/select/$f.pgn" "$BINARY" select --jobs 1 -q "$f"
 done
 run "$OUT/all/export.jsonl" "$BINARY" export --format jsonl --jobs "$JOBS_ALL" -q "${FILES[@]}"
 run "$OUT/all/validate.jsonl" "$BINARY" validate --format jsonl --jobs "$JOBS_ALL" -q "${FILES[@]}"
+run "$OUT/all/select.pgn" "$BINARY" select --jobs "$JOBS_ALL" -q "${FILES[@]}"
+run "$OUT/all/select-lean.pgn" "$BINARY" select --dedup game --eco --fix-result --no-comments \
+    --keep-commands --no-nags --jobs "$JOBS_ALL" -q "${FILES[@]}"
 
 if [ "$MODE" = save ]; then
     echo "saved the output of ${#FILES[@]} files ($BINARY) in $DIR" >&2
@@ -86,7 +92,7 @@ fi
 
 mapfile -t DIFFERENT < <(diff -rq "$DIR" "$OUT" | sed -E "s|^Files $DIR/(.*) and .* differ$|\1|; s|^Only in |only in |")
 if [ ${#DIFFERENT[@]} -eq 0 ]; then
-    echo "same output: ${#FILES[@]} files, export and validate, --jobs 1 and 2 ($BINARY)" >&2
+    echo "same output: ${#FILES[@]} files, export, validate and select, --jobs 1 and 2 ($BINARY)" >&2
     exit 0
 fi
 echo "bench/same-output.sh: the output differs for ${#DIFFERENT[@]} file(s):" >&2

@@ -142,3 +142,23 @@ fn parts_cut_inside_a_tag_over_lines_or_a_quoting_comment_read_as_one_job() {
         );
     }
 }
+
+#[test]
+fn a_termination_marker_glued_to_the_token_before_it_ends_the_game() {
+    // Issue 43, point 1: `e5*`, `$1*`, `Qxf7+*`, `Nc6!?1-0`, `Nc6?*`, `Qh4#!?0-1`, `d5!1/2-1/2`,
+    // `[Result "*"]*` and `[Result "1-0"]1-0` are read as the PGN standard reads them: the
+    // marker is a token of its own, the game valid, its outcome from the board and the tags.
+    let path = fixture("reading/glued-results.pgn");
+    let records = export(&path, "1");
+    assert_eq!(records.len(), 10, "{records:#?}");
+    for record in &records {
+        let expect = expectation(record);
+        let event = &record["event"];
+        assert_eq!(record["plies"].to_string(), expect["plies"], "{event}");
+        assert_eq!(record["result"], expect["result"].as_str(), "{event}");
+        assert_eq!(record["outcome"], expect["outcome"].as_str(), "{event}");
+        assert_eq!(record["valid"].to_string(), expect["valid"], "{event}");
+        assert_eq!(record["error"], Value::Null, "{event}");
+    }
+    assert_eq!(export(&path, "2"), records);
+}

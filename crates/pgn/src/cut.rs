@@ -42,7 +42,7 @@ use super::buffer::Buffer;
 use super::grammar;
 use super::lex::{
     Context, Lexeme, Lexer, Lines, MAX_TAG_LINE, MOVETEXT_STOP, NeedMore, TAG_STOP, closing_quote,
-    is_blank, is_control, is_delim_before, may_start_token, tag_window, whole_line,
+    is_blank, is_control, may_start_result, may_start_token, tag_window, whole_line,
 };
 use super::raw::RawGame;
 use super::scan::find_any;
@@ -435,8 +435,9 @@ fn simple_tag_at(buf: &[u8], p: usize, names: &mut TagNames) -> Option<Option<us
     Some(names.insert(hash).then_some(p + value_end + 2))
 }
 
-/// Whether the `-` or `*` at `buf[q]` belongs to a result that starts after a delimiter: `None` if
-/// not, `Some(end)` with the index after the result; [`NeedMore`] if more input is needed.
+/// Whether the `-` or `*` at `buf[q]` belongs to a result that may start where it does (see
+/// [`may_start_result`]): `None` if not, `Some(end)` with the index after the result;
+/// [`NeedMore`] if more input is needed.
 fn result_around(
     buf: &[u8],
     game_start: usize,
@@ -451,7 +452,7 @@ fn result_around(
         let Some(s) = q.checked_sub(back).filter(|&s| s >= game_start) else {
             continue;
         };
-        if s > game_start && !is_delim_before(buf[s - 1]) {
+        if s > game_start && !may_start_result(buf[s - 1], buf[s]) {
             continue;
         }
         // A result is at most 7 bytes; one more tells whether a delimiter follows.

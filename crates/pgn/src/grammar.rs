@@ -18,7 +18,7 @@ use nom::bytes::complete::{tag, take_while, take_while1};
 use nom::combinator::value;
 use nom::sequence::preceded;
 
-use super::lex::{GameResult, SAN_CLASS, SAN_DIGIT, is_delim_after, is_delim_before, is_san_char};
+use super::lex::{GameResult, SAN_CLASS, SAN_DIGIT, is_delim_after, is_san_char, may_start_result};
 
 /// A parser result over game bytes. Errors carry nothing: the driver knows where it was.
 pub(crate) type PResult<'a, O> = IResult<&'a [u8], O, ()>;
@@ -190,7 +190,8 @@ pub(crate) fn nag(i: &[u8]) -> PResult<'_, &[u8]> {
 }
 
 /// A game result followed by a delimiter or the end: `1-0`, `0-1`, `1/2-1/2` or `*`.
-/// (Whether a delimiter comes before it is the caller's check: see [`is_delim_before`].)
+/// (Whether it may start after what comes before it is the caller's check: see
+/// [`may_start_result`].)
 #[inline]
 pub(crate) fn result(i: &[u8]) -> PResult<'_, GameResult> {
     let (rest, r) = alt((
@@ -206,16 +207,17 @@ pub(crate) fn result(i: &[u8]) -> PResult<'_, GameResult> {
     }
 }
 
-/// The result token at `bytes[at]`, with its length, if one stands there: at the start or after
-/// a delimiter, and followed by one or the end (see [`result`]). A quick test comes first: a move
-/// number such as `12.` must not pay for the whole rule.
+/// The result token at `bytes[at]`, with its length, if one stands there: at the start or where
+/// [`may_start_result`] allows, and followed by a delimiter or the end (see [`result`]). A quick
+/// test comes first: a move number such as `12.` must not pay for the whole rule.
 #[inline]
 pub(crate) fn result_at(bytes: &[u8], at: usize) -> Option<(GameResult, usize)> {
     let rest = bytes.get(at..)?;
-    if rest.first() != Some(&b'*') && !matches!(rest.get(1), Some(b'-' | b'/')) {
+    let first = *rest.first()?;
+    if first != b'*' && !matches!(rest.get(1), Some(b'-' | b'/')) {
         return None;
     }
-    if at > 0 && !is_delim_before(bytes[at - 1]) {
+    if at > 0 && !may_start_result(bytes[at - 1], first) {
         return None;
     }
     result(rest)
@@ -446,5 +448,20 @@ pub(crate) mod tests {
         assert_eq!(result(b"* {"), ok(" {", GameResult::Unknown));
         assert_eq!(result(b"1-0ff"), Err(nom::Err::Error(())));
         assert_eq!(result(b"0-0"), Err(nom::Err::Error(())));
+    }
+
+    #[test]
+    fn results_glued_to_the_token_before_them() {
+        // Issue 43, point 1: a `*` after anything; the others after a byte that ends a token.
+        assert_eq!(result_at(b"e5*", 2), Some((GameResult::Unknown, 1)));
+        assert_eq!(result_at(b"$1*", 2), Some((GameResult::Unknown, 1)));
+        assert_eq!(result_at(b"e5+*", 3), Some((GameResult::Unknown, 1)));
+        assert_eq!(result_at(b"Nc6!?1-0", 5), Some((GameResult::WhiteWins, 3)));
+        assert_eq!(result_at(b"Nc6?0-1\n", 4), Some((GameResult::BlackWins, 3)));
+        assert_eq!(result_at(b"]1/2-1/2", 1), Some((GameResult::Draw, 7)));
+        // A digit may continue the token before it: no result there.
+        assert_eq!(result_at(b"e51-0", 2), None);
+        assert_eq!(result_at(b"x1-0", 1), None);
+        assert_eq!(result_at(b"e5*x", 2), None);
     }
 }

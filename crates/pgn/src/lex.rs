@@ -252,9 +252,17 @@ pub(crate) fn is_tag_blank(b: u8) -> bool {
     matches!(b, b' ' | b'\t')
 }
 
-/// A byte after which a result may start (or the start of the game).
-pub(crate) fn is_delim_before(b: u8) -> bool {
-    is_space(b) || matches!(b, b'(' | b')' | b'}' | b'.')
+/// Whether a result whose first byte is `first` may start right after the byte `before` (one at
+/// the start of a game always may). A `*` may follow anything: it is a token of its own whatever
+/// touches it (PGN standard, section 7: `e5*`, `$1*`, `Nc6?*`). `1-0`, `0-1` and `1/2-1/2` start
+/// with a digit, which may continue the token before them, so they follow only a byte that ends
+/// that token: white space, `( ) } .`, the `]` of a tag pair, or the `!` or `?` of a suffix
+/// annotation (`Nc6!?1-0`, `[Result "1-0"]1-0`), which are no symbol characters.
+#[inline]
+pub(crate) fn may_start_result(before: u8, first: u8) -> bool {
+    first == b'*'
+        || is_space(before)
+        || matches!(before, b'(' | b')' | b'}' | b'.' | b']' | b'!' | b'?')
 }
 
 /// A byte at which a result may end (or the end of the game).
@@ -263,9 +271,10 @@ pub(crate) fn is_delim_after(b: u8) -> bool {
 }
 
 /// A byte that ends stray text (bytes that are no token): whitespace, or a byte that starts a
-/// comment, a variation, a tag or a NAG, or ends a comment or a variation.
+/// comment, a variation, a tag, a NAG or the result `*` (which may follow anything: see
+/// [`may_start_result`]), or ends a comment or a variation.
 pub(crate) fn ends_stray_text(b: u8) -> bool {
-    is_space(b) || matches!(b, b'{' | b'}' | b'(' | b')' | b';' | b'[' | b'$')
+    is_space(b) || matches!(b, b'{' | b'}' | b'(' | b')' | b';' | b'[' | b'$' | b'*')
 }
 
 /// A byte that a PGN token may start with: a letter or a digit (a move, a move number, a result),

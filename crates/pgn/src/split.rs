@@ -238,6 +238,23 @@ mod tests {
     }
 
     #[test]
+    fn a_result_glued_to_the_token_before_it_ends_the_game() {
+        // Issue 43, point 1: as the parser reads them (see `grammar::result_at`).
+        let g =
+            texts("1. e4 e5*\n1. d4 $1*\n1. c4 Nc6!?1-0\n[A \"1\"]1-0\n1. Nf3 e51-0\n1. b3 *\n");
+        assert_eq!(
+            g,
+            [
+                "1. e4 e5*\n",
+                "1. d4 $1*\n",
+                "1. c4 Nc6!?1-0\n",
+                "[A \"1\"]1-0\n",
+                "1. Nf3 e51-0\n1. b3 *\n"
+            ]
+        );
+    }
+
+    #[test]
     fn blank_lines_in_and_after_tags_keep_one_game() {
         let g = texts("[A \"1\"]\n\n[B \"2\"]\n\n\n1. d4 0-1\n");
         assert_eq!(g.len(), 1);

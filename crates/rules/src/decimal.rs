@@ -1,20 +1,46 @@
 //! Decimal digits of unsigned numbers, written without `format!`: for the FEN writer's clocks and
 //! the export's numbers (a game row holds a dozen), both once per game or more.
 
-/// `n`'s decimal digits, from the array's start, and how many there are.
+/// `n`'s decimal digits, from the array's start, and how many there are. Two digits at a time
+/// from a table: a move number, a NAG or a row's small number is one or two lookups.
 #[inline]
 pub fn digits(mut n: u64) -> ([u8; 20], usize) {
     let mut digits = [0u8; 20];
-    let mut len = 1;
+    if n < 10 {
+        digits[0] = b'0' + n as u8;
+        return (digits, 1);
+    }
+    let mut len = 2;
     while len < 20 && n >= POWERS_OF_TEN[len] {
         len += 1;
     }
-    for slot in digits[..len].iter_mut().rev() {
-        *slot = b'0' + (n % 10) as u8;
-        n /= 10;
+    let mut end = len;
+    while n >= 100 {
+        let pair = (n % 100) as usize * 2;
+        n /= 100;
+        end -= 2;
+        digits[end..end + 2].copy_from_slice(&PAIRS[pair..pair + 2]);
+    }
+    if n >= 10 {
+        let pair = n as usize * 2;
+        digits[..2].copy_from_slice(&PAIRS[pair..pair + 2]);
+    } else {
+        digits[0] = b'0' + n as u8;
     }
     (digits, len)
 }
+
+/// `00` to `99`, two bytes each.
+const PAIRS: [u8; 200] = {
+    let mut pairs = [0u8; 200];
+    let mut i = 0;
+    while i < 100 {
+        pairs[2 * i] = b'0' + (i / 10) as u8;
+        pairs[2 * i + 1] = b'0' + (i % 10) as u8;
+        i += 1;
+    }
+    pairs
+};
 
 /// 10 to the power of the index.
 const POWERS_OF_TEN: [u64; 20] = {
@@ -33,7 +59,8 @@ mod tests {
 
     #[test]
     fn digits_are_the_decimal_form() {
-        let mut edges = vec![0, u64::MAX];
+        let mut edges: Vec<u64> = (0..100_000).collect();
+        edges.push(u64::MAX);
         for power in 0..20 {
             let p = 10u64.pow(power);
             edges.extend([p - 1, p, p + 1, p.saturating_mul(7)]);

@@ -108,8 +108,16 @@ impl ClockEvidence {
         }
     }
 
+    /// Whether the game has a time control of timed periods, against which the clocks are
+    /// checked (without one, a ply without a clock is only counted).
+    #[inline]
+    pub fn is_timed(&self) -> bool {
+        !self.periods.is_empty()
+    }
+
     /// The main line's ply `ply` (1 for the first move) was made by `mover`, whose clock shows
     /// `clock` after it when its comment has a `[%clk]`. Warnings go to `warn`.
+    #[inline]
     pub fn ply(
         &mut self,
         ply: u32,

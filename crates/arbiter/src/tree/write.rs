@@ -116,17 +116,24 @@ fn write_tags(
     opening: Option<(&str, &str)>,
     out: &mut Vec<u8>,
 ) {
-    for (name, missing) in ROSTER {
+    // Each roster tag's first value, found in one pass over the tags.
+    let mut roster: [Option<&str>; ROSTER.len()] = [None; ROSTER.len()];
+    for (name, value) in tree.tags() {
+        if let Some(i) = roster_index(name) {
+            roster[i].get_or_insert(value);
+        }
+    }
+    for (i, (name, missing)) in ROSTER.into_iter().enumerate() {
         let value = if name == "Result" {
             result.as_str()
         } else {
-            tree.tag_value(name).unwrap_or(missing)
+            roster[i].unwrap_or(missing)
         };
         tag(name, value, out);
     }
     let (mut eco_written, mut opening_written) = (false, false);
     for (name, value) in tree.tags() {
-        if ROSTER.iter().any(|&(roster, _)| roster == name) {
+        if roster_index(name).is_some() {
             continue;
         }
         match (name, opening) {
@@ -151,13 +158,29 @@ fn write_tags(
     }
 }
 
+/// Where the tag `name` stands in [`ROSTER`], if it is one of the seven.
+#[inline]
+fn roster_index(name: &str) -> Option<usize> {
+    match name {
+        "Event" => Some(0),
+        "Site" => Some(1),
+        "Date" => Some(2),
+        "Round" => Some(3),
+        "White" => Some(4),
+        "Black" => Some(5),
+        "Result" => Some(6),
+        _ => None,
+    }
+}
+
 /// One tag pair on its line, the value escaped.
 fn tag(name: &str, value: &str, out: &mut Vec<u8>) {
+    let (name, value) = (name.as_bytes(), value.as_bytes());
+    out.reserve(name.len() + value.len() + 5);
     out.push(b'[');
-    out.extend_from_slice(name.as_bytes());
+    out.extend_from_slice(name);
     out.extend_from_slice(b" \"");
-    let value = value.as_bytes();
-    if value.iter().any(|&b| b == b'"' || b == b'\\') {
+    if memchr::memchr2(b'"', b'\\', value).is_some() {
         for &b in value {
             if b == b'"' || b == b'\\' {
                 out.push(b'\\');
@@ -263,14 +286,15 @@ fn write_movetext(tree: &GameTree, options: &WriteOptions, lines: &mut Lines<'_>
                 let text = tree.text(span);
                 let written = if options.comments {
                     match folded(text) {
-                        Some(text) if lines.fits(width(text) + 4) && !text.is_empty() => {
-                            lines.unit(width(text) + 4, |out| {
+                        Some((text, width)) if lines.fits(width + 4) && !text.is_empty() => {
+                            lines.unit(width + 4, |out| {
+                                out.reserve(width + 4);
                                 out.extend_from_slice(b"{ ");
                                 out.extend_from_slice(text.as_bytes());
                                 out.extend_from_slice(b" }");
                             });
                         }
-                        Some(text) => write_comment(text, lines),
+                        Some((text, _)) => write_comment(text, lines),
                         None => {
                             fold(text, &mut scratch);
                             write_comment(&scratch, lines);
@@ -331,20 +355,52 @@ fn write_move(
     });
 }
 
-/// `text` trimmed, when that is all folding would do and it holds no `}` (nearly every comment:
-/// `{ [%clk 0:03:00] }`).
+/// `text` trimmed, and its width, when that is all folding would do and it holds no `}` (nearly
+/// every comment: `{ [%clk 0:03:00] }`). Eight bytes at a time: a word with no byte below `!`,
+/// no `}` and no byte above ASCII is passed in a few instructions, and only the bytes it flags
+/// are looked at one by one.
 #[inline]
-fn folded(text: &str) -> Option<&str> {
+fn folded(text: &str) -> Option<(&str, usize)> {
     let trimmed = text.trim_ascii();
-    let mut last = 0;
-    for &b in trimmed.as_bytes() {
-        // Whitespace other than a lone space, or a brace: not the simple case.
-        if b <= b' ' && (b != b' ' || last == b' ') || b == b'}' {
-            return None;
+    let bytes = trimmed.as_bytes();
+    let mut ascii = true;
+    let mut at = 0;
+    while at < bytes.len() {
+        // The next eight bytes, or the last ones padded with a letter (which flags nothing).
+        let mut word = [b'a'; 8];
+        let n = (bytes.len() - at).min(8);
+        word[..n].copy_from_slice(&bytes[at..at + n]);
+        let word = u64::from_le_bytes(word);
+        ascii &= word & HIGH_BITS == 0;
+        let mut flags = suspects(word);
+        while flags != 0 {
+            let i = at + (flags.trailing_zeros() / 8) as usize;
+            flags &= flags - 1;
+            let b = bytes[i];
+            // Whitespace other than a lone space (the text is trimmed, so a space has a byte
+            // before it), or a brace. (A `!` or a `~` may be flagged after a true hit: fine.)
+            if b == b' ' && bytes[i - 1] == b' ' || b < b' ' || b == b'}' {
+                return None;
+            }
         }
-        last = b;
+        at += 8;
     }
-    Some(trimmed)
+    let width = if ascii { bytes.len() } else { width(trimmed) };
+    Some((trimmed, width))
+}
+
+/// The high bit of each byte of a word.
+const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+
+/// The bytes of `word` (little-endian) that are below `!` (a space or a control byte) or are a
+/// `}`, each flagged by its high bit; every such byte is flagged, and a byte right after a
+/// flagged one may be flagged too when it is a `!` or a `~` (the borrow of the subtraction).
+#[inline(always)]
+fn suspects(word: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let low = word.wrapping_sub(ONES * 0x21) & !word;
+    let brace = word ^ (ONES * u64::from(b'}'));
+    (low | (brace.wrapping_sub(ONES) & !brace)) & HIGH_BITS
 }
 
 /// Appends the first `len` bytes of `bytes`, by appending them all and cutting back.
@@ -418,40 +474,79 @@ fn write_comment(folded: &str, lines: &mut Lines<'_>) {
     }
     // Each unit is `start..end` of the folded text; the first gets `{ ` before it and the last
     // ` }` after it.
-    let bytes = folded.as_bytes();
-    let mut units: Vec<(usize, usize)> = Vec::new();
-    let mut at = 0;
-    let mut in_command = false;
-    while at < bytes.len() {
-        let end = folded[at..].find(' ').map_or(bytes.len(), |i| at + i);
-        let word = &folded[at..end];
-        let glued = in_command || word.starts_with('[') || word.starts_with('%');
-        if word.starts_with("[%") {
-            in_command = true;
-        }
-        if in_command && word.contains(']') {
-            in_command = false;
-        }
-        match units.last_mut() {
-            Some(unit) if glued => unit.1 = end,
-            _ => units.push((at, end)),
-        }
-        at = end + 1;
-    }
-    if units.is_empty() {
+    let mut units = Units {
+        text: folded.as_bytes(),
+        at: 0,
+    };
+    let Some(mut unit) = units.next() else {
         lines.text("{ }");
         return;
-    }
-    let last = units.len() - 1;
-    for (i, &(start, end)) in units.iter().enumerate() {
-        let piece = &folded[start..end];
-        let open = if i == 0 { "{ " } else { "" };
-        let close = if i == last { " }" } else { "" };
+    };
+    let mut open = "{ ";
+    loop {
+        let next = units.next();
+        let piece = &folded[unit.0..unit.1];
+        let close = if next.is_none() { " }" } else { "" };
         lines.unit(open.len() + width(piece) + close.len(), |out| {
             out.extend_from_slice(open.as_bytes());
             out.extend_from_slice(piece.as_bytes());
             out.extend_from_slice(close.as_bytes());
         });
+        open = "";
+        match next {
+            Some(next) => unit = next,
+            None => return,
+        }
+    }
+}
+
+/// The units a folded comment (single spaces between words, none at its ends) is broken into,
+/// as `start..end` of its text: its words, but a word that starts with `[` or `%`, and every
+/// word of a `[%...]` command after its first, is glued to the word before it. One pass over
+/// the bytes: a command runs from a word that starts with `[%` to a word that holds a `]`.
+struct Units<'a> {
+    text: &'a [u8],
+    at: usize,
+}
+
+impl Iterator for Units<'_> {
+    type Item = (usize, usize);
+
+    fn next(&mut self) -> Option<(usize, usize)> {
+        let bytes = self.text;
+        let start = self.at;
+        if start >= bytes.len() {
+            return None;
+        }
+        // Whether the word being read is inside a command, as it stands after the word.
+        let mut in_command = false;
+        let mut word_start = start;
+        let mut i = start;
+        loop {
+            if i == word_start && bytes[i..].starts_with(b"[%") {
+                in_command = true;
+            }
+            match bytes.get(i) {
+                None => break,
+                Some(b']') => {
+                    in_command = false;
+                    i += 1;
+                }
+                Some(b' ') => {
+                    // A break here, unless the next word is glued to this one.
+                    match bytes.get(i + 1) {
+                        Some(b'[' | b'%') => {}
+                        _ if in_command => {}
+                        _ => break,
+                    }
+                    i += 1;
+                    word_start = i;
+                }
+                Some(_) => i += 1,
+            }
+        }
+        self.at = i + 1;
+        Some((start, i))
     }
 }
 
@@ -478,6 +573,117 @@ mod tests {
             tree.san(san, i as u32 + 1);
         }
         tree
+    }
+
+    /// Every string of up to `max` bytes from `alphabet`.
+    fn strings(alphabet: &[&str], max: usize) -> Vec<String> {
+        let mut all = vec![String::new()];
+        let mut last = vec![String::new()];
+        for _ in 0..max {
+            last = last
+                .iter()
+                .flat_map(|s| alphabet.iter().map(move |a| format!("{s}{a}")))
+                .collect();
+            all.extend(last.iter().cloned());
+        }
+        all
+    }
+
+    #[test]
+    fn the_comment_scan_agrees_with_the_byte_by_byte_rule() {
+        // The rule as it was written first: trimmed, no whitespace but lone spaces, no `}`.
+        fn general(text: &str) -> Option<(&str, usize)> {
+            let trimmed = text.trim_ascii();
+            let mut last = 0;
+            for &b in trimmed.as_bytes() {
+                if b <= b' ' && (b != b' ' || last == b' ') || b == b'}' {
+                    return None;
+                }
+                last = b;
+            }
+            Some((trimmed, width(trimmed)))
+        }
+        let alphabet = [
+            " ",
+            "a",
+            "}",
+            "!",
+            "~",
+            "|",
+            "\t",
+            "\n",
+            "\u{b}",
+            "é",
+            "[%clk 0:03:00]",
+        ];
+        let mut checked = 0;
+        for text in strings(&alphabet, 5) {
+            assert_eq!(folded(&text), general(&text), "{text:?}");
+            checked += 1;
+        }
+        // Long ones, over several words of eight bytes, with the odd byte at every place.
+        for len in 0..40 {
+            for at in 0..len {
+                for odd in [" ", "  ", "}", "\t", "é", "!", "|"] {
+                    let mut text = "x".repeat(len);
+                    text.replace_range(at..at + 1, odd);
+                    assert_eq!(folded(&text), general(&text), "{text:?}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 100_000, "{checked}");
+    }
+
+    #[test]
+    fn comments_break_into_the_units_of_the_first_rule() {
+        // The rule as it was written first, collecting the units in a vector.
+        fn general(folded: &str) -> Vec<(usize, usize)> {
+            let bytes = folded.as_bytes();
+            let mut units: Vec<(usize, usize)> = Vec::new();
+            let mut at = 0;
+            let mut in_command = false;
+            while at < bytes.len() {
+                let end = folded[at..].find(' ').map_or(bytes.len(), |i| at + i);
+                let word = &folded[at..end];
+                let glued = in_command || word.starts_with('[') || word.starts_with('%');
+                if word.starts_with("[%") {
+                    in_command = true;
+                }
+                if in_command && word.contains(']') {
+                    in_command = false;
+                }
+                match units.last_mut() {
+                    Some(unit) if glued => unit.1 = end,
+                    _ => units.push((at, end)),
+                }
+                at = end + 1;
+            }
+            units
+        }
+        let words = [
+            "a", "[%clk", "0:03:00]", "[x", "%y", "]", "[%eval", "b]c", "[%",
+        ];
+        for text in strings(&words, 4) {
+            let mut folded = String::new();
+            fold(&text.replace("]", "] ").replace("a", "a "), &mut folded);
+            let units: Vec<(usize, usize)> = Units {
+                text: folded.as_bytes(),
+                at: 0,
+            }
+            .collect();
+            assert_eq!(units, general(&folded), "{folded:?}");
+        }
+    }
+
+    #[test]
+    fn the_roster_index_is_the_roster_order() {
+        for (i, (name, _)) in ROSTER.iter().enumerate() {
+            assert_eq!(roster_index(name), Some(i));
+        }
+        for name in ["Annotator", "event", "WhiteElo", "", "Results"] {
+            assert_eq!(roster_index(name), None);
+        }
     }
 
     #[test]

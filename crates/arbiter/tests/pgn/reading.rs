@@ -404,3 +404,53 @@ fn a_comment_that_quotes_whole_games_ends_at_its_brace() {
         assert_eq!(games[2].tag("Event"), Some("B"));
     }
 }
+
+#[test]
+fn a_termination_marker_glued_to_the_token_before_it_is_read() {
+    // Issue 43, point 1: `*` is a token of its own whatever touches it, and `!`, `?` and the `]`
+    // of a tag pair end the token before a `1-0` (PGN standard, section 7). Each game is read
+    // both ways (one pass and cut then parsed), and the next game stays a game of its own.
+    let cases: [(&str, &[&str], GameResult); 9] = [
+        ("1. e4 e5*", &["e4", "e5"], GameResult::Unknown),
+        ("1. e4 $1*", &["e4"], GameResult::Unknown),
+        ("1. e4 e5+*", &["e4", "e5+"], GameResult::Unknown),
+        ("1. e4 Nc6!?1-0", &["e4", "Nc6"], GameResult::WhiteWins),
+        ("1. e4 Nc6?*", &["e4", "Nc6"], GameResult::Unknown),
+        ("1. O-O-O#!?0-1", &["O-O-O#"], GameResult::BlackWins),
+        ("1. e4 e5!1/2-1/2", &["e4", "e5"], GameResult::Draw),
+        ("[Result \"*\"]*", &[], GameResult::Unknown),
+        ("[Result \"1-0\"]1-0", &[], GameResult::WhiteWins),
+    ];
+    for (movetext, sans, result) in cases {
+        let text = format!("[Event \"glued\"]\n{movetext}\n\n[Event \"next\"]\n\n1. d4 *\n");
+        let games = read_all(text.as_bytes());
+        assert_eq!(games.len(), 2, "{movetext}: {games:#?}");
+        assert!(
+            games[0].errors.is_empty(),
+            "{movetext}: {:?}",
+            games[0].errors
+        );
+        assert_eq!(games[0].sans(), sans, "{movetext}");
+        assert_eq!(
+            games[0].bare().last(),
+            Some(&Token::Result(result)),
+            "{movetext}"
+        );
+        assert_eq!(games[1].tag("Event"), Some("next"), "{movetext}");
+    }
+    // Stray text ends at a `*`, which is then the result; a digit that continues a token is no
+    // result (`e51-0` is one word, read as a move).
+    let games = read_all(b"[Event \"x\"]\n\n1. e4 foo*\n");
+    assert_eq!(games[0].kinds(), [PgnErrorKind::UnexpectedText]);
+    assert_eq!(
+        games[0].bare().last(),
+        Some(&Token::Result(GameResult::Unknown))
+    );
+    let games = read_all(b"[Event \"x\"]\n\n1. e4 e51-0\n");
+    assert!(
+        !games[0]
+            .bare()
+            .iter()
+            .any(|t| matches!(t, Token::Result(_)))
+    );
+}
