@@ -374,11 +374,16 @@ pub fn report_error(message: std::fmt::Arguments<'_>) {
     report(format_args!("error: {message}"));
 }
 
-/// Prints `arbiter: MESSAGE` on stderr (a stderr that cannot be written is ignored).
+/// Prints `arbiter: MESSAGE` on stderr (a stderr that cannot be written is ignored), each line's
+/// control characters escaped as standard output escapes them ([`arbiter::escape_controls`]): a
+/// file name holding ESC or BEL cannot act on the terminal.
 pub fn report(message: std::fmt::Arguments<'_>) {
     use std::io::Write;
-    let _ = writeln!(std::io::stderr().lock(), "arbiter: {message}");
+    let message = message.to_string();
+    let lines: Vec<_> = message.split('\n').map(arbiter::escape_controls).collect();
+    let _ = writeln!(std::io::stderr().lock(), "arbiter: {}", lines.join("\n"));
 }
+
 
 /// A closed stdout (`arbiter export ... | head`) ends the run quietly with status 0.
 fn is_broken_pipe(err: &anyhow::Error) -> bool {

@@ -93,7 +93,7 @@ pub use select::{
     SelectCounts, SelectOptions, Type, Value, check_round_trip, needs_numbers, reads_opening,
     record_schema,
 };
-pub use text::{MAX_ECHO_CHARS, clip, counted};
+pub use text::{MAX_ECHO_CHARS, clip, counted, escape_controls};
 pub use tree::{GameTree, LINE_WIDTH, MoveText, Node, Span, WriteOptions, write_game};
 
 /// The README's examples, compiled and run as doc tests.
