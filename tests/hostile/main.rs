@@ -14,6 +14,7 @@
 
 mod util;
 
+mod all_or_nothing;
 mod compressed;
 mod compressed_output;
 mod files;
