@@ -359,6 +359,24 @@ fn the_manifest_hashes_what_was_read_once() {
         );
         assert_eq!(manifest["games"], 30);
     }
+    // A gzip file: the compressed bytes' hash, the decoder having read them to their end.
+    let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gzip.write_all(pgn.as_bytes()).unwrap();
+    let gzip = gzip.finish().unwrap();
+    write(root, "in.pgn.gz", &gzip);
+    let args = [
+        "export",
+        "in.pgn.gz",
+        "-o",
+        "gz",
+        "--rows-per-file",
+        "4",
+        "--quiet",
+    ];
+    run_in(root, &args, Input::Null, None).assert_code(0, "gzip");
+    let gz = manifest(&root.join("gz"));
+    assert_eq!(gz["inputs"][0]["sha256"], sha256(&gzip).as_str());
+    assert_eq!(gz["inputs"][0]["bytes"], gzip.len());
     // A zstd file of many frames (more than one run of them: over 4 MiB), read on every core:
     // the compressed bytes' hash.
     let big = good_games(0, 60_000);
