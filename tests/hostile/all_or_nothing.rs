@@ -478,6 +478,27 @@ fn keep_going_writes_what_could_be_read() {
         "{}",
         run.stderr
     );
+    // Parts too: the manifest names the inputs not read whole.
+    let args = [
+        "export",
+        "good.pgn",
+        "cut.pgn.zst",
+        "missing.pgn",
+        "-o",
+        "p",
+        "--rows-per-file",
+        "1000",
+        "--keep-going",
+    ];
+    let run = run_in(root, &args, Input::Null, None);
+    run.assert_code(2, "parts --keep-going");
+    assert!(root.join("p").exists(), "{}", run.stderr);
+    let parts = manifest(&root.join("p"));
+    assert_eq!(
+        parts["unread"],
+        serde_json::json!(["missing.pgn", "cut.pgn.zst"])
+    );
+    assert_eq!(parts["games"], games);
     // select too.
     let args = [
         "select",

@@ -1,7 +1,8 @@
 //! Parquet parts of at most N rows each (`export -o DIR --rows-per-file N`),
 //! `part-00000.parquet`, `part-00001.parquet`..., and a `_manifest.json` that says how they were
-//! made (arbiter's version, the command, each input with its size and SHA-256, games, invalid
-//! games, and the rows of each part), so that any shard can be re-run and checked.
+//! made (arbiter's version, the command, each input with its size and SHA-256, the inputs not
+//! read whole, games, invalid games, and the rows of each part), so that any shard can be re-run
+//! and checked.
 //!
 //! All or nothing: the parts and the manifest are written into a staging directory
 //! ([`StagedDir`]) and published by one rename once the manifest is written; a DIR that exists
@@ -156,6 +157,8 @@ struct Manifest<'a> {
     arbiter: &'static str,
     command: &'a [String],
     inputs: Vec<ManifestInput<'a>>,
+    /// The inputs not read whole (only under `--keep-going` is such a run committed).
+    unread: Vec<&'a str>,
     games: u64,
     invalid_games: u64,
     rows: u64,
@@ -214,6 +217,7 @@ impl Parts {
             arbiter: env!("CARGO_PKG_VERSION"),
             command,
             inputs,
+            unread: totals.unread().collect(),
             games: totals.games,
             invalid_games: totals.invalid,
             rows: self.parts.iter().sum(),
