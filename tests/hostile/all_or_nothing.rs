@@ -255,6 +255,16 @@ fn parts_are_published_whole_or_not_at_all() {
     );
     assert_eq!(names(root), ["in.pgn", "parts"]);
     assert!(names(&root.join("parts")).is_empty());
+    // The current directory is not replaced (a shell in it would be left in a removed one).
+    let dot = ["export", "../in.pgn", "-o", ".", "--rows-per-file", "3"];
+    let run = run_in(&root.join("parts"), &dot, Input::Null, None);
+    run.assert_code(2, "-o .");
+    assert!(
+        run.stderr.contains("-o .: the current directory"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(names(root), ["in.pgn", "parts"]);
     // With room: every part and the manifest.
     let run = run_env(root, &[], &args, Input::Null);
     run.assert_code(0, "room");

@@ -6,14 +6,17 @@
 //! (a signal: the staging directory is in the registry [`super::remove_temporaries`] empties)
 //! leaves no file and no directory of its own.
 //!
-//! DIR must not exist, or be an empty directory (the rename replaces it; a symlink to one is
-//! followed): nothing the user has is overwritten. Two runs into one DIR cannot both publish:
+//! DIR must not exist, or be an empty directory (the rename replaces it with one of the same
+//! permission bits; a symlink to one is followed; the current directory is refused, since a
+//! shell in it would be left in a removed directory): nothing the user has is overwritten. Its
+//! parent must exist. Two runs into one DIR cannot both publish:
 //! the second rename finds DIR not empty and fails, and that run ends with status 2.
 
 use std::fs::{self, File};
 use std::io;
 use std::path::{Path, PathBuf};
 
+use super::inputs::FileId;
 use super::temp::{self, registry};
 
 /// A staging directory for `target`, removed (with everything in it) when dropped unpublished.
@@ -33,6 +36,8 @@ impl StagedDir {
     pub fn create(target: &Path) -> io::Result<StagedDir> {
         let given = target.to_path_buf();
         let shown = target.display();
+        // An empty directory given is replaced by one with its permission bits.
+        let mut permissions = None;
         let resolved = match fs::read_dir(target) {
             Ok(mut entries) => {
                 if entries.next().is_some() {
@@ -44,6 +49,18 @@ impl StagedDir {
                         ),
                     ));
                 }
+                let here = fs::metadata(".").ok().map(|meta| FileId::of(&meta));
+                let old = fs::metadata(target)?;
+                if here == Some(FileId::of(&old)) {
+                    return Err(io::Error::new(
+                        io::ErrorKind::InvalidInput,
+                        format!(
+                            "-o {shown}: the current directory; the parts are published by \
+                             replacing the directory, so give a new one (or another empty one)"
+                        ),
+                    ));
+                }
+                permissions = Some(old.permissions());
                 fs::canonicalize(target)?
             }
             Err(err) if err.kind() == io::ErrorKind::NotFound => {
@@ -80,11 +97,15 @@ impl StagedDir {
             })?;
         registry.enter(staging.clone());
         drop(registry);
-        Ok(StagedDir {
+        let staged = StagedDir {
             staging,
             resolved,
             given,
-        })
+        };
+        if let Some(permissions) = permissions {
+            fs::set_permissions(&staged.staging, permissions)?;
+        }
+        Ok(staged)
     }
 
     /// The path of the file `name` in the staging directory.
@@ -202,5 +223,21 @@ mod tests {
         fs::write(target.join("mine"), "").unwrap();
         let err = StagedDir::create(&target).unwrap_err();
         assert!(err.to_string().contains("not empty"), "{err}");
+    }
+
+    /// An empty directory given is replaced by one with its permission bits.
+    #[test]
+    fn an_empty_directory_replaced_keeps_its_permission_bits() {
+        use std::os::unix::fs::PermissionsExt;
+        let scratch = tempfile::tempdir().unwrap();
+        let target = scratch.path().join("parts");
+        fs::create_dir(&target).unwrap();
+        fs::set_permissions(&target, fs::Permissions::from_mode(0o750)).unwrap();
+        let staged = StagedDir::create(&target).unwrap();
+        fs::write(staged.path("a"), "a").unwrap();
+        staged.publish().unwrap();
+        let mode = fs::metadata(&target).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o750);
+        assert_eq!(names(&target), ["a"]);
     }
 }
