@@ -17,12 +17,11 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, Once, PoisonError};
 
+use arbiter::parts::{Parts, Shards};
 use arbiter::sink::{self, Sink, clash};
+use arbiter::{Column, Totals};
 
 use crate::cli::exit::Exit;
-use arbiter::Column;
-use arbiter::Totals;
-use arbiter::parts::{Parts, Shards};
 
 /// The targets of the file outputs not committed yet, in the order they were opened, and whether
 /// each existed before the run.

@@ -113,6 +113,33 @@ fn select_outputs_that_are_one_file_are_refused_by_every_naming() {
         "{}",
         run.stderr
     );
+    // Standard output sent to a file is an output too.
+    let out = fs::File::create(root.join("r.pgn")).unwrap();
+    let args = [
+        "select",
+        "in.pgn",
+        "--where",
+        "plies > 5",
+        "--rejected",
+        "r.pgn",
+    ];
+    let run = run_command(
+        {
+            let mut command = command();
+            command.current_dir(root).args(args);
+            command
+        },
+        Input::Null,
+        Some(Stdio::from(out)),
+    );
+    run.assert_code(2, "> r.pgn --rejected r.pgn");
+    assert!(
+        run.stderr
+            .contains("standard output and --rejected are the same file (r.pgn)"),
+        "{}",
+        run.stderr
+    );
+    fs::remove_file(root.join("r.pgn")).unwrap();
     // An output that is an input is named by its own option.
     std::os::unix::fs::symlink("in.pgn", root.join("inlink.pgn")).unwrap();
     let args = [

@@ -82,16 +82,19 @@ pub enum Clash {
 }
 
 /// Checks the outputs of a run that reads `inputs`: each `(option, path)` of `outputs` (`None`
-/// for standard output) against every input and every output before it. The first clash found
-/// is the error.
+/// for standard output, which counts when it is sent to a file) against every input and every
+/// output before it. The first clash found is the error.
 pub fn check<P: AsRef<Path>>(outputs: &[(&str, Option<&Path>)], inputs: &[P]) -> Result<(), Clash> {
     let mut placed: Vec<(&str, Option<Place>, &Path)> = Vec::new();
     for &(option, path) in outputs {
         let Some(path) = path else {
-            if let Some(meta) = standard_output().filter(|meta| meta.is_file())
-                && let Some(input) = input_that_is(FileId::of(&meta), inputs)
-            {
-                return Err(Clash::StandardOutput { input });
+            // Standard output sent to a file: an input, or another output, may not be that file.
+            if let Some(meta) = standard_output().filter(|meta| meta.is_file()) {
+                let id = FileId::of(&meta);
+                if let Some(input) = input_that_is(id, inputs) {
+                    return Err(Clash::StandardOutput { input });
+                }
+                placed.push(("standard output", Some(Place::File(id)), Path::new("-")));
             }
             continue;
         };
