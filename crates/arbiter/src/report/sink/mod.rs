@@ -63,6 +63,17 @@ enum Stream {
     Full(File),
 }
 
+impl Stream {
+    /// `file`, written at `path`: [`Stream::Full`] when the test hook names it (`full.rs`).
+    fn file(file: File, path: &Path) -> Stream {
+        if full::is_full(path) {
+            Stream::Full(file)
+        } else {
+            Stream::File(file)
+        }
+    }
+}
+
 impl Write for Stream {
     fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
         match self {
@@ -165,12 +176,7 @@ impl Sink {
                 &format!(": cannot make a temporary file in {dir}"),
             )
         })?;
-        let stream = if full::is_full(path) {
-            Stream::Full(file)
-        } else {
-            Stream::File(file)
-        };
-        sink(stream, Some(temporary))
+        sink(Stream::file(file, path), Some(temporary))
     }
 
     /// The file `name` of `staged`, created only if nothing has that name, written in place (not
@@ -182,13 +188,8 @@ impl Sink {
             .create_new(true)
             .open(&path)
             .map_err(|e| saying(e, "cannot create", &path, ""))?;
-        let stream = if full::is_full(&path) {
-            Stream::Full(file)
-        } else {
-            Stream::File(file)
-        };
         Ok(Sink {
-            writer: BufWriter::with_capacity(BUFFER, Encoder::Plain(stream)),
+            writer: BufWriter::with_capacity(BUFFER, Encoder::Plain(Stream::file(file, &path))),
             temporary: None,
             sync: true,
             target: Some(staged.given().join(name)),
