@@ -17,7 +17,7 @@ pub use arbiter::counted;
 const STDIN_NOTICE: &str =
     "arbiter: reading PGN from standard input (no path given); end with Ctrl-D, or see --help";
 
-/// The arguments of every run over games (`validate`, `export`).
+/// The arguments of every run over games (`validate`, `export`, `select`).
 #[derive(Args, Debug)]
 pub struct GameRun {
     /// PGN files, directories (searched for *.pgn, *.pgn.gz, *.pgn.zst, *.pgn.bz2, *.pgn.xz) or
@@ -33,6 +33,11 @@ pub struct GameRun {
     /// Show no progress bar, and no line saying what -o FILE received.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// When an input cannot be read whole (missing, not PGN, cut short, corrupt), still write
+    /// -o with everything that could be read, and name each input that could not; the status is
+    /// still 2. Without it, such a run leaves -o as it was.
+    #[arg(long)]
+    pub keep_going: bool,
     /// Read only the games whose first byte lies from the first place at or after byte START of
     /// the (decompressed) input where a game surely starts, to the first such place at or after
     /// byte END (counted from 0); the last is read to its end. One input only; a plain file is
@@ -139,8 +144,11 @@ pub fn parse_range(text: &str) -> Result<std::ops::Range<u64>, String> {
 }
 
 /// What a run over games leaves to `main`: its totals, which choose the exit status; its output,
-/// committed or left as it was by that status; and the line to say on stderr once it is committed.
+/// committed or left as it was by that status (and `--keep-going`); and the line to say on stderr
+/// once it is committed.
 pub struct Ran {
+    /// `--keep-going`.
+    pub keep_going: bool,
     /// What the run counted.
     pub totals: Totals,
     /// The output, not committed yet.

@@ -14,7 +14,6 @@ pub mod output;
 pub mod perft;
 pub mod progress;
 pub mod select;
-pub mod shards;
 pub mod validate;
 
 use std::process::ExitCode;
@@ -131,27 +130,33 @@ pub fn main() -> ExitCode {
     };
     let exit = match result {
         Ok(exit) => exit,
-        Err(err) if is_broken_pipe(&err) => Exit::Ok,
+        Err(err) if is_broken_pipe(&err) => {
+            // Quietly, as `head` expects; but files not written are said.
+            output::report_uncommitted_after("standard output was closed before the run ended");
+            Exit::Ok
+        }
         Err(err) => {
             report_error(format_args!("{err:#}"));
             Exit::Usage
         }
     };
     if exit == Exit::Usage {
-        output::report_uncommitted();
+        output::report_uncommitted_after("");
     }
     exit.into()
 }
 
 /// The exit status of a run over games, chosen from its totals ([`Exit::of`]): its output is
-/// committed on status 0 or 1 (and what the run has to say about it said), left as it was on 2.
+/// committed on status 0 or 1 (and what the run has to say about it said), left as it was on 2,
+/// unless only inputs that could not be read whole made it 2 and `--keep-going` was given.
 fn ended(ran: games::Ran) -> anyhow::Result<Exit> {
-    let exit = output::close(ran.output, Exit::of(&ran.totals), &ran.totals)?;
-    if exit != Exit::Usage
-        && let Some(wrote) = ran.wrote
-    {
+    let exit = Exit::of(&ran.totals);
+    let commit = output::commits(exit, ran.keep_going);
+    output::close(ran.output, commit, &ran.totals)?;
+    if commit && let Some(wrote) = ran.wrote {
         report(format_args!("{wrote}"));
     }
+    output::report_unread(&ran.totals, commit);
     Ok(exit)
 }
 
@@ -205,7 +210,8 @@ fn completions(shell: clap_complete::Shell) -> anyhow::Result<Exit> {
 const GAMES_USAGE: &str = "A usage error (a bad option or argument, an -o that is also an input, \
     a validate -o named .csv, .json or .parquet without --format) or an I/O error (an input that \
     cannot be read, is not PGN or is cut short, a directory or pattern without PGN files, an \
-    output that cannot be written); the -o FILE is left as it was.";
+    output that cannot be written); the -o FILE is left as it was (under --keep-going, an input \
+    that could not be read whole still gives 2, and -o has everything that could be read).";
 
 /// The EXIT STATUS section of the page of `command` (`arbiter` for the main page): the statuses
 /// it can end with, each as it means them.
@@ -244,7 +250,8 @@ fn exit_status(command: &str) -> Vec<(&'static str, &'static str)> {
                 "A usage error (a bad option, a --where mistake, a bad --position FEN, two \
                  outputs that are one file) or an I/O error (an input that cannot be read, is \
                  not PGN or is cut short, an output that cannot be written); -o, --rejected and \
-                 --duplicates are left as they were.",
+                 --duplicates are all left as they were (under --keep-going, an input that could \
+                 not be read whole still gives 2, and the outputs have everything read).",
             ),
         ],
         "moves" => vec![
@@ -374,10 +381,14 @@ pub fn report_error(message: std::fmt::Arguments<'_>) {
     report(format_args!("error: {message}"));
 }
 
-/// Prints `arbiter: MESSAGE` on stderr (a stderr that cannot be written is ignored).
+/// Prints `arbiter: MESSAGE` on stderr (a stderr that cannot be written is ignored), each line's
+/// control characters escaped as standard output escapes them ([`arbiter::escape_controls`]): a
+/// file name holding ESC or BEL cannot act on the terminal.
 pub fn report(message: std::fmt::Arguments<'_>) {
     use std::io::Write;
-    let _ = writeln!(std::io::stderr().lock(), "arbiter: {message}");
+    let message = message.to_string();
+    let lines: Vec<_> = message.split('\n').map(arbiter::escape_controls).collect();
+    let _ = writeln!(std::io::stderr().lock(), "arbiter: {}", lines.join("\n"));
 }
 
 /// A closed stdout (`arbiter export ... | head`) ends the run quietly with status 0.

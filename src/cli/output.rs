@@ -1,25 +1,27 @@
-//! The output of every writer (`-o FILE` of `export` and `validate`, or standard output), opened
-//! and closed in this one place by the rules the library's [`arbiter::sink`] keeps:
+//! The outputs of every writer (`-o FILE` of `export`, `validate` and `select`, `--rejected`,
+//! `--duplicates`, the parts of `-o DIR --rows-per-file`, or standard output), opened and closed
+//! in this one place by the rules the library's [`arbiter::sink`] keeps:
 //!
-//! - an output that is also an input (the same file, however named, or standard output
-//!   redirected onto an input) is refused before anything is read;
+//! - an output that is also an input, or another output (the same file, however named, or
+//!   standard output redirected onto an input), is refused before anything is read
+//!   ([`clash::check`]);
 //! - `-o -` is standard output;
-//! - SIGINT, SIGTERM and SIGHUP remove the temporary file, then end the process by the same
-//!   signal (a signal ignored when arbiter started, as under `nohup`, stays ignored);
-//! - the temporary file is renamed over the target only when the run ends with status 0 or 1;
-//!   after a run that ends with status 2, one line says the target was left as it was.
+//! - SIGINT, SIGTERM and SIGHUP remove the temporary files and staging directory, then end the
+//!   process by the same signal (a signal ignored when arbiter started, as under `nohup`, stays
+//!   ignored);
+//! - the outputs are committed together ([`sink::finish_all`]) only when the run ends with status
+//!   0 or 1 (or 2 from its inputs alone, under `--keep-going`); otherwise one line per output
+//!   says it was left as it was.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, Once, PoisonError};
 
-use anyhow::bail;
-use arbiter::sink::inputs::{self, FileId};
-use arbiter::sink::{self, Sink};
+use arbiter::parts::{Parts, Shards};
+use arbiter::sink::{self, Sink, clash};
+use arbiter::{Column, Totals};
 
 use crate::cli::exit::Exit;
-use crate::cli::shards::Parts;
-use arbiter::Totals;
 
 /// The targets of the file outputs not committed yet, in the order they were opened, and whether
 /// each existed before the run.
@@ -31,33 +33,23 @@ pub fn path(output: Option<&Path>) -> Option<&Path> {
 }
 
 /// Opens the output of a run that reads `inputs`: `-o` (see [`path`]), else standard output.
-/// An output that is one of the inputs is an error.
+/// An output that is one of the inputs is an error ([`clash::check`]).
 pub fn open(output: Option<&Path>, inputs: &[PathBuf]) -> anyhow::Result<Sink> {
+    clash::check(&[("-o", path(output))], inputs)?;
+    open_checked(output)
+}
+
+/// Opens `-o` (see [`path`]), else standard output, already checked against the run's inputs
+/// and other outputs ([`clash::check`]).
+pub fn open_checked(output: Option<&Path>) -> anyhow::Result<Sink> {
     let Some(path) = path(output) else {
-        if let Some(meta) = inputs::standard_output().filter(|meta| meta.is_file())
-            && let Some(input) = inputs::input_that_is(FileId::of(&meta), inputs)
-        {
-            bail!("standard output is also an input ({input}); choose another output");
-        }
         return Ok(Sink::stdout());
     };
-    let old = fs::metadata(path).ok();
-    if let Some(meta) = old.as_ref().filter(|meta| meta.is_file())
-        && let Some(input) = inputs::input_that_is(FileId::of(meta), inputs)
-    {
-        let given = path.display().to_string();
-        if input == given {
-            bail!("-o {given} is also an input; choose another output");
-        }
-        if input == "<stdin>" {
-            bail!("-o {given} is also an input (standard input reads it); choose another output");
-        }
-        bail!("-o {given} is also an input (the same file as {input}); choose another output");
-    }
+    let existed = fs::metadata(path).is_ok();
     watch_signals();
     let sink = Sink::file(path)?;
     if sink.replaces_on_finish() {
-        uncommitted().push((path.to_path_buf(), old.is_some()));
+        uncommitted().push((path.to_path_buf(), existed));
     }
     Ok(sink)
 }
@@ -71,56 +63,86 @@ pub enum Written {
     Parts(Parts),
 }
 
-/// Notes the parts of `export -o DIR --rows-per-file N` as not committed yet, for
-/// [`report_uncommitted`]; from [`Shards::create`](crate::cli::shards::Shards::create).
-pub fn parts_uncommitted(dir: &Path, created: bool) {
+/// Starts the parts of `export -o DIR --rows-per-file N` ([`Shards::create`]), noted as not
+/// committed yet for [`report_uncommitted_after`].
+pub fn open_parts(dir: &Path, columns: &[Column], rows_per_file: u64) -> anyhow::Result<Shards> {
+    let existed = dir.exists();
     watch_signals();
-    uncommitted().push((dir.to_path_buf(), !created));
+    let shards = Shards::create(dir, columns, rows_per_file)?;
+    uncommitted().push((dir.to_path_buf(), existed));
+    Ok(shards)
 }
 
-/// Ends a run that counted `totals` and ended with `exit`: commits its output on status 0 or 1,
-/// drops it (leaving the target as it was) on status 2. Returns `exit`, or the error of the
-/// commit.
-pub fn close(written: Written, exit: Exit, totals: &Totals) -> anyhow::Result<Exit> {
+/// Whether a run that ended with `exit` commits its outputs: on status 0 or 1; on 2 only under
+/// `--keep-going` (a failed write is an error before this, so a 2 here comes from inputs that
+/// could not be read whole).
+pub fn commits(exit: Exit, keep_going: bool) -> bool {
+    exit != Exit::Usage || keep_going
+}
+
+/// Ends a run that counted `totals`: commits its output when `commit` ([`commits`]), else drops
+/// it, leaving the target as it was.
+pub fn close(written: Written, commit: bool, totals: &Totals) -> anyhow::Result<()> {
     match written {
-        Written::Sink(sink) => close_sink(*sink, exit),
+        Written::Sink(sink) => close_all(vec![*sink], commit),
         Written::Parts(parts) => {
-            if exit == Exit::Usage {
-                return Ok(exit);
+            if !commit {
+                return Ok(());
             }
-            parts.commit(totals)?;
-            committed();
-            Ok(exit)
+            let dir = parts.dir().to_path_buf();
+            let command: Vec<String> = std::env::args().collect();
+            parts.commit(totals, &command)?;
+            committed(&dir);
+            Ok(())
         }
     }
 }
 
-/// Ends one file output of a run that ended with `exit`, as [`close`] does. A run with several
-/// outputs (`select --rejected`...) closes them in the order it opened them.
-pub fn close_sink(sink: Sink, exit: Exit) -> anyhow::Result<Exit> {
-    if exit == Exit::Usage {
-        return Ok(exit);
+/// Ends the file outputs of a run, as [`close`] does, all or none ([`sink::finish_all`]): a run
+/// with several outputs (`select --rejected`...) replaces none of them unless every one was
+/// written whole.
+pub fn close_all(sinks: Vec<Sink>, commit: bool) -> anyhow::Result<()> {
+    if commit {
+        sink::finish_all(sinks, committed)?;
     }
-    let replaces = sink.replaces_on_finish();
-    sink.finish()?;
-    if replaces {
-        committed();
-    }
-    Ok(exit)
+    Ok(())
 }
 
-/// The first output not committed yet is committed: it leaves the list [`report_uncommitted`]
-/// reads.
-fn committed() {
-    let mut uncommitted = uncommitted();
-    if !uncommitted.is_empty() {
-        uncommitted.remove(0);
+/// After a run some of whose inputs could not be read whole: names them, and says what became
+/// of what was read (written, under `--keep-going`, else how to get it). Nothing when every
+/// input was read.
+pub fn report_unread(totals: &Totals, committed: bool) {
+    let unread: Vec<&str> = totals.unread().collect();
+    if unread.is_empty() {
+        return;
+    }
+    let names = unread.join(", ");
+    let read = arbiter::counted(totals.games, "game");
+    if committed {
+        crate::cli::report(format_args!(
+            "not read whole: {names}; the {read} read were written (--keep-going)"
+        ));
+    } else if !uncommitted().is_empty() {
+        crate::cli::report(format_args!(
+            "not read whole: {names}; {read} could be read: --keep-going writes them and names \
+             these inputs (the status is still 2)"
+        ));
     }
 }
 
-/// After a run that ended with status 2: says that its `-o` file was left as it was.
-pub fn report_uncommitted() {
-    for (path, existed) in std::mem::take(&mut *uncommitted()) {
+/// The output at `target` is committed: it leaves the list [`report_uncommitted_after`] reads.
+fn committed(target: &Path) {
+    uncommitted().retain(|(path, _)| path != target);
+}
+
+/// After a run that ended with status 2, or was cut short by a closed standard output (`why`
+/// says so, when not empty): says which of its files were left as they were.
+pub fn report_uncommitted_after(why: &str) {
+    let uncommitted = std::mem::take(&mut *uncommitted());
+    if !why.is_empty() && !uncommitted.is_empty() {
+        crate::cli::report(format_args!("{why}"));
+    }
+    for (path, existed) in uncommitted {
         let what = if existed {
             "left unchanged"
         } else {

@@ -6,7 +6,7 @@
 //! data on stdout or with redirected diagnostics; the messages always show.
 
 use std::fmt::Display;
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -79,10 +79,7 @@ impl Observer for Progress {
     }
 
     fn no_games(&self, name: &str) {
-        let _ = writeln!(
-            std::io::stderr().lock(),
-            "arbiter: warning: {name}: no games found"
-        );
+        crate::cli::report(format_args!("warning: {name}: no games found"));
     }
 }
 

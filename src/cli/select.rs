@@ -9,7 +9,7 @@
 //! `--quiet`; the exit status is [`Exit::of`] the run.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::bail;
@@ -19,7 +19,7 @@ use crate::cli::exit::Exit;
 use crate::cli::games::{GameRun, counted};
 use crate::cli::output;
 use arbiter::rules::Position;
-use arbiter::sink::Sink;
+use arbiter::sink::{Sink, clash};
 use arbiter::{
     Chooser, DedupMode, Filter, KeptGames, ReplayOptions, Router, SelectOptions, Targets,
     WriteOptions, needs_numbers, reads_opening, record_schema,
@@ -117,35 +117,20 @@ fn parse_tests(args: &SelectArgs) -> anyhow::Result<(Option<Filter>, Vec<Positio
     Ok((filter, positions))
 }
 
-/// The files the run writes, with their options' names; none may be another, nor standard
-/// output twice.
+/// The files the run writes, with their options' names: none may be standard output but `-o`,
+/// nor an input, nor another ([`clash::check`]).
 fn check_outputs(args: &SelectArgs) -> anyhow::Result<()> {
-    let named: Vec<(&str, &Path)> = [
+    let named = [
         ("-o", output::path(args.run.output.as_deref())),
         ("--rejected", args.rejected.as_deref()),
         ("--duplicates", args.duplicates.as_deref()),
-    ]
-    .into_iter()
-    .filter_map(|(name, path)| Some((name, path?)))
-    .collect();
-    for (i, (name, path)) in named.iter().enumerate() {
-        if path.as_os_str() == "-" {
+    ];
+    for (name, path) in &named[1..] {
+        if path.is_some_and(|path| path.as_os_str() == "-") {
             bail!("{name} -: only the selected games go to standard output; give a file");
         }
-        for (other, other_path) in &named[..i] {
-            let same = path == other_path
-                || std::fs::canonicalize(path)
-                    .ok()
-                    .zip(std::fs::canonicalize(other_path).ok())
-                    .is_some_and(|(a, b)| a == b);
-            if same {
-                bail!(
-                    "{other} and {name} are the same file ({}); choose another",
-                    path.display()
-                );
-            }
-        }
     }
+    clash::check(&named, &args.run.paths)?;
     Ok(())
 }
 
@@ -185,10 +170,10 @@ pub fn run(args: &SelectArgs) -> anyhow::Result<Exit> {
         },
         keep_source: args.rejected.is_some() || args.duplicates.is_some(),
     };
-    let out = args.run.open()?;
+    let out = output::open_checked(args.run.output.as_deref())?;
     let side = |path: &Option<PathBuf>| -> anyhow::Result<Option<Sink>> {
         path.as_deref()
-            .map(|path| output::open(Some(path), &args.run.paths))
+            .map(|path| output::open_checked(Some(path)))
             .transpose()
     };
     let rejected = side(&args.rejected)?;
@@ -201,11 +186,12 @@ pub fn run(args: &SelectArgs) -> anyhow::Result<Exit> {
         .run_on(jobs, &replay, || Chooser::new(&select), &mut router)?;
     let counts = router.counts();
     let (out, rejected, duplicates) = router.into_outputs();
-    let mut exit = output::close_sink(out, Exit::of(&totals))?;
-    for sink in [rejected, duplicates].into_iter().flatten() {
-        exit = output::close_sink(sink, exit)?;
-    }
-    if !args.run.quiet && exit != Exit::Usage {
+    let sinks = [Some(out), rejected, duplicates].into_iter().flatten();
+    let exit = Exit::of(&totals);
+    let commit = output::commits(exit, args.run.keep_going);
+    output::close_all(sinks.collect(), commit)?;
+    output::report_unread(&totals, commit);
+    if !args.run.quiet && commit {
         let elapsed = started.elapsed().as_secs_f64();
         let rate = if elapsed > 0.0 {
             totals.games as f64 / elapsed

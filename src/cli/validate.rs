@@ -118,6 +118,7 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Ran> {
         counted(totals.warnings, "warning")
     ));
     Ok(Ran {
+        keep_going: args.run.keep_going,
         totals,
         output: Written::Sink(Box::new(sink)),
         wrote,

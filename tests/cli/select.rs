@@ -610,3 +610,27 @@ fn export_names_openings_when_asked() {
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("--eco adds arbiter's opening columns"));
 }
+
+/// A `--where` chain of 10,000 terms (100 KB of text) is read and tested on worker threads
+/// (`--jobs 2`, an input of several parts): before, each `and` nested the tree a level deeper,
+/// and testing it overflowed a worker's stack (abort, status 134). See: issue 38, point 6.
+#[test]
+fn a_long_where_chain_runs_on_every_job() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = std::fs::read_to_string(fixture("outcomes/outcomes.pgn"))
+        .unwrap()
+        .repeat(60);
+    let input = dir.path().join("games.pgn");
+    std::fs::write(&input, &games).unwrap();
+    let input = input.to_str().unwrap();
+    let chain = vec!["valid"; 10_000].join(" and ");
+    for command in ["select", "export"] {
+        let output = run(&[command, input, "--where", &chain, "--jobs", "2", "-q"], 0);
+        let records = stdout(&output);
+        let found = match command {
+            "select" => records.matches("[Event ").count(),
+            _ => records.lines().count() - 1,
+        };
+        assert_eq!(found, 60 * 53, "{command}");
+    }
+}

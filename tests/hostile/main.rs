@@ -10,10 +10,13 @@
 //! docs/SECURITY.md) (that a panic inside one game's replay is caught and reported against that
 //! game is a unit test of the library, `pipeline/last_defence.rs`). `output`, `overwrite`, `planted`, `signals` and `compressed_output`
 //! turn on the outputs: closed pipes and full disks, an output that is an input, failed and
-//! interrupted runs, planted links, compressed names.
+//! interrupted runs, planted links, compressed names; `all_or_nothing` holds every output to the
+//! same rule (select's three outputs, the parts of `--rows-per-file` and their manifest,
+//! `--keep-going`).
 
 mod util;
 
+mod all_or_nothing;
 mod compressed;
 mod compressed_output;
 mod files;

@@ -4,7 +4,7 @@
 //!
 //! See: issue 25, point 10.
 
-use crate::util::{Input, good_games, json_lines, run, scratch, write};
+use crate::util::{Input, good_games, json_lines, run, run_command, scratch, write};
 
 #[test]
 fn text_diagnostics_escape_control_characters() {
@@ -67,4 +67,72 @@ fn text_diagnostics_escape_control_characters() {
         messages[1],
         "unexpected text `\x1bc` at 14:7; skipped to the next token"
     );
+}
+
+/// Every message on standard error that names a file escapes its control characters: an I/O
+/// error, a `--fix-result` warning, "no games found", "wrote N games to FILE" and the "left
+/// unchanged" line. See: issue 38, point 7.
+#[test]
+fn stderr_messages_escape_control_characters_in_file_names() {
+    let dir = scratch();
+    let name = "bell\x07esc\x1b[31m";
+    let games = write(
+        dir.path(),
+        &format!("{name}.pgn"),
+        good_games(0, 2).as_bytes(),
+    );
+    let games = games.to_str().unwrap();
+    let wrong = write(
+        dir.path(),
+        &format!("{name}-fix.pgn"),
+        b"[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 1-0\n\n",
+    );
+    let empty = write(dir.path(), &format!("{name}-empty.pgn"), b"\n");
+    let missing = dir.path().join(format!("{name}-missing.pgn"));
+    let out = dir.path().join(format!("{name}.csv"));
+    let out = out.to_str().unwrap();
+    let select_out = dir.path().join(format!("{name}-out.pgn"));
+    let mut wrote = crate::util::command();
+    wrote.args(["export", games, "-o", out]);
+    let runs = [
+        run_command(wrote, Input::Null, None),
+        run(
+            &["export", games, missing.to_str().unwrap(), "-o", out],
+            Input::Null,
+        ),
+        run(&["validate", empty.to_str().unwrap()], Input::Null),
+        run(
+            &[
+                "select",
+                wrong.to_str().unwrap(),
+                "--fix-result",
+                "-o",
+                select_out.to_str().unwrap(),
+            ],
+            Input::Null,
+        ),
+    ];
+    let mut said = String::new();
+    for run in &runs {
+        let raw: Vec<char> = run
+            .stderr
+            .chars()
+            .filter(|&c| c.is_control() && c != '\n')
+            .collect();
+        assert!(raw.is_empty(), "raw {raw:?} in:\n{}", run.stderr);
+        said.push_str(&run.stderr);
+    }
+    let escaped = "bell\\u0007esc\\u001b[31m";
+    for what in [
+        format!("wrote 2 games to {}", out.replace(name, escaped)),
+        format!(
+            "error: {}-missing.pgn: ",
+            dir.path().join(escaped).display()
+        ),
+        format!("{escaped}.csv left unchanged"),
+        format!("{escaped}-empty.pgn: no games found"),
+        format!("{escaped}-fix.pgn"),
+    ] {
+        assert!(said.contains(&what), "{what:?} not in:\n{said}");
+    }
 }

@@ -35,8 +35,10 @@ use std::collections::HashSet;
 use std::fs::{self, File};
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use sha2::{Digest, Sha256};
 
 use crate::pgn::{self, GameInfo, Location, PartEnd, PgnError, PgnErrorKind, Reader, Visitor};
 
@@ -71,41 +73,115 @@ impl Source {
     }
 }
 
-/// A count of the bytes read of an input as stored, shared with the thread that reads it.
+/// A count of the bytes read of an input as stored, shared with the thread that reads it, and,
+/// when the run asks for it, their [`InputDigest`].
 #[derive(Clone, Debug, Default)]
-pub struct StoredBytes(Arc<AtomicU64>);
+pub struct StoredBytes(Arc<Stored>);
+
+/// What [`StoredBytes`] shares.
+#[derive(Debug, Default)]
+struct Stored {
+    bytes: AtomicU64,
+    /// Whether the bytes are hashed as they are read.
+    hashing: bool,
+    /// Set once a stream hashed them from the first byte to the end.
+    digest: Mutex<Option<InputDigest>>,
+}
+
+/// The bytes of an input as stored (compressed, for a compressed file), read once from the first
+/// to the last as the run read them: their count and SHA-256. Hashed as they are read, never by
+/// reading the input again, so that it is right for standard input, a FIFO and a file replaced
+/// while the run reads it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct InputDigest {
+    /// How many bytes.
+    pub bytes: u64,
+    /// Their SHA-256.
+    pub sha256: [u8; 32],
+}
+
+impl InputDigest {
+    /// The SHA-256 in lowercase hexadecimal, as `sha256sum` prints it.
+    pub fn sha256_hex(&self) -> String {
+        self.sha256.iter().map(|b| format!("{b:02x}")).collect()
+    }
+}
 
 impl StoredBytes {
-    /// The bytes read so far.
-    pub fn get(&self) -> u64 {
-        self.0.load(Ordering::Relaxed)
+    /// A count whose bytes are hashed as they are read when `hashing`.
+    fn new(hashing: bool) -> StoredBytes {
+        StoredBytes(Arc::new(Stored {
+            hashing,
+            ..Stored::default()
+        }))
     }
 
-    /// `raw`, its reads counted here.
+    /// A fresh count for a second reading of the same input, hashed if this one is.
+    pub(crate) fn fresh(&self) -> StoredBytes {
+        StoredBytes::new(self.0.hashing)
+    }
+
+    /// The bytes read so far.
+    pub fn get(&self) -> u64 {
+        self.0.bytes.load(Ordering::Relaxed)
+    }
+
+    /// The count and SHA-256 of the bytes read, once one stream counted here has read the input
+    /// from its first byte to its end (and the run asked for hashing); `None` otherwise (an input
+    /// read in a range, or not to its end).
+    pub fn digest(&self) -> Option<InputDigest> {
+        *self.0.digest.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// `raw`, its reads counted here (and hashed, if asked).
     pub(crate) fn counting<R: Read>(&self, raw: R) -> Counted<R> {
         Counted {
             raw,
             stored: self.clone(),
+            hasher: self.0.hashing.then(|| (Sha256::new(), 0)),
         }
     }
 }
 
-/// A stream whose reads are counted.
+/// A stream whose reads are counted, and hashed when its count asks.
 pub(crate) struct Counted<R> {
     raw: R,
     stored: StoredBytes,
+    /// The hash of the bytes read so far, all of them from the first, and their count; `None`
+    /// when not hashing, once the end is reached, or once the stream seeks.
+    hasher: Option<(Sha256, u64)>,
 }
 
 impl<R: Read> Read for Counted<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.raw.read(buf)?;
-        self.stored.0.fetch_add(n as u64, Ordering::Relaxed);
+        self.stored.0.bytes.fetch_add(n as u64, Ordering::Relaxed);
+        if let Some((hasher, bytes)) = &mut self.hasher {
+            if n > 0 {
+                hasher.update(&buf[..n]);
+                *bytes += n as u64;
+            } else if !buf.is_empty() {
+                let (hasher, bytes) = self.hasher.take().expect("hashing");
+                let digest = InputDigest {
+                    bytes,
+                    sha256: hasher.finalize().into(),
+                };
+                *self
+                    .stored
+                    .0
+                    .digest
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner) = Some(digest);
+            }
+        }
         Ok(n)
     }
 }
 
+/// A stream that seeks is not read whole in order: it is hashed no more.
 impl<R: io::Seek> io::Seek for Counted<R> {
     fn seek(&mut self, to: io::SeekFrom) -> io::Result<u64> {
+        self.hasher = None;
         self.raw.seek(to)
     }
 }
@@ -163,6 +239,19 @@ pub enum InputError {
     },
 }
 
+impl InputError {
+    /// The path (or pattern) as given or found.
+    pub fn path(&self) -> &str {
+        match self {
+            InputError::Io { path, .. }
+            | InputError::SymlinkLoop { path, .. }
+            | InputError::NoPgnFiles { path }
+            | InputError::NotPgn { path, .. } => path,
+            InputError::NoMatch { pattern } => pattern,
+        }
+    }
+}
+
 /// The reason a stream was refused as not PGN, carried inside an [`io::Error`].
 #[derive(Debug, thiserror::Error)]
 #[error("not a PGN file: {0}")]
@@ -183,6 +272,7 @@ pub fn sources<P: AsRef<Path>>(paths: &[P]) -> Sources {
         pending,
         visited: HashSet::new(),
         found: 0,
+        hashing: false,
     }
 }
 
@@ -209,6 +299,15 @@ pub struct Sources {
     visited: HashSet<PathBuf>,
     /// How many sources were found so far.
     found: u64,
+    /// Whether each source's bytes are hashed as they are read ([`StoredBytes::digest`]).
+    hashing: bool,
+}
+
+impl Sources {
+    /// These sources, each hashed as it is read when `hashing` ([`StoredBytes::digest`]).
+    pub fn hashing(self, hashing: bool) -> Sources {
+        Sources { hashing, ..self }
+    }
 }
 
 impl Iterator for Sources {
@@ -231,7 +330,8 @@ impl Iterator for Sources {
             };
             if given && path.as_os_str() == "-" {
                 self.found += 1;
-                return Some(Ok(open_stream("<stdin>".into(), io::stdin())));
+                let stored = StoredBytes::new(self.hashing);
+                return Some(Ok(open_counted("<stdin>".into(), io::stdin(), stored)));
             }
             let name = path.display().to_string();
             let meta = match fs::metadata(&path) {
@@ -260,11 +360,11 @@ impl Iterator for Sources {
                     Ok(file) => file,
                     Err(source) => return Some(Err(InputError::Io { path: name, source })),
                 };
+                let stored = StoredBytes::new(self.hashing);
                 if !meta.is_file() {
-                    return Some(Ok(open_stream(name, file)));
+                    return Some(Ok(open_counted(name, file, stored)));
                 }
                 // A regular file is looked at now, so that one that is not PGN is one input error.
-                let stored = StoredBytes::default();
                 return Some(match decompressed(stored.counting(file)) {
                     Ok((reader, format)) => {
                         let mut source = Source::new(name, reader, stored);
@@ -403,7 +503,11 @@ impl Compression {
 /// Wraps a raw stream in the decompressor its first bytes call for. Nothing is read until the
 /// first read, so opening standard input does not block.
 pub fn open_stream<R: Read + Send + 'static>(name: String, raw: R) -> Source {
-    let stored = StoredBytes::default();
+    open_counted(name, raw, StoredBytes::default())
+}
+
+/// [`open_stream`], its bytes counted (and perhaps hashed) in `stored`.
+fn open_counted<R: Read + Send + 'static>(name: String, raw: R, stored: StoredBytes) -> Source {
     let raw = stored.counting(raw);
     Source::new(name, Box::new(Sniffing::Pending(Some(raw))), stored)
 }

@@ -63,7 +63,9 @@ pub use clocks::{
     Period, Speed, TimeControl, TimeControlError, read_commands,
 };
 pub use games::{Games, StreamError};
-pub use input::{InputError, NotPgn, Source, Sources, open_stream, sources};
+pub use input::{
+    InputDigest, InputError, NotPgn, Source, Sources, StoredBytes, open_stream, sources,
+};
 pub use outcome::{Classification, GameResult, Outcome, Winner};
 pub use pipeline::{Observer, run};
 pub use position::{Classifier, Opening, OpeningTable, PositionKey, Targets};
@@ -80,6 +82,8 @@ pub use report::output::{Bytes, Cell, Destination, GameFormatter, GameNumber, Ou
 pub use report::parquet;
 #[cfg(feature = "parquet")]
 pub use report::parquet::{ParquetError, ParquetOptions, ParquetWriter};
+#[cfg(feature = "parquet")]
+pub use report::parts;
 pub use report::plies::{PLY_COLUMNS, PLY_FIELDS, PlyColumns, PlyFormatter};
 pub use report::record::{
     ColumnSet, ExportFormat, ExportRecord, FIELDS, LICHESS_FIELDS, RecordFormatter,
@@ -93,7 +97,7 @@ pub use select::{
     SelectCounts, SelectOptions, Type, Value, check_round_trip, needs_numbers, reads_opening,
     record_schema,
 };
-pub use text::{MAX_ECHO_CHARS, clip, counted};
+pub use text::{MAX_ECHO_CHARS, clip, counted, escape_controls};
 pub use tree::{GameTree, LINE_WIDTH, MoveText, Node, Span, WriteOptions, write_game};
 
 /// The README's examples, compiled and run as doc tests.
@@ -234,6 +238,7 @@ mod tests {
             "diagnostic",
             "summary",
             "sink",
+            "parts",
         ];
         let declared = std::fs::read_to_string(report.join("mod.rs")).unwrap_or_default();
         assert_eq!(

@@ -19,7 +19,6 @@ use clap::{Args, ValueEnum};
 
 use crate::cli::games::{GameRun, Ran, counted};
 use crate::cli::output::{self, Written};
-use crate::cli::shards::Shards;
 use arbiter::parquet::{self, ParquetOptions, ParquetWriter};
 use arbiter::rules::Position;
 use arbiter::sink::{self, Compression};
@@ -84,7 +83,8 @@ pub struct ExportArgs {
     pub columns: ColumnsArg,
     /// Write Parquet parts of at most N rows each into the directory -o names (new or empty),
     /// part-00000.parquet, part-00001.parquet..., and a _manifest.json (version, command, each
-    /// input's size and SHA-256, games, invalid games, rows per part).
+    /// input's size and SHA-256 as read, games, invalid games, rows per part); the directory
+    /// appears whole with its manifest, or not at all.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub rows_per_file: Option<u64>,
 }
@@ -328,6 +328,7 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Ran> {
         counted(totals.games, "game")
     ));
     Ok(Ran {
+        keep_going: args.run.keep_going,
         totals,
         output: sink,
         wrote,
@@ -347,7 +348,7 @@ fn write<F: GameFormatter>(
     make: impl Fn() -> F + Sync,
 ) -> anyhow::Result<(Totals, u64, Written)> {
     if let (Some(rows_per_file), Some(dir)) = (rows_per_file, output::path(run.output.as_deref())) {
-        let mut shards = Shards::create(dir, table.columns(), rows_per_file)?;
+        let mut shards = output::open_parts(dir, table.columns(), rows_per_file)?;
         let totals = run.run_on(jobs, options, &make, &mut shards)?;
         let rows = shards.rows();
         return Ok((totals, rows, Written::Parts(shards.finish()?)));

@@ -150,7 +150,8 @@ impl<'a> FrameFeed<'a> {
         observer: &'a dyn Observer,
     ) -> Option<(FrameFeed<'a>, StoredBytes)> {
         let file = source.zstd.take()?;
-        let stored = StoredBytes::default();
+        // Read from the start again: counted (and hashed) afresh.
+        let stored = source.stored.fresh();
         let mut splitter = Splitter::over(stored.counting(file));
         let Next::Run(first) = splitter.next_run(RUN_BOUND) else {
             return None;

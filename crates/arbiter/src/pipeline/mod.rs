@@ -139,7 +139,8 @@ pub fn run<F: GameFormatter>(
     let (mut input, mut input_before) = (0, 0);
     // Per input: its counts (named once the run is over).
     let mut per_input: Vec<InputTotals> = Vec::new();
-    let (input_errors, opened) = run_ordered(
+    let digests = out.digests();
+    let (unopened, opened) = run_ordered(
         jobs,
         IN_FLIGHT_BYTES,
         |sink| {
@@ -149,7 +150,8 @@ pub fn run<F: GameFormatter>(
                 PART_BYTES
             };
             let range = range.clone();
-            produce(paths, range, jobs, part_bytes, observer, &buffers, sink)
+            let inputs = input::sources(paths).hashing(digests);
+            produce(inputs, range, jobs, part_bytes, observer, &buffers, sink)
         },
         || (Replayer::new(options.clone()), make_formatter()),
         |(replayer, formatter), task: Task, pieces| match task {
@@ -181,7 +183,8 @@ pub fn run<F: GameFormatter>(
         },
     )?;
     observer.finish();
-    for (input, name) in opened {
+    let range_failures = opened.iter().filter(|opened| opened.3).count();
+    for (input, name, stored, failed) in opened {
         let mut totals = per_input
             .get_mut(input as usize)
             .map(std::mem::take)
@@ -191,9 +194,12 @@ pub fn run<F: GameFormatter>(
             observer.no_games(&name);
         }
         totals.name = name;
+        totals.failed |= failed;
+        totals.digest = stored.digest();
         counts.inputs.push(totals);
     }
-    counts.input_errors += input_errors;
+    counts.input_errors += (unopened.len() + range_failures) as u64;
+    counts.unopened = unopened;
     Ok(counts)
 }
 
@@ -203,29 +209,33 @@ type Worker<V, F> = (V, F);
 /// Where the reading thread puts its parts and batches.
 type PartSink<'s, F> = dyn Sink<Task, BatchOutput, Worker<Replayer, F>> + 's;
 
+/// The number, name and stored bytes (read through, counted and perhaps hashed) of an input
+/// opened, and whether its range could not be read (an input error counted here).
+type Opened = (u64, Arc<str>, input::StoredBytes, bool);
+
 /// Reads every input into `sink` (only the games of `range` of the one input, when given): with
-/// one job as batches read here, else in parts. Returns how many inputs could not be opened, and
-/// the number and name of each input that was.
+/// one job as batches read here, else in parts. Returns the inputs that could not be opened (as
+/// named), and each input that was.
 fn produce<F: GameFormatter>(
-    paths: &[PathBuf],
+    inputs: input::Sources,
     range: Option<Range<u64>>,
     jobs: usize,
     part_bytes: usize,
     observer: &dyn Observer,
     buffers: &Buffers,
     sink: &mut PartSink<'_, F>,
-) -> (u64, Vec<(u64, Arc<str>)>) {
-    let mut input_errors = 0;
+) -> (Vec<String>, Vec<Opened>) {
+    let mut unopened = Vec::new();
     let mut opened = Vec::new();
     let mut next_index = 1u64;
     let mut stored_before = 0u64;
-    for (input, source) in (0u64..).zip(input::sources(paths)) {
+    for (input, source) in (0u64..).zip(inputs) {
         #[allow(unused_mut, reason = "taken from only with the zstd feature")]
         let mut source = match source {
             Ok(source) => source,
             Err(err) => {
                 observer.input_error(&err);
-                input_errors += 1;
+                unopened.push(err.path().to_owned());
                 continue;
             }
         };
@@ -235,16 +245,16 @@ fn produce<F: GameFormatter>(
                 source.name
             );
             observer.input_error(&error);
-            input_errors += 1;
+            unopened.push(source.name);
             break;
         }
         let name: Arc<str> = Arc::from(source.name.as_str());
-        opened.push((input, Arc::clone(&name)));
         let mut at = Place {
             input,
             stored_before,
             stored: source.stored.clone(),
         };
+        let mut failed = false;
         let read = if let Some(range) = &range {
             let (name, state) = (source.name, (jobs, part_bytes, &at, &mut next_index));
             let read = match source.plain.take() {
@@ -261,7 +271,7 @@ fn produce<F: GameFormatter>(
                 Ok(read) => read,
                 Err(err) => {
                     observer.input_error(&err);
-                    input_errors += 1;
+                    failed = true;
                     Some(())
                 }
             }
@@ -286,12 +296,13 @@ fn produce<F: GameFormatter>(
                 }
             }
         };
+        opened.push((input, name, at.stored.clone(), failed));
         if read.is_none() {
-            return (input_errors, opened);
+            return (unopened, opened);
         }
         stored_before = at.stored();
     }
-    (input_errors, opened)
+    (unopened, opened)
 }
 
 /// Reads the games of the range `ranged` of input `name` ([`Reader::ranged`]): with one job here;

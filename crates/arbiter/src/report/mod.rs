@@ -11,7 +11,8 @@
 //! `parquet` feature), `output` (a batch's output, its cells and where it goes), `table` (a row's
 //! cells in each format), `movetext` (a main line in SAN), then the writers: `record` (a row per
 //! game), `plies` (a row per ply), `diagnostic` (a problem located), `summary` (what a run
-//! counted); and `sink` (the `-o FILE` output).
+//! counted); `sink` (the `-o FILE` output, and a directory published whole); and `parts`
+//! (Parquet parts and their manifest, with the `parquet` feature).
 
 pub mod columns;
 pub mod date;
@@ -21,6 +22,8 @@ pub mod movetext;
 pub mod output;
 #[cfg(feature = "parquet")]
 pub mod parquet;
+#[cfg(feature = "parquet")]
+pub mod parts;
 pub mod plies;
 pub mod record;
 pub mod sink;

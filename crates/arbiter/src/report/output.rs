@@ -322,6 +322,13 @@ pub trait GameFormatter {
 pub trait Destination {
     /// Writes one batch's output; see [`Output::write_to`].
     fn write(&mut self, output: &Output, run_before: u64, input_before: u64) -> io::Result<()>;
+
+    /// Whether the run is to hash each input as it reads it, for
+    /// [`InputTotals::digest`](crate::report::summary::InputTotals::digest) (a manifest says
+    /// what was read); no by default, since hashing costs time.
+    fn digests(&self) -> bool {
+        false
+    }
 }
 
 /// A byte stream, flushed after each batch (so that problems show as their games finish), and

@@ -6,6 +6,7 @@ use std::io::{self, Write};
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::input::InputDigest;
 use crate::problem::{CodeCounts, Severity};
 use crate::replay::GameReport;
 use crate::report::diagnostic::DiagnosticFormat;
@@ -34,6 +35,8 @@ pub struct Totals {
     /// Each input opened, in input order, with its own counts (filled in by [`crate::run`] at the
     /// end of a run; [`Totals::add`] leaves it alone).
     pub inputs: Vec<InputTotals>,
+    /// Each input that could not be opened, as named (likewise).
+    pub unopened: Vec<String>,
 }
 
 /// The counts of one input of a run.
@@ -55,6 +58,10 @@ pub struct InputTotals {
     pub warnings: u64,
     /// The input could not be read to its end.
     pub failed: bool,
+    /// The count and SHA-256 of its bytes as read, when the run asked for them
+    /// ([`Destination::digests`](crate::report::output::Destination::digests)) and the input was
+    /// read whole from its start.
+    pub digest: Option<InputDigest>,
 }
 
 impl InputTotals {
@@ -93,6 +100,13 @@ fn counts_text(
 }
 
 impl Totals {
+    /// The inputs not read whole: those that could not be opened, then those that failed on the
+    /// way (a corrupt or truncated compressed stream), in input order within each.
+    pub fn unread(&self) -> impl Iterator<Item = &str> {
+        let failed = self.inputs.iter().filter(|input| input.failed);
+        (self.unopened.iter().map(String::as_str)).chain(failed.map(|input| &*input.name))
+    }
+
     /// Counts one game.
     pub fn count(&mut self, report: &GameReport) {
         self.games += 1;

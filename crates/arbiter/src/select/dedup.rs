@@ -186,10 +186,23 @@ struct KeyFile {
     read: Vec<u8>,
 }
 
+/// `err`, of the key file, saying where that file is (an unnamed file in the temporary
+/// directory, `TMPDIR`), so that a full disk there can be told from a full output.
+fn keys_error(err: io::Error) -> io::Error {
+    io::Error::new(
+        err.kind(),
+        format!(
+            "--dedup keeps its keys in a temporary file in {} (set TMPDIR to choose another \
+             directory): {err}",
+            std::env::temp_dir().display()
+        ),
+    )
+}
+
 impl KeyFile {
     fn new() -> io::Result<KeyFile> {
         Ok(KeyFile {
-            file: tempfile::tempfile()?,
+            file: tempfile::tempfile().map_err(keys_error)?,
             written: 0,
             tail: Vec::new(),
             read: Vec::new(),
@@ -201,8 +214,8 @@ impl KeyFile {
         let at = self.written + self.tail.len() as u64;
         field(key, &mut self.tail);
         if self.tail.len() >= BLOCK {
-            self.file.seek(SeekFrom::End(0))?;
-            self.file.write_all(&self.tail)?;
+            self.file.seek(SeekFrom::End(0)).map_err(keys_error)?;
+            self.file.write_all(&self.tail).map_err(keys_error)?;
             self.written += self.tail.len() as u64;
             self.tail.clear();
         }
@@ -217,13 +230,13 @@ impl KeyFile {
             return Ok(stored[..4] == field_len(key) && &stored[4..4 + key.len()] == key);
         }
         let mut len = [0; 4];
-        self.file.seek(SeekFrom::Start(at))?;
-        self.file.read_exact(&mut len)?;
+        self.file.seek(SeekFrom::Start(at)).map_err(keys_error)?;
+        self.file.read_exact(&mut len).map_err(keys_error)?;
         if len != field_len(key) {
             return Ok(false);
         }
         self.read.resize(key.len(), 0);
-        self.file.read_exact(&mut self.read)?;
+        self.file.read_exact(&mut self.read).map_err(keys_error)?;
         Ok(self.read == key)
     }
 }

@@ -15,11 +15,19 @@
 //! - A name ending in `.gz`, `.zst`, `.xz` or `.bz2` is compressed that way ([`Compression`]).
 //! - Errors name the path the user gave, never the temporary file, or "standard output"; their
 //!   kind is kept, so that a closed pipe is still told apart.
+//! - Several outputs of one run are committed together ([`finish_all`]): each is completed
+//!   ([`Sink::complete`]: written and synced), and only when all are is any renamed into place.
+//! - A directory of outputs (Parquet parts) is written into a staging directory and published
+//!   whole ([`StagedDir`]).
 //!
-//! An output that is also an input is the caller's to refuse before reading: see [`inputs`].
+//! An output that is also an input, or another output, is the caller's to refuse before reading:
+//! see [`clash`].
 
+pub mod clash;
 mod compress;
+mod full;
 pub mod inputs;
+mod staged;
 mod temp;
 
 use std::fs::{self, File};
@@ -27,6 +35,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 pub use compress::{Compression, format_extension};
+pub use staged::StagedDir;
 pub use temp::remove_all as remove_temporaries;
 
 use compress::Encoder;
@@ -39,6 +48,9 @@ pub struct Sink {
     writer: BufWriter<Encoder<Stream>>,
     /// The temporary file renamed over the target by [`Sink::finish`].
     temporary: Option<Temporary>,
+    /// Whether [`Sink::complete`] writes the file to disk without a temporary file to rename (a
+    /// file of a [`StagedDir`], published with it).
+    sync: bool,
     /// The path as the user gave it; `None` for standard output.
     target: Option<PathBuf>,
 }
@@ -47,6 +59,19 @@ pub struct Sink {
 enum Stream {
     Stdout(io::Stdout),
     File(File),
+    /// A file whose writes fail as on a full disk (a test hook: see `full.rs`).
+    Full(File),
+}
+
+impl Stream {
+    /// `file`, written at `path`: [`Stream::Full`] when the test hook names it (`full.rs`).
+    fn file(file: File, path: &Path) -> Stream {
+        if full::is_full(path) {
+            Stream::Full(file)
+        } else {
+            Stream::File(file)
+        }
+    }
 }
 
 impl Write for Stream {
@@ -54,6 +79,7 @@ impl Write for Stream {
         match self {
             Stream::Stdout(out) => out.write(bytes),
             Stream::File(out) => out.write(bytes),
+            Stream::Full(_) => Err(full::error()),
         }
     }
 
@@ -61,6 +87,7 @@ impl Write for Stream {
         match self {
             Stream::Stdout(out) => out.write_all(bytes),
             Stream::File(out) => out.write_all(bytes),
+            Stream::Full(_) => Err(full::error()),
         }
     }
 
@@ -68,6 +95,7 @@ impl Write for Stream {
         match self {
             Stream::Stdout(out) => out.flush(),
             Stream::File(out) => out.flush(),
+            Stream::Full(_) => Err(full::error()),
         }
     }
 }
@@ -81,6 +109,7 @@ impl Sink {
         Sink {
             writer: BufWriter::with_capacity(BUFFER, Encoder::Plain(Stream::Stdout(io::stdout()))),
             temporary: None,
+            sync: false,
             target: None,
         }
     }
@@ -113,6 +142,7 @@ impl Sink {
             Ok(Sink {
                 writer: BufWriter::with_capacity(BUFFER, encoder),
                 temporary,
+                sync: false,
                 target: Some(path.to_path_buf()),
             })
         };
@@ -146,7 +176,24 @@ impl Sink {
                 &format!(": cannot make a temporary file in {dir}"),
             )
         })?;
-        sink(Stream::File(file), Some(temporary))
+        sink(Stream::file(file, path), Some(temporary))
+    }
+
+    /// The file `name` of `staged`, created only if nothing has that name, written in place (not
+    /// compressed) and written to disk by [`Sink::complete`]; it is published with the directory.
+    pub fn staged(staged: &StagedDir, name: &str) -> io::Result<Sink> {
+        let path = staged.path(name);
+        let file = fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+            .map_err(|e| saying(e, "cannot create", &path, ""))?;
+        Ok(Sink {
+            writer: BufWriter::with_capacity(BUFFER, Encoder::Plain(Stream::file(file, &path))),
+            temporary: None,
+            sync: true,
+            target: Some(staged.given().join(name)),
+        })
     }
 
     /// Whether [`Sink::finish`] renames a temporary file over the target (so that a sink dropped
@@ -157,18 +204,74 @@ impl Sink {
 
     /// Flushes, ends the compressed stream, and renames the temporary file into place.
     pub fn finish(self) -> io::Result<()> {
+        self.complete()?.commit()
+    }
+
+    /// Flushes, ends the compressed stream, and writes the temporary file to disk: everything but
+    /// the rename ([`Completed::commit`]), so that several outputs can be committed together
+    /// ([`finish_all`]).
+    pub fn complete(self) -> io::Result<Completed> {
         let Sink {
             writer,
             temporary,
+            sync,
             target,
         } = self;
         let named = |err| named(target.as_deref(), err);
         let encoder = writer.into_inner().map_err(|e| named(e.into_error()))?;
-        match (encoder.finish().map_err(named)?, temporary) {
-            (Stream::File(file), Some(temporary)) => temporary.commit(file).map_err(named),
-            (mut stream, _) => stream.flush().map_err(named),
+        let mut stream = encoder.finish().map_err(named)?;
+        stream.flush().map_err(named)?;
+        if let Stream::File(file) | Stream::Full(file) = stream {
+            match &temporary {
+                Some(temporary) => temporary.sync(file).map_err(named)?,
+                None if sync => file.sync_all().map_err(named)?,
+                None => {}
+            }
+        }
+        Ok(Completed { temporary, target })
+    }
+}
+
+/// An output whose bytes are all written and on disk, not yet renamed into place: dropped
+/// uncommitted, its temporary file is removed and the target left as it was.
+pub struct Completed {
+    temporary: Option<Temporary>,
+    target: Option<PathBuf>,
+}
+
+impl Completed {
+    /// Renames the temporary file (if any) over the target.
+    pub fn commit(self) -> io::Result<()> {
+        match self.temporary {
+            Some(temporary) => temporary
+                .rename()
+                .map_err(|err| named(self.target.as_deref(), err)),
+            None => Ok(()),
         }
     }
+}
+
+/// Commits every output of a run, all or none: each is completed first (its bytes written and on
+/// disk), and only when every one is are they renamed into place, in order, `committed` told the
+/// target of each. An error before the renames (a full disk at the last write of the last output)
+/// replaces none of the targets.
+pub fn finish_all(sinks: Vec<Sink>, mut committed: impl FnMut(&Path)) -> io::Result<()> {
+    let completed = sinks
+        .into_iter()
+        .map(Sink::complete)
+        .collect::<io::Result<Vec<_>>>()?;
+    for done in completed {
+        let target = done
+            .temporary
+            .is_some()
+            .then(|| done.target.clone())
+            .flatten();
+        done.commit()?;
+        if let Some(target) = target {
+            committed(&target);
+        }
+    }
+    Ok(())
 }
 
 /// `err`, its message prefixed with the path the user gave, or "standard output".

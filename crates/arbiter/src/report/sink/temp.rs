@@ -6,8 +6,9 @@
 //! It starts with the mode a new file gets (0666 less the umask), or, when it replaces a file,
 //! that file's permission bits (and its owner and group, where the system lets us).
 //!
-//! Every live temporary file is listed in one registry, so that [`remove_all`], called when a
-//! signal ends the process, can remove them; after it, no temporary file is committed or created.
+//! Every live temporary file, and every staging directory (`staged.rs`), is listed in one
+//! registry, so that [`remove_all`], called when a signal ends the process, can remove them;
+//! after it, none is committed or created.
 
 use std::fs::{self, File, Metadata, OpenOptions, Permissions};
 use std::hash::{BuildHasher, RandomState};
@@ -16,10 +17,46 @@ use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-/// The temporary files not yet committed or removed, and whether [`remove_all`] has run.
-struct Registry {
+/// The temporary files and staging directories not yet committed or removed, and whether
+/// [`remove_all`] has run.
+pub(super) struct Registry {
     live: Vec<PathBuf>,
     closed: bool,
+}
+
+impl Registry {
+    /// `Err` once [`remove_all`] has run: nothing may be created after.
+    pub(super) fn open(&self) -> io::Result<()> {
+        if self.closed {
+            return Err(interrupted());
+        }
+        Ok(())
+    }
+
+    /// Lists `path` (a temporary file or a staging directory, just created while the registry
+    /// was [open](Registry::open)).
+    pub(super) fn enter(&mut self, path: PathBuf) {
+        self.live.push(path);
+    }
+
+    /// Whether `path` is listed; it no longer is after this. `Err` once [`remove_all`] has run.
+    pub(super) fn leave(&mut self, path: &Path) -> io::Result<bool> {
+        if self.closed {
+            return Err(interrupted());
+        }
+        Ok(self.take(path))
+    }
+
+    /// Whether `path` is listed; it no longer is after this.
+    pub(super) fn take(&mut self, path: &Path) -> bool {
+        match self.live.iter().position(|p| p == path) {
+            Some(at) => {
+                self.live.swap_remove(at);
+                true
+            }
+            None => false,
+        }
+    }
 }
 
 static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
@@ -28,7 +65,7 @@ static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
 });
 
 /// The registry, even if a thread panicked while holding it (its list is still right).
-fn registry() -> MutexGuard<'static, Registry> {
+pub(super) fn registry() -> MutexGuard<'static, Registry> {
     REGISTRY.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
@@ -57,16 +94,14 @@ impl Temporary {
             .file_name()
             .map_or_else(|| "output".into(), |n| n.to_string_lossy());
         let mut registry = registry();
-        if registry.closed {
-            return Err(interrupted());
-        }
+        registry.open()?;
         let (file, path) = create_new(dir, &name)?;
+        registry.enter(path.clone());
+        drop(registry);
         let temporary = Temporary {
-            path: path.clone(),
+            path,
             target: target.to_path_buf(),
         };
-        registry.live.push(path);
-        drop(registry);
         if let Some(old) = old {
             // The owner first: changing it may clear the set-user-ID bits set after.
             let new = file.metadata()?;
@@ -78,18 +113,22 @@ impl Temporary {
         Ok((file, temporary))
     }
 
-    /// Writes `file` (this temporary file) to disk and renames it over the target.
-    pub(super) fn commit(self, file: File) -> io::Result<()> {
-        file.sync_all()?;
-        drop(file);
+    /// Writes `file` (this temporary file) to disk and closes it: what is left is the rename
+    /// ([`Temporary::rename`]).
+    pub(super) fn sync(&self, file: File) -> io::Result<()> {
+        file.sync_all()
+    }
+
+    /// Renames this temporary file (written and synced) over the target.
+    pub(super) fn rename(self) -> io::Result<()> {
         let mut registry = registry();
-        if registry.closed {
+        if !registry.leave(&self.path)? {
             return Err(interrupted());
         }
         let renamed = fs::rename(&self.path, &self.target);
-        if renamed.is_ok() {
-            // Committed: no longer listed, so that dropping it removes nothing.
-            registry.live.retain(|p| *p != self.path);
+        if renamed.is_err() {
+            // Still ours: dropping it removes it.
+            registry.enter(self.path.clone());
         }
         drop(registry);
         renamed
@@ -98,9 +137,7 @@ impl Temporary {
 
 impl Drop for Temporary {
     fn drop(&mut self) {
-        let mut registry = registry();
-        if let Some(at) = registry.live.iter().position(|p| *p == self.path) {
-            registry.live.swap_remove(at);
+        if registry().take(&self.path) {
             let _ = fs::remove_file(&self.path);
         }
     }
@@ -120,16 +157,27 @@ const ATTEMPTS: usize = 100;
 /// Creates `dir/.NAME.arbiter-RANDOM.tmp`, a name nothing has (`O_CREAT | O_EXCL`: an existing
 /// name, a symlink too, is an error, and another is drawn), with the mode a new file gets.
 fn create_new(dir: &Path, name: &str) -> io::Result<(File, PathBuf)> {
-    let mut last = None;
-    for _ in 0..ATTEMPTS {
-        let path = dir.join(format!(".{name}.arbiter-{}.tmp", random_word()));
-        match OpenOptions::new()
+    fresh(dir, name, |path| {
+        OpenOptions::new()
             .write(true)
             .create_new(true)
             .mode(0o666)
-            .open(&path)
-        {
-            Ok(file) => return Ok((file, path)),
+            .open(path)
+    })
+}
+
+/// `make(dir/.NAME.arbiter-RANDOM.tmp)` for a name nothing has: another is drawn while `make`
+/// finds the name taken.
+pub(super) fn fresh<T>(
+    dir: &Path,
+    name: &str,
+    make: impl Fn(&Path) -> io::Result<T>,
+) -> io::Result<(T, PathBuf)> {
+    let mut last = None;
+    for _ in 0..ATTEMPTS {
+        let path = dir.join(format!(".{name}.arbiter-{}.tmp", random_word()));
+        match make(&path) {
+            Ok(made) => return Ok((made, path)),
             Err(err) if err.kind() == io::ErrorKind::AlreadyExists => last = Some(err),
             Err(err) => return Err(err),
         }
@@ -152,13 +200,18 @@ fn random_word() -> String {
         .collect()
 }
 
-/// Removes every temporary file not yet committed, and keeps any from being committed or
-/// created after: for a signal that ends the process (see the command line's signal handling).
+/// Removes every temporary file and staging directory not yet committed, and keeps any from
+/// being committed or created after: for a signal that ends the process (see the command line's
+/// signal handling).
 pub fn remove_all() {
     let mut registry = registry();
     registry.closed = true;
     for path in registry.live.drain(..) {
-        let _ = fs::remove_file(path);
+        if fs::symlink_metadata(&path).is_ok_and(|meta| meta.is_dir()) {
+            let _ = fs::remove_dir_all(path);
+        } else {
+            let _ = fs::remove_file(path);
+        }
     }
 }
 
@@ -199,7 +252,8 @@ mod tests {
         let old = fs::metadata(&target).unwrap();
         let (file, temporary) = Temporary::create(&target, Some(&old)).unwrap();
         assert_eq!(file.metadata().unwrap().mode() & 0o7777, 0o640);
-        temporary.commit(file).unwrap();
+        temporary.sync(file).unwrap();
+        temporary.rename().unwrap();
         assert_eq!(fs::metadata(&target).unwrap().mode() & 0o7777, 0o640);
         assert_eq!(fs::read_to_string(&target).unwrap(), "");
     }

@@ -10,8 +10,8 @@ use super::{Fields, Value};
 /// Whether `fields` passes `expr`.
 pub fn eval(expr: &Expr, fields: &dyn Fields) -> bool {
     match expr {
-        Expr::Or(a, b) => eval(a, fields) || eval(b, fields),
-        Expr::And(a, b) => eval(a, fields) && eval(b, fields),
+        Expr::Or(terms) => terms.iter().any(|term| eval(term, fields)),
+        Expr::And(terms) => terms.iter().all(|term| eval(term, fields)),
         Expr::Not(a) => !eval(a, fields),
         Expr::Compare(left, op, right) => compare(value(left, fields), *op, value(right, fields)),
         Expr::In(operand, list) => {

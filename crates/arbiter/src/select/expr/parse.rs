@@ -23,10 +23,11 @@ const MAX_DEPTH: usize = 200;
 /// A parsed expression.
 #[derive(Debug)]
 pub enum Expr {
-    /// `a or b`
-    Or(Box<Expr>, Box<Expr>),
-    /// `a and b`
-    And(Box<Expr>, Box<Expr>),
+    /// `a or b or ...`: a chain is one node, however long, so that neither evaluating nor
+    /// dropping it recurses per term (only nesting does, and it is capped at [`MAX_DEPTH`]).
+    Or(Vec<Expr>),
+    /// `a and b and ...`, one node likewise.
+    And(Vec<Expr>),
     /// `not a`
     Not(Box<Expr>),
     /// `a < b`...
@@ -74,6 +75,15 @@ impl Literal {
             Literal::Float(_) => Some(Type::Float),
             Literal::Text(_) => Some(Type::Text),
         }
+    }
+}
+
+/// `terms` joined by `join` (`Expr::Or` or `Expr::And`), or the one term alone.
+fn chain(mut terms: Vec<Expr>, join: fn(Vec<Expr>) -> Expr) -> Expr {
+    if terms.len() == 1 {
+        terms.pop().expect("one term")
+    } else {
+        join(terms)
     }
 }
 
@@ -167,23 +177,21 @@ impl<'a> Parser<'a> {
     }
 
     fn or(&mut self) -> Result<Expr, ExprError> {
-        let mut left = self.and()?;
+        let mut terms = vec![self.and()?];
         while self.keyword("or") {
             self.next();
-            let right = self.and()?;
-            left = Expr::Or(Box::new(left), Box::new(right));
+            terms.push(self.and()?);
         }
-        Ok(left)
+        Ok(chain(terms, Expr::Or))
     }
 
     fn and(&mut self) -> Result<Expr, ExprError> {
-        let mut left = self.not()?;
+        let mut terms = vec![self.not()?];
         while self.keyword("and") {
             self.next();
-            let right = self.not()?;
-            left = Expr::And(Box::new(left), Box::new(right));
+            terms.push(self.not()?);
         }
-        Ok(left)
+        Ok(chain(terms, Expr::And))
     }
 
     fn not(&mut self) -> Result<Expr, ExprError> {

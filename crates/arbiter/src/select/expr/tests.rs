@@ -259,3 +259,25 @@ proptest! {
         }
     }
 }
+
+/// A long chain of `and`s or `or`s is one node: parsing, testing and dropping it take no stack
+/// per term (100,000 terms on a 256 KiB stack; a tree of pairs overflowed at 10,000 on 8 MiB).
+/// See: issue 38, point 6.
+#[test]
+fn long_chains_take_no_stack_per_term() {
+    let run = || {
+        let game = Game::default();
+        let ands = vec!["valid"; 100_000].join(" and ");
+        assert!(test(&ands, &game));
+        let ors = vec!["plies > 100"; 100_000].join(" or ") + " or valid";
+        assert!(test(&ors, &game));
+        let mixed = vec!["plies > 100 and valid"; 50_000].join(" or ");
+        assert!(!test(&mixed, &game));
+    };
+    std::thread::Builder::new()
+        .stack_size(256 << 10)
+        .spawn(run)
+        .unwrap()
+        .join()
+        .unwrap();
+}
