@@ -8,11 +8,14 @@
 //!
 //! The files form a one-way stack, each using only those before it: `date`, `moment` (times
 //! of day and instants), `columns` (a table's schema), `parquet` (the Parquet writer, with the
-//! `parquet` feature), `output` (a batch's output, its cells and where it goes), `table` (a row's
+//! `parquet` feature), `output` (a batch's output, its cells and where it goes), `arrow` (rows as Arrow record
+//! batches, with the `arrow` feature), `table` (a row's
 //! cells in each format), `movetext` (a main line in SAN), then the writers: `record` (a row per
 //! game), `plies` (a row per ply), `diagnostic` (a problem located), `summary` (what a run
 //! counted); and `sink` (the `-o FILE` output).
 
+#[cfg(feature = "arrow")]
+pub mod arrow;
 pub mod columns;
 pub mod date;
 pub mod diagnostic;
