@@ -9,19 +9,19 @@ use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyPermissionError, PyValu
 use crate::library::InputError;
 
 pyo3::create_exception!(
-    _arbiter,
+    arbiter,
     FenError,
     PyValueError,
     "A FEN that is no valid position; the message names every defect, as `arbiter moves` does."
 );
 pyo3::create_exception!(
-    _arbiter,
+    arbiter,
     MoveError,
     PyValueError,
     "A move that is not legal in the position, or not a move at all (SAN or UCI)."
 );
 pyo3::create_exception!(
-    _arbiter,
+    arbiter,
     OptionsError,
     PyValueError,
     "Options that do not fit together, or a `where` expression, tag list or position that is \
