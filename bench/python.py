@@ -21,7 +21,9 @@ per figure.
   game's `outcome` read; and `parse_games` over a pyarrow array of the same strings.
 - CPU: user + system time of `read_games(FILE, jobs=1).read_all()` in this process (the
   pipeline's threads included), against `ARBITER export FILE --format parquet --jobs 1 -o OUT`
-  (children's CPU), in the same rounds.
+  (children's CPU), in the same rounds; and the CPU time of `read_games(FILE, jobs=2)` against the
+  binding's on the strings (games per CPU second: a figure the machine's load changes less than
+  the wall clock).
 """
 import os
 import random
@@ -91,11 +93,15 @@ def main():
         count = run()
         return time.perf_counter() - started, count
 
-    def cpu_arbiter():
+    def cpu(run):
+        """The CPU time (user + system, every thread of this process) of `run()`."""
         before = resource.getrusage(resource.RUSAGE_SELF)
-        arbiter.read_games(big, jobs=1).read_all()
+        run()
         after = resource.getrusage(resource.RUSAGE_SELF)
         return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+    def cpu_arbiter():
+        return cpu(lambda: arbiter.read_games(big, jobs=1).read_all())
 
     def cpu_cli():
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -115,6 +121,10 @@ def main():
         "rust-pgn-reader-python-binding 4.1 (arrow array, 2 threads)": lambda: timed(
             lambda: len(binding.parse_games(array, num_threads=2))),
         "cpu: arbiter read_games jobs=1": lambda: (cpu_arbiter(), games),
+        "cpu: arbiter read_games jobs=2": lambda: (
+            cpu(lambda: arbiter.read_games(big, jobs=2).read_all()), games),
+        "cpu: rust-pgn-reader-python-binding 4.1 (strings, 2 threads)": lambda: (
+            cpu(binding_strings), games),
         "cpu: arbiter export --format parquet --jobs 1": lambda: (cpu_cli(), games),
     }
     times = {name: [] for name in tools}
@@ -142,10 +152,13 @@ def main():
           f"{rates['arbiter -> polars DataFrame'] / rates['python-chess']:.0f}x")
     strings_rate = rates["rust-pgn-reader-python-binding 4.1 (strings, 2 threads)"]
     print(f"arbiter -> pyarrow / binding (strings): {table / strings_rate:.2f}x")
-    cpu = statistics.median(times["cpu: arbiter read_games jobs=1"])
+    ours = statistics.median(times["cpu: arbiter read_games jobs=1"])
     cli = statistics.median(times["cpu: arbiter export --format parquet --jobs 1"])
-    print(f"CPU, read_games / export --format parquet: {cpu / cli:.3f} "
-          f"({(cpu / cli - 1) * 100:+.1f} %)")
+    print(f"CPU, read_games / export --format parquet: {ours / cli:.3f} "
+          f"({(ours / cli - 1) * 100:+.1f} %)")
+    both = statistics.median(times["cpu: arbiter read_games jobs=2"])
+    theirs = statistics.median(times["cpu: rust-pgn-reader-python-binding 4.1 (strings, 2 threads)"])
+    print(f"games per CPU second, read_games jobs=2 / binding (strings): {theirs / both:.2f}x")
     assert sample_games * copies == games
 
 
