@@ -1,7 +1,8 @@
 //! Export as one call: `arbiter export`'s options checked once ([`ExportPlan::new`]: the tag
 //! columns, the `where` expression, the positions), and what a run needs from them (the columns,
-//! the replay options, the number of jobs, a formatter per worker). The command line and the
-//! Python package both build their export from it, so that they write the same rows.
+//! the replay options, the number of jobs, a formatter per worker). The command line takes its
+//! checks ([`tag_columns`], [`game_tests`]) and its game formatter ([`GameRows`]) from here; the
+//! Python package builds its whole export from an [`ExportPlan`].
 //!
 //! An error names the option as the user wrote it without its dashes (`tags: Foo is given
 //! twice`): the command line says `--tags: ...`, the Python package `tags: ...`.
