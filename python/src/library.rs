@@ -8,9 +8,8 @@ pub use arbiter::rules::{Color, Move, Position, San, Uci, perft, san};
 pub use arbiter::sink::Sink;
 pub use arbiter::sink::inputs::{FileId, input_that_is};
 pub use arbiter::{
-    Chooser, DEFAULT_RULINGS_BUDGET, DedupMode, DiagnosticFormat, DiagnosticFormatter,
+    Chooser, DEFAULT_RULINGS_BUDGET, DedupMode, Destination, DiagnosticFormat, DiagnosticFormatter,
     ExportFormat, ExportOptions, ExportPlan, InputError, KeptGames, Observer, Output,
     ReplayOptions, Router, SelectOptions, Status, Targets, Totals, WriteOptions, game_tests,
-    reads_opening, run, sources,
+    needs_numbers, reads_opening, run, sources,
 };
-pub use arbiter::{Destination, needs_numbers};
