@@ -232,6 +232,7 @@ mod tests {
             "date",
             "moment",
             "columns",
+            "columnar",
             "parquet",
             "output",
             "arrow",

@@ -1,8 +1,10 @@
 //! Export's rows as Arrow record batches (with the `arrow` feature): the same columns and cells
-//! the Parquet writer takes ([`RowSink`]), built into Arrow arrays of the types that pyarrow,
-//! Polars and DuckDB give when they read export's Parquet file, and cut into record batches of a
-//! fixed number of rows, so that a reader of the batches holds one batch at a time however many
-//! rows there are.
+//! the Parquet writer takes ([`RowSink`]), held in the same column buffers
+//! ([`ColumnBuffers`]: values without nulls, definition levels) and made at each batch into Arrow
+//! arrays of the types that pyarrow, Polars and DuckDB give when they read export's Parquet file
+//! (a required column's values are handed over without a copy; a nullable one's are spread over
+//! its rows), cut into record batches of a fixed number of rows, so that a reader of the batches
+//! holds one batch at a time however many rows there are.
 //!
 //! The schema comes from the one column table ([`Column`]s) as the Parquet schema does: a
 //! [`ColumnKind`] maps to one Arrow type, as pyarrow reads the Parquet type of that kind:
@@ -38,20 +40,26 @@ use std::collections::VecDeque;
 use std::io;
 use std::sync::Arc;
 
-use arrow_array::builder::{
-    BooleanBuilder, Date32Builder, Float64Builder, Int16Builder, Int32Builder, Int64Builder,
-    StringBuilder, Time32MillisecondBuilder, Time64MicrosecondBuilder, TimestampMillisecondBuilder,
-    UInt32Builder,
+use arrow_array::types::{
+    Date32Type, Float64Type, Int16Type, Int32Type, Int64Type, Time32MillisecondType,
+    Time64MicrosecondType, TimestampMillisecondType, UInt32Type,
 };
 pub use arrow_array::{ArrayRef, RecordBatch};
+use arrow_array::{ArrowPrimitiveType, BooleanArray, PrimitiveArray, StringArray};
+use arrow_buffer::{BooleanBuffer, Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 pub use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef, TimeUnit};
 
+use crate::report::columnar::{ColumnBuffer, ColumnBuffers, Value, Values};
 use crate::report::columns::{Column, ColumnKind};
 use crate::report::output::{Destination, Output};
-use crate::report::parquet::{self, ParquetError, RowSink, Value};
+use crate::report::parquet::{self, ParquetError, RowSink};
 
 /// The rows of a record batch unless asked otherwise (the Parquet writer's row group).
 pub const BATCH_ROWS: usize = 65_536;
+
+/// The string bytes that end a batch early, whatever its rows: an Arrow `Utf8` array counts its
+/// bytes in 32 bits.
+const BATCH_BYTES: usize = 256 << 20;
 
 /// The Arrow type of a column kind: the one pyarrow gives for its Parquet type.
 pub fn data_type(kind: ColumnKind) -> DataType {
@@ -80,115 +88,126 @@ pub fn schema(columns: &[Column]) -> Schema {
     )
 }
 
-/// One column's values of the batch being built.
-#[derive(Debug)]
-enum Values {
-    Utf8(StringBuilder),
-    Int64(Int64Builder),
-    Int32(Int32Builder),
-    Int16(Int16Builder),
-    UInt32(UInt32Builder),
-    Float64(Float64Builder),
-    Bool(BooleanBuilder),
-    Date(Date32Builder),
-    Time(Time64MicrosecondBuilder),
-    TimeMillis(Time32MillisecondBuilder),
-    Timestamp(TimestampMillisecondBuilder),
+/// Where a nullable column's levels say null, or `None` for a required column.
+fn nulls(levels: &[i16]) -> Option<NullBuffer> {
+    (!levels.is_empty()).then(|| NullBuffer::new(levels.iter().map(|&l| l == 1).collect()))
 }
 
-impl Values {
-    fn new(kind: ColumnKind) -> Values {
-        match kind {
-            ColumnKind::String => Values::Utf8(StringBuilder::new()),
-            ColumnKind::Int64 => Values::Int64(Int64Builder::new()),
-            ColumnKind::Int32 => Values::Int32(Int32Builder::new()),
-            ColumnKind::Int16 => Values::Int16(Int16Builder::new()),
-            ColumnKind::UInt32 => Values::UInt32(UInt32Builder::new()),
-            ColumnKind::Float64 => Values::Float64(Float64Builder::new()),
-            ColumnKind::Bool => Values::Bool(BooleanBuilder::new()),
-            ColumnKind::Date => Values::Date(Date32Builder::new()),
-            ColumnKind::Time => Values::Time(Time64MicrosecondBuilder::new()),
-            ColumnKind::TimeMillisUtc => Values::TimeMillis(Time32MillisecondBuilder::new()),
-            ColumnKind::Timestamp => {
-                Values::Timestamp(TimestampMillisecondBuilder::new().with_timezone("UTC"))
+/// The values of a column spread over its rows: a default value where a level says null.
+fn spread<T: Copy + Default>(dense: Vec<T>, levels: &[i16]) -> Vec<T> {
+    if levels.is_empty() {
+        return dense;
+    }
+    let mut values = dense.into_iter();
+    levels
+        .iter()
+        .map(|&level| match level {
+            1 => values.next().unwrap_or_default(),
+            _ => T::default(),
+        })
+        .collect()
+}
+
+/// A primitive array of `T` from a column's values, converted by `convert`.
+fn primitive<T: ArrowPrimitiveType, V: Copy + Default>(
+    dense: Vec<V>,
+    levels: &[i16],
+    convert: impl Fn(V) -> T::Native,
+) -> PrimitiveArray<T> {
+    let values: Vec<T::Native> = spread(dense, levels).into_iter().map(convert).collect();
+    PrimitiveArray::new(ScalarBuffer::from(values), nulls(levels))
+}
+
+/// The array of a column's buffered values, which it takes (the buffer is left empty, with room
+/// for as many values).
+fn array(column: &Column, buffer: &mut ColumnBuffer) -> Result<ArrayRef, ArrowError> {
+    let levels = std::mem::take(&mut buffer.levels);
+    let array: ArrayRef = match (&mut buffer.values, column.kind) {
+        (Values::Bytes { data, ends }, _) => {
+            let data = std::mem::replace(data, Vec::with_capacity(data.capacity()));
+            let offset = |end: usize| {
+                i32::try_from(end).map_err(|_| {
+                    ArrowError::ComputeError(format!(
+                        "column {:?}: more than 2 GiB of text in one batch",
+                        column.name
+                    ))
+                })
+            };
+            let mut offsets = Vec::with_capacity(levels.len().max(ends.len()) + 1);
+            offsets.push(0);
+            let mut last = 0;
+            let mut found = ends.drain(..);
+            if levels.is_empty() {
+                for end in found {
+                    offsets.push(offset(end)?);
+                }
+            } else {
+                for &level in &levels {
+                    if level == 1 {
+                        last = offset(found.next().unwrap_or_default())?;
+                    }
+                    offsets.push(last);
+                }
+            }
+            let offsets = OffsetBuffer::new(ScalarBuffer::from(offsets));
+            Arc::new(StringArray::try_new(
+                offsets,
+                Buffer::from_vec(data),
+                nulls(&levels),
+            )?)
+        }
+        (Values::I64(values), kind) => {
+            let dense = std::mem::replace(values, Vec::with_capacity(values.capacity()));
+            match kind {
+                ColumnKind::Time => {
+                    Arc::new(primitive::<Time64MicrosecondType, _>(dense, &levels, |v| v))
+                }
+                ColumnKind::Timestamp => Arc::new(
+                    primitive::<TimestampMillisecondType, _>(dense, &levels, |v| v)
+                        .with_timezone("UTC"),
+                ),
+                _ => Arc::new(primitive::<Int64Type, _>(dense, &levels, |v| v)),
             }
         }
-    }
-
-    /// Appends `value`; false when it is not of this column's kind.
-    fn push(&mut self, value: Value<'_>) -> bool {
-        match (self, value) {
-            (Values::Utf8(b), Value::Str(s)) => b.append_value(s),
-            // Cut from a `str` by `Output::cell`: always UTF-8.
-            (Values::Utf8(b), Value::Utf8(bytes)) => match std::str::from_utf8(bytes) {
-                Ok(s) => b.append_value(s),
-                Err(_) => b.append_value(String::from_utf8_lossy(bytes)),
-            },
-            (Values::Int64(b), Value::I64(n)) => b.append_value(n),
-            (Values::Time(b), Value::I64(n)) => b.append_value(n),
-            (Values::Timestamp(b), Value::I64(n)) => b.append_value(n),
-            (Values::Int32(b), Value::I32(n)) => b.append_value(n),
-            (Values::TimeMillis(b), Value::I32(n)) => b.append_value(n),
-            (Values::Int16(b), Value::I32(n)) => match i16::try_from(n) {
-                Ok(n) => b.append_value(n),
-                Err(_) => return false,
-            },
-            (Values::UInt32(b), Value::U32(n)) => b.append_value(n),
-            (Values::Float64(b), Value::F64(x)) => b.append_value(x),
-            (Values::Bool(b), Value::Bool(x)) => b.append_value(x),
-            (Values::Date(b), Value::Date(d)) => b.append_value(d.0),
-            (values, Value::Null) => values.push_null(),
-            _ => return false,
+        (Values::I32(values), kind) => {
+            let dense = std::mem::replace(values, Vec::with_capacity(values.capacity()));
+            match kind {
+                // Checked to fit when pushed.
+                ColumnKind::Int16 => {
+                    Arc::new(primitive::<Int16Type, _>(dense, &levels, |v| v as i16))
+                }
+                // Kept by their bits.
+                ColumnKind::UInt32 => {
+                    Arc::new(primitive::<UInt32Type, _>(dense, &levels, |v| v as u32))
+                }
+                ColumnKind::Date => Arc::new(primitive::<Date32Type, _>(dense, &levels, |v| v)),
+                ColumnKind::TimeMillisUtc => {
+                    Arc::new(primitive::<Time32MillisecondType, _>(dense, &levels, |v| v))
+                }
+                _ => Arc::new(primitive::<Int32Type, _>(dense, &levels, |v| v)),
+            }
         }
-        true
-    }
-
-    fn push_null(&mut self) {
-        match self {
-            Values::Utf8(b) => b.append_null(),
-            Values::Int64(b) => b.append_null(),
-            Values::Int32(b) => b.append_null(),
-            Values::Int16(b) => b.append_null(),
-            Values::UInt32(b) => b.append_null(),
-            Values::Float64(b) => b.append_null(),
-            Values::Bool(b) => b.append_null(),
-            Values::Date(b) => b.append_null(),
-            Values::Time(b) => b.append_null(),
-            Values::TimeMillis(b) => b.append_null(),
-            Values::Timestamp(b) => b.append_null(),
+        (Values::F64(values), _) => {
+            let dense = std::mem::replace(values, Vec::with_capacity(values.capacity()));
+            Arc::new(primitive::<Float64Type, _>(dense, &levels, |v| v))
         }
-    }
-
-    /// The values so far, as an array; the builder is left empty.
-    fn finish(&mut self) -> ArrayRef {
-        match self {
-            Values::Utf8(b) => Arc::new(b.finish()),
-            Values::Int64(b) => Arc::new(b.finish()),
-            Values::Int32(b) => Arc::new(b.finish()),
-            Values::Int16(b) => Arc::new(b.finish()),
-            Values::UInt32(b) => Arc::new(b.finish()),
-            Values::Float64(b) => Arc::new(b.finish()),
-            Values::Bool(b) => Arc::new(b.finish()),
-            Values::Date(b) => Arc::new(b.finish()),
-            Values::Time(b) => Arc::new(b.finish()),
-            Values::TimeMillis(b) => Arc::new(b.finish()),
-            Values::Timestamp(b) => Arc::new(b.finish()),
+        (Values::Bool(values), _) => {
+            let dense = std::mem::replace(values, Vec::with_capacity(values.capacity()));
+            let values = BooleanBuffer::from(spread(dense, &levels));
+            Arc::new(BooleanArray::new(values, nulls(&levels)))
         }
-    }
+    };
+    buffer.levels = Vec::with_capacity(levels.capacity());
+    Ok(array)
 }
 
-/// Builds rows into record batches of `batch_rows` rows (the last one shorter); see the module
-/// documentation.
+/// Builds rows into record batches of `batch_rows` rows (the last one shorter, and one with
+/// 256 MiB of text cut sooner); see the module documentation.
 #[derive(Debug)]
 pub struct BatchBuilder {
-    columns: Vec<Column>,
     schema: SchemaRef,
-    values: Vec<Values>,
+    buffered: ColumnBuffers,
     batch_rows: usize,
-    /// The column the next value goes to.
-    cursor: usize,
-    /// Rows in the batch being built.
-    rows: usize,
     /// Batches full and not yet taken.
     ready: VecDeque<RecordBatch>,
 }
@@ -197,12 +216,9 @@ impl BatchBuilder {
     /// A builder of batches of `columns`, `batch_rows` rows each (at least 1).
     pub fn new(columns: &[Column], batch_rows: usize) -> BatchBuilder {
         BatchBuilder {
-            columns: columns.to_vec(),
             schema: Arc::new(schema(columns)),
-            values: columns.iter().map(|c| Values::new(c.kind)).collect(),
+            buffered: ColumnBuffers::new(columns),
             batch_rows: batch_rows.max(1),
-            cursor: 0,
-            rows: 0,
             ready: VecDeque::new(),
         }
     }
@@ -224,8 +240,8 @@ impl BatchBuilder {
     ///
     /// When a row was started and not ended.
     pub fn finish(&mut self) -> Result<Option<RecordBatch>, ArrowError> {
-        assert_eq!(self.cursor, 0, "the last row was not ended");
-        if self.rows == 0 {
+        assert!(!self.buffered.in_row(), "the last row was not ended");
+        if self.buffered.rows() == 0 {
             return Ok(None);
         }
         self.cut().map(Some)
@@ -233,15 +249,19 @@ impl BatchBuilder {
 
     /// The rows built so far as a batch.
     fn cut(&mut self) -> Result<RecordBatch, ArrowError> {
-        self.rows = 0;
-        let arrays = self.values.iter_mut().map(Values::finish).collect();
+        let arrays = self
+            .buffered
+            .buffers_mut()
+            .map(|(column, buffer)| array(column, buffer))
+            .collect::<Result<Vec<_>, _>>()?;
+        self.buffered.taken();
         RecordBatch::try_new(Arc::clone(&self.schema), arrays)
     }
 }
 
 impl RowSink for BatchBuilder {
     fn columns(&self) -> &[Column] {
-        &self.columns
+        self.buffered.columns()
     }
 
     /// Appends the value of the next column.
@@ -251,35 +271,12 @@ impl RowSink for BatchBuilder {
     /// As [`ParquetWriter::push`](crate::report::parquet::ParquetWriter::push) does: a value too
     /// many, of the wrong kind, or a null in a required column.
     fn push_value(&mut self, value: Value<'_>) {
-        let Some(column) = self.columns.get(self.cursor) else {
-            panic!(
-                "a row has {} columns: one value too many",
-                self.columns.len()
-            );
-        };
-        let fits =
-            (column.nullable || value != Value::Null) && self.values[self.cursor].push(value);
-        assert!(
-            fits,
-            "column {:?} holds {:?} values{}, not {value:?}",
-            column.name,
-            column.kind,
-            if column.nullable { " or nulls" } else { "" }
-        );
-        self.cursor += 1;
+        self.buffered.push(value);
     }
 
     fn end_row(&mut self) -> Result<(), ParquetError> {
-        assert_eq!(
-            self.cursor,
-            self.columns.len(),
-            "a row has {} columns, {} were given",
-            self.columns.len(),
-            self.cursor
-        );
-        self.cursor = 0;
-        self.rows += 1;
-        if self.rows >= self.batch_rows {
+        self.buffered.end_row();
+        if self.buffered.rows() >= self.batch_rows || self.buffered.bytes() >= BATCH_BYTES {
             let batch = self
                 .cut()
                 .map_err(|err| ParquetError::General(err.to_string()))?;
