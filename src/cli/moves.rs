@@ -46,7 +46,7 @@ use serde::Serialize;
 use crate::cli::exit::Exit;
 use arbiter::rules::mate::{CanMate, MateLimits, can_mate};
 use arbiter::rules::{Color, Position, Role, Square, san};
-use arbiter::{MAX_ECHO_CHARS, clip};
+use arbiter::{MAX_ECHO_CHARS, Status, clip};
 
 /// Arguments of `arbiter moves`.
 #[derive(Args, Debug)]
@@ -119,18 +119,6 @@ pub enum Format {
     Json,
     /// One JSON object a line.
     Jsonl,
-}
-
-/// The `status` of a position, first match wins.
-#[derive(Copy, Clone, Debug, Eq, PartialEq, Serialize)]
-#[serde(rename_all = "snake_case")]
-enum Status {
-    Checkmate,
-    Stalemate,
-    InsufficientMaterial,
-    DeadPosition,
-    SeventyfiveMoves,
-    Ongoing,
 }
 
 /// One move in the JSON output.
@@ -430,20 +418,7 @@ fn judge(pos: &Position, limits: &MateLimits) -> Judged {
         can_mate(pos, Color::White, limits),
         can_mate(pos, Color::Black, limits),
     ];
-    let dead = can_mate.iter().all(|answer| *answer == CanMate::No);
-    let status = if moves.is_empty() && pos.is_check() {
-        Status::Checkmate
-    } else if moves.is_empty() {
-        Status::Stalemate
-    } else if pos.is_insufficient_material() {
-        Status::InsufficientMaterial
-    } else if dead {
-        Status::DeadPosition
-    } else if pos.halfmoves() >= 150 {
-        Status::SeventyfiveMoves
-    } else {
-        Status::Ongoing
-    };
+    let status = Status::of(pos, moves.len(), &can_mate);
     Judged {
         moves,
         status,

@@ -12,7 +12,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use anyhow::bail;
+use anyhow::{anyhow, bail};
 use clap::{Args, ValueEnum};
 
 use crate::cli::exit::Exit;
@@ -22,7 +22,7 @@ use arbiter::rules::Position;
 use arbiter::sink::{Sink, clash};
 use arbiter::{
     Chooser, DedupMode, Filter, KeptGames, ReplayOptions, Router, SelectOptions, Targets,
-    WriteOptions, needs_numbers, reads_opening, record_schema,
+    WriteOptions, needs_numbers, reads_opening,
 };
 
 /// Arguments of `arbiter select`.
@@ -97,24 +97,7 @@ pub enum DedupArg {
 
 /// What `--where` and `--position` ask, checked: the filter, the positions.
 fn parse_tests(args: &SelectArgs) -> anyhow::Result<(Option<Filter>, Vec<Position>)> {
-    let mut positions = Vec::new();
-    for fen in &args.position {
-        match Position::from_fen(fen) {
-            Ok(pos) => positions.push(pos),
-            Err(err) => bail!("--position {fen:?}: invalid fen: {err}"),
-        }
-    }
-    let filter = match &args.filter {
-        None => None,
-        Some(text) => {
-            let schema = record_schema(!positions.is_empty());
-            match Filter::parse(text, &schema) {
-                Ok(filter) => Some(filter),
-                Err(err) => bail!("--where: {err}\n{}", err.show(text)),
-            }
-        }
-    };
-    Ok((filter, positions))
+    arbiter::game_tests(args.filter.as_deref(), &args.position).map_err(|err| anyhow!("--{err}"))
 }
 
 /// The files the run writes, with their options' names: none may be standard output but `-o`,

@@ -13,7 +13,8 @@
 //!
 //! Everything is at the crate root but for three namespaces: the two crates below ([`rules`],
 //! [`pgn`]) and [`sink`] (the `-o FILE` output and how it tells an output that is an input), with
-//! [`parquet`] beside them when the `parquet` feature is on.
+//! [`parquet`] beside them when the `parquet` feature is on, and `arrow` (rows as Arrow record
+//! batches) when the `arrow` feature is.
 //!
 //! # Examples
 //!
@@ -39,9 +40,10 @@
 // The modules, bottom up (see `LAYERS` in the tests below, which hold each to using only those
 // under it): text, problem (the vocabulary of problems), clocks, outcome, input, position
 // (position keys and the opening table), tree (a game as select writes it, and the PGN writer),
-// replay, games, report, parallel, pipeline, select; the rules core and the PGN reader under
+// replay, games, report, parallel, pipeline, select, export; the rules core and the PGN reader under
 // them all.
 mod clocks;
+mod export;
 mod games;
 mod input;
 mod outcome;
@@ -62,17 +64,22 @@ pub use clocks::{
     ClockEvidence, ClockWarning, Command, CommandProblem, Eval, Malformed, Millis, MoveAnnotations,
     Period, Speed, TimeControl, TimeControlError, read_commands,
 };
+pub use export::{
+    ExportError, ExportFormatter, ExportOptions, ExportPlan, GameRows, game_tests, tag_columns,
+};
 pub use games::{Games, StreamError};
 pub use input::{
     InputDigest, InputError, NotPgn, Source, Sources, StoredBytes, open_stream, sources,
 };
 pub use outcome::{Classification, GameResult, Outcome, Winner};
 pub use pipeline::{Observer, run};
-pub use position::{Classifier, Opening, OpeningTable, PositionKey, Targets};
+pub use position::{Classifier, Opening, OpeningTable, PositionKey, Status, Targets};
 pub use problem::{Code, CodeCounts, MAX_PROBLEMS, Problem, Severity, Variation};
 pub use replay::{
     DEFAULT_RULINGS_BUDGET, GameReport, PlyLog, PlyNote, ReplayOptions, Replayer, Tags,
 };
+#[cfg(feature = "arrow")]
+pub use report::arrow;
 pub use report::columns::{Column, ColumnKind};
 pub use report::date::{CalendarDate, Date32};
 pub use report::diagnostic::{Diagnostic, DiagnosticFormat, DiagnosticFormatter};
@@ -116,9 +123,9 @@ mod tests {
     use std::path::Path;
 
     /// The modules, bottom up: each may use only those before it.
-    const LAYERS: [&str; 13] = [
+    const LAYERS: [&str; 14] = [
         "text", "problem", "clocks", "outcome", "input", "position", "tree", "replay", "games",
-        "report", "parallel", "pipeline", "select",
+        "report", "parallel", "pipeline", "select", "export",
     ];
 
     #[test]
@@ -229,8 +236,10 @@ mod tests {
             "date",
             "moment",
             "columns",
+            "columnar",
             "parquet",
             "output",
+            "arrow",
             "table",
             "movetext",
             "record",

@@ -14,7 +14,7 @@
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 
-use anyhow::bail;
+use anyhow::{anyhow, bail};
 use clap::{Args, ValueEnum};
 
 use crate::cli::games::{GameRun, Ran, counted};
@@ -23,9 +23,9 @@ use arbiter::parquet::{self, ParquetOptions, ParquetWriter};
 use arbiter::rules::Position;
 use arbiter::sink::{self, Compression};
 use arbiter::{
-    Bytes, ColumnSet, ExportFormat, ExportRecord, Filter, GameFormatter, GameNumber, GameReport,
-    Output, PLY_FIELDS, PlyColumns, PlyFormatter, RecordFields, RecordFormatter, ReplayOptions,
-    Table, Targets, Totals, needs_numbers, reads_opening, record_schema,
+    Bytes, ColumnSet, ExportFormat, Filter, GameFormatter, GameRows, PLY_FIELDS, PlyColumns,
+    PlyFormatter, RecordFormatter, ReplayOptions, Table, Targets, Totals, needs_numbers,
+    reads_opening,
 };
 
 /// Arguments of `arbiter export`.
@@ -123,52 +123,13 @@ impl From<FormatArg> for ExportFormat {
     }
 }
 
-/// Formats each game that passes `--where` and `--position` as one export record.
-struct Exporter<'a> {
-    records: RecordFormatter,
-    /// `--where`.
-    filter: Option<&'a Filter>,
-    /// `--position` was given.
-    positions: bool,
-}
-
-impl GameFormatter for Exporter<'_> {
-    fn format(&mut self, source: &str, number: GameNumber, report: &GameReport, out: &mut Output) {
-        if self.positions && report.position_ply.is_none() {
-            return;
-        }
-        if let Some(filter) = self.filter {
-            let record = ExportRecord::from_report(source, number, report);
-            let tags = |name: &str| report.tree.tag_value(name);
-            if !filter.matches(&RecordFields::new(&record, self.positions, &tags)) {
-                return;
-            }
-        }
-        self.records.format(source, number, report, out);
-    }
-}
-
 /// `--position` and `--where`, checked (the expression knows `position_ply` when a position is
 /// given).
 pub fn tests(
     where_: Option<&str>,
     fens: &[String],
 ) -> anyhow::Result<(Option<Filter>, Vec<Position>)> {
-    let mut positions = Vec::new();
-    for fen in fens {
-        match Position::from_fen(fen) {
-            Ok(pos) => positions.push(pos),
-            Err(err) => bail!("--position {fen:?}: invalid fen: {err}"),
-        }
-    }
-    let filter = match where_ {
-        None => None,
-        Some(text) => match Filter::parse(text, &record_schema(!positions.is_empty())) {
-            Ok(filter) => Some(filter),
-            Err(err) => bail!("--where: {err}\n{}", err.show(text)),
-        },
-    };
-    Ok((filter, positions))
+    arbiter::game_tests(where_, fens).map_err(|err| anyhow!("--{err}"))
 }
 
 /// The format: `--format`, else the one `-o`'s extension names (before a compression suffix),
@@ -187,30 +148,9 @@ pub fn format(format: Option<FormatArg>, output: Option<&Path>) -> ExportFormat 
 }
 
 /// The `--tags` names, trimmed; a usage error for an empty name, the name of one of `fixed`, the
-/// row's standard columns (in any case: `Event` is the `event` column) or a name given twice (in
-/// any case: `Foo` and `foo` would be one column to DuckDB).
+/// row's standard columns, or a name given twice, in any case ([`arbiter::tag_columns`]).
 pub fn tag_columns(tags: &[String], fixed: &[&str]) -> anyhow::Result<Vec<String>> {
-    let mut names: Vec<String> = Vec::with_capacity(tags.len());
-    for tag in tags {
-        let name = tag.trim();
-        if name.is_empty() {
-            bail!("--tags: empty tag name in {:?}", tags.join(","));
-        }
-        if let Some(field) = fixed.iter().find(|f| f.eq_ignore_ascii_case(name)) {
-            bail!("--tags: {name} is already the standard column {field}");
-        }
-        if let Some(same) = names.iter().find(|n| n.eq_ignore_ascii_case(name)) {
-            if same == name {
-                bail!("--tags: {name} is given twice");
-            }
-            bail!(
-                "--tags: {name} and {same} differ only in case; DuckDB and pandas would not tell \
-                 the two columns apart"
-            );
-        }
-        names.push(name.to_owned());
-    }
-    Ok(names)
+    arbiter::tag_columns(tags, fixed).map_err(|err| anyhow!("--{err}"))
 }
 
 /// Runs `arbiter export`: the header, a record (or the ply rows) of every game, the footer.
@@ -299,7 +239,7 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Ran> {
         )?
     } else {
         let position = !positions.is_empty();
-        let make = || Exporter {
+        let make = || GameRows {
             records: RecordFormatter::with_position(format, set, position, &tags),
             filter: filter.as_ref(),
             positions: position,

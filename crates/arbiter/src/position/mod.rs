@@ -7,13 +7,17 @@
 //! passant square only when the capture is legal), and a key that matches is then compared in
 //! full, so that a Zobrist collision can never give a wrong match.
 //!
+//! Beside it: a position's [`Status`] (checkmate, stalemate, ... ongoing), as `moves` reports it.
+//!
 //! The en passant rule is the one python-chess's `Board.epd()` follows by default, and the one
 //! with which lichess's opening table was written: after `1. e4` there is no en passant square
 //! (no black pawn can take), so `1. e4` reaches the same position as a FEN that gives none.
 
 mod eco;
+mod status;
 
 pub use eco::{Classifier, MAX_PLIES, Opening, OpeningTable};
+pub use status::Status;
 
 use crate::rules::{Bitboard, Color, Position, Role};
 

@@ -63,8 +63,9 @@ use ::parquet::file::writer::SerializedFileWriter;
 use ::parquet::schema::types::{ColumnPath, Type};
 use bytes::Bytes;
 
+pub use crate::report::columnar::Value;
+use crate::report::columnar::{ColumnBuffers, Values};
 use crate::report::columns::{Column, ColumnKind};
-use crate::report::date::Date32;
 
 /// `err` as an I/O error: the output's own error when writing to the output failed (Parquet
 /// wraps it as `External: ERROR`, and shows it once more as its source), else `err` itself.
@@ -114,50 +115,6 @@ fn take_error(failed: &Mutex<Option<io::Error>>) -> Option<ParquetError> {
     kept.map(|io| ParquetError::External(Box::new(io)))
 }
 
-/// One value of a row, in its column's kind, or null.
-#[derive(Copy, Clone, Debug, PartialEq)]
-pub enum Value<'a> {
-    /// No value (nullable columns only).
-    Null,
-    /// For a [`ColumnKind::String`] column.
-    Str(&'a str),
-    /// For a [`ColumnKind::String`] column: text known to be UTF-8, as bytes (cut from a `str`),
-    /// so that it is not checked again.
-    Utf8(&'a [u8]),
-    /// For a [`ColumnKind::Int64`] column, a [`ColumnKind::Timestamp`] one (milliseconds
-    /// since 1970-01-01 00:00 UTC) and a [`ColumnKind::Time`] one (microseconds since midnight).
-    I64(i64),
-    /// For a [`ColumnKind::Int32`] column, an [`ColumnKind::Int16`] one (in its range) and a
-    /// [`ColumnKind::TimeMillisUtc`] one (milliseconds since midnight).
-    I32(i32),
-    /// For a [`ColumnKind::UInt32`] column.
-    U32(u32),
-    /// For a [`ColumnKind::Float64`] column.
-    F64(f64),
-    /// For a [`ColumnKind::Bool`] column.
-    Bool(bool),
-    /// For a [`ColumnKind::Date`] column.
-    Date(Date32),
-}
-
-macro_rules! value_from {
-    ($($t:ty => $variant:ident),* $(,)?) => {$(
-        impl<'a> From<$t> for Value<'a> {
-            fn from(value: $t) -> Value<'a> {
-                Value::$variant(value)
-            }
-        }
-        impl<'a> From<Option<$t>> for Value<'a> {
-            fn from(value: Option<$t>) -> Value<'a> {
-                value.map_or(Value::Null, Value::$variant)
-            }
-        }
-    )*};
-}
-
-value_from!(&'a str => Str, i64 => I64, i32 => I32, u32 => U32, f64 => F64, bool => Bool,
-    Date32 => Date);
-
 /// Where rows go one value at a time: a [`ParquetWriter`], or a writer that hands them on to
 /// files of its own (`export -o DIR --rows-per-file N` cuts them into parts).
 pub trait RowSink {
@@ -171,7 +128,7 @@ pub trait RowSink {
 
 impl<W: Write + Send> RowSink for ParquetWriter<W> {
     fn columns(&self) -> &[Column] {
-        &self.columns
+        self.buffered.columns()
     }
 
     fn push_value(&mut self, value: Value<'_>) {
@@ -206,44 +163,14 @@ impl Default for ParquetOptions {
     }
 }
 
-/// One column's values waiting for the next row group.
-#[derive(Debug)]
-enum Values {
-    /// Strings end to end, and where each ends.
-    Bytes {
-        data: Vec<u8>,
-        ends: Vec<usize>,
-    },
-    I64(Vec<i64>),
-    /// `Int32`, `Int16`, `UInt32` (its bits), `Date` and `TimeMillisUtc`; `I64` holds `Int64`,
-    /// `Timestamp` and `Time`.
-    I32(Vec<i32>),
-    F64(Vec<f64>),
-    Bool(Vec<bool>),
-}
-
-/// A column's buffer: its values (nulls left out) and, when nullable, one definition level per
-/// row (1 for a value, 0 for null).
-#[derive(Debug)]
-struct Buffer {
-    values: Values,
-    levels: Vec<i16>,
-}
-
 /// Writes rows of the given columns as a Parquet file; see the module documentation.
 pub struct ParquetWriter<W: Write + Send> {
     writer: SerializedFileWriter<Watched<W>>,
     /// The first error of the output, kept by [`Watched`].
     failed: Arc<Mutex<Option<io::Error>>>,
-    columns: Vec<Column>,
-    buffers: Vec<Buffer>,
+    /// The rows of the next row group.
+    buffered: ColumnBuffers,
     options: ParquetOptions,
-    /// The column the next [`ParquetWriter::push`] goes to.
-    cursor: usize,
-    /// Rows in the buffers.
-    rows: usize,
-    /// Bytes in the buffers, as [`ParquetOptions::row_group_bytes`] counts them.
-    bytes: usize,
     /// Rows written in earlier row groups.
     rows_written: u64,
     /// Scratch for string columns' values at each row group.
@@ -299,40 +226,14 @@ impl<W: Write + Send> ParquetWriter<W> {
             failed: Arc::clone(&failed),
         };
         let writer = SerializedFileWriter::new(out, Arc::new(schema), Arc::new(properties))?;
-        let buffers = columns
-            .iter()
-            .map(|column| Buffer {
-                values: match column.kind {
-                    ColumnKind::String => Values::Bytes {
-                        data: Vec::new(),
-                        ends: Vec::new(),
-                    },
-                    ColumnKind::Int64 | ColumnKind::Timestamp | ColumnKind::Time => {
-                        Values::I64(Vec::new())
-                    }
-                    ColumnKind::Int32
-                    | ColumnKind::Int16
-                    | ColumnKind::UInt32
-                    | ColumnKind::Date
-                    | ColumnKind::TimeMillisUtc => Values::I32(Vec::new()),
-                    ColumnKind::Float64 => Values::F64(Vec::new()),
-                    ColumnKind::Bool => Values::Bool(Vec::new()),
-                },
-                levels: Vec::new(),
-            })
-            .collect();
         Ok(ParquetWriter {
             writer,
             failed,
-            columns: columns.to_vec(),
-            buffers,
+            buffered: ColumnBuffers::new(columns),
             options: ParquetOptions {
                 row_group_rows: options.row_group_rows.max(1),
                 ..options
             },
-            cursor: 0,
-            rows: 0,
-            bytes: 0,
             rows_written: 0,
             arrays: Vec::new(),
         })
@@ -340,7 +241,7 @@ impl<W: Write + Send> ParquetWriter<W> {
 
     /// The columns, as given.
     pub fn columns(&self) -> &[Column] {
-        &self.columns
+        self.buffered.columns()
     }
 
     /// Appends the value of the next column of the current row.
@@ -351,61 +252,7 @@ impl<W: Write + Send> ParquetWriter<W> {
     /// column's, or when it is [`Value::Null`] for a required column: these are mistakes in the
     /// calling code, not in the data.
     pub fn push<'a>(&mut self, value: impl Into<Value<'a>>) {
-        let value = value.into();
-        let Some(column) = self.columns.get(self.cursor) else {
-            panic!(
-                "a row has {} columns: one value too many",
-                self.columns.len()
-            );
-        };
-        let buffer = &mut self.buffers[self.cursor];
-        let mismatch = || -> ! {
-            panic!(
-                "column {:?} holds {:?} values{}, not {value:?}",
-                column.name,
-                column.kind,
-                if column.nullable { " or nulls" } else { "" }
-            )
-        };
-        match (value, &mut buffer.values) {
-            (Value::Null, _) if column.nullable => {
-                buffer.levels.push(0);
-                self.cursor += 1;
-                return;
-            }
-            (Value::Str(s), Values::Bytes { data, ends }) if column.kind == ColumnKind::String => {
-                data.extend_from_slice(s.as_bytes());
-                ends.push(data.len());
-                self.bytes += s.len();
-            }
-            (Value::Utf8(s), Values::Bytes { data, ends }) if column.kind == ColumnKind::String => {
-                data.extend_from_slice(s);
-                ends.push(data.len());
-                self.bytes += s.len();
-            }
-            (Value::I64(n), Values::I64(values)) => values.push(n),
-            (Value::I32(n), Values::I32(values))
-                if matches!(column.kind, ColumnKind::Int32 | ColumnKind::TimeMillisUtc)
-                    || column.kind == ColumnKind::Int16 && i16::try_from(n).is_ok() =>
-            {
-                values.push(n)
-            }
-            // Parquet stores unsigned 32-bit integers in INT32 by their bits.
-            (Value::U32(n), Values::I32(values)) if column.kind == ColumnKind::UInt32 => {
-                values.push(n as i32)
-            }
-            (Value::Date(d), Values::I32(values)) if column.kind == ColumnKind::Date => {
-                values.push(d.0)
-            }
-            (Value::F64(x), Values::F64(values)) => values.push(x),
-            (Value::Bool(b), Values::Bool(values)) => values.push(b),
-            _ => mismatch(),
-        }
-        if column.nullable {
-            buffer.levels.push(1);
-        }
-        self.bytes += 8;
-        self.cursor += 1;
+        self.buffered.push(value.into());
     }
 
     /// Ends the current row; writes a row group when the buffers are full.
@@ -414,16 +261,10 @@ impl<W: Write + Send> ParquetWriter<W> {
     ///
     /// When the row lacks a value for some column.
     pub fn end_row(&mut self) -> Result<(), ParquetError> {
-        assert_eq!(
-            self.cursor,
-            self.columns.len(),
-            "a row has {} columns, {} were given",
-            self.columns.len(),
-            self.cursor
-        );
-        self.cursor = 0;
-        self.rows += 1;
-        if self.rows >= self.options.row_group_rows || self.bytes >= self.options.row_group_bytes {
+        self.buffered.end_row();
+        if self.buffered.rows() >= self.options.row_group_rows
+            || self.buffered.bytes() >= self.options.row_group_bytes
+        {
             let written = self.write_row_group();
             written.map_err(|e| self.output_error(e))?;
         }
@@ -432,7 +273,7 @@ impl<W: Write + Send> ParquetWriter<W> {
 
     /// Rows ended so far, written or buffered.
     pub fn rows(&self) -> u64 {
-        self.rows_written + self.rows as u64
+        self.rows_written + self.buffered.rows() as u64
     }
 
     /// Row groups written so far.
@@ -446,7 +287,7 @@ impl<W: Write + Send> ParquetWriter<W> {
     ///
     /// When a row was started and not ended.
     pub fn finish(mut self) -> Result<W, ParquetError> {
-        assert_eq!(self.cursor, 0, "the last row was not ended");
+        assert!(!self.buffered.in_row(), "the last row was not ended");
         let written = self.write_row_group();
         written.map_err(|e| self.output_error(e))?;
         let failed = Arc::clone(&self.failed);
@@ -463,11 +304,12 @@ impl<W: Write + Send> ParquetWriter<W> {
 
     /// Writes the buffered rows as one row group, if there are any, and empties the buffers.
     fn write_row_group(&mut self) -> Result<(), ParquetError> {
-        if self.rows == 0 {
+        let rows = self.buffered.rows();
+        if rows == 0 {
             return Ok(());
         }
         let mut group = self.writer.next_row_group()?;
-        for buffer in &mut self.buffers {
+        for (_, buffer) in self.buffered.buffers_mut() {
             let mut column = group
                 .next_column()?
                 .ok_or_else(|| ParquetError::General("fewer columns than buffers".into()))?;
@@ -517,9 +359,8 @@ impl<W: Write + Send> ParquetWriter<W> {
             column.close()?;
         }
         group.close()?;
-        self.rows_written += self.rows as u64;
-        self.rows = 0;
-        self.bytes = 0;
+        self.rows_written += rows as u64;
+        self.buffered.taken();
         Ok(())
     }
 }
@@ -602,7 +443,7 @@ mod tests {
             writer.end_row().unwrap();
         }
         assert_eq!(writer.row_groups(), 50);
-        for buffer in &writer.buffers {
+        for (_, buffer) in writer.buffered.buffers_mut() {
             assert!(buffer.levels.capacity() <= 1_024);
             match &buffer.values {
                 Values::Bytes { data, ends } => {

@@ -1,0 +1,446 @@
+//! Export as one call: `arbiter export`'s options checked once ([`ExportPlan::new`]: the tag
+//! columns, the `where` expression, the positions), and what a run needs from them (the columns,
+//! the replay options, the number of jobs, a formatter per worker). The command line takes its
+//! checks ([`tag_columns`], [`game_tests`]) and its game formatter ([`GameRows`]) from here; the
+//! Python package builds its whole export from an [`ExportPlan`].
+//!
+//! An error names the option as the user wrote it without its dashes (`tags: Foo is given
+//! twice`): the command line says `--tags: ...`, the Python package `tags: ...`.
+//!
+//! # Examples
+//!
+//! ```
+//! use arbiter::{ExportFormat, ExportOptions, ExportPlan};
+//!
+//! let options = ExportOptions {
+//!     tags: vec!["WhiteTitle".into()],
+//!     filter: Some("white_elo >= 2500".into()),
+//!     ..ExportOptions::default()
+//! };
+//! let plan = ExportPlan::new(&options, ExportFormat::Csv).unwrap();
+//! assert_eq!(plan.columns().last().unwrap().name, "WhiteTitle");
+//!
+//! let twice = ExportOptions { tags: vec!["Foo".into(), "Foo".into()], ..ExportOptions::default() };
+//! let error = ExportPlan::new(&twice, ExportFormat::Csv).err().unwrap();
+//! assert_eq!(error.to_string(), "tags: Foo is given twice");
+//! ```
+
+use std::fmt;
+
+use crate::position::Targets;
+use crate::replay::{GameReport, ReplayOptions};
+use crate::report::columns::Column;
+use crate::report::output::{GameFormatter, GameNumber, Output};
+use crate::report::plies::{PLY_FIELDS, PlyColumns, PlyFormatter};
+use crate::report::record::{ColumnSet, ExportFormat, ExportRecord, RecordFormatter};
+use crate::rules::{FenError, Position};
+use crate::select::{ExprError, Filter, RecordFields, needs_numbers, reads_opening, record_schema};
+
+/// What to export, as the options of `arbiter export` give it (not yet checked).
+#[derive(Clone, Debug, Default, Eq, PartialEq)]
+pub struct ExportOptions {
+    /// One row per main-line ply instead of one per game (`--plies`).
+    pub plies: bool,
+    /// With `plies`: the FEN after each move (`--fen`).
+    pub fen: bool,
+    /// With `plies`: the text of each move's comments (`--comments`).
+    pub comments: bool,
+    /// The lichess dataset's game columns (`--columns lichess`) instead of arbiter's.
+    pub lichess: bool,
+    /// The computed opening columns (`--eco`; not with `lichess`).
+    pub eco: bool,
+    /// The movetext column (`--movetext`).
+    pub movetext: bool,
+    /// Extra tag columns (`--tags`), in this order.
+    pub tags: Vec<String>,
+    /// Only the games that pass this expression (`--where`).
+    pub filter: Option<String>,
+    /// Only the games whose main line reaches one of these FENs (`--position`).
+    pub positions: Vec<String>,
+}
+
+/// A mistake in the export options, named as the user wrote the option (without dashes).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ExportError {
+    /// A bad `tags` list: the message says why.
+    Tags(String),
+    /// A `position` that is no valid FEN.
+    Position {
+        /// The FEN as given.
+        fen: String,
+        /// What is wrong with it.
+        error: FenError,
+    },
+    /// A `where` expression that does not parse or does not fit the columns.
+    Where {
+        /// What is wrong, and where.
+        error: ExprError,
+        /// The expression with a caret under the mistake ([`ExprError::show`]).
+        shown: String,
+    },
+    /// `eco` asked with the lichess columns, which have the ECO and Opening tags.
+    LichessEco,
+    /// An option of game rows (`where`, `position`, `eco`, `movetext`, the lichess columns)
+    /// asked for ply rows, or an option of ply rows (`fen`, `comments`) for game rows.
+    NotForRows {
+        /// The option.
+        option: &'static str,
+        /// Whether the rows are ply rows.
+        plies: bool,
+    },
+}
+
+impl fmt::Display for ExportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ExportError::Tags(message) => write!(f, "tags: {message}"),
+            ExportError::Position { fen, error } => {
+                write!(f, "position {fen:?}: invalid fen: {error}")
+            }
+            ExportError::Where { error, shown } => write!(f, "where: {error}\n{shown}"),
+            ExportError::LichessEco => f.write_str(
+                "eco adds arbiter's opening columns; the lichess columns have the ECO and \
+                 Opening tags",
+            ),
+            ExportError::NotForRows {
+                option,
+                plies: true,
+            } => {
+                write!(f, "{option} applies to game rows, not to ply rows (plies)")
+            }
+            ExportError::NotForRows {
+                option,
+                plies: false,
+            } => write!(f, "{option} applies to ply rows (plies), not to game rows"),
+        }
+    }
+}
+
+impl std::error::Error for ExportError {}
+
+/// The `tags` names, trimmed; an error for an empty name, the name of one of `fixed` (the row's
+/// standard columns, in any case: `Event` is the `event` column) or a name given twice (in any
+/// case: `Foo` and `foo` would be one column to DuckDB).
+pub fn tag_columns(tags: &[String], fixed: &[&str]) -> Result<Vec<String>, ExportError> {
+    let mut names: Vec<String> = Vec::with_capacity(tags.len());
+    for tag in tags {
+        let name = tag.trim();
+        let error = |message: String| Err(ExportError::Tags(message));
+        if name.is_empty() {
+            return error(format!("empty tag name in {:?}", tags.join(",")));
+        }
+        if let Some(field) = fixed.iter().find(|f| f.eq_ignore_ascii_case(name)) {
+            return error(format!("{name} is already the standard column {field}"));
+        }
+        if let Some(same) = names.iter().find(|n| n.eq_ignore_ascii_case(name)) {
+            if same == name {
+                return error(format!("{name} is given twice"));
+            }
+            return error(format!(
+                "{name} and {same} differ only in case; DuckDB and pandas would not tell the \
+                 two columns apart"
+            ));
+        }
+        names.push(name.to_owned());
+    }
+    Ok(names)
+}
+
+/// The `where` expression and the `position` FENs, checked (the expression knows
+/// `position_ply` when a position is given).
+pub fn game_tests(
+    filter: Option<&str>,
+    fens: &[String],
+) -> Result<(Option<Filter>, Vec<Position>), ExportError> {
+    let mut positions = Vec::new();
+    for fen in fens {
+        match Position::from_fen(fen) {
+            Ok(pos) => positions.push(pos),
+            Err(error) => {
+                return Err(ExportError::Position {
+                    fen: fen.clone(),
+                    error,
+                });
+            }
+        }
+    }
+    let filter = match filter {
+        None => None,
+        Some(text) => match Filter::parse(text, &record_schema(!positions.is_empty())) {
+            Ok(filter) => Some(filter),
+            Err(error) => {
+                let shown = error.show(text);
+                return Err(ExportError::Where { error, shown });
+            }
+        },
+    };
+    Ok((filter, positions))
+}
+
+/// Checked export options: the rows' columns, and what a run needs to write them.
+#[derive(Debug)]
+pub struct ExportPlan {
+    format: ExportFormat,
+    /// The game row's columns, or `None` for ply rows.
+    set: Option<ColumnSet>,
+    /// The ply row's optional columns.
+    wanted: PlyColumns,
+    /// The extra tag columns, checked.
+    tags: Vec<String>,
+    filter: Option<Filter>,
+    positions: Vec<Position>,
+    comments: bool,
+}
+
+impl ExportPlan {
+    /// Checks `options` for rows written as `format`.
+    pub fn new(options: &ExportOptions, format: ExportFormat) -> Result<ExportPlan, ExportError> {
+        let plies = options.plies;
+        let misplaced = [
+            ("where", options.filter.is_some(), false),
+            ("position", !options.positions.is_empty(), false),
+            ("eco", options.eco, false),
+            ("movetext", options.movetext, false),
+            ("columns", options.lichess, false),
+            ("fen", options.fen, true),
+            ("comments", options.comments, true),
+        ];
+        if let Some((option, ..)) = misplaced
+            .iter()
+            .find(|(_, given, for_plies)| *given && *for_plies != plies)
+        {
+            return Err(ExportError::NotForRows { option, plies });
+        }
+        if options.lichess && options.eco {
+            return Err(ExportError::LichessEco);
+        }
+        let (filter, positions) = game_tests(options.filter.as_deref(), &options.positions)?;
+        let set = (!plies).then_some(if options.lichess {
+            ColumnSet::Lichess
+        } else {
+            ColumnSet::Arbiter {
+                eco: options.eco,
+                movetext: options.movetext,
+            }
+        });
+        let tags = match set {
+            None => tag_columns(&options.tags, &PLY_FIELDS)?,
+            Some(set) => {
+                let fixed = set.columns(!positions.is_empty(), &[]);
+                let names: Vec<&str> = fixed.iter().map(|c| c.name.as_str()).collect();
+                tag_columns(&options.tags, &names)?
+            }
+        };
+        Ok(ExportPlan {
+            format,
+            set,
+            wanted: PlyColumns {
+                fen: options.fen,
+                comment: options.comments,
+            },
+            tags,
+            filter,
+            positions,
+            comments: options.comments,
+        })
+    }
+
+    /// The columns of every row, in order.
+    pub fn columns(&self) -> Vec<Column> {
+        match self.set {
+            Some(set) => set.columns(!self.positions.is_empty(), &self.tags),
+            None => self.wanted.columns(&self.tags),
+        }
+    }
+
+    /// How the games are to be replayed for these rows.
+    pub fn replay_options(&self) -> ReplayOptions {
+        let filter = self.filter.as_ref();
+        ReplayOptions {
+            extra_tags: self.tags.clone(),
+            plies: self.set.is_none_or(ColumnSet::needs_moves),
+            comments: self.comments,
+            // The tree only for a filter that reads tags: it knows a tag's presence.
+            tree: filter.is_some_and(|f| !f.tags().is_empty()),
+            eco: self.set.is_some_and(ColumnSet::has_opening) || filter.is_some_and(reads_opening),
+            positions: Targets::new(&self.positions),
+            ..ReplayOptions::default()
+        }
+    }
+
+    /// The jobs a run may use, given `jobs`: one when the expression reads `index` or `game`,
+    /// which are known on one job only (parts of an input are numbered later).
+    pub fn jobs(&self, jobs: usize) -> usize {
+        if self.filter.as_ref().is_some_and(needs_numbers) {
+            1
+        } else {
+            jobs.max(1)
+        }
+    }
+
+    /// A formatter of the rows, for one worker.
+    pub fn formatter(&self) -> ExportFormatter<'_> {
+        match self.set {
+            None => ExportFormatter::Plies(PlyFormatter::new(self.format, self.wanted, &self.tags)),
+            Some(set) => {
+                let position = !self.positions.is_empty();
+                ExportFormatter::Games(GameRows {
+                    records: RecordFormatter::with_position(self.format, set, position, &self.tags),
+                    filter: self.filter.as_ref(),
+                    positions: position,
+                })
+            }
+        }
+    }
+}
+
+/// Formats each game as export's rows: its record, or its ply rows.
+pub enum ExportFormatter<'a> {
+    /// A record per game that passes the tests.
+    Games(GameRows<'a>),
+    /// The ply rows of every game.
+    Plies(PlyFormatter),
+}
+
+impl GameFormatter for ExportFormatter<'_> {
+    fn format(&mut self, source: &str, number: GameNumber, report: &GameReport, out: &mut Output) {
+        match self {
+            ExportFormatter::Games(rows) => rows.format(source, number, report, out),
+            ExportFormatter::Plies(plies) => plies.format(source, number, report, out),
+        }
+    }
+}
+
+/// Formats each game that passes `where` and `position` as one export record.
+pub struct GameRows<'a> {
+    /// The records' formatter.
+    pub records: RecordFormatter,
+    /// `where`.
+    pub filter: Option<&'a Filter>,
+    /// `position` was given: only the games that reach one are written.
+    pub positions: bool,
+}
+
+impl GameFormatter for GameRows<'_> {
+    fn format(&mut self, source: &str, number: GameNumber, report: &GameReport, out: &mut Output) {
+        if self.positions && report.position_ply.is_none() {
+            return;
+        }
+        if let Some(filter) = self.filter {
+            let record = ExportRecord::from_report(source, number, report);
+            let tags = |name: &str| report.tree.tag_value(name);
+            if !filter.matches(&RecordFields::new(&record, self.positions, &tags)) {
+                return;
+            }
+        }
+        self.records.format(source, number, report, out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan(options: ExportOptions) -> Result<ExportPlan, String> {
+        ExportPlan::new(&options, ExportFormat::Csv).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn tags_are_trimmed_and_checked_against_the_columns() {
+        let tags = |tags: &[&str]| ExportOptions {
+            tags: tags.iter().map(|t| t.to_string()).collect(),
+            ..ExportOptions::default()
+        };
+        let columns = plan(tags(&[" WhiteTitle "])).unwrap().columns();
+        assert_eq!(columns.last().unwrap().name, "WhiteTitle");
+        assert_eq!(
+            plan(tags(&["Event"])).unwrap_err(),
+            "tags: Event is already the standard column event"
+        );
+        assert_eq!(
+            plan(tags(&["Foo", "foo"])).unwrap_err(),
+            "tags: foo and Foo differ only in case; DuckDB and pandas would not tell the two \
+             columns apart"
+        );
+        assert_eq!(
+            plan(tags(&["", "x"])).unwrap_err(),
+            "tags: empty tag name in \",x\""
+        );
+        let plies = ExportOptions {
+            plies: true,
+            ..tags(&["san"])
+        };
+        assert_eq!(
+            plan(plies).unwrap_err(),
+            "tags: san is already the standard column san"
+        );
+    }
+
+    #[test]
+    fn game_options_are_not_for_ply_rows() {
+        let options = ExportOptions {
+            plies: true,
+            eco: true,
+            ..ExportOptions::default()
+        };
+        assert_eq!(
+            plan(options).unwrap_err(),
+            "eco applies to game rows, not to ply rows (plies)"
+        );
+        let options = ExportOptions {
+            fen: true,
+            ..ExportOptions::default()
+        };
+        assert_eq!(
+            plan(options).unwrap_err(),
+            "fen applies to ply rows (plies), not to game rows"
+        );
+        let options = ExportOptions {
+            lichess: true,
+            eco: true,
+            ..ExportOptions::default()
+        };
+        assert_eq!(
+            plan(options).unwrap_err(),
+            ExportError::LichessEco.to_string()
+        );
+    }
+
+    #[test]
+    fn a_bad_position_or_expression_is_named() {
+        let options = ExportOptions {
+            positions: vec!["8/8/8 w".into()],
+            ..ExportOptions::default()
+        };
+        assert!(
+            plan(options)
+                .unwrap_err()
+                .starts_with("position \"8/8/8 w\": invalid fen: ")
+        );
+        let options = ExportOptions {
+            filter: Some("white_elo >= ".into()),
+            ..ExportOptions::default()
+        };
+        let error = plan(options).unwrap_err();
+        assert_eq!(
+            error,
+            "where: column 14: expected a field or a value, found the end of the expression\n  \
+             white_elo >= \n               ^"
+        );
+    }
+
+    #[test]
+    fn position_adds_its_column_and_numbers_take_one_job() {
+        let options = ExportOptions {
+            positions: vec![crate::rules::STARTING_FEN.into()],
+            filter: Some("index > 3".into()),
+            ..ExportOptions::default()
+        };
+        let plan = ExportPlan::new(&options, ExportFormat::Csv).unwrap();
+        assert!(plan.columns().iter().any(|c| c.name == "position_ply"));
+        assert_eq!(plan.jobs(8), 1);
+        let plain = ExportPlan::new(&ExportOptions::default(), ExportFormat::Csv).unwrap();
+        assert_eq!(plain.jobs(8), 8);
+        assert_eq!(plain.jobs(0), 1);
+    }
+}
