@@ -6,8 +6,8 @@
 #![no_main]
 
 use arbiter::pgn::Reader;
-use arbiter::{ReplayOptions, Replayer};
-use arbiter::{Code, Severity};
+use arbiter::core::{ReplayOptions, Replayer};
+use arbiter::core::problem::{Code, Severity};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

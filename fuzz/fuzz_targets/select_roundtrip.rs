@@ -10,7 +10,7 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    if let Err(what) = arbiter::check_round_trip("fuzz.pgn", data) {
+    if let Err(what) = arbiter::select::check_round_trip("fuzz.pgn", data) {
         panic!("{what}");
     }
 });

@@ -6,12 +6,14 @@
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
-use arbiter::{Destination, GameFormatter, ReplayOptions, Sink, Totals};
+use arbiter::io::Sink;
+use arbiter::report::output::{Destination, GameFormatter};
+use arbiter::{ReplayOptions, Totals};
 use clap::Args;
 
 use crate::cli::output::{self, Written};
 use crate::cli::progress::Progress;
-pub use arbiter::counted;
+pub use arbiter::core::text::counted;
 
 /// What arbiter says on stderr when it waits for games typed on a terminal.
 const STDIN_NOTICE: &str =
@@ -49,7 +51,7 @@ pub struct GameRun {
     /// Positions the helpmate search may visit to decide whether each side can still mate in a
     /// game's final position, both sides together (0: the static proofs only); a side left
     /// undecided is null in export and never counted as either answer.
-    #[arg(long, value_name = "N", default_value_t = arbiter::DEFAULT_RULINGS_BUDGET)]
+    #[arg(long, value_name = "N", default_value_t = arbiter::core::replay::DEFAULT_RULINGS_BUDGET)]
     pub rulings_budget: u64,
 }
 

@@ -19,9 +19,8 @@ pub mod validate;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use arbiter::sink::Sink;
+use arbiter::io::Sink;
 use clap::{CommandFactory, Parser, Subcommand};
-
 use exit::Exit;
 
 /// Validate PGN chess archives move by move, list the legal moves of a FEN position, and export
@@ -382,12 +381,15 @@ pub fn report_error(message: std::fmt::Arguments<'_>) {
 }
 
 /// Prints `arbiter: MESSAGE` on stderr (a stderr that cannot be written is ignored), each line's
-/// control characters escaped as standard output escapes them ([`arbiter::escape_controls`]): a
+/// control characters escaped as standard output escapes them ([`arbiter::core::text::escape_controls`]): a
 /// file name holding ESC or BEL cannot act on the terminal.
 pub fn report(message: std::fmt::Arguments<'_>) {
     use std::io::Write;
     let message = message.to_string();
-    let lines: Vec<_> = message.split('\n').map(arbiter::escape_controls).collect();
+    let lines: Vec<_> = message
+        .split('\n')
+        .map(arbiter::core::text::escape_controls)
+        .collect();
     let _ = writeln!(std::io::stderr().lock(), "arbiter: {}", lines.join("\n"));
 }
 

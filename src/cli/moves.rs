@@ -40,13 +40,14 @@
 use std::io::{self, Write};
 
 use anyhow::anyhow;
+use arbiter::core::position::Status;
+use arbiter::core::text::{MAX_ECHO_CHARS, clip};
+use arbiter::rules::mate::{CanMate, MateLimits, can_mate};
+use arbiter::rules::{Color, Position, Role, Square, san};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 
 use crate::cli::exit::Exit;
-use arbiter::rules::mate::{CanMate, MateLimits, can_mate};
-use arbiter::rules::{Color, Position, Role, Square, san};
-use arbiter::{MAX_ECHO_CHARS, Status, clip};
 
 /// Arguments of `arbiter moves`.
 #[derive(Args, Debug)]

@@ -1,6 +1,6 @@
 //! The outputs of every writer (`-o FILE` of `export`, `validate` and `select`, `--rejected`,
 //! `--duplicates`, the parts of `-o DIR --rows-per-file`, or standard output), opened and closed
-//! in this one place by the rules the library's [`arbiter::sink`] keeps:
+//! in this one place by the rules the library's [`arbiter::io::sink`] keeps:
 //!
 //! - an output that is also an input, or another output (the same file, however named, or
 //!   standard output redirected onto an input), is refused before anything is read
@@ -17,9 +17,10 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, Once, PoisonError};
 
-use arbiter::parts::{Parts, Shards};
-use arbiter::sink::{self, Sink, clash};
-use arbiter::{Column, Totals};
+use arbiter::Totals;
+use arbiter::io::sink::{self, Sink, clash};
+use arbiter::report::columns::Column;
+use arbiter::report::parts::{Parts, Shards};
 
 use crate::cli::exit::Exit;
 
@@ -117,7 +118,7 @@ pub fn report_unread(totals: &Totals, committed: bool) {
         return;
     }
     let names = unread.join(", ");
-    let read = arbiter::counted(totals.games, "game");
+    let read = arbiter::core::text::counted(totals.games, "game");
     if committed {
         crate::cli::report(format_args!(
             "not read whole: {names}; the {read} read were written (--keep-going)"

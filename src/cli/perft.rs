@@ -17,12 +17,12 @@ use std::io::Write;
 use std::time::Instant;
 
 use anyhow::anyhow;
+use arbiter::io::Sink;
+use arbiter::rules::{self, Position};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 
 use crate::cli::exit::Exit;
-use arbiter::rules::{self, Position};
-use arbiter::sink::Sink;
 
 /// Arguments of `arbiter perft`.
 #[derive(Args, Debug)]

@@ -61,8 +61,8 @@ impl Observer for Progress {
         if let Some(bar) = &self.bar {
             bar.set_message(format!(
                 "{}, {invalid} invalid, {}",
-                arbiter::counted(games, "game"),
-                arbiter::counted(warnings, "warning")
+                arbiter::core::text::counted(games, "game"),
+                arbiter::core::text::counted(warnings, "warning")
             ));
         }
     }

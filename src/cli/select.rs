@@ -13,17 +13,19 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{anyhow, bail};
+use arbiter::ReplayOptions;
+use arbiter::core::position::Targets;
+use arbiter::io::sink::{Sink, clash};
+use arbiter::report::pgn_writer::WriteOptions;
+use arbiter::rules::Position;
+use arbiter::select::{
+    Chooser, DedupMode, Filter, KeptGames, Router, SelectOptions, needs_numbers, reads_opening,
+};
 use clap::{Args, ValueEnum};
 
 use crate::cli::exit::Exit;
 use crate::cli::games::{GameRun, counted};
 use crate::cli::output;
-use arbiter::rules::Position;
-use arbiter::sink::{Sink, clash};
-use arbiter::{
-    Chooser, DedupMode, Filter, KeptGames, ReplayOptions, Router, SelectOptions, Targets,
-    WriteOptions, needs_numbers, reads_opening,
-};
 
 /// Arguments of `arbiter select`.
 #[derive(Args, Debug)]
@@ -97,7 +99,8 @@ pub enum DedupArg {
 
 /// What `--where` and `--position` ask, checked: the filter, the positions.
 fn parse_tests(args: &SelectArgs) -> anyhow::Result<(Option<Filter>, Vec<Position>)> {
-    arbiter::game_tests(args.filter.as_deref(), &args.position).map_err(|err| anyhow!("--{err}"))
+    arbiter::export::game_tests(args.filter.as_deref(), &args.position)
+        .map_err(|err| anyhow!("--{err}"))
 }
 
 /// The files the run writes, with their options' names: none may be standard output but `-o`,

@@ -13,12 +13,14 @@ use std::path::Path;
 use std::time::Instant;
 
 use anyhow::bail;
+use arbiter::ReplayOptions;
+use arbiter::io::compression::format_extension;
+use arbiter::report::diagnostic::{DiagnosticFormat, DiagnosticFormatter};
+use arbiter::report::output::Bytes;
 use clap::{Args, ValueEnum};
 
 use crate::cli::games::{GameRun, Ran, counted};
 use crate::cli::output::{self, Written};
-use arbiter::sink;
-use arbiter::{Bytes, DiagnosticFormat, DiagnosticFormatter, ReplayOptions};
 
 /// Arguments of `arbiter validate`.
 #[derive(Args, Debug)]
@@ -70,7 +72,7 @@ pub fn format(
     let Some(path) = output else {
         return Ok(ValidateFormat::Text);
     };
-    match sink::format_extension(path).as_deref() {
+    match format_extension(path).as_deref() {
         Some("jsonl" | "ndjson") => Ok(ValidateFormat::Jsonl),
         Some(extension @ ("csv" | "json" | "parquet")) => bail!(
             "-o {}: validate writes text or JSON Lines, not {extension}; name the file .jsonl \

@@ -281,13 +281,14 @@ fn field_value(field: &Field) -> Value {
         Field::Double(x) => json!(x),
         Field::Str(s) => json!(s),
         Field::Date(days) => {
-            let (y, m, d) = arbiter::Date32(*days).to_ymd();
+            let (y, m, d) = arbiter::report::date::Date32(*days).to_ymd();
             json!(format!("{y:04}-{m:02}-{d:02}"))
         }
         Field::TimeMillis(ms) => json!(time_of_day(i64::from(*ms))),
         Field::TimeMicros(us) => json!(time_of_day(us / 1000)),
         Field::TimestampMillis(ms) => {
-            let (y, m, d) = arbiter::Date32(ms.div_euclid(86_400_000) as i32).to_ymd();
+            let (y, m, d) =
+                arbiter::report::date::Date32(ms.div_euclid(86_400_000) as i32).to_ymd();
             let time = time_of_day(ms.rem_euclid(86_400_000));
             json!(format!("{y:04}-{m:02}-{d:02}T{time}Z"))
         }

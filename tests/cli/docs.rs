@@ -119,7 +119,7 @@ fn export_fields_page_lists_every_field_in_order() {
     let (games, plies) = page
         .split_once("## One row per ply")
         .expect("a section on ply rows");
-    assert_eq!(numbered_fields(games), arbiter::FIELDS);
+    assert_eq!(numbered_fields(games), arbiter::report::record::FIELDS);
     // The header export writes, game rows and ply rows with every optional column.
     let header = |args: &[&str]| {
         let mut all = vec!["export", "--format", "csv"];
@@ -147,7 +147,7 @@ fn export_fields_page_lists_every_field_in_order() {
         .filter(|l| l.starts_with("| `"))
         .map(|l| l.split('`').nth(1).unwrap_or_default().to_owned())
         .collect();
-    assert_eq!(names, arbiter::LICHESS_FIELDS);
+    assert_eq!(names, arbiter::report::record::LICHESS_FIELDS);
     assert_eq!(header(&["--columns", "lichess"]), names.join(","));
 }
 
@@ -171,7 +171,7 @@ fn outcomes_and_exit_codes_pages_cover_every_case() {
 // See: issue 12, every diagnostic code documented.
 #[test]
 fn the_diagnostics_page_lists_every_code_with_its_severity() {
-    use arbiter::Code;
+    use arbiter::core::problem::Code;
     let page = read("docs/diagnostics.md");
     let mut documented: Vec<(String, String)> = page
         .lines()

@@ -3,8 +3,8 @@
 //! docs/SECURITY.md for the fuzz targets and what they found (whose tests live beside the code
 //! they fixed: `tests/pgn`, and the 65 MB case in `streams.rs`).
 
+use arbiter::core::{ReplayOptions, Replayer};
 use arbiter::pgn::Reader;
-use arbiter::{ReplayOptions, Replayer};
 
 use crate::util::{check, good_games};
 

@@ -1,8 +1,8 @@
 //! Hostile streams: huge lines, deep nesting, unclosed comments, garbage, broken encodings, odd
 //! line ends, huge tags, very long games.
 
+use arbiter::core::{ReplayOptions, Replayer};
 use arbiter::pgn::Reader;
-use arbiter::{ReplayOptions, Replayer};
 
 use crate::util::{Bytes, Input, check, good_game, good_games, run, scratch, write};
 

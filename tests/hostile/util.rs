@@ -6,8 +6,8 @@ use std::process::Stdio;
 
 pub use arbiter_test_support::run::{Input, Run, binary, command, run_command};
 
+use arbiter::io::sources;
 use arbiter::pgn::Splitter;
-use arbiter::sources;
 use serde_json::Value;
 
 /// A short, valid game with a distinctive Event tag.

@@ -11,9 +11,8 @@
 use std::hint::black_box;
 use std::path::PathBuf;
 
+use arbiter::core::clocks::{Command, MoveAnnotations, read_commands};
 use criterion::{Criterion, Throughput};
-
-use arbiter::{Command, MoveAnnotations, read_commands};
 
 /// The text between each `{` and its `}` (lichess comments hold no `}`).
 fn comments(text: &str) -> Vec<&str> {

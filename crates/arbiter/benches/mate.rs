@@ -10,12 +10,11 @@ use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-
+use arbiter::core::{ReplayOptions, Replayer};
 use arbiter::pgn::{Splitter, parse_game};
 use arbiter::rules::mate::{cannot_mate_quick, certainly_not_dead};
 use arbiter::rules::{Color, MateLimits, Position, is_dead};
-use arbiter::{ReplayOptions, Replayer};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 /// Final positions given to the full decision.
 const SAMPLE: usize = 300;

@@ -10,9 +10,8 @@ use std::hint::black_box;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 
-use criterion::{Criterion, Throughput};
-
 use arbiter::pgn::{self, GameInfo, Location, PgnError, Visitor};
+use criterion::{Criterion, Throughput};
 
 /// What arbiter's visitor saw.
 #[derive(Debug, Default)]
@@ -143,7 +142,7 @@ fn bench_parse(c: &mut Criterion, data: &std::path::Path) {
 
 /// Reads one file (decompressing it) with arbiter's reader and prints the counts.
 fn parse_only(path: &std::ffi::OsStr) {
-    let source = arbiter::sources(&[path]).next();
+    let source = arbiter::io::sources(&[path]).next();
     let Some(Ok(source)) = source else {
         eprintln!("cannot open {}", path.to_string_lossy());
         std::process::exit(2);

@@ -9,12 +9,11 @@
 use std::hint::black_box;
 use std::path::PathBuf;
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-
+use arbiter::core::{ReplayOptions, Replayer};
 use arbiter::pgn::{RawGame, Splitter, parse_game};
-use arbiter::{ColumnSet, ExportFormat, ExportRecord, RecordFormatter};
-use arbiter::{GameNumber, Output};
-use arbiter::{ReplayOptions, Replayer};
+use arbiter::report::record::{ColumnSet, ExportRecord, RecordFormatter};
+use arbiter::report::{ExportFormat, GameNumber, Output};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 /// Games in the in-memory export slice.
 const SLICE_GAMES: usize = 1000;

@@ -27,13 +27,14 @@
 
 use std::fmt;
 
-use crate::position::Targets;
-use crate::replay::{GameReport, ReplayOptions};
-use crate::report::columns::Column;
-use crate::report::output::{GameFormatter, GameNumber, Output};
-use crate::report::plies::{PLY_FIELDS, PlyColumns, PlyFormatter};
-use crate::report::record::{ColumnSet, ExportFormat, ExportRecord, RecordFormatter};
-use crate::rules::{FenError, Position};
+use arbiter_core::position::Targets;
+use arbiter_core::replay::{GameReport, ReplayOptions};
+use arbiter_report::columns::Column;
+use arbiter_report::output::{GameFormatter, GameNumber, Output};
+use arbiter_report::plies::{PLY_FIELDS, PlyColumns, PlyFormatter};
+use arbiter_report::record::{ColumnSet, ExportFormat, ExportRecord, RecordFormatter};
+use arbiter_rules::{FenError, Position};
+
 use crate::select::{ExprError, Filter, RecordFields, needs_numbers, reads_opening, record_schema};
 
 /// What to export, as the options of `arbiter export` give it (not yet checked).
@@ -432,7 +433,7 @@ mod tests {
     #[test]
     fn position_adds_its_column_and_numbers_take_one_job() {
         let options = ExportOptions {
-            positions: vec![crate::rules::STARTING_FEN.into()],
+            positions: vec![arbiter_rules::STARTING_FEN.into()],
             filter: Some("index > 3".into()),
             ..ExportOptions::default()
         };

@@ -559,9 +559,10 @@ fn next_batch<B>(batch_rx: &Mutex<Receiver<Queued<B>>>) -> Option<Queued<B>> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
     use std::time::Duration;
+
+    use super::*;
 
     /// No bound on the bytes in flight.
     const UNBOUNDED: usize = usize::MAX;

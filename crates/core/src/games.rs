@@ -1,6 +1,6 @@
 //! The games of one PGN stream, each read, replayed and judged in turn: the entry point for library
-//! users, and the one way down that `validate` and `export` take too ([`crate::pipeline`] reads
-//! every game the same way, through the same step).
+//! users, and the one way down that `validate` and `export` take too (the pipeline of the `arbiter` crate reads
+//! every game the same way, through [`next_game`]).
 //!
 //! Reading streams: one game is in memory at a time (the read buffer grows only for a game larger
 //! than it, up to the reader's cap), so memory stays flat however long the stream. A defect inside
@@ -20,9 +20,8 @@
 //! Judge the games of a string: the first ends in checkmate, the second breaks on an illegal move.
 //!
 //! ```
-//! use arbiter::Outcome;
-//! use arbiter::Code;
-//! use arbiter::{Games, ReplayOptions};
+//! use arbiter_core::problem::Code;
+//! use arbiter_core::{Games, Outcome, ReplayOptions};
 //!
 //! let pgn = "[Event \"Fool's mate\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n\
 //!            [Event \"Early king walk\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke3 *\n";
@@ -45,14 +44,14 @@
 //! assert_eq!(broken.first_error, problem.to_string());
 //!
 //! assert!(games.next().is_none());
-//! # Ok::<(), arbiter::StreamError>(())
+//! # Ok::<(), arbiter_core::StreamError>(())
 //! ```
 //!
 //! Read a file (compressed or not) without an allocation per game: [`Games::next_game`] lends
 //! each game's report until the next call.
 //!
 //! ```
-//! use arbiter::{Games, ReplayOptions};
+//! use arbiter_core::{Games, ReplayOptions};
 //!
 //! # let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/outcomes/outcomes.pgn");
 //! // let path = "games.pgn.zst";
@@ -72,9 +71,10 @@ use std::io::{self, Read};
 use std::panic::{self, AssertUnwindSafe};
 use std::path::Path;
 
-use crate::input::{self, InputError};
+use arbiter_io::input::{self, InputError};
+use arbiter_pgn::{LineCol, Location, RawGame, ReadError, Reader, Visitor};
+
 use crate::outcome::{self, GameResult};
-use crate::pgn::{LineCol, Location, RawGame, ReadError, Reader, Visitor};
 use crate::problem::{Code, CodeCounts, Problem, Severity};
 use crate::replay::{GameReport, ReplayOptions, Replayer};
 
@@ -157,7 +157,7 @@ pub enum StreamError {
 }
 
 /// What replays the games: the [`Replayer`], or in tests a stand-in that fails on purpose.
-pub(crate) trait GameReplay: Visitor<Output = ()> {
+pub trait GameReplay: Visitor<Output = ()> {
     /// The report of the game just read.
     fn report(&self) -> &GameReport;
     /// Starts afresh, after a panic left the state half-way through a game.
@@ -179,7 +179,7 @@ impl GameReplay for Replayer {
 /// returned is `internal`, filled in with the game's internal error. The report of a game cut
 /// short by a failure of the stream is `internal` too: the replay's, with the failure as its
 /// first error.
-pub(crate) fn next_game<'a, R: Read, V: GameReplay>(
+pub fn next_game<'a, R: Read, V: GameReplay>(
     reader: &mut Reader<R>,
     replay: &'a mut V,
     internal: &'a mut GameReport,

@@ -9,9 +9,9 @@
 //! # Examples
 //!
 //! ```
-//! use arbiter::pgn::GameResult;
-//! use arbiter::rules::Position;
-//! use arbiter::GameTree;
+//! use arbiter_core::tree::GameTree;
+//! use arbiter_pgn::GameResult;
+//! use arbiter_rules::Position;
 //!
 //! let mut tree = GameTree::default();
 //! tree.tag("Event", "Casual");
@@ -27,15 +27,11 @@
 //! assert_eq!(tree.main_line().collect::<Vec<_>>(), ["e4", "e5"]);
 //! ```
 
-mod write;
+use arbiter_pgn::GameResult;
+use arbiter_rules::Position;
+use arbiter_rules::san::Suffix;
 
-pub(crate) use write::ROSTER;
-pub use write::{LINE_WIDTH, WriteOptions, write_game};
-
-use crate::pgn::GameResult;
 use crate::position::PositionKey;
-use crate::rules::Position;
-use crate::rules::san::Suffix;
 
 /// A piece of [`GameTree`]'s text: `start..end` in bytes.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -182,7 +178,7 @@ impl GameTree {
     /// The game starts from `pos` (move numbers count from its own).
     pub fn start(&mut self, pos: &Position) {
         self.start_fullmove = pos.fullmoves();
-        self.black_first = pos.turn() == crate::rules::Color::Black;
+        self.black_first = pos.turn() == arbiter_rules::Color::Black;
         self.start_epd = None;
         if PositionKey::of(pos) != PositionKey::of(&Position::startpos()) {
             let fen = pos.to_fen();

@@ -1,13 +1,16 @@
-//! Output compressed by its name: `-o games.csv.gz` is gzip, `.zst` (or `.zstd`) zstd, `.xz` xz
-//! and `.bz2` bzip2, each at the level its own command-line tool uses by default (gzip 6, zstd 3,
-//! xz 6, bzip2 9). The format is named by the extension before the compression suffix
-//! (`games.csv.gz` is CSV). The suffix is compared without regard to case.
+//! The four compressions arbiter reads and writes, gzip, zstd, bzip2 and xz: recognised on input
+//! by their magic bytes ([`Compression::sniff`], whatever the file is called), named on output by
+//! the target's suffix ([`Compression::of`]: `-o games.csv.gz` is gzip, `.zst` (or `.zstd`) zstd,
+//! `.xz` xz and `.bz2` bzip2, compared without regard to case), and written by an encoder at
+//! the level each one's own command-line tool uses by default (gzip 6, zstd 3, xz 6, bzip2 9).
+//! The format of an output is named by the extension before the compression suffix
+//! (`games.csv.gz` is CSV: [`format_extension`]). Decoding is `decode`'s.
 
 use std::ffi::OsStr;
 use std::io::{self, Write};
 use std::path::Path;
 
-/// A compression an output's name asks for.
+/// A compression, of an input or of an output.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Compression {
     /// `.gz`
@@ -21,6 +24,20 @@ pub enum Compression {
 }
 
 impl Compression {
+    /// The compression the first bytes of a stream show, if any: gzip, zstd (a frame or a
+    /// skippable frame), bzip2 or xz.
+    pub fn sniff(head: &[u8]) -> Option<Compression> {
+        match head {
+            [0x1f, 0x8b, ..] => Some(Compression::Gzip),
+            [0x28, 0xb5, 0x2f, 0xfd, ..] => Some(Compression::Zstd),
+            // A zstd skippable frame: magic 0x184D2A50..=0x184D2A5F, little-endian.
+            [0x50..=0x5f, 0x2a, 0x4d, 0x18, ..] => Some(Compression::Zstd),
+            [b'B', b'Z', b'h', b'1'..=b'9', ..] => Some(Compression::Bzip2),
+            [0xfd, b'7', b'z', b'X', b'Z', 0x00, ..] => Some(Compression::Xz),
+            _ => None,
+        }
+    }
+
     /// The compression `path`'s last extension names, if any.
     pub fn of(path: &Path) -> Option<Compression> {
         Compression::from_extension(path.extension()?)
@@ -36,9 +53,9 @@ impl Compression {
         }
     }
 
-    /// The name of the crate feature that brings this compression (and its decoder for input):
-    /// `gzip`, `zstd`, `xz` or `bzip2`.
-    pub fn feature(self) -> &'static str {
+    /// Its name, which is also the name of the crate feature that brings its decoder and its
+    /// encoder: `gzip`, `zstd`, `xz` or `bzip2`.
+    pub fn name(self) -> &'static str {
         match self {
             Compression::Gzip => "gzip",
             Compression::Zstd => "zstd",
@@ -71,7 +88,7 @@ pub fn format_extension(path: &Path) -> Option<String> {
 /// The error for an output whose compression was left out of the build: the feature that brings
 /// it is named.
 fn not_built(compression: Compression) -> io::Error {
-    let feature = compression.feature();
+    let feature = compression.name();
     io::Error::new(
         io::ErrorKind::Unsupported,
         format!(
@@ -83,7 +100,7 @@ fn not_built(compression: Compression) -> io::Error {
 }
 
 /// A stream, compressed or not. [`Encoder::finish`] writes the compressed stream's end.
-pub(super) enum Encoder<W: Write> {
+pub(crate) enum Encoder<W: Write> {
     Plain(W),
     #[cfg(feature = "gzip")]
     Gzip(flate2::write::GzEncoder<W>),
@@ -97,7 +114,7 @@ pub(super) enum Encoder<W: Write> {
 
 impl<W: Write> Encoder<W> {
     /// `out`, compressed with `compression`.
-    pub(super) fn new(out: W, compression: Option<Compression>) -> io::Result<Encoder<W>> {
+    pub(crate) fn new(out: W, compression: Option<Compression>) -> io::Result<Encoder<W>> {
         Ok(match compression {
             None => Encoder::Plain(out),
             #[cfg(feature = "gzip")]
@@ -126,7 +143,7 @@ impl<W: Write> Encoder<W> {
     }
 
     /// Ends the compressed stream and hands back the output (not flushed).
-    pub(super) fn finish(self) -> io::Result<W> {
+    pub(crate) fn finish(self) -> io::Result<W> {
         match self {
             Encoder::Plain(out) => Ok(out),
             #[cfg(feature = "gzip")]

@@ -42,7 +42,7 @@ mod zst;
 
 use std::io::{self, Read};
 
-use super::Compression;
+use crate::compression::Compression;
 
 /// Compressed bytes read from the source at a time.
 const RAW_CHUNK: usize = 64 << 10;
@@ -107,7 +107,7 @@ impl<R: Read> Chunks<R> {
 }
 
 /// A decompressing reader: see the module documentation.
-pub(super) struct Decoder<R> {
+pub(crate) struct Decoder<R> {
     raw: Chunks<R>,
     codec: Box<dyn Codec>,
     format: Compression,
@@ -123,7 +123,7 @@ pub(super) struct Decoder<R> {
 
 impl<R: Read> Decoder<R> {
     /// A decoder of `format` over the compressed stream `raw`.
-    pub(super) fn new(format: Compression, raw: R) -> io::Result<Decoder<R>> {
+    pub(crate) fn new(format: Compression, raw: R) -> io::Result<Decoder<R>> {
         Decoder::chunked(format, raw, RAW_CHUNK)
     }
 
@@ -158,7 +158,7 @@ impl<R: Read> Decoder<R> {
     /// The decoder of a stream that starts `compressed` bytes into a file, after `decompressed`
     /// decoded ones: its failures count from there.
     #[cfg(feature = "zstd")]
-    pub(super) fn starting_at(mut self, compressed: u64, decompressed: u64) -> Decoder<R> {
+    pub(crate) fn starting_at(mut self, compressed: u64, decompressed: u64) -> Decoder<R> {
         self.compressed = compressed;
         self.decompressed = decompressed;
         self
@@ -166,7 +166,7 @@ impl<R: Read> Decoder<R> {
 
     /// Reads up to `len` first bytes. A failure after some of them waits for the next read; a
     /// failure before any is returned.
-    pub(super) fn head(&mut self, len: usize) -> io::Result<Vec<u8>> {
+    pub(crate) fn head(&mut self, len: usize) -> io::Result<Vec<u8>> {
         let mut head = vec![0; len];
         let mut got = 0;
         while got < len {

@@ -18,14 +18,15 @@
 
 use std::io::{self, Read};
 
-use super::decode::Decoder;
-use super::{Compression, ErrorFirst};
+use crate::compression::Compression;
+use crate::decode::Decoder;
+use crate::input::ErrorFirst;
 
 /// A run of frames is closed once what it may decode to reaches this.
-pub(crate) const RUN_BOUND: usize = 4 << 20;
+pub const RUN_BOUND: usize = 4 << 20;
 /// A frame that may decode to more than this is not split off (a file compressed as one frame):
 /// the rest of the file is decoded as one stream, so that memory stays flat.
-pub(crate) const MAX_RUN_BOUND: usize = 64 << 20;
+pub const MAX_RUN_BOUND: usize = 64 << 20;
 /// Compressed bytes read from the file at a time.
 const READ_CHUNK: usize = 256 << 10;
 /// The most a compressed block decodes to (zstd's `Block_Maximum_Size`, at most 128 KiB).
@@ -45,19 +46,19 @@ fn window_size(descriptor: u8) -> u64 {
 
 /// Whole frames of a zstd file, decoded on their own.
 #[derive(Debug)]
-pub(crate) struct Run {
+pub struct Run {
     /// Their compressed bytes.
-    pub(crate) raw: Vec<u8>,
+    pub raw: Vec<u8>,
     /// Where they start in the file.
-    pub(crate) at: u64,
+    pub at: u64,
     /// How many frames, skippable ones included.
-    pub(crate) frames: u64,
+    pub frames: u64,
     /// The most they decode to.
-    pub(crate) bound: usize,
+    pub bound: usize,
 }
 
 /// What comes next in a zstd file.
-pub(crate) enum Next {
+pub enum Next {
     /// A run of whole frames.
     Run(Run),
     /// The file ended after the last run.
@@ -68,7 +69,7 @@ pub(crate) enum Next {
 }
 
 /// Splits a zstd file into runs of whole frames.
-pub(crate) struct Splitter<R> {
+pub struct Splitter<R> {
     /// The file after `buf`; taken with the rest.
     raw: R,
     /// Bytes read and not handed out yet; `buf[0]` is at compressed byte `at`.
@@ -84,7 +85,7 @@ pub(crate) struct Splitter<R> {
 
 impl<R: Read + Send + 'static> Splitter<R> {
     /// A splitter of the zstd stream `raw`.
-    pub(crate) fn over(raw: R) -> Splitter<R> {
+    pub fn over(raw: R) -> Splitter<R> {
         Splitter {
             raw,
             buf: Vec::new(),
@@ -97,7 +98,7 @@ impl<R: Read + Send + 'static> Splitter<R> {
 
     /// The next run of frames, closed once it may decode to `bound` bytes or more, or holds that
     /// many compressed bytes (frames that decode to nothing).
-    pub(crate) fn next_run(&mut self, bound: usize) -> Next {
+    pub fn next_run(&mut self, bound: usize) -> Next {
         if self.done {
             return Next::End;
         }
@@ -136,7 +137,7 @@ impl<R: Read + Send + 'static> Splitter<R> {
 
     /// Where the rest of the file starts (compressed), and the rest: after [`Next::Rest`], from the
     /// frame that could not be split off; a read error met on the way comes in its turn.
-    pub(crate) fn into_rest(self) -> (u64, Box<dyn Read + Send>) {
+    pub fn into_rest(self) -> (u64, Box<dyn Read + Send>) {
         let rest = io::Cursor::new(self.buf).chain(ErrorFirst {
             error: self.failure,
             rest: self.raw,
@@ -233,7 +234,7 @@ impl<R: Read + Send + 'static> Splitter<R> {
 /// context) into `out` (emptied first: a buffer of an earlier run, whose memory is in place
 /// already); `None` if it does not decode whole (damaged data: decoded again as one stream, to
 /// tell what and where).
-pub(crate) fn decode(run: &Run, mut out: Vec<u8>) -> Option<Vec<u8>> {
+pub fn decode(run: &Run, mut out: Vec<u8>) -> Option<Vec<u8>> {
     thread_local! {
         static CONTEXT: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> =
             const { std::cell::RefCell::new(None) };
@@ -252,7 +253,7 @@ pub(crate) fn decode(run: &Run, mut out: Vec<u8>) -> Option<Vec<u8>> {
 
 /// The rest of a zstd file (see [`Splitter::into_rest`]), starting at compressed byte `at`,
 /// decoded as one stream after `decoded` bytes: a failure names where it happened in the file.
-pub(crate) fn decode_rest(
+pub fn decode_rest(
     rest: Box<dyn Read + Send>,
     at: u64,
     decoded: u64,

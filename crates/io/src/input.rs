@@ -27,10 +27,6 @@
 //! - A zstd file is also opened a second time, so that a run with several jobs can split it into
 //!   runs of whole frames and decode them on every core (`frames`).
 
-mod decode;
-#[cfg(feature = "zstd")]
-pub(crate) mod frames;
-
 use std::collections::HashSet;
 use std::fs::{self, File};
 use std::io::{self, Read};
@@ -38,9 +34,13 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
+use arbiter_pgn::{
+    self as pgn, GameInfo, Location, PartEnd, PgnError, PgnErrorKind, Reader, Visitor,
+};
 use sha2::{Digest, Sha256};
 
-use crate::pgn::{self, GameInfo, Location, PartEnd, PgnError, PgnErrorKind, Reader, Visitor};
+use crate::compression::Compression;
+use crate::decode::Decoder;
 
 /// One input stream: its name and its decompressed bytes.
 pub struct Source {
@@ -51,12 +51,12 @@ pub struct Source {
     pub reader: Box<dyn Read + Send>,
     /// How many bytes of the input as stored (compressed, for a compressed file) were read so far.
     pub stored: StoredBytes,
-    /// A zstd file opened again, to be split into frames (see [`frames`]).
+    /// A zstd file opened again, to be split into frames (see [`crate::frames`]).
     #[cfg(feature = "zstd")]
-    pub(crate) zstd: Option<File>,
+    pub zstd: Option<File>,
     /// A plain (not compressed) regular file opened again, to be read from a place (`--range`),
     /// its reads counted in `stored`.
-    pub(crate) plain: Option<Counted<File>>,
+    pub plain: Option<Counted<File>>,
 }
 
 impl Source {
@@ -117,7 +117,7 @@ impl StoredBytes {
     }
 
     /// A fresh count for a second reading of the same input, hashed if this one is.
-    pub(crate) fn fresh(&self) -> StoredBytes {
+    pub fn fresh(&self) -> StoredBytes {
         StoredBytes::new(self.0.hashing)
     }
 
@@ -134,7 +134,7 @@ impl StoredBytes {
     }
 
     /// `raw`, its reads counted here (and hashed, if asked).
-    pub(crate) fn counting<R: Read>(&self, raw: R) -> Counted<R> {
+    pub fn counting<R: Read>(&self, raw: R) -> Counted<R> {
         Counted {
             raw,
             stored: self.clone(),
@@ -144,7 +144,7 @@ impl StoredBytes {
 }
 
 /// A stream whose reads are counted, and hashed when its count asks.
-pub(crate) struct Counted<R> {
+pub struct Counted<R> {
     raw: R,
     stored: StoredBytes,
     /// The hash of the bytes read so far, all of them from the first, and their count; `None`
@@ -467,39 +467,6 @@ pub(crate) fn is_pgn_name(path: &Path) -> bool {
         .any(|ext| name.ends_with(ext))
 }
 
-/// The compressions recognised by their magic bytes.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-enum Compression {
-    Gzip,
-    Zstd,
-    Bzip2,
-    Xz,
-}
-
-impl Compression {
-    /// Recognises a compression from the first bytes of a stream.
-    fn sniff(head: &[u8]) -> Option<Compression> {
-        match head {
-            [0x1f, 0x8b, ..] => Some(Compression::Gzip),
-            [0x28, 0xb5, 0x2f, 0xfd, ..] => Some(Compression::Zstd),
-            // A zstd skippable frame: magic 0x184D2A50..=0x184D2A5F, little-endian.
-            [0x50..=0x5f, 0x2a, 0x4d, 0x18, ..] => Some(Compression::Zstd),
-            [b'B', b'Z', b'h', b'1'..=b'9', ..] => Some(Compression::Bzip2),
-            [0xfd, b'7', b'z', b'X', b'Z', 0x00, ..] => Some(Compression::Xz),
-            _ => None,
-        }
-    }
-
-    fn name(self) -> &'static str {
-        match self {
-            Compression::Gzip => "gzip",
-            Compression::Zstd => "zstd",
-            Compression::Bzip2 => "bzip2",
-            Compression::Xz => "xz",
-        }
-    }
-}
-
 /// Wraps a raw stream in the decompressor its first bytes call for. Nothing is read until the
 /// first read, so opening standard input does not block.
 pub fn open_stream<R: Read + Send + 'static>(name: String, raw: R) -> Source {
@@ -740,9 +707,9 @@ fn read_text_head(
 }
 
 /// A stream whose next read fails with `error`, if any, then goes on with `rest`.
-struct ErrorFirst<R> {
-    error: Option<io::Error>,
-    rest: R,
+pub(crate) struct ErrorFirst<R> {
+    pub(crate) error: Option<io::Error>,
+    pub(crate) rest: R,
 }
 
 impl<R: Read> Read for ErrorFirst<R> {
@@ -775,7 +742,7 @@ fn decompressed<R: Read + Send + 'static>(
     let Some(format) = Compression::sniff(&head) else {
         return Ok((Box::new(checked(head, raw)?), None));
     };
-    let mut decoder = decode::Decoder::new(format, io::Cursor::new(head).chain(raw))?;
+    let mut decoder = Decoder::new(format, io::Cursor::new(head).chain(raw))?;
     let head = decoder.head(HEAD)?;
     Ok((Box::new(checked(head, decoder)?), Some(format)))
 }

@@ -15,9 +15,9 @@
 //! # Examples
 //!
 //! ```
-//! use arbiter::{Column, ColumnKind};
-//! use arbiter::arrow::BatchBuilder;
-//! use arbiter::parquet::{RowSink, Value};
+//! use arbiter_report::arrow::BatchBuilder;
+//! use arbiter_report::columns::{Column, ColumnKind};
+//! use arbiter_report::parquet::{RowSink, Value};
 //!
 //! let columns = [
 //!     Column::required("game", ColumnKind::Int64),
@@ -49,10 +49,10 @@ use arrow_array::{ArrowPrimitiveType, BooleanArray, PrimitiveArray, StringArray}
 use arrow_buffer::{BooleanBuffer, Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 pub use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef, TimeUnit};
 
-use crate::report::columnar::{ColumnBuffer, ColumnBuffers, Value, Values};
-use crate::report::columns::{Column, ColumnKind};
-use crate::report::output::{Destination, Output};
-use crate::report::parquet::{self, ParquetError, RowSink};
+use crate::columnar::{ColumnBuffer, ColumnBuffers, Value, Values};
+use crate::columns::{Column, ColumnKind};
+use crate::output::{Destination, Output};
+use crate::parquet::{self, ParquetError, RowSink};
 
 /// The rows of a record batch unless asked otherwise (the Parquet writer's row group).
 pub const BATCH_ROWS: usize = 65_536;
@@ -268,7 +268,7 @@ impl RowSink for BatchBuilder {
     ///
     /// # Panics
     ///
-    /// As [`ParquetWriter::push`](crate::report::parquet::ParquetWriter::push) does: a value too
+    /// As [`ParquetWriter::push`](crate::parquet::ParquetWriter::push) does: a value too
     /// many, of the wrong kind, or a null in a required column.
     fn push_value(&mut self, value: Value<'_>) {
         self.buffered.push(value);
@@ -331,7 +331,7 @@ impl<F: FnMut(RecordBatch) -> io::Result<()>> Destination for Batches<F> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::date::Date32;
+    use crate::date::Date32;
 
     fn every_kind() -> Vec<Column> {
         [

@@ -7,8 +7,8 @@
 //! a value, 0 for null): the layout Parquet's column writer takes as it is, and from which an
 //! Arrow array is made by spreading the values over the rows where a level says null.
 
-use crate::report::columns::{Column, ColumnKind};
-use crate::report::date::Date32;
+use crate::columns::{Column, ColumnKind};
+use crate::date::Date32;
 
 /// One value of a row, in its column's kind, or null.
 #[derive(Copy, Clone, Debug, PartialEq)]

@@ -19,9 +19,9 @@ pub enum ColumnKind {
     Float64,
     /// True or false.
     Bool,
-    /// A calendar date ([`Date32`](crate::report::date::Date32)).
+    /// A calendar date ([`Date32`](crate::date::Date32)).
     Date,
-    /// A time of day ([`Moment::time_of_day`](crate::report::moment::Moment::time_of_day)),
+    /// A time of day ([`Moment::time_of_day`](crate::moment::Moment::time_of_day)),
     /// stored in microseconds since midnight as a plain time of day, not marked as adjusted to
     /// UTC: the one `TIME` that Spark reads, as DuckDB, Polars and pyarrow do (`utc_time`).
     Time,
@@ -29,7 +29,7 @@ pub enum ColumnKind {
     /// midnight, marked as adjusted to UTC (`--columns lichess`).
     TimeMillisUtc,
     /// An instant in milliseconds since 1970-01-01 00:00 UTC
-    /// ([`Moment::instant`](crate::report::moment::Moment::instant)).
+    /// ([`Moment::instant`](crate::moment::Moment::instant)).
     Timestamp,
 }
 

@@ -11,12 +11,12 @@
 
 use std::fmt::Write as _;
 
+use arbiter_core::problem::{Code, Problem, Severity, Variation};
+use arbiter_core::replay::GameReport;
+use arbiter_core::text::escape_controls;
 use serde::Serialize;
 
-use crate::problem::{Code, Problem, Severity, Variation};
-use crate::replay::GameReport;
-use crate::report::output::{GameFormatter, GameNumber, Output};
-use crate::text::escape_controls;
+use crate::output::{GameFormatter, GameNumber, Output};
 
 /// How `validate` writes diagnostics and its summary.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
@@ -48,7 +48,7 @@ impl DiagnosticFormatter {
     }
 
     /// The lines of the problems count from each game's first line (a range of the input, read
-    /// with [`crate::pgn::Reader::lines_per_game`]): the text form names the game's offset.
+    /// with [`arbiter_pgn::Reader::lines_per_game`]): the text form names the game's offset.
     pub fn lines_per_game(mut self) -> DiagnosticFormatter {
         self.lines_per_game = true;
         self
@@ -183,8 +183,26 @@ impl Diagnostic<'_> {
 
 #[cfg(test)]
 mod tests {
+    use arbiter_pgn::{LineCol, Location};
+
     use super::*;
-    use crate::pgn::LineCol;
+
+    /// An illegal move at line 12, column 5, ply 17.
+    fn sample() -> Problem {
+        Problem {
+            location: Location(40),
+            at: LineCol {
+                line: 12,
+                column: 5,
+            },
+            ply: Some(17),
+            san: Some("Nbd2".into()),
+            variation: None,
+            severity: Severity::Error,
+            code: Code::IllegalMove,
+            message: "no knight on the b-file can reach d2".into(),
+        }
+    }
 
     /// The text `write` gives for `problem`, the game number known and filled in later alike.
     fn written(problem: &Problem, write: impl Fn(&Diagnostic<'_>, &mut Output)) -> String {
@@ -222,14 +240,14 @@ mod tests {
     fn text_puts_the_location_first() {
         let text = |d: &Diagnostic<'_>, out: &mut Output| d.write_text(&mut String::new(), out);
         assert_eq!(
-            written(&Problem::sample(), text),
+            written(&sample(), text),
             "games.pgn:12:5: game 3, ply 17 \"Nbd2\": error[illegal_move]: no knight on the b-file can reach d2\n"
         );
         let warning = Problem {
             ply: None,
             san: None,
             severity: Severity::Warning,
-            ..Problem::sample()
+            ..sample()
         };
         assert_eq!(
             written(&warning, text),
@@ -244,7 +262,7 @@ mod tests {
     #[test]
     fn jsonl_has_every_field_in_order() {
         assert_eq!(
-            written(&Problem::sample(), |d, out| d.write_jsonl(out)),
+            written(&sample(), |d, out| d.write_jsonl(out)),
             "{\"type\":\"diagnostic\",\"file\":\"games.pgn\",\"line\":12,\"column\":5,\"game\":3,\
              \"ply\":17,\"san\":\"Nbd2\",\"variation\":null,\"severity\":\"error\",\"code\":\"illegal_move\",\
              \"message\":\"no knight on the b-file can reach d2\",\"offset\":7}\n"
@@ -256,7 +274,7 @@ mod tests {
         let hostile = Problem {
             san: Some("\u{1b}c".into()),
             message: "unexpected text `\u{1b}c\u{9b}2J` at 12:5".into(),
-            ..Problem::sample()
+            ..sample()
         };
         let text = |d: &Diagnostic<'_>, out: &mut Output| d.write_text(&mut String::new(), out);
         assert_eq!(
@@ -277,7 +295,7 @@ mod tests {
                 line: 1 << 40,
                 column: 3,
             },
-            ..Problem::sample()
+            ..sample()
         };
         let text = |d: &Diagnostic<'_>, out: &mut Output| d.write_text(&mut String::new(), out);
         assert!(written(&far, text).starts_with("games.pgn:4294967295:3: game 3,"));

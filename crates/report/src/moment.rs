@@ -3,7 +3,7 @@
 //! milliseconds since 1970-01-01 00:00 UTC), each with the text CSV and JSON write
 //! (`13:05:09`, `2025-05-01T13:05:09Z`), kept as read.
 
-use crate::report::date::CalendarDate;
+use crate::date::CalendarDate;
 
 /// A time of day or an instant, as a number of milliseconds and as text.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]

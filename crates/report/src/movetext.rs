@@ -3,9 +3,10 @@
 //! of an invalid main line); `12... Kg7` first when Black moves first; `--` for a null move. No
 //! comments, NAGs, variations or result: those have columns of their own.
 
-use crate::replay::PlyLog;
-use crate::report::output::push_decimal;
-use crate::rules::{Color, san};
+use arbiter_core::replay::PlyLog;
+use arbiter_rules::{Color, san};
+
+use crate::output::push_decimal;
 
 /// Writes the main line of `log` into `out` (cleared first).
 pub fn write_movetext(log: &PlyLog, out: &mut Vec<u8>) {
@@ -35,8 +36,10 @@ pub fn write_movetext(log: &PlyLog, out: &mut Vec<u8>) {
 
 #[cfg(test)]
 mod tests {
+    use arbiter_core::games::Games;
+    use arbiter_core::replay::ReplayOptions;
+
     use super::*;
-    use crate::{Games, ReplayOptions};
 
     fn movetext(pgn: &str) -> String {
         let options = ReplayOptions {

@@ -8,16 +8,17 @@
 
 use std::io::{self, Write};
 
-use crate::clocks::Millis;
-use crate::replay::GameReport;
-use crate::report::date::{CalendarDate, Date32};
-use crate::report::moment::Moment;
+use crate::date::{CalendarDate, Date32};
+use crate::decimal;
+use crate::moment::Moment;
 #[cfg(feature = "parquet")]
-use crate::report::{
+use arbiter_core::clocks::Millis;
+use arbiter_core::replay::GameReport;
+
+use crate::{
     columns::ColumnKind,
     parquet::{self, ParquetError, ParquetWriter, RowSink, Value},
 };
-use crate::rules::decimal;
 
 /// A game's numbers, or where the game stands in its batch when they are not known yet.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -324,7 +325,7 @@ pub trait Destination {
     fn write(&mut self, output: &Output, run_before: u64, input_before: u64) -> io::Result<()>;
 
     /// Whether the run is to hash each input as it reads it, for
-    /// [`InputTotals::digest`](crate::report::summary::InputTotals::digest) (a manifest says
+    /// [`InputTotals::digest`](crate::summary::InputTotals::digest) (a manifest says
     /// what was read); no by default, since hashing costs time.
     fn digests(&self) -> bool {
         false

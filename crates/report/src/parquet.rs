@@ -29,8 +29,8 @@
 //! # Examples
 //!
 //! ```
-//! use arbiter::{Column, ColumnKind};
-//! use arbiter::parquet::{ParquetOptions, ParquetWriter, Value};
+//! use arbiter_report::columns::{Column, ColumnKind};
+//! use arbiter_report::parquet::{ParquetOptions, ParquetWriter, Value};
 //!
 //! let columns = [
 //!     Column::required("game", ColumnKind::Int64),
@@ -63,9 +63,9 @@ use ::parquet::file::writer::SerializedFileWriter;
 use ::parquet::schema::types::{ColumnPath, Type};
 use bytes::Bytes;
 
-pub use crate::report::columnar::Value;
-use crate::report::columnar::{ColumnBuffers, Values};
-use crate::report::columns::{Column, ColumnKind};
+pub use crate::columnar::Value;
+use crate::columnar::{ColumnBuffers, Values};
+use crate::columns::{Column, ColumnKind};
 
 /// `err` as an I/O error: the output's own error when writing to the output failed (Parquet
 /// wraps it as `External: ERROR`, and shows it once more as its source), else `err` itself.

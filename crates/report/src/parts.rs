@@ -14,16 +14,14 @@
 use std::io;
 use std::path::Path;
 
+use arbiter_io::input::InputDigest;
+use arbiter_io::sink::{Sink, StagedDir};
 use serde::Serialize;
 
-use crate::input::InputDigest;
-use crate::report::columns::Column;
-use crate::report::output::{Destination, Output};
-use crate::report::parquet::{
-    ParquetError, ParquetOptions, ParquetWriter, RowSink, Value, io_error,
-};
-use crate::report::sink::{Sink, StagedDir};
-use crate::report::summary::Totals;
+use crate::columns::Column;
+use crate::output::{Destination, Output};
+use crate::parquet::{ParquetError, ParquetOptions, ParquetWriter, RowSink, Value, io_error};
+use crate::summary::Totals;
 
 /// The manifest's file name in DIR.
 pub const MANIFEST: &str = "_manifest.json";

@@ -23,10 +23,10 @@
 //! # Examples
 //!
 //! ```
-//! use arbiter::pgn::GameResult;
-//! use arbiter::rules::Position;
-//! use arbiter::GameTree;
-//! use arbiter::{WriteOptions, write_game};
+//! use arbiter_core::tree::GameTree;
+//! use arbiter_pgn::GameResult;
+//! use arbiter_report::pgn_writer::{WriteOptions, write_game};
+//! use arbiter_rules::Position;
 //!
 //! let mut tree = GameTree::default();
 //! tree.tag("White", "Morphy, Paul");
@@ -46,14 +46,14 @@
 //! );
 //! ```
 
-use super::{GameTree, Node};
-use crate::pgn::GameResult;
+use arbiter_core::tree::{GameTree, Node};
+use arbiter_pgn::GameResult;
 
 /// The longest line written, in characters (but see the module documentation).
 pub const LINE_WIDTH: usize = 80;
 
 /// The Seven Tag Roster, in order, with what stands for a missing tag.
-pub(crate) const ROSTER: [(&str, &str); 7] = [
+pub const ROSTER: [(&str, &str); 7] = [
     ("Event", "?"),
     ("Site", "?"),
     ("Date", "????.??.??"),
@@ -274,7 +274,7 @@ fn write_movetext(tree: &GameTree, options: &WriteOptions, lines: &mut Lines<'_>
                 numbered = false;
             }
             Node::Nag(nag) if options.nags => {
-                let (digits, len) = arbiter_rules::decimal::digits(u64::from(nag));
+                let (digits, len) = crate::decimal::digits(u64::from(nag));
                 lines.unit(len + 1, |out| {
                     out.push(b'$');
                     out.extend_from_slice(&digits[..len]);
@@ -342,7 +342,7 @@ fn write_move(
     }
     // Number, dots and move appended as whole fixed-size arrays and cut back: copies of known
     // size are a few stores, where a copy of a slice's length is a call to `memcpy`.
-    let (digits, len) = arbiter_rules::decimal::digits(u64::from(number));
+    let (digits, len) = crate::decimal::digits(u64::from(number));
     let (dots, dots_len) = if black {
         (*b"... ", 4)
     } else {
@@ -552,8 +552,9 @@ impl Iterator for Units<'_> {
 
 #[cfg(test)]
 mod tests {
+    use arbiter_rules::Position;
+
     use super::*;
-    use crate::rules::Position;
 
     fn written(tree: &GameTree, result: GameResult, options: &WriteOptions) -> String {
         let mut out = Vec::new();

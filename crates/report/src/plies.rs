@@ -8,19 +8,20 @@
 //! move; null for a side's first reading, after a move without a reading, without a timed
 //! `TimeControl`, and where the clock rose by more than the move gained (time given by the
 //! opponent). The replay keeps the main line's moves and annotations
-//! ([`PlyLog`](crate::replay::PlyLog)); here they are played again from the game's start to write
+//! ([`PlyLog`](arbiter_core::replay::PlyLog)); here they are played again from the game's start to write
 //! each move's SAN and FEN.
 
 use std::fmt::Write as _;
 
-use crate::clocks::evidence::allowance;
-use crate::clocks::{Eval, Millis, Period, TimeControl};
-use crate::replay::GameReport;
-use crate::report::columns::{Column, ColumnKind, column_names, table_columns};
-use crate::report::output::{Cell, GameFormatter, GameNumber, Output};
-use crate::report::record::offset;
-use crate::report::table::{ExportFormat, Table, is_plain};
-use crate::rules::san;
+use arbiter_core::clocks::evidence::allowance;
+use arbiter_core::clocks::{Eval, Millis, Period, TimeControl};
+use arbiter_core::replay::GameReport;
+use arbiter_rules::san;
+
+use crate::columns::{Column, ColumnKind, column_names, table_columns};
+use crate::output::{Cell, GameFormatter, GameNumber, Output};
+use crate::record::offset;
+use crate::table::{ExportFormat, Table, is_plain};
 
 /// The fixed columns of a ply row, `fen` and `comment` included (each only when asked for).
 pub const PLY_COLUMNS: [(&str, ColumnKind, bool); 17] = {

@@ -1,4 +1,4 @@
-//! One export record per game, as a row of [`crate::report::table`]: CSV, JSON (one streamed
+//! One export record per game, as a row of [`crate::table`]: CSV, JSON (one streamed
 //! array), JSON Lines or Parquet.
 //!
 //! The columns, in this order (`docs/export-fields.md` says what each means and its type):
@@ -16,16 +16,17 @@
 //! arbiter's verdict columns (the rulings last), so that the output unions with that dataset and
 //! joins on `Site`.
 
-use crate::clocks::Millis;
-use crate::outcome::{Outcome, Winner};
-use crate::replay::GameReport;
-use crate::report::columns::{Column, ColumnKind, column_names, table_columns};
-use crate::report::date::CalendarDate;
-use crate::report::moment::Moment;
-use crate::report::movetext::write_movetext;
-use crate::report::output::{Cell, GameFormatter, GameNumber, Output};
-pub use crate::report::table::ExportFormat;
-use crate::report::table::{Table, is_plain};
+use crate::columns::{Column, ColumnKind, column_names, table_columns};
+use crate::date::CalendarDate;
+use crate::moment::Moment;
+use crate::movetext::write_movetext;
+use crate::output::{Cell, GameFormatter, GameNumber, Output};
+pub use crate::table::ExportFormat;
+use arbiter_core::clocks::Millis;
+use arbiter_core::outcome::{Outcome, Winner};
+use arbiter_core::replay::GameReport;
+
+use crate::table::{Table, is_plain};
 
 /// The fixed export fields, in order, with their types and whether they may be null.
 pub const COLUMNS: [(&str, ColumnKind, bool); 39] = {
@@ -166,7 +167,7 @@ impl Default for ColumnSet {
 
 impl ColumnSet {
     /// Whether the rows need each game's main line (replay with
-    /// [`ReplayOptions::plies`](crate::ReplayOptions::plies)).
+    /// [`ReplayOptions::plies`](arbiter_core::ReplayOptions::plies)).
     pub fn needs_moves(self) -> bool {
         matches!(
             self,
@@ -175,7 +176,7 @@ impl ColumnSet {
     }
 
     /// Whether the rows have the opening columns (replay with
-    /// [`ReplayOptions::eco`](crate::ReplayOptions::eco)).
+    /// [`ReplayOptions::eco`](arbiter_core::ReplayOptions::eco)).
     pub fn has_opening(self) -> bool {
         matches!(self, ColumnSet::Arbiter { eco: true, .. })
     }

@@ -6,11 +6,12 @@ use std::io::{self, Write};
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::input::InputDigest;
-use crate::problem::{CodeCounts, Severity};
-use crate::replay::GameReport;
-use crate::report::diagnostic::DiagnosticFormat;
-use crate::text::counted;
+use arbiter_core::problem::{CodeCounts, Severity};
+use arbiter_core::replay::GameReport;
+use arbiter_core::text::counted;
+use arbiter_io::input::InputDigest;
+
+use crate::diagnostic::DiagnosticFormat;
 
 /// The counts of a run, or of a part of one: its games, their plies, problems and codes, and the
 /// inputs that could not be read.
@@ -32,7 +33,7 @@ pub struct Totals {
     pub input_errors: u64,
     /// The problems, listed or not, per code and severity.
     pub codes: CodeCounts,
-    /// Each input opened, in input order, with its own counts (filled in by [`crate::run`] at the
+    /// Each input opened, in input order, with its own counts (filled in by the pipeline at the
     /// end of a run; [`Totals::add`] leaves it alone).
     pub inputs: Vec<InputTotals>,
     /// Each input that could not be opened, as named (likewise).
@@ -59,7 +60,7 @@ pub struct InputTotals {
     /// The input could not be read to its end.
     pub failed: bool,
     /// The count and SHA-256 of its bytes as read, when the run asked for them
-    /// ([`Destination::digests`](crate::report::output::Destination::digests)) and the input was
+    /// ([`Destination::digests`](crate::output::Destination::digests)) and the input was
     /// read whole from its start.
     pub digest: Option<InputDigest>,
 }
@@ -169,7 +170,7 @@ impl Totals {
                         writeln!(
                             out,
                             "{}: {}{}",
-                            crate::text::escape_controls(&input.name),
+                            arbiter_core::text::escape_controls(&input.name),
                             counts_text(
                                 input.games,
                                 input.plies,
@@ -267,9 +268,11 @@ impl Totals {
 
 #[cfg(test)]
 mod tests {
+    use arbiter_core::games::Games;
+    use arbiter_core::problem::Code;
+    use arbiter_core::replay::ReplayOptions;
+
     use super::*;
-    use crate::problem::Code;
-    use crate::{Games, ReplayOptions};
 
     /// The totals of the games of `pgn`.
     fn totals(pgn: &str) -> Totals {

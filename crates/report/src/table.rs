@@ -7,7 +7,7 @@
 //! - **JSON Lines** and **JSON** (one array): an object per row, keys in column order, null as
 //!   `null`, dates as `"YYYY-MM-DD"`, seconds as numbers with up to three decimals.
 //! - **Parquet**: the cells are kept typed in the batch's [`Output`] and written into row groups
-//!   in input order ([`crate::report::parquet`]).
+//!   in input order ([`crate::parquet`]).
 //!
 //! Game numbers may not be known while a row is formatted on a worker: [`Cell::Run`] and
 //! [`Cell::Input`] leave holes that [`Output`] fills in when the output is written in order.
@@ -15,11 +15,12 @@
 use std::cell::RefCell;
 use std::io;
 
-use crate::clocks::Millis;
-use crate::report::columns::Column;
-use crate::report::date::CalendarDate;
-use crate::report::moment::Moment;
-use crate::report::output::{Cell, GameNumber, Output, push_decimal};
+use arbiter_core::clocks::Millis;
+
+use crate::columns::Column;
+use crate::date::CalendarDate;
+use crate::moment::Moment;
+use crate::output::{Cell, GameNumber, Output, push_decimal};
 
 /// The output format of `export`.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
@@ -461,7 +462,7 @@ fn below(x: u64, n: u8) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::columns::ColumnKind;
+    use crate::columns::ColumnKind;
 
     #[test]
     fn json_strings_are_written_as_serde_json_writes_them() {

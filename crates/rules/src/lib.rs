@@ -17,8 +17,6 @@
 
 mod attacks;
 mod bitboard;
-#[doc(hidden)]
-pub mod decimal;
 mod fen;
 pub mod mate;
 mod movegen;

@@ -13,6 +13,7 @@
 
 #![warn(missing_docs)]
 
+pub mod reader;
 pub mod run;
 
 use std::io::Write;
@@ -153,8 +154,9 @@ pub fn shared_text(path: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Found, Root};
     use std::path::PathBuf;
+
+    use super::{Found, Root};
 
     /// A clone without the data (nothing beside it, the variable unset) skips; it does not fail.
     #[test]

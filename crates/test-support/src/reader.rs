@@ -1,29 +1,44 @@
-//! Shared helpers: a visitor that records every token, and where the test data lives.
+//! What the reader's tests and the pipeline's share: a visitor that records every token of every
+//! game ([`Recorder`]), ways to read a text through it, damage to make of a text, a small random
+//! generator, and where the test data lives.
 
 use std::path::{Path, PathBuf};
 
-use arbiter::pgn::{Flow, GameInfo, GameResult, PgnError, PgnErrorKind, Reader, Visitor};
+use arbiter_pgn::{Flow, GameInfo, GameResult, PgnError, PgnErrorKind, Reader, Visitor};
 
 /// One token as the recorder saw it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Token {
+    /// A tag pair: its name and value.
     Tag(String, String),
+    /// A move number and how many dots followed it.
     MoveNumber(u32, u8),
+    /// A move as written.
     San(String),
+    /// A null move as written.
     Null(String),
+    /// A NAG.
     Nag(u8),
+    /// A comment's text.
     Comment(String),
+    /// The start of a variation.
     Begin,
+    /// The end of a variation.
     End,
+    /// The game termination marker.
     Result(GameResult),
 }
 
 /// A recorded game: its tokens (with line:col), its errors, and where it stood.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Game {
+    /// The game's number in the stream, from 0.
     pub index: u64,
+    /// The line of its first byte.
     pub first_line: u64,
+    /// Its tokens, each with its `line:col`.
     pub tokens: Vec<(Token, String)>,
+    /// The reader's errors.
     pub errors: Vec<PgnError>,
     /// The game's raw bytes, column, end line and end of input flag, and its encoding.
     pub raw: (Vec<u8>, u64, u64, bool, bool),
@@ -68,15 +83,16 @@ impl Game {
 /// Records every token with its resolved location.
 #[derive(Default)]
 pub struct Recorder {
-    pending: Vec<(Token, arbiter::pgn::Location)>,
+    pending: Vec<(Token, arbiter_pgn::Location)>,
     errors: Vec<PgnError>,
     skip_variations: bool,
     /// Says it is [`Visitor::one_pass`] (and is: `begin_game` forgets the game before).
     one_pass: bool,
     /// The current game was begun in the reader's one-pass way (its bytes not yet known).
     began_one_pass: bool,
-    /// Games read the one-pass way, and how often a game was begun.
+    /// Games read the one-pass way.
     pub one_pass_games: u64,
+    /// How often a game was begun.
     pub begins: u64,
 }
 
@@ -97,7 +113,7 @@ impl Recorder {
         }
     }
 
-    fn push(&mut self, token: Token, location: arbiter::pgn::Location) {
+    fn push(&mut self, token: Token, location: arbiter_pgn::Location) {
         self.pending.push((token, location));
     }
 }
@@ -117,35 +133,35 @@ impl Visitor for Recorder {
         self.one_pass
     }
 
-    fn tag(&mut self, name: &str, value: &str, location: arbiter::pgn::Location) {
+    fn tag(&mut self, name: &str, value: &str, location: arbiter_pgn::Location) {
         self.push(Token::Tag(name.into(), value.into()), location);
     }
-    fn move_number(&mut self, number: u32, dots: u8, location: arbiter::pgn::Location) {
+    fn move_number(&mut self, number: u32, dots: u8, location: arbiter_pgn::Location) {
         self.push(Token::MoveNumber(number, dots), location);
     }
-    fn san(&mut self, san: &str, location: arbiter::pgn::Location) {
+    fn san(&mut self, san: &str, location: arbiter_pgn::Location) {
         self.push(Token::San(san.into()), location);
     }
-    fn null_move(&mut self, text: &str, location: arbiter::pgn::Location) {
+    fn null_move(&mut self, text: &str, location: arbiter_pgn::Location) {
         self.push(Token::Null(text.into()), location);
     }
-    fn nag(&mut self, nag: u8, location: arbiter::pgn::Location) {
+    fn nag(&mut self, nag: u8, location: arbiter_pgn::Location) {
         self.push(Token::Nag(nag), location);
     }
-    fn comment(&mut self, text: &str, location: arbiter::pgn::Location) {
+    fn comment(&mut self, text: &str, location: arbiter_pgn::Location) {
         self.push(Token::Comment(text.into()), location);
     }
-    fn begin_variation(&mut self, location: arbiter::pgn::Location) -> Flow {
+    fn begin_variation(&mut self, location: arbiter_pgn::Location) -> Flow {
         if self.skip_variations {
             return Flow::Skip;
         }
         self.push(Token::Begin, location);
         Flow::Continue
     }
-    fn end_variation(&mut self, location: arbiter::pgn::Location) {
+    fn end_variation(&mut self, location: arbiter_pgn::Location) {
         self.push(Token::End, location);
     }
-    fn result(&mut self, result: GameResult, location: arbiter::pgn::Location) {
+    fn result(&mut self, result: GameResult, location: arbiter_pgn::Location) {
         self.push(Token::Result(result), location);
     }
     fn error(&mut self, error: PgnError) {
@@ -161,7 +177,7 @@ impl Visitor for Recorder {
                 game.first_column(),
                 game.end_line(),
                 game.at_eof(),
-                game.encoding() == arbiter::pgn::Encoding::Utf8,
+                game.encoding() == arbiter_pgn::Encoding::Utf8,
             ),
             index: game.index(),
             first_line: game.first_line(),
@@ -246,9 +262,9 @@ pub fn read_one(text: &str) -> Game {
 /// The shared test data directory, or `None` (with a note) when it is absent and not required.
 /// With `ARBITER_TESTDATA` set, the data must be there: its `corpora/` and `edge/` both.
 pub fn testdata() -> Option<PathBuf> {
-    let dir = arbiter_test_support::shared("")?;
-    arbiter_test_support::shared("corpora")?;
-    arbiter_test_support::shared("edge")?;
+    let dir = crate::shared("")?;
+    crate::shared("corpora")?;
+    crate::shared("edge")?;
     Some(dir)
 }
 
@@ -281,6 +297,7 @@ pub fn pgn_files(dir: &Path) -> Vec<PathBuf> {
 pub struct Random(pub u64);
 
 impl Random {
+    /// A number below `n` (0 when `n` is 0).
     pub fn below(&mut self, n: usize) -> usize {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;

@@ -15,18 +15,22 @@ use std::io::{IsTerminal, Write};
 use std::path::Path;
 
 use anyhow::{anyhow, bail};
+use arbiter::core::position::Targets;
+use arbiter::export::GameRows;
+use arbiter::io::Compression;
+use arbiter::io::compression::format_extension;
+use arbiter::report::output::{Bytes, GameFormatter};
+use arbiter::report::parquet::{self, ParquetOptions, ParquetWriter};
+use arbiter::report::plies::{PLY_FIELDS, PlyColumns, PlyFormatter};
+use arbiter::report::record::{ColumnSet, RecordFormatter};
+use arbiter::report::table::Table;
+use arbiter::rules::Position;
+use arbiter::select::{Filter, needs_numbers, reads_opening};
+use arbiter::{ExportFormat, ReplayOptions, Totals};
 use clap::{Args, ValueEnum};
 
 use crate::cli::games::{GameRun, Ran, counted};
 use crate::cli::output::{self, Written};
-use arbiter::parquet::{self, ParquetOptions, ParquetWriter};
-use arbiter::rules::Position;
-use arbiter::sink::{self, Compression};
-use arbiter::{
-    Bytes, ColumnSet, ExportFormat, Filter, GameFormatter, GameRows, PLY_FIELDS, PlyColumns,
-    PlyFormatter, RecordFormatter, ReplayOptions, Table, Targets, Totals, needs_numbers,
-    reads_opening,
-};
 
 /// Arguments of `arbiter export`.
 #[derive(Args, Debug)]
@@ -129,13 +133,13 @@ pub fn tests(
     where_: Option<&str>,
     fens: &[String],
 ) -> anyhow::Result<(Option<Filter>, Vec<Position>)> {
-    arbiter::game_tests(where_, fens).map_err(|err| anyhow!("--{err}"))
+    arbiter::export::game_tests(where_, fens).map_err(|err| anyhow!("--{err}"))
 }
 
 /// The format: `--format`, else the one `-o`'s extension names (before a compression suffix),
 /// else CSV.
 pub fn format(format: Option<FormatArg>, output: Option<&Path>) -> ExportFormat {
-    let extension = output.and_then(sink::format_extension);
+    let extension = output.and_then(format_extension);
     format.map_or(
         match extension.as_deref() {
             Some("json") => ExportFormat::Json,
@@ -148,9 +152,9 @@ pub fn format(format: Option<FormatArg>, output: Option<&Path>) -> ExportFormat 
 }
 
 /// The `--tags` names, trimmed; a usage error for an empty name, the name of one of `fixed`, the
-/// row's standard columns, or a name given twice, in any case ([`arbiter::tag_columns`]).
+/// row's standard columns, or a name given twice, in any case ([`arbiter::export::tag_columns`]).
 pub fn tag_columns(tags: &[String], fixed: &[&str]) -> anyhow::Result<Vec<String>> {
-    arbiter::tag_columns(tags, fixed).map_err(|err| anyhow!("--{err}"))
+    arbiter::export::tag_columns(tags, fixed).map_err(|err| anyhow!("--{err}"))
 }
 
 /// Runs `arbiter export`: the header, a record (or the ply rows) of every game, the footer.

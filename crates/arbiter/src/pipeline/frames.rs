@@ -1,6 +1,6 @@
 //! A zstd input of many frames (made with `pzstd`, as lichess's monthly files are), decoded on every
 //! core: the reading thread splits the file into runs of whole frames by their headers
-//! ([`crate::input::frames`]) and hands each run to the workers as a task of its own, a few runs
+//! ([`arbiter_io::frames`]) and hands each run to the workers as a task of its own, a few runs
 //! ahead of the one it cuts into parts; the parts are then cut from the decoded bytes, in order, as
 //! from any other stream ([`super::parts`]), so the games, their offsets and lines, and the output
 //! are the same as for the plain file.
@@ -8,7 +8,7 @@
 //! The reading thread never waits for a run no thread has started: it decodes that run itself,
 //! and it decodes the first run itself while the workers decode the next ones. A
 //! run that does not decode whole (damaged data), and whatever does not split into runs (see
-//! [`crate::input::frames`]), is decoded from its start as one stream on the reading thread, after
+//! [`arbiter_io::frames`]), is decoded from its start as one stream on the reading thread, after
 //! every byte decoded before it: so a damaged file gives the same games, and the same error
 //! naming the same offsets, as when decoded as one stream.
 //!
@@ -25,10 +25,11 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
+use arbiter_io::frames::{self, Next, RUN_BOUND, Run, Splitter};
+use arbiter_io::input::{Source, StoredBytes};
+
 use super::Observer;
 use super::parts::{Feed, Task};
-use crate::input::frames::{self, Next, RUN_BOUND, Run, Splitter};
-use crate::input::{Source, StoredBytes};
 
 /// Runs sent to the workers ahead of the one being cut: two, and one more per this many jobs.
 /// Decoding a run takes a fifth of the time parsing it does, or less: so a run is decoded long
@@ -110,7 +111,7 @@ enum After {
 }
 
 /// The file, its reads counted.
-type CountedFile = crate::input::Counted<File>;
+type CountedFile = arbiter_io::input::Counted<File>;
 
 /// The decoded bytes of a zstd file of many frames, its runs decoded on the workers.
 pub(super) struct FrameFeed<'a> {

@@ -5,11 +5,12 @@
 
 use std::sync::Arc;
 
-use crate::games::GameReplay;
-use crate::pgn::{Flow, GameInfo, GameResult, Location, PartEnd, PgnError, Splitter, Visitor};
+use arbiter_core::games::GameReplay;
+use arbiter_core::replay::{GameReport, ReplayOptions, Replayer};
+use arbiter_pgn::{Flow, GameInfo, GameResult, Location, PartEnd, PgnError, Splitter, Visitor};
+use arbiter_report::output::{GameFormatter, GameNumber, Output};
+
 use crate::pipeline::{BatchOutput, Part, read_part};
-use crate::replay::{GameReport, ReplayOptions, Replayer};
-use crate::report::output::{GameFormatter, GameNumber, Output};
 
 /// `count` short, valid games, each with its number in its Event tag (`good 0`, `good 1`...).
 fn good_games(count: usize) -> String {

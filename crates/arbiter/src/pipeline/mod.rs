@@ -3,7 +3,7 @@
 //!
 //! With one job, the calling thread reads, replays and formats every game, most in one pass over
 //! their bytes (see [`Reader`]). With more, it reads each input in parts of
-//! about 64 KiB, cut where a game surely starts ([`last_game_start`](crate::pgn::last_game_start)),
+//! about 64 KiB, cut where a game surely starts ([`last_game_start`](arbiter_pgn::last_game_start)),
 //! and the parts are read, replayed and formatted on every core, the calling thread's included
 //! (an ordered parallel run, private to the crate): nothing is cut into games serially. A part
 //! does not know how many games came before it, so its records leave their game numbers as holes,
@@ -12,7 +12,7 @@
 //! and output in flight are bounded by bytes as well as by count, so memory stays flat whatever
 //! the input turns into.
 //!
-//! Every game is read through [`crate::games`], the one way down. Input problems (an unreadable
+//! Every game is read through [`arbiter_core::games`], the one way down. Input problems (an unreadable
 //! file, a corrupt compressed stream) go to the [`Observer`] and the run goes on with the next
 //! input; they are counted in [`Totals::input_errors`]. Every game the reader finds reaches the
 //! formatter, so none is lost. The pipeline never prints: the caller's observer shows progress
@@ -39,22 +39,22 @@ mod parts;
 mod read;
 
 pub(crate) use parts::{Part, Task};
-use read::read_part;
-
 use std::fmt::Display;
 use std::io::{self, Read};
 use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::input;
-use crate::parallel::{Sink, Weight, run_ordered};
-use crate::pgn::{Ranged, ReadError, Reader};
-use crate::replay::{ReplayOptions, Replayer};
-use crate::report::output::{Destination, GameFormatter, Output};
-use crate::report::summary::{InputTotals, Totals};
+use arbiter_core::replay::{ReplayOptions, Replayer};
+use arbiter_io::input;
+use arbiter_pgn::{Ranged, ReadError, Reader};
+use arbiter_report::output::{Destination, GameFormatter, Output};
+use arbiter_report::summary::{InputTotals, Totals};
 use parts::{Buffers, Cutting, PART_BYTES, PLY_PART_BYTES, read_in_parts};
+use read::read_part;
 use read::{Place, read_here};
+
+use crate::parallel::{Sink, Weight, run_ordered};
 
 /// The bytes in flight with several jobs, at most: parts read and not yet written, and their
 /// output (see [`crate::parallel`]; each computing thread may hold a piece of output more).
@@ -115,7 +115,7 @@ pub trait Observer: Sync {
 impl Observer for () {}
 
 /// Runs every game of `paths` (files, directories, patterns, or standard input when empty: see
-/// [`crate::input`]) through a replayer built with `options`, on `jobs` threads; formats each with
+/// [`arbiter_io::input`]) through a replayer built with `options`, on `jobs` threads; formats each with
 /// a formatter from `make_formatter`, and writes the output to `out` in input order (from whichever
 /// thread finished the next batch). An error is one of `out`'s, which stops the run, or an
 /// internal error of the threads.

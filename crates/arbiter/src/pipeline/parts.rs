@@ -8,11 +8,12 @@ use std::io::{self, Read};
 use std::sync::{Arc, Mutex, PoisonError};
 
 #[cfg(feature = "zstd")]
+use arbiter_pgn::{PartEnd, RangeStop, Reader, TAG_LINE_LOOK_BACK, last_game_start, line_ends};
+
 use super::frames::Decoding;
 use super::read::{Place, read_batch_here};
 use super::{GameFormatter, Observer, PartSink};
 use crate::parallel::Weight;
-use crate::pgn::{PartEnd, RangeStop, Reader, TAG_LINE_LOOK_BACK, last_game_start, line_ends};
 
 /// Input bytes per part handed to a worker (a part and its output stay within a core's cache).
 pub(super) const PART_BYTES: usize = 64 << 10;
@@ -260,11 +261,12 @@ impl Buffers {
 
 #[cfg(test)]
 mod tests {
+    use arbiter_core::replay::{GameReport, ReplayOptions, Replayer};
+    use arbiter_report::output::{GameNumber, Output};
+
     use super::*;
     use crate::parallel::Sink;
     use crate::pipeline::BatchOutput;
-    use crate::replay::{GameReport, ReplayOptions, Replayer};
-    use crate::report::output::{GameNumber, Output};
 
     /// Formats nothing.
     struct Nothing;

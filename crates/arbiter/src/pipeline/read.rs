@@ -4,17 +4,18 @@
 
 use std::io::Read;
 
+use arbiter_core::games::{GameReplay, next_game};
+use arbiter_core::replay::GameReport;
+use arbiter_io::input::StoredBytes;
+use arbiter_pgn::Reader;
+use arbiter_report::output::GameNumber;
+
 use super::{BatchOutput, GameFormatter, Observer, Part, PartSink};
-use crate::games::{GameReplay, next_game};
-use crate::input::StoredBytes;
-use crate::pgn::Reader;
-use crate::replay::GameReport;
-use crate::report::output::GameNumber;
 
 /// Games per batch read here with one job.
 const BATCH_GAMES: usize = 1024;
 /// Input bytes per batch read here with one job; output bytes per batch, and per piece of a part
-/// read on a worker, as [`Output::footprint`](crate::report::output::Output::footprint) counts
+/// read on a worker, as [`Output::footprint`](arbiter_report::output::Output::footprint) counts
 /// them: a batch ends after the game that passes them.
 const BATCH_BYTES: u64 = 256 << 10;
 

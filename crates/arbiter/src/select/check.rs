@@ -5,11 +5,12 @@
 //! byte for byte. The property test (`round_trip.rs`) and the `select_roundtrip` fuzz
 //! target run it.
 
-use crate::pgn::{GameResult, Reader};
-use crate::report::output::GameNumber;
-use crate::report::record::ExportRecord;
-use crate::tree::{GameTree, Node, ROSTER, WriteOptions, write_game};
-use crate::{ReplayOptions, Replayer};
+use arbiter_core::replay::{ReplayOptions, Replayer};
+use arbiter_core::tree::{GameTree, Node};
+use arbiter_pgn::{GameResult, Reader};
+use arbiter_report::output::GameNumber;
+use arbiter_report::pgn_writer::{ROSTER, WriteOptions, write_game};
+use arbiter_report::record::ExportRecord;
 
 /// Reads every game of `text` (named `name`), writes each valid one from its tree, and checks
 /// the round trip. Returns how many games were written from their trees, or what differed, with

@@ -6,16 +6,17 @@
 //! `--where` tests the game's export record ([`RecordFields`]): the same fields, with the same
 //! values, as `export` writes.
 
+use arbiter_core::outcome::{Outcome, Winner};
+use arbiter_core::replay::GameReport;
+use arbiter_pgn::GameResult;
+use arbiter_report::columns::ColumnKind;
+use arbiter_report::output::{Cell, GameFormatter, GameNumber, Output};
+use arbiter_report::pgn_writer::{WriteOptions, write_game};
+use arbiter_report::record::{COLUMNS, ExportRecord, OPENING_COLUMNS, POSITION_PLY, WHERE_FIELDS};
+
 use super::dedup::{DedupMode, key};
 use super::expr::{Fields, Filter, Schema, Type, Value};
 use super::frame::{Frame, Warning};
-use crate::outcome::{Outcome, Winner};
-use crate::pgn::GameResult;
-use crate::replay::GameReport;
-use crate::report::columns::ColumnKind;
-use crate::report::output::{Cell, GameFormatter, GameNumber, Output};
-use crate::report::record::{COLUMNS, ExportRecord, OPENING_COLUMNS, POSITION_PLY, WHERE_FIELDS};
-use crate::tree::{WriteOptions, write_game};
 
 /// The schema `--where` reads: export's fixed columns and the opening columns, then
 /// `position_ply` when positions are looked for.
@@ -123,7 +124,7 @@ pub struct SelectOptions {
     pub keep_source: bool,
 }
 
-/// Makes each game's [`Frame`]; one per worker, reusing its buffers.
+/// Makes each game's verdict (a frame for the [`Router`](super::Router)); one per worker, reusing its buffers.
 pub struct Chooser<'a> {
     options: &'a SelectOptions,
     key: Vec<u8>,

@@ -11,7 +11,7 @@
 //! # Examples
 //!
 //! ```
-//! use arbiter::KeptGames;
+//! use arbiter::select::KeptGames;
 //!
 //! let mut kept = KeptGames::new()?;
 //! assert!(kept.insert(b"1. e4 e5")?);
@@ -25,7 +25,7 @@ use std::fs::File;
 use std::hash::{DefaultHasher, Hasher};
 use std::io::{self, Read, Seek, SeekFrom, Write};
 
-use crate::tree::{GameTree, Node};
+use arbiter_core::tree::{GameTree, Node};
 
 /// Keys are written to the file in blocks of this size (the last one stays in memory until
 /// full).
@@ -248,9 +248,10 @@ fn field_len(key: &[u8]) -> [u8; 4] {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use crate::rules::Position;
+    use arbiter_rules::Position;
     use proptest::prelude::*;
+
+    use super::*;
 
     #[test]
     fn a_hash_collision_drops_no_game() {

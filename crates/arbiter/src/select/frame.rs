@@ -7,7 +7,7 @@
 //! original bytes (when a `--rejected` or `--duplicates` file may need them), the dedup key, and
 //! a warning with its game number.
 
-use crate::report::output::GameNumber;
+use arbiter_report::output::GameNumber;
 
 /// Flag bits.
 const REJECTED: u8 = 1;

@@ -5,11 +5,11 @@
 //! the same game (the same tags, roster first; the same moves, comments folded as written, NAGs,
 //! variations and marker; the same export record) and is written again byte for byte.
 
+use arbiter_rules::{Color, Position, san};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 
 use super::check::check_round_trip;
-use crate::rules::{Color, Position, san};
 
 /// What a game of the generator is made of: its tags, then each step's move choice, how the
 /// move is written, what follows it, and the result.

@@ -5,9 +5,10 @@
 
 use std::io::{self, Write};
 
+use arbiter_report::output::{Destination, GameNumber, Output};
+
 use super::dedup::KeptGames;
 use super::frame::{Frame, frames};
-use crate::report::output::{Destination, GameNumber, Output};
 
 /// What became of the games.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]

@@ -6,10 +6,9 @@ use std::fs;
 use std::io::Read;
 use std::path::Path;
 
+use arbiter::io::{InputError, open_stream, sources};
 use arbiter::pgn::{GameInfo, PgnError, Reader, Visitor};
-use arbiter::{InputError, open_stream, sources};
-
-use crate::util::{files_below, read_all, testdata};
+use arbiter_test_support::reader::{files_below, read_all, testdata};
 
 /// Counts games, moves and problems.
 #[derive(Default)]
@@ -169,7 +168,7 @@ fn zst_and_its_decompressed_twin_read_the_same() {
     let read = |p: &Path| {
         let source = sources(&[p]).next().expect("one source").expect("opens");
         let mut reader = Reader::new(source.name, source.reader);
-        let mut recorder = crate::util::Recorder::default();
+        let mut recorder = arbiter_test_support::reader::Recorder::default();
         let mut games = Vec::new();
         while let Some(game) = reader.read_game(&mut recorder).expect("reads") {
             games.push(game);

@@ -9,9 +9,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::thread::ThreadId;
 
-use arbiter::{Bytes, ColumnSet, ExportFormat, Observer, RecordFormatter, ReplayOptions};
-
-use crate::util::{Random, testdata};
+use arbiter::report::output::Bytes;
+use arbiter::report::record::{ColumnSet, RecordFormatter};
+use arbiter::{ExportFormat, Observer, ReplayOptions};
+use arbiter_test_support::reader::{Random, testdata};
 
 /// A zstd file of `text` as `pzstd` lays one out: a skippable frame first, then `text` cut in
 /// pieces of about `piece` bytes (anywhere, mid-game), each compressed as a frame of its own,
@@ -107,7 +108,7 @@ pub(crate) fn corpora() -> Vec<(String, Vec<u8>)> {
     let Some(data) = testdata() else {
         return Vec::new();
     };
-    let mut files: Vec<PathBuf> = crate::util::files_below(&data.join("corpora"));
+    let mut files: Vec<PathBuf> = arbiter_test_support::reader::files_below(&data.join("corpora"));
     files.retain(|p| {
         let name = p.to_string_lossy();
         name.ends_with(".pgn") || name.ends_with(".pgn.zst")

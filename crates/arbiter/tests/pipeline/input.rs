@@ -4,10 +4,9 @@ use std::fs;
 use std::io::{Read, Write};
 use std::path::Path;
 
+use arbiter::io::{InputError, open_stream, sources};
 use arbiter::pgn::Reader;
-use arbiter::{InputError, open_stream, sources};
-
-use crate::util::{Game, Recorder};
+use arbiter_test_support::reader::{Game, Recorder};
 
 /// `count` small games, numbered in their Event tags, with noise that compresses badly (so that a
 /// compressed file has many blocks).

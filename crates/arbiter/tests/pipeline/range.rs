@@ -15,11 +15,13 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use arbiter::pgn::{FIRST_BACK, RANGE_LOOK_AHEAD, RANGE_LOOK_BEHIND, Ranged, Reader, sure_start};
-use arbiter::{Bytes, ColumnSet, ExportFormat, RecordFormatter, ReplayOptions};
+use arbiter::report::output::Bytes;
+use arbiter::report::record::{ColumnSet, RecordFormatter};
+use arbiter::{ExportFormat, ReplayOptions};
+use arbiter_test_support::reader::{Game, Random, Recorder, read_all, read_games};
 use serde_json::Value;
 
 use crate::frames::{corpora, multi_frame};
-use crate::util::{Game, Random, Recorder, read_all, read_games};
 
 /// The records of `range` of `path` (the whole file when `None`) with `jobs` jobs, keyed by
 /// `offset`, without the numbers that count within a run (checked here: 1, 2, ... in order);

@@ -4,7 +4,7 @@
 //! # Examples
 //!
 //! ```
-//! use arbiter::{Eval, MoveAnnotations};
+//! use arbiter_core::clocks::{Eval, MoveAnnotations};
 //!
 //! let mut notes = MoveAnnotations::default();
 //! let mut warnings = Vec::new();

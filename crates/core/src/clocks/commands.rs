@@ -25,7 +25,7 @@
 //! # Examples
 //!
 //! ```
-//! use arbiter::{Command, Eval, read_commands};
+//! use arbiter_core::clocks::{Command, Eval, read_commands};
 //!
 //! let mut seen = Vec::new();
 //! read_commands(" [%eval #-3] [%csl Ra1] [%clk 0:03:00.5] ", |command| seen.push(command));

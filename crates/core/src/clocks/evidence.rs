@@ -29,13 +29,13 @@
 //! # Examples
 //!
 //! ```
-//! use arbiter::{ClockEvidence, TimeControl};
-//! use arbiter::rules::Color;
+//! use arbiter_core::clocks::{ClockEvidence, ClockWarning, TimeControl};
+//! use arbiter_rules::Color;
 //!
 //! let mut evidence = ClockEvidence::new();
 //! evidence.begin_game(Some(&"60+0".parse::<TimeControl>().unwrap()));
 //! let mut warnings = Vec::new();
-//! let mut warn = |w: arbiter::ClockWarning| warnings.push(format!("ply {}: {w}", w.ply()));
+//! let mut warn = |w: ClockWarning| warnings.push(format!("ply {}: {w}", w.ply()));
 //! evidence.ply(1, Color::White, Some(50_000), &mut warn);
 //! evidence.ply(2, Color::Black, Some(59_000), &mut warn);
 //! evidence.ply(3, Color::White, Some(58_000), &mut warn);
@@ -47,11 +47,12 @@
 //! assert_eq!(evidence.final_clock(Color::Black), Some(59_000));
 //! ```
 
+use arbiter_pgn::GameResult;
+use arbiter_rules::Color;
+
 use crate::clocks::commands::Millis;
 use crate::clocks::time_control::{Period, TimeControl};
 use crate::clocks::warning::ClockWarning;
-use crate::pgn::GameResult;
-use crate::rules::Color;
 
 /// What a clock may show beyond what the time control allows before a warning: 1 second.
 pub const TOLERANCE_MS: u64 = 1_000;
@@ -220,7 +221,7 @@ pub fn lost_on_time(termination: &str) -> bool {
 /// What a side's clock may gain with its `k`-th move (from 1), in milliseconds: the increment of
 /// the period the move is in, plus the next period's seconds when the move ends its period. The
 /// last period, when it counts moves, repeats.
-pub(crate) fn allowance(periods: &[Period], k: u32) -> u64 {
+pub fn allowance(periods: &[Period], k: u32) -> u64 {
     // Nearly every online game: one sudden-death period.
     if let [
         Period::Timed {

@@ -15,7 +15,7 @@
 //! # Examples
 //!
 //! ```
-//! use arbiter::{Speed, TimeControl};
+//! use arbiter_core::clocks::{Speed, TimeControl};
 //!
 //! let tc: TimeControl = "180+2".parse().unwrap();
 //! assert_eq!((tc.base_seconds(), tc.increment_seconds()), (Some(180), Some(2)));

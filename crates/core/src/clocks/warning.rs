@@ -3,8 +3,9 @@
 
 use std::fmt;
 
+use arbiter_rules::Color;
+
 use crate::clocks::commands::Millis;
-use crate::rules::Color;
 
 /// A contradiction between a game's clocks and its tags, naming the ply it is seen at.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]

@@ -19,7 +19,7 @@ use serde::Serialize;
 
 /// The declared result of a game, from its `Result` tag or its termination marker: the PGN
 /// reader's type, read from a tag's text with [`GameResult::from_tag`].
-pub use crate::pgn::GameResult;
+pub use arbiter_pgn::GameResult;
 
 /// The winner a declared result names.
 pub fn declared_winner(result: GameResult) -> Winner {

@@ -17,8 +17,8 @@
 //! # Examples
 //!
 //! ```
-//! use arbiter::rules::{Position, San};
-//! use arbiter::Classifier;
+//! use arbiter_core::position::Classifier;
+//! use arbiter_rules::{Position, San};
 //!
 //! let mut pos = Position::startpos();
 //! let mut opening = Classifier::default();
@@ -36,8 +36,9 @@
 
 use std::sync::OnceLock;
 
+use arbiter_rules::{Position, San};
+
 use super::PositionKey;
-use crate::rules::{Position, San};
 
 /// Only the positions after the first 40 plies of a main line are looked up, as lichess does.
 pub const MAX_PLIES: u32 = 40;

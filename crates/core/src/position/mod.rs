@@ -19,7 +19,7 @@ mod status;
 pub use eco::{Classifier, MAX_PLIES, Opening, OpeningTable};
 pub use status::Status;
 
-use crate::rules::{Bitboard, Color, Position, Role};
+use arbiter_rules::{Bitboard, Color, Position, Role};
 
 /// The placement, side to move, castling rights and legal en passant square of a position.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -92,8 +92,9 @@ impl Targets {
 
 #[cfg(test)]
 mod tests {
+    use arbiter_rules::san::San;
+
     use super::*;
-    use crate::rules::san::San;
 
     fn play(pos: &mut Position, moves: &str) {
         for text in moves.split_whitespace() {

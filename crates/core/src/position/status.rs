@@ -3,10 +3,9 @@
 //! the seventy-five-move rule (a halfmove clock of 150 or more), else ongoing. The command line
 //! and the Python package both judge a position through [`Status::of`].
 
+use arbiter_rules::Position;
+use arbiter_rules::mate::CanMate;
 use serde::Serialize;
-
-use crate::rules::Position;
-use crate::rules::mate::CanMate;
 
 /// The status of a position.
 #[derive(Copy, Clone, Debug, Eq, PartialEq, Serialize)]
@@ -28,7 +27,7 @@ pub enum Status {
 
 impl Status {
     /// The status of `pos`, which has `moves` legal moves, and in which White and Black can mate
-    /// as `can_mate` says (in [`Color::index`](crate::rules::Color::index) order).
+    /// as `can_mate` says (in [`Color::index`](arbiter_rules::Color::index) order).
     pub fn of(pos: &Position, moves: usize, can_mate: &[CanMate; 2]) -> Status {
         let dead = can_mate.iter().all(|answer| *answer == CanMate::No);
         if moves == 0 && pos.is_check() {
@@ -62,9 +61,10 @@ impl Status {
 
 #[cfg(test)]
 mod tests {
+    use arbiter_rules::Color;
+    use arbiter_rules::mate::{MateLimits, can_mate};
+
     use super::*;
-    use crate::rules::Color;
-    use crate::rules::mate::{MateLimits, can_mate};
 
     fn status(fen: &str) -> Status {
         let pos = Position::from_fen(fen).unwrap();
@@ -93,6 +93,6 @@ mod tests {
         assert_eq!(status(wall), Status::DeadPosition);
         let late = "8/8/4k3/8/8/4K3/4P3/8 w - - 150 100";
         assert_eq!(status(late), Status::SeventyfiveMoves);
-        assert_eq!(status(crate::rules::STARTING_FEN), Status::Ongoing);
+        assert_eq!(status(arbiter_rules::STARTING_FEN), Status::Ongoing);
     }
 }

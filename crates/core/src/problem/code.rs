@@ -2,9 +2,8 @@
 //! name (`illegal_move`), its default [`Severity`] and one line saying what it means. `docs/diagnostics.md`
 //! lists the same codes (a test keeps the two equal).
 
+use arbiter_pgn::PgnErrorKind;
 use serde::Serialize;
-
-use crate::pgn::PgnErrorKind;
 
 /// How bad a problem is.
 #[derive(Copy, Clone, Debug, Eq, PartialEq, Serialize)]

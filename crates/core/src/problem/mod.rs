@@ -14,9 +14,8 @@ pub use code::{Code, CodeCounts, Severity};
 
 use std::fmt;
 
+use arbiter_pgn::{LineCol, Location};
 use serde::Serialize;
-
-use crate::pgn::{LineCol, Location};
 
 /// One located problem of a game, without the path (the caller knows the source).
 #[derive(Clone, Debug, Eq, PartialEq)]

@@ -3,7 +3,7 @@
 //! move that would complete the repetition or the fifty moves (9.2.1.1, 9.3.1). Only looked at
 //! once per drawn game, so plain and exact rather than fast.
 
-use crate::rules::Position;
+use arbiter_rules::Position;
 
 /// Whether a draw by the 50-move rule may be claimed in `pos`: 100 half-moves without a capture
 /// or pawn move were played, or some legal move that is neither completes them (and leaves the
@@ -59,8 +59,9 @@ pub fn threefold(pos: &Position, history: &[u64]) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use arbiter_rules::san::San;
+
     use super::*;
-    use crate::rules::san::San;
 
     /// Plays `moves` (SAN) from the start, returning the final position and the key history
     /// since the last zeroing move.

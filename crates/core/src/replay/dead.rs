@@ -1,6 +1,6 @@
 //! Dead positions (Law 5.2.2) and sides that cannot mate (Law 6.9), judged on archive paths:
 //! the final position of every game is ruled on for both sides by the rules core's
-//! [`rule`](crate::rules::mate::rule) (the mate on the board, material, the locked-position
+//! [`rule`](arbiter_rules::mate::rule) (the mate on the board, material, the locked-position
 //! proof, then the helpmate search under the game's node budget, [`ReplayOptions::rulings_budget`]);
 //! a dead final position is then bisected for the first dead ply.
 //!
@@ -10,8 +10,8 @@
 //!
 //! [`ReplayOptions::rulings_budget`]: crate::ReplayOptions::rulings_budget
 
-use crate::rules::mate::rule;
-use crate::rules::{Move, Position};
+use arbiter_rules::mate::rule;
+use arbiter_rules::{Move, Position};
 
 /// Whether `pos` is proved dead, within `budget` positions of search: neither side can mate.
 pub fn proved_dead(pos: &Position, budget: u64) -> bool {
@@ -49,8 +49,9 @@ pub fn first_dead_ply(start: &Position, moves: &[Option<Move>], budget: u64) -> 
 
 #[cfg(test)]
 mod tests {
+    use arbiter_rules::san::San;
+
     use super::*;
-    use crate::rules::san::San;
 
     /// A budget that decides every position below.
     const BUDGET: u64 = 20_000;

@@ -3,7 +3,7 @@
 //! `Result`, `Termination`, `TimeControl`), with where they stand. Buffers are kept from one game
 //! to the next: a game's tags are copied into strings that already have room.
 
-use crate::pgn::Location;
+use arbiter_pgn::Location;
 
 /// The tags a report keeps, as written (empty when absent).
 #[derive(Clone, Debug, Default, Eq, PartialEq)]

@@ -4,12 +4,13 @@
 //! against the Result. The final position is ruled on for both sides (can each still mate?,
 //! `dead`), and the ruling is kept in the report.
 
+use arbiter_pgn::{GameResult, Location, RawGame, parse_game};
+use arbiter_rules::mate::{Ruling, Stage, rule};
+use arbiter_rules::{Color, Move, Position};
+
 use crate::outcome::{self, BoardFacts, Outcome, termination};
-use crate::pgn::{GameResult, Location, RawGame, parse_game};
 use crate::problem::Code;
 use crate::replay::{ReplayOptions, Replayer, claims, dead};
-use crate::rules::mate::{Ruling, Stage, rule};
-use crate::rules::{Color, Move, Position};
 
 impl Replayer {
     /// Classifies the game and reports what the tags say against the board: the first automatic
@@ -160,8 +161,9 @@ fn main_line_moves(game: &[u8]) -> Vec<(Option<Move>, Location)> {
 
 #[cfg(test)]
 mod tests {
+    use arbiter_rules::san::San;
+
     use super::*;
-    use crate::rules::san::San;
 
     #[test]
     fn the_main_line_is_replayed_again_past_comments_variations_and_odd_forms() {

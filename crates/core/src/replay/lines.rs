@@ -7,9 +7,10 @@
 //! is compared with the positions of the same side to move since then (fewer than 150 while the
 //! 75-move rule has not struck), so the work stays linear in the length of the game.
 
+use arbiter_pgn::Location;
+use arbiter_rules::{Move, Position, Undo};
+
 use crate::outcome::{self, BoardFacts, Outcome};
-use crate::pgn::Location;
-use crate::rules::{Move, Position, Undo};
 
 /// Variations nested deeper than this are read but not replayed: each level holds a position,
 /// and a 64 MB game of `(d4 ` would need gigabytes. Real games nest a few levels.
@@ -242,8 +243,9 @@ fn automatic_end_now(pos: &Position) -> Option<Outcome> {
 
 #[cfg(test)]
 mod tests {
+    use arbiter_rules::san::San;
+
     use super::*;
-    use crate::rules::san::San;
 
     /// Plays `moves` (SAN) on the main line as the replay does.
     fn play(stack: &mut LineStack, moves: &str) {

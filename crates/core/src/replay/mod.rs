@@ -44,22 +44,23 @@ mod warnings;
 pub use game_tags::Tags;
 pub use notes::{PlyLog, PlyNote};
 
-use crate::clocks::{Millis, Period, Speed};
-use crate::outcome::Classification;
-use crate::pgn::{Flow, GameInfo, GameResult, LineCol, Location, PgnError, Visitor};
-use crate::position::Targets;
-use crate::position::{Classifier, Opening};
-use crate::problem::{Code, CodeCounts, Problem, Variation};
-use crate::rules::MAX_FEN_BYTES;
-use crate::rules::san::{self, San, Suffix};
-use crate::rules::{Color, Position};
-use crate::text::clip;
-use crate::tree::GameTree;
+use arbiter_pgn::{Flow, GameInfo, GameResult, LineCol, Location, PgnError, Visitor};
+use arbiter_rules::MAX_FEN_BYTES;
+use arbiter_rules::san::{self, San, Suffix};
+use arbiter_rules::{Color, Position};
 use game_tags::{TagCapture, VariantKind, variant_kind};
 use lines::{LineStack, MAX_VARIATION_DEPTH, Opened};
 use notes::MainLineNotes;
 use problems::{Place, ProblemLog};
 use warnings::breaks_main_line;
+
+use crate::clocks::{Millis, Period, Speed};
+use crate::outcome::Classification;
+use crate::position::Targets;
+use crate::position::{Classifier, Opening};
+use crate::problem::{Code, CodeCounts, Problem, Variation};
+use crate::text::clip;
+use crate::tree::GameTree;
 
 /// The default of [`ReplayOptions::rulings_budget`] (and of `--rulings-budget`): positions the
 /// helpmate searches may expand on one game's final position, both sides together.
@@ -465,7 +466,7 @@ impl Replayer {
 
     /// Tells the notes a main-line move was played (its problems go to the log).
     #[inline]
-    fn note_move(&mut self, ply: u32, mover: Color, mv: Option<crate::rules::Move>) {
+    fn note_move(&mut self, ply: u32, mover: Color, mv: Option<arbiter_rules::Move>) {
         let (log, report) = (&mut self.log, &mut self.report);
         self.notes
             .move_played(ply, mover, mv, &mut |at, ply, code, message| {

@@ -15,11 +15,12 @@
 
 use std::ops::Range;
 
+use arbiter_pgn::{GameResult, Location};
+use arbiter_rules::{Color, Move, Position};
+
 use crate::clocks::annotations::lichess_clock;
 use crate::clocks::{ClockEvidence, ClockWarning, Millis, MoveAnnotations, TimeControl};
-use crate::pgn::{GameResult, Location};
 use crate::problem::Code;
-use crate::rules::{Color, Move, Position};
 
 /// Where a problem found here goes: location, ply, code and message.
 pub type Report<'a> = &'a mut dyn FnMut(Location, Option<u32>, Code, String);

@@ -11,7 +11,8 @@
 
 use std::fmt::Write as _;
 
-use crate::pgn::{GameInfo, LineCol, Location, PgnErrorKind};
+use arbiter_pgn::{GameInfo, LineCol, Location, PgnErrorKind};
+
 use crate::problem::{Code, MAX_PROBLEMS, Problem, Severity, Variation};
 use crate::replay::GameReport;
 use crate::text::{MAX_ECHO_CHARS, clip, clip_owned};

@@ -4,12 +4,13 @@
 //! These are the rare paths: cold functions of their own, so that the path every move takes stays
 //! short.
 
+use arbiter_pgn::{Location, PgnError};
+use arbiter_rules::san::{self, Leniency, ParseSanError, Resolved, San, Suffix};
+use arbiter_rules::{Color, Position};
+
 use crate::outcome::Outcome;
-use crate::pgn::{Location, PgnError};
 use crate::problem::Code;
 use crate::replay::Replayer;
-use crate::rules::san::{self, Leniency, ParseSanError, Resolved, San, Suffix};
-use crate::rules::{Color, Position};
 
 impl Replayer {
     /// Text that is no move at all.
@@ -286,7 +287,7 @@ fn suffix_message(
 /// defects (a broken tag, a bad NAG, junk in a variation or after the result) make the game
 /// invalid, but the main line replays as written and keeps its outcome.
 pub(super) fn breaks_main_line(error: &PgnError, in_main_line: bool) -> bool {
-    use crate::pgn::PgnErrorKind as K;
+    use arbiter_pgn::PgnErrorKind as K;
     match error.kind {
         K::UnterminatedComment | K::UnclosedVariation | K::GameTooLarge => true,
         K::UnexpectedText => in_main_line,

@@ -24,7 +24,6 @@
 //! see [`clash`].
 
 pub mod clash;
-mod compress;
 mod full;
 pub mod inputs;
 mod staged;
@@ -34,13 +33,13 @@ use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-pub use compress::{Compression, format_extension};
 pub use staged::StagedDir;
 pub use temp::remove_all as remove_temporaries;
 
-use compress::Encoder;
 use inputs::FileId;
 use temp::Temporary;
+
+use crate::compression::{Compression, Encoder};
 
 /// An output destination. Call [`Sink::finish`] to commit it; dropping it unfinished removes the
 /// temporary file and leaves the target as it was.
@@ -392,7 +391,7 @@ mod tests {
             Compression::Bzip2,
         ] {
             let target = dir.path().join(format!("out.csv{}", compression.suffix()));
-            let feature = compression.feature();
+            let feature = compression.name();
             let built = match compression {
                 Compression::Gzip => cfg!(feature = "gzip"),
                 Compression::Zstd => cfg!(feature = "zstd"),

@@ -1,15 +1,10 @@
-//! Integration tests of the PGN reader and the input layer: real corpora and edge files, recovery
-//! from damage, encodings, deep nesting, round trips of generated games, compressed input, and the
+//! Integration tests of the PGN reader: recovery from damage, encodings, deep nesting, round trips
+//! of generated games, the part cutter, the lexer against the grammar's own rules, and the
 //! one-pass reading against the general way.
 
-mod corpora;
-mod frames;
-mod input;
 mod lexer;
 mod one_pass;
 mod parts;
-mod range;
 mod reading;
 mod recovery;
 mod roundtrip;
-mod util;

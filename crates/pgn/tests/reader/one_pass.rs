@@ -1,11 +1,11 @@
 //! The one-pass reading against the general way (cut, then parse): the same games,
 //! tokens, locations, errors and raw bytes, on every real file, at any read size, and on damaged
-//! copies of real games. (Every test that reads through `util::read_with` compares both ways too.)
+//! copies of real games. (Every test that reads through `reader::read_with` compares both ways too.)
 
 use std::fs;
 use std::io::{self, Read};
 
-use crate::util::{
+use arbiter_test_support::reader::{
     Random, Recorder, assert_same_games, damage, games_to_damage, pgn_files, read_limited,
     read_recording, testdata,
 };
@@ -121,16 +121,16 @@ struct PanicAt {
     one_pass: bool,
 }
 
-impl arbiter::pgn::Visitor for PanicAt {
+impl arbiter_pgn::Visitor for PanicAt {
     type Output = u64;
 
-    fn san(&mut self, san: &str, _: arbiter::pgn::Location) {
+    fn san(&mut self, san: &str, _: arbiter_pgn::Location) {
         assert_ne!(san, self.san, "a bug in the visitor");
     }
     fn one_pass(&self) -> bool {
         self.one_pass
     }
-    fn end_game(&mut self, game: &arbiter::pgn::GameInfo<'_>) -> u64 {
+    fn end_game(&mut self, game: &arbiter_pgn::GameInfo<'_>) -> u64 {
         game.index()
     }
 }
@@ -144,7 +144,7 @@ fn a_panic_in_the_visitor_loses_only_its_game() {
             san: "Nf6",
             one_pass,
         };
-        let mut reader = arbiter::pgn::Reader::new("test.pgn", pgn.as_bytes());
+        let mut reader = arbiter_pgn::Reader::new("test.pgn", pgn.as_bytes());
         let mut seen = Vec::new();
         // Bounded: a reader that did not move past the game would panic on it forever.
         for _ in 0..10 {

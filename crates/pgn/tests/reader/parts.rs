@@ -5,9 +5,8 @@
 
 use std::fs;
 
-use arbiter::pgn::{PartEnd, Reader, last_game_start, line_ends};
-
-use crate::util::{
+use arbiter_pgn::{PartEnd, Reader, last_game_start, line_ends};
+use arbiter_test_support::reader::{
     Game, Random, Recorder, assert_same_games, damage, games_to_damage, pgn_files, read_recording,
     testdata,
 };

@@ -1,8 +1,7 @@
 //! Reading well-formed (if unusual) PGN: tokens, locations, encodings, nesting, splitting.
 
-use arbiter::pgn::{GameResult, PgnErrorKind};
-
-use crate::util::{Recorder, Token, read_all, read_one, read_with};
+use arbiter_pgn::{GameResult, PgnErrorKind};
+use arbiter_test_support::reader::{Recorder, Token, read_all, read_one, read_with};
 
 fn san(s: &str) -> Token {
     Token::San(s.into())
@@ -277,8 +276,9 @@ fn words_are_not_moves() {
 /// Reads `text` with a visitor that skips comments' text, in one pass or not: each comment's
 /// place and the bytes of its span.
 fn skipped_comments(text: &str, one_pass: bool) -> Vec<(u32, String)> {
-    use arbiter::pgn::{GameInfo, Location, Reader, Visitor};
     use std::ops::Range;
+
+    use arbiter_pgn::{GameInfo, Location, Reader, Visitor};
 
     struct Skipping {
         one_pass: bool,

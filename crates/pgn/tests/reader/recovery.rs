@@ -1,8 +1,7 @@
 //! Recovery from damage: each case reports its location and the games after it are still read.
 
-use arbiter::pgn::{PgnErrorKind, Reader};
-
-use crate::util::{Game, Recorder, read_all, read_limited};
+use arbiter_pgn::{PgnErrorKind, Reader};
+use arbiter_test_support::reader::{Game, Recorder, read_all, read_limited};
 
 /// The single error proper of `game`, checked for kind and location.
 fn the_error(game: &Game, kind: PgnErrorKind, at: &str) -> String {
@@ -54,17 +53,20 @@ fn unclosed_variation() {
     let begins = game
         .bare()
         .iter()
-        .filter(|t| **t == crate::util::Token::Begin)
+        .filter(|t| **t == arbiter_test_support::reader::Token::Begin)
         .count();
     let ends = game
         .bare()
         .iter()
-        .filter(|t| **t == crate::util::Token::End)
+        .filter(|t| **t == arbiter_test_support::reader::Token::End)
         .count();
     assert_eq!((begins, ends), (1, 1));
-    assert!(game.bare().contains(&crate::util::Token::Result(
-        arbiter::pgn::GameResult::Unknown
-    )));
+    assert!(
+        game.bare()
+            .contains(&arbiter_test_support::reader::Token::Result(
+                arbiter_pgn::GameResult::Unknown
+            ))
+    );
     next_game_is_whole(&games, 1);
     // Without a result, the next tag section ends it.
     let text = format!("1. e4 ((1. d4\n{NEXT}");

@@ -1,10 +1,9 @@
 //! Generated games written out and read back give the same tokens.
 
-use arbiter::pgn::GameResult;
+use arbiter_pgn::GameResult;
+use arbiter_test_support::reader::{Token, read_all};
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
-
-use crate::util::{Token, read_all};
 
 /// A movetext element, as generated.
 #[derive(Clone, Debug)]
@@ -141,7 +140,7 @@ proptest! {
     #![proptest_config(ProptestConfig {
         cases: 300,
         failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
-            "tests/pgn/proptest-regressions.txt",
+            "tests/reader/proptest-regressions.txt",
         ))),
         ..ProptestConfig::default()
     })]

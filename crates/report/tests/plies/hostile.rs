@@ -1,9 +1,9 @@
 //! Hostile text never panics: comments, `TimeControl` values and clock sequences made up of the
 //! pieces the parsers look for, in any order, with any numbers.
 
-use arbiter::pgn::GameResult;
-use arbiter::rules::Color;
-use arbiter::{ClockEvidence, Command, MoveAnnotations, TimeControl, read_commands};
+use arbiter_core::clocks::{ClockEvidence, Command, MoveAnnotations, TimeControl, read_commands};
+use arbiter_pgn::GameResult;
+use arbiter_rules::Color;
 use proptest::collection::vec;
 use proptest::prelude::*;
 

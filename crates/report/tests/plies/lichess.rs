@@ -4,9 +4,9 @@
 
 use std::fs;
 
-use arbiter::pgn::{self, GameInfo, GameResult, Location, Visitor};
-use arbiter::rules::Color;
-use arbiter::{ClockEvidence, Eval, MoveAnnotations, TimeControl};
+use arbiter_core::clocks::{ClockEvidence, Eval, MoveAnnotations, TimeControl};
+use arbiter_pgn::{self as pgn, GameInfo, GameResult, Location, Visitor};
+use arbiter_rules::Color;
 
 use crate::shared_data::shared;
 

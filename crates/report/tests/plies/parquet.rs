@@ -3,9 +3,9 @@
 
 use std::fs::File;
 
-use arbiter::Eval;
-use arbiter::parquet::{ParquetOptions, ParquetWriter};
-use arbiter::{Column, ColumnKind};
+use arbiter_core::clocks::Eval;
+use arbiter_report::columns::{Column, ColumnKind};
+use arbiter_report::parquet::{ParquetOptions, ParquetWriter};
 use parquet::file::reader::{FileReader, SerializedFileReader};
 use parquet::record::Field;
 

@@ -1,10 +1,10 @@
-//! The streaming Parquet writer (`arbiter::parquet`) read back with the parquet crate's
+//! The streaming Parquet writer (`arbiter_report::parquet`) read back with the parquet crate's
 //! own reader: every kind of column, nulls, UTF-8, many row groups, row groups cut by bytes, and a
 //! file with no rows.
 
-use arbiter::Date32;
-use arbiter::parquet::{ParquetOptions, ParquetWriter, Value};
-use arbiter::{Column, ColumnKind};
+use arbiter_report::columns::{Column, ColumnKind};
+use arbiter_report::date::Date32;
+use arbiter_report::parquet::{ParquetOptions, ParquetWriter, Value};
 use bytes::Bytes;
 use parquet::basic::{Compression, LogicalType, ZstdLevel};
 use parquet::file::reader::{FileReader, SerializedFileReader};

@@ -1,7 +1,6 @@
 //! FEN writing.
 
 use crate::bitboard::Bitboard;
-use crate::decimal;
 use crate::position::Position;
 use crate::types::{Color, Piece, Role, Square};
 
@@ -126,10 +125,20 @@ impl Fen {
         self.len += usize::from(keep);
     }
 
-    /// Appends `n` in decimal.
+    /// Appends `n` in decimal (a clock: one to three digits, as a rule).
     fn number(&mut self, n: u32) {
-        let (digits, len) = decimal::digits(u64::from(n));
-        for &digit in &digits[..len] {
+        let mut digits = [0u8; 10];
+        let mut at = digits.len();
+        let mut n = n;
+        loop {
+            at -= 1;
+            digits[at] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        for &digit in &digits[at..] {
             self.push(digit);
         }
     }

@@ -30,7 +30,7 @@
 //! # Examples
 //!
 //! ```
-//! use arbiter::{Fields, Filter, Schema, Type, Value};
+//! use arbiter::select::{Fields, Filter, Schema, Type, Value};
 //!
 //! let schema = Schema::new([("white_elo", Type::Int), ("speed", Type::Text)]);
 //! let filter = Filter::parse(r#"white_elo >= 2500 and speed == "blitz""#, &schema)?;
@@ -52,7 +52,7 @@
 //!
 //! let err = Filter::parse("white_elo >= \"2500\"", &schema).unwrap_err();
 //! assert_eq!(err.to_string(), "column 14: white_elo is a number, but \"2500\" is text");
-//! # Ok::<(), arbiter::ExprError>(())
+//! # Ok::<(), arbiter::select::ExprError>(())
 //! ```
 
 mod eval;
