@@ -78,3 +78,18 @@ struct ReadmeExamples;
 #[cfg(doctest)]
 #[doc = include_str!("../../../README.md")]
 struct WorkspaceReadmeExamples;
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    /// The modules, bottom up: each may use only those before it.
+    const LAYERS: [&str; 4] = ["parallel", "pipeline", "select", "export"];
+
+    #[test]
+    fn modules_use_only_the_modules_under_them() {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let found = arbiter_test_support::layers::violations(&src, &LAYERS);
+        assert!(found.is_empty(), "{}", found.join("\n"));
+    }
+}

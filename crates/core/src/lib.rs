@@ -51,3 +51,20 @@ pub use games::{Games, StreamError};
 pub use outcome::{Classification, Outcome, Winner};
 pub use problem::Problem;
 pub use replay::{GameReport, ReplayOptions, Replayer};
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    /// The modules, bottom up: each may use only those before it.
+    const LAYERS: [&str; 8] = [
+        "text", "problem", "clocks", "outcome", "position", "tree", "replay", "games",
+    ];
+
+    #[test]
+    fn modules_use_only_the_modules_under_them() {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let found = arbiter_test_support::layers::violations(&src, &LAYERS);
+        assert!(found.is_empty(), "{}", found.join("\n"));
+    }
+}

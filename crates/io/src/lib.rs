@@ -43,3 +43,18 @@ pub mod sink;
 pub use compression::Compression;
 pub use input::{InputError, Source, Sources, open_stream, sources};
 pub use sink::Sink;
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    /// The modules, bottom up: each may use only those before it.
+    const LAYERS: [&str; 5] = ["compression", "decode", "input", "frames", "sink"];
+
+    #[test]
+    fn modules_use_only_the_modules_under_them() {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let found = arbiter_test_support::layers::violations(&src, &LAYERS);
+        assert!(found.is_empty(), "{}", found.join("\n"));
+    }
+}

@@ -71,3 +71,35 @@ pub use plies::PlyFormatter;
 pub use record::RecordFormatter;
 pub use summary::Totals;
 pub use table::ExportFormat;
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    /// The modules, bottom up: each may use only those before it.
+    const LAYERS: [&str; 16] = [
+        "decimal",
+        "date",
+        "moment",
+        "columns",
+        "columnar",
+        "parquet",
+        "output",
+        "arrow",
+        "table",
+        "movetext",
+        "record",
+        "plies",
+        "diagnostic",
+        "summary",
+        "pgn_writer",
+        "parts",
+    ];
+
+    #[test]
+    fn modules_use_only_the_modules_under_them() {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let found = arbiter_test_support::layers::violations(&src, &LAYERS);
+        assert!(found.is_empty(), "{}", found.join("\n"));
+    }
+}

@@ -8,13 +8,14 @@
 
 use std::io::{self, Write};
 
-use crate::date::{CalendarDate, Date32};
-use crate::decimal;
-use crate::moment::Moment;
-#[cfg(feature = "parquet")]
 use arbiter_core::clocks::Millis;
 use arbiter_core::replay::GameReport;
 
+use crate::date::{CalendarDate, Date32};
+use crate::decimal;
+use crate::moment::Moment;
+
+#[cfg(feature = "parquet")]
 use crate::{
     columns::ColumnKind,
     parquet::{self, ParquetError, ParquetWriter, RowSink, Value},

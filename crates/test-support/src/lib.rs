@@ -1,7 +1,8 @@
 //! What the tests and benchmarks of every crate of the arbiter workspace share: where the
 //! repository's own fixtures are (`testdata/` at the workspace root), where the shared public
 //! test data is (the directory `ARBITER_TESTDATA` names, else `shared/testdata` beside the
-//! checkout), and how the tests of the command line run the `arbiter` binary ([`run`]).
+//! checkout), how the tests of the command line run the `arbiter` binary ([`run`]), how the reader's
+//! tests record what it reads ([`reader`]), and the layering every crate's modules keep ([`layers`]).
 //!
 //! When `ARBITER_TESTDATA` names a directory, missing shared data fails the test that asks for
 //! it (CI sets it: there the data must be checked). When it is not set, the data is looked for
@@ -13,6 +14,7 @@
 
 #![warn(missing_docs)]
 
+pub mod layers;
 pub mod reader;
 pub mod run;
 

@@ -7,9 +7,9 @@
 use std::io::{self, Read};
 use std::sync::{Arc, Mutex, PoisonError};
 
-#[cfg(feature = "zstd")]
 use arbiter_pgn::{PartEnd, RangeStop, Reader, TAG_LINE_LOOK_BACK, last_game_start, line_ends};
 
+#[cfg(feature = "zstd")]
 use super::frames::Decoding;
 use super::read::{Place, read_batch_here};
 use super::{GameFormatter, Observer, PartSink};
