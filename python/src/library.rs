@@ -2,19 +2,16 @@
 //! package names these through `crate::library`, so that when the library's crates are split (or
 //! renamed) this file is the one to change.
 
-pub use arbiter::core::position::{Status, Targets};
+pub use arbiter::core::position::{Status, can_mate_each, sorted_moves};
 pub use arbiter::core::replay::DEFAULT_RULINGS_BUDGET;
-pub use arbiter::export::game_tests;
 pub use arbiter::io::Sink;
 pub use arbiter::io::input::{InputError, sources};
-pub use arbiter::io::sink::inputs::{FileId, input_that_is};
+pub use arbiter::io::sink::clash;
 pub use arbiter::report::arrow::{BATCH_ROWS, Batches, RecordBatch, SchemaRef, schema};
 pub use arbiter::report::diagnostic::{DiagnosticFormat, DiagnosticFormatter};
 pub use arbiter::report::output::{Destination, Output};
 pub use arbiter::report::pgn_writer::WriteOptions;
 pub use arbiter::rules::mate::{CanMate, MateLimits, can_mate};
 pub use arbiter::rules::{Color, Move, Position, San, Uci, perft, san};
-pub use arbiter::select::{
-    Chooser, DedupMode, KeptGames, Router, SelectOptions, needs_numbers, reads_opening,
-};
+pub use arbiter::select::{Chooser, DedupMode, KeptGames, Router, SelectOptions, SelectPlan};
 pub use arbiter::{ExportFormat, ExportOptions, ExportPlan, Observer, ReplayOptions, Totals, run};

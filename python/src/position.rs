@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 
 use crate::errors::{FenError, MoveError, options_error};
 use crate::library::{CanMate, Color, MateLimits, Move, Position as Board, San, Status, Uci};
-use crate::library::{can_mate, perft, san};
+use crate::library::{can_mate, can_mate_each, perft, san, sorted_moves};
 
 /// How many positions the helpmate search visits per side unless told (as `arbiter moves`).
 const DEFAULT_LIMIT: u64 = 120_000;
@@ -87,20 +87,16 @@ impl Position {
     /// The legal moves, in the byte order of their SAN (as `arbiter moves` lists them).
     fn sorted_moves(&self) -> Vec<(Move, LegalMove)> {
         let chess960 = self.board.is_chess960();
-        let mut moves: Vec<(Move, LegalMove)> = self
-            .board
-            .legal_moves()
-            .iter()
-            .map(|&mv| {
+        sorted_moves(&self.board)
+            .into_iter()
+            .map(|(mv, san)| {
                 let legal = LegalMove {
-                    san: san::write(&self.board, mv).to_string(),
+                    san: san.to_string(),
                     uci: mv.to_uci(chess960).to_string(),
                 };
                 (mv, legal)
             })
-            .collect();
-        moves.sort_by(|a, b| a.1.san.as_bytes().cmp(b.1.san.as_bytes()));
-        moves
+            .collect()
     }
 
     /// The move `text` names, in SAN or UCI: SAN first, UCI when it reads as UCI and not as SAN.
@@ -128,11 +124,7 @@ impl Position {
     }
 
     fn answers(&self, limit: u64) -> [CanMate; 2] {
-        let limits = MateLimits { nodes: limit };
-        [
-            can_mate(&self.board, Color::White, &limits),
-            can_mate(&self.board, Color::Black, &limits),
-        ]
+        can_mate_each(&self.board, &MateLimits { nodes: limit })
     }
 }
 

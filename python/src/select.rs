@@ -11,9 +11,8 @@ use pyo3::prelude::*;
 use crate::errors::{options_error, os_error};
 use crate::inputs::{InputErrors, Inputs};
 use crate::library::{
-    Chooser, DEFAULT_RULINGS_BUDGET, DedupMode, FileId, KeptGames, ReplayOptions, Router,
-    SelectOptions, Sink, Targets, WriteOptions, game_tests, input_that_is, needs_numbers,
-    reads_opening, run,
+    Chooser, DEFAULT_RULINGS_BUDGET, DedupMode, KeptGames, ReplayOptions, Router, SelectOptions,
+    SelectPlan, Sink, WriteOptions, clash, run,
 };
 
 /// What a select run did.
@@ -47,29 +46,6 @@ impl SelectSummary {
     }
 }
 
-/// `path` as an output named `option`: an error when it is one of the inputs or another output.
-fn check_output(option: &str, path: &Path, inputs: &[PathBuf], others: &[&Path]) -> PyResult<()> {
-    if let Ok(meta) = std::fs::metadata(path)
-        && meta.is_file()
-        && let Some(input) = input_that_is(FileId::of(&meta), inputs)
-    {
-        return Err(options_error(format!(
-            "{option} {} is also an input ({input}); choose another output",
-            path.display()
-        )));
-    }
-    let canonical = |p: &Path| std::fs::canonicalize(p).ok();
-    for other in others {
-        if *other == path || canonical(other).is_some_and(|c| Some(c) == canonical(path)) {
-            return Err(options_error(format!(
-                "{option} {} is another output too; choose another",
-                path.display()
-            )));
-        }
-    }
-    Ok(())
-}
-
 /// Keeps the games of `paths` that pass `where` (the expression of `arbiter select --where`, over
 /// export's fields and the tags) and reach one of the `position` FENs, drops the duplicates with
 /// `dedup` ("moves" or "game"), names openings with `eco`, fixes results with `fix_result`, and
@@ -101,7 +77,6 @@ pub fn select(
     jobs: Option<usize>,
     rulings_budget: u64,
 ) -> PyResult<SelectSummary> {
-    let (filter, positions) = game_tests(r#where.as_deref(), &position).map_err(options_error)?;
     let dedup = match dedup.as_deref() {
         None => None,
         Some("moves") => Some(DedupMode::Moves),
@@ -117,33 +92,9 @@ pub fn select(
             "keep_commands keeps the commands of comments left out: give comments=False too",
         ));
     }
-    let inputs = Inputs::new(paths, None, jobs)?;
-    check_output("output", &output, &inputs.paths, &[])?;
-    if let Some(path) = &rejected {
-        check_output("rejected", path, &inputs.paths, &[&output])?;
-    }
-    if let Some(path) = &duplicates {
-        let others: Vec<&Path> = [Some(output.as_path()), rejected.as_deref()]
-            .into_iter()
-            .flatten()
-            .collect();
-        check_output("duplicates", path, &inputs.paths, &others)?;
-    }
-    let jobs = if filter.as_ref().is_some_and(needs_numbers) {
-        1
-    } else {
-        inputs.jobs
-    };
-    let replay = ReplayOptions {
-        tree: true,
-        eco: eco || filter.as_ref().is_some_and(reads_opening),
-        positions: Targets::new(&positions),
-        rulings_budget,
-        ..ReplayOptions::default()
-    };
-    let options = SelectOptions {
-        filter,
-        positions: !positions.is_empty(),
+    let plan = SelectPlan::new(SelectOptions {
+        filter: r#where,
+        positions: position,
         dedup,
         eco,
         fix_result,
@@ -154,12 +105,28 @@ pub fn select(
             nags,
         },
         keep_source: rejected.is_some() || duplicates.is_some(),
+    })
+    .map_err(options_error)?;
+    let inputs = Inputs::new(paths, None, jobs)?;
+    let outputs = [
+        ("output", Some(output.as_path())),
+        ("rejected", rejected.as_deref()),
+        ("duplicates", duplicates.as_deref()),
+    ];
+    let named: Vec<_> = outputs
+        .into_iter()
+        .filter(|(_, path)| path.is_some())
+        .collect();
+    clash::check(&named, &inputs.paths).map_err(options_error)?;
+    let replay = ReplayOptions {
+        rulings_budget,
+        ..plan.replay_options()
     };
     let open = |path: &Path| Sink::file(path).map_err(|err| os_error(err.kind(), err.to_string()));
     let out = open(&output)?;
     let rejected = rejected.as_deref().map(open).transpose()?;
     let duplicates = duplicates.as_deref().map(open).transpose()?;
-    let kept = match dedup {
+    let kept = match plan.dedup() {
         Some(_) => Some(KeptGames::new().map_err(|err| os_error(err.kind(), err.to_string()))?),
         None => None,
     };
@@ -175,9 +142,9 @@ pub fn select(
         run(
             &inputs.paths,
             None,
-            jobs,
+            plan.jobs(inputs.jobs),
             &replay,
-            || Chooser::new(&options),
+            || Chooser::new(&plan),
             &mut router,
             &errors,
         )
@@ -195,13 +162,13 @@ pub fn select(
     }
     let warnings = std::mem::take(&mut *warnings.lock().unwrap_or_else(|e| e.into_inner()));
     Ok(SelectSummary {
-        games: totals.games,
+        games: totals.counts.games,
         written: counts.written,
         unchanged: counts.unchanged,
         fixed: counts.fixed,
         rejected: counts.rejected,
         duplicates: counts.duplicates,
-        invalid: totals.invalid,
+        invalid: totals.counts.invalid,
         warnings,
     })
 }

@@ -279,12 +279,12 @@ fn summary(
     let mut text = Vec::new();
     totals.write_summary(DiagnosticFormat::Text, elapsed, &mut text)?;
     Ok(Summary {
-        games: totals.games,
-        plies: totals.plies,
-        valid: totals.valid,
-        invalid: totals.invalid,
-        errors: totals.errors,
-        warnings: totals.warnings,
+        games: totals.counts.games,
+        plies: totals.counts.plies,
+        valid: totals.counts.valid,
+        invalid: totals.counts.invalid,
+        errors: totals.counts.errors,
+        warnings: totals.counts.warnings,
         codes: codes.unbind(),
         input_errors,
         text: String::from_utf8_lossy(&text).trim_end().to_owned(),

@@ -21,7 +21,7 @@ impl Exit {
     pub fn of(totals: &Totals) -> Exit {
         if totals.input_errors > 0 {
             Exit::Usage
-        } else if totals.invalid > 0 {
+        } else if totals.counts.invalid > 0 {
             Exit::Invalid
         } else {
             Exit::Ok

@@ -40,9 +40,9 @@
 use std::io::{self, Write};
 
 use anyhow::anyhow;
-use arbiter::core::position::Status;
+use arbiter::core::position::{Status, can_mate_each, sorted_moves};
 use arbiter::core::text::{MAX_ECHO_CHARS, clip};
-use arbiter::rules::mate::{CanMate, MateLimits, can_mate};
+use arbiter::rules::mate::{CanMate, MateLimits};
 use arbiter::rules::{Color, Position, Role, Square, san};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
@@ -409,16 +409,11 @@ fn write_json_value(out: &mut impl Write, value: &impl Serialize) -> io::Result<
 /// The legal moves, the status and what each side can still do in `pos`.
 fn judge(pos: &Position, limits: &MateLimits) -> Judged {
     let chess960 = pos.is_chess960();
-    let mut moves: Vec<(san::SanString, String)> = pos
-        .legal_moves()
-        .iter()
-        .map(|&mv| (san::write(pos, mv), mv.to_uci(chess960).to_string()))
+    let moves: Vec<(san::SanString, String)> = sorted_moves(pos)
+        .into_iter()
+        .map(|(mv, san)| (san, mv.to_uci(chess960).to_string()))
         .collect();
-    moves.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
-    let can_mate = [
-        can_mate(pos, Color::White, limits),
-        can_mate(pos, Color::Black, limits),
-    ];
+    let can_mate = can_mate_each(pos, limits);
     let status = Status::of(pos, moves.len(), &can_mate);
     Judged {
         moves,

@@ -118,7 +118,7 @@ pub fn report_unread(totals: &Totals, committed: bool) {
         return;
     }
     let names = unread.join(", ");
-    let read = arbiter::core::text::counted(totals.games, "game");
+    let read = arbiter::core::text::counted(totals.counts.games, "game");
     if committed {
         crate::cli::report(format_args!(
             "not read whole: {names}; the {read} read were written (--keep-going)"

@@ -13,14 +13,9 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{anyhow, bail};
-use arbiter::ReplayOptions;
-use arbiter::core::position::Targets;
 use arbiter::io::sink::{Sink, clash};
 use arbiter::report::pgn_writer::WriteOptions;
-use arbiter::rules::Position;
-use arbiter::select::{
-    Chooser, DedupMode, Filter, KeptGames, Router, SelectOptions, needs_numbers, reads_opening,
-};
+use arbiter::select::{Chooser, DedupMode, KeptGames, Router, SelectOptions, SelectPlan};
 use clap::{Args, ValueEnum};
 
 use crate::cli::exit::Exit;
@@ -97,12 +92,6 @@ pub enum DedupArg {
     Game,
 }
 
-/// What `--where` and `--position` ask, checked: the filter, the positions.
-fn parse_tests(args: &SelectArgs) -> anyhow::Result<(Option<Filter>, Vec<Position>)> {
-    arbiter::export::game_tests(args.filter.as_deref(), &args.position)
-        .map_err(|err| anyhow!("--{err}"))
-}
-
 /// The files the run writes, with their options' names: none may be standard output but `-o`,
 /// nor an input, nor another ([`clash::check`]).
 fn check_outputs(args: &SelectArgs) -> anyhow::Result<()> {
@@ -125,23 +114,9 @@ fn check_outputs(args: &SelectArgs) -> anyhow::Result<()> {
 /// output committed (status 0 or 1) or left as it was (2).
 pub fn run(args: &SelectArgs) -> anyhow::Result<Exit> {
     let started = Instant::now();
-    let (filter, positions) = parse_tests(args)?;
-    check_outputs(args)?;
-    // `index` and `game` are known on one job only (parts of an input are numbered later).
-    let jobs = if filter.as_ref().is_some_and(needs_numbers) {
-        1
-    } else {
-        args.run.jobs()
-    };
-    let replay = ReplayOptions {
-        tree: true,
-        eco: args.eco || filter.as_ref().is_some_and(reads_opening),
-        positions: Targets::new(&positions),
-        ..ReplayOptions::default()
-    };
-    let select = SelectOptions {
-        filter,
-        positions: !positions.is_empty(),
+    let plan = SelectPlan::new(SelectOptions {
+        filter: args.filter.clone(),
+        positions: args.position.clone(),
         dedup: args.dedup.map(|mode| match mode {
             DedupArg::Moves => DedupMode::Moves,
             DedupArg::Game => DedupMode::Game,
@@ -155,7 +130,9 @@ pub fn run(args: &SelectArgs) -> anyhow::Result<Exit> {
             nags: !args.no_nags,
         },
         keep_source: args.rejected.is_some() || args.duplicates.is_some(),
-    };
+    })
+    .map_err(|err| anyhow!("--{err}"))?;
+    check_outputs(args)?;
     let out = output::open_checked(args.run.output.as_deref())?;
     let side = |path: &Option<PathBuf>| -> anyhow::Result<Option<Sink>> {
         path.as_deref()
@@ -164,12 +141,15 @@ pub fn run(args: &SelectArgs) -> anyhow::Result<Exit> {
     };
     let rejected = side(&args.rejected)?;
     let duplicates = side(&args.duplicates)?;
-    let kept = select.dedup.map(|_| KeptGames::new()).transpose()?;
+    let kept = plan.dedup().map(|_| KeptGames::new()).transpose()?;
     let warn = Box::new(|warning: &str| crate::cli::report(format_args!("{warning}")));
     let mut router = Router::new(out, rejected, duplicates, kept, warn);
-    let totals = args
-        .run
-        .run_on(jobs, &replay, || Chooser::new(&select), &mut router)?;
+    let totals = args.run.run_on(
+        plan.jobs(args.run.jobs()),
+        &plan.replay_options(),
+        || Chooser::new(&plan),
+        &mut router,
+    )?;
     let counts = router.counts();
     let (out, rejected, duplicates) = router.into_outputs();
     let sinks = [Some(out), rejected, duplicates].into_iter().flatten();
@@ -180,7 +160,7 @@ pub fn run(args: &SelectArgs) -> anyhow::Result<Exit> {
     if !args.run.quiet && commit {
         let elapsed = started.elapsed().as_secs_f64();
         let rate = if elapsed > 0.0 {
-            totals.games as f64 / elapsed
+            totals.counts.games as f64 / elapsed
         } else {
             0.0
         };
@@ -205,11 +185,11 @@ pub fn run(args: &SelectArgs) -> anyhow::Result<Exit> {
             std::io::stderr().lock(),
             "arbiter: {} read, {} written{notes}, {} rejected, {}, {} invalid{input_errors} in \
              {elapsed:.3} s ({rate:.0} games/s)",
-            counted(totals.games, "game"),
+            counted(totals.counts.games, "game"),
             counts.written,
             counts.rejected,
             counted(counts.duplicates, "duplicate"),
-            totals.invalid,
+            totals.counts.invalid,
         );
     }
     Ok(exit)

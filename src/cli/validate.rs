@@ -12,9 +12,8 @@
 use std::path::Path;
 use std::time::Instant;
 
-use anyhow::bail;
+use anyhow::anyhow;
 use arbiter::ReplayOptions;
-use arbiter::io::compression::format_extension;
 use arbiter::report::diagnostic::{DiagnosticFormat, DiagnosticFormatter};
 use arbiter::report::output::Bytes;
 use clap::{Args, ValueEnum};
@@ -60,26 +59,16 @@ impl From<ValidateFormat> for DiagnosticFormat {
     }
 }
 
-/// The format: `--format`, else the one `-o`'s extension names (before a compression suffix),
-/// else text; an extension that names a format only export writes is a usage error.
-pub fn format(
+/// The format: `--format`, else the one `-o`'s name asks for
+/// ([`DiagnosticFormat::of_output`]), else text.
+fn format(
     format: Option<ValidateFormat>,
     output: Option<&Path>,
-) -> anyhow::Result<ValidateFormat> {
-    if let Some(format) = format {
-        return Ok(format);
-    }
-    let Some(path) = output else {
-        return Ok(ValidateFormat::Text);
-    };
-    match format_extension(path).as_deref() {
-        Some("jsonl" | "ndjson") => Ok(ValidateFormat::Jsonl),
-        Some(extension @ ("csv" | "json" | "parquet")) => bail!(
-            "-o {}: validate writes text or JSON Lines, not {extension}; name the file .jsonl \
-             (or .txt), or give --format",
-            path.display()
-        ),
-        _ => Ok(ValidateFormat::Text),
+) -> anyhow::Result<DiagnosticFormat> {
+    match (format, output) {
+        (Some(format), _) => Ok(format.into()),
+        (None, Some(path)) => DiagnosticFormat::of_output(path).map_err(|err| anyhow!("-o {err}")),
+        (None, None) => Ok(DiagnosticFormat::Text),
     }
 }
 
@@ -102,7 +91,7 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Ran> {
     let totals = args.run.run(
         &options,
         || {
-            let formatter = DiagnosticFormatter::new(format.into());
+            let formatter = DiagnosticFormatter::new(format);
             if args.run.range.is_some() {
                 formatter.lines_per_game()
             } else {
@@ -112,12 +101,12 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Ran> {
         &mut destination,
     )?;
     let mut sink = destination.out;
-    totals.write_summary(format.into(), started.elapsed(), &mut sink)?;
+    totals.write_summary(format, started.elapsed(), &mut sink)?;
     let wrote = args.run.wrote(format_args!(
         "{} ({}, {})",
-        counted(totals.games, "game"),
-        counted(totals.errors, "error"),
-        counted(totals.warnings, "warning")
+        counted(totals.counts.games, "game"),
+        counted(totals.counts.errors, "error"),
+        counted(totals.counts.warnings, "warning")
     ));
     Ok(Ran {
         keep_going: args.run.keep_going,

@@ -1,8 +1,8 @@
 //! Export as one call: `arbiter export`'s options checked once ([`ExportPlan::new`]: the tag
 //! columns, the `where` expression, the positions), and what a run needs from them (the columns,
-//! the replay options, the number of jobs, a formatter per worker). The command line takes its
-//! checks ([`tag_columns`], [`game_tests`]) and its game formatter ([`GameRows`]) from here; the
-//! Python package builds its whole export from an [`ExportPlan`].
+//! the replay options, the number of jobs, a formatter per worker). The command line and the
+//! Python package both build their export from an [`ExportPlan`] (and
+//! the command line asks [`unfit_output`] about the file it writes).
 //!
 //! An error names the option as the user wrote it without its dashes (`tags: Foo is given
 //! twice`): the command line says `--tags: ...`, the Python package `tags: ...`.
@@ -26,16 +26,19 @@
 //! ```
 
 use std::fmt;
+use std::path::Path;
 
-use arbiter_core::position::Targets;
+#[cfg(feature = "parquet")]
+use arbiter_io::Compression;
+
 use arbiter_core::replay::{GameReport, ReplayOptions};
 use arbiter_report::columns::Column;
 use arbiter_report::output::{GameFormatter, GameNumber, Output};
 use arbiter_report::plies::{PLY_FIELDS, PlyColumns, PlyFormatter};
-use arbiter_report::record::{ColumnSet, ExportFormat, ExportRecord, RecordFormatter};
-use arbiter_rules::{FenError, Position};
+use arbiter_report::record::{ColumnSet, ExportFormat, RecordFormatter};
+use arbiter_report::table::Table;
 
-use crate::select::{ExprError, Filter, RecordFields, needs_numbers, reads_opening, record_schema};
+use crate::select::{Keep, KeepError};
 
 /// What to export, as the options of `arbiter export` give it (not yet checked).
 #[derive(Clone, Debug, Default, Eq, PartialEq)]
@@ -65,20 +68,8 @@ pub struct ExportOptions {
 pub enum ExportError {
     /// A bad `tags` list: the message says why.
     Tags(String),
-    /// A `position` that is no valid FEN.
-    Position {
-        /// The FEN as given.
-        fen: String,
-        /// What is wrong with it.
-        error: FenError,
-    },
-    /// A `where` expression that does not parse or does not fit the columns.
-    Where {
-        /// What is wrong, and where.
-        error: ExprError,
-        /// The expression with a caret under the mistake ([`ExprError::show`]).
-        shown: String,
-    },
+    /// A bad `where` or `position`.
+    Keep(KeepError),
     /// `eco` asked with the lichess columns, which have the ECO and Opening tags.
     LichessEco,
     /// An option of game rows (`where`, `position`, `eco`, `movetext`, the lichess columns)
@@ -95,10 +86,7 @@ impl fmt::Display for ExportError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ExportError::Tags(message) => write!(f, "tags: {message}"),
-            ExportError::Position { fen, error } => {
-                write!(f, "position {fen:?}: invalid fen: {error}")
-            }
-            ExportError::Where { error, shown } => write!(f, "where: {error}\n{shown}"),
+            ExportError::Keep(error) => error.fmt(f),
             ExportError::LichessEco => f.write_str(
                 "eco adds arbiter's opening columns; the lichess columns have the ECO and \
                  Opening tags",
@@ -147,37 +135,6 @@ pub fn tag_columns(tags: &[String], fixed: &[&str]) -> Result<Vec<String>, Expor
     Ok(names)
 }
 
-/// The `where` expression and the `position` FENs, checked (the expression knows
-/// `position_ply` when a position is given).
-pub fn game_tests(
-    filter: Option<&str>,
-    fens: &[String],
-) -> Result<(Option<Filter>, Vec<Position>), ExportError> {
-    let mut positions = Vec::new();
-    for fen in fens {
-        match Position::from_fen(fen) {
-            Ok(pos) => positions.push(pos),
-            Err(error) => {
-                return Err(ExportError::Position {
-                    fen: fen.clone(),
-                    error,
-                });
-            }
-        }
-    }
-    let filter = match filter {
-        None => None,
-        Some(text) => match Filter::parse(text, &record_schema(!positions.is_empty())) {
-            Ok(filter) => Some(filter),
-            Err(error) => {
-                let shown = error.show(text);
-                return Err(ExportError::Where { error, shown });
-            }
-        },
-    };
-    Ok((filter, positions))
-}
-
 /// Checked export options: the rows' columns, and what a run needs to write them.
 #[derive(Debug)]
 pub struct ExportPlan {
@@ -188,8 +145,8 @@ pub struct ExportPlan {
     wanted: PlyColumns,
     /// The extra tag columns, checked.
     tags: Vec<String>,
-    filter: Option<Filter>,
-    positions: Vec<Position>,
+    /// The games kept.
+    keep: Keep,
     comments: bool,
 }
 
@@ -215,7 +172,8 @@ impl ExportPlan {
         if options.lichess && options.eco {
             return Err(ExportError::LichessEco);
         }
-        let (filter, positions) = game_tests(options.filter.as_deref(), &options.positions)?;
+        let keep =
+            Keep::new(options.filter.as_deref(), &options.positions).map_err(ExportError::Keep)?;
         let set = (!plies).then_some(if options.lichess {
             ColumnSet::Lichess
         } else {
@@ -227,7 +185,7 @@ impl ExportPlan {
         let tags = match set {
             None => tag_columns(&options.tags, &PLY_FIELDS)?,
             Some(set) => {
-                let fixed = set.columns(!positions.is_empty(), &[]);
+                let fixed = set.columns(keep.has_positions(), &[]);
                 let names: Vec<&str> = fixed.iter().map(|c| c.name.as_str()).collect();
                 tag_columns(&options.tags, &names)?
             }
@@ -240,8 +198,7 @@ impl ExportPlan {
                 comment: options.comments,
             },
             tags,
-            filter,
-            positions,
+            keep,
             comments: options.comments,
         })
     }
@@ -249,34 +206,43 @@ impl ExportPlan {
     /// The columns of every row, in order.
     pub fn columns(&self) -> Vec<Column> {
         match self.set {
-            Some(set) => set.columns(!self.positions.is_empty(), &self.tags),
+            Some(set) => set.columns(self.keep.has_positions(), &self.tags),
             None => self.wanted.columns(&self.tags),
         }
     }
 
     /// How the games are to be replayed for these rows.
     pub fn replay_options(&self) -> ReplayOptions {
-        let filter = self.filter.as_ref();
         ReplayOptions {
             extra_tags: self.tags.clone(),
             plies: self.set.is_none_or(ColumnSet::needs_moves),
             comments: self.comments,
             // The tree only for a filter that reads tags: it knows a tag's presence.
-            tree: filter.is_some_and(|f| !f.tags().is_empty()),
-            eco: self.set.is_some_and(ColumnSet::has_opening) || filter.is_some_and(reads_opening),
-            positions: Targets::new(&self.positions),
+            tree: self.keep.reads_tags(),
+            eco: self.set.is_some_and(ColumnSet::has_opening) || self.keep.reads_opening(),
+            positions: self.keep.targets(),
             ..ReplayOptions::default()
         }
     }
 
-    /// The jobs a run may use, given `jobs`: one when the expression reads `index` or `game`,
-    /// which are known on one job only (parts of an input are numbered later).
+    /// The jobs a run may use, given `jobs` ([`Keep::jobs`]).
     pub fn jobs(&self, jobs: usize) -> usize {
-        if self.filter.as_ref().is_some_and(needs_numbers) {
-            1
-        } else {
-            jobs.max(1)
-        }
+        self.keep.jobs(jobs)
+    }
+
+    /// The format of the rows.
+    pub fn format(&self) -> ExportFormat {
+        self.format
+    }
+
+    /// Whether the rows are ply rows (`plies`).
+    pub fn plies(&self) -> bool {
+        self.set.is_none()
+    }
+
+    /// The table of the rows: their columns in their format (its header and footer).
+    pub fn table(&self) -> Table {
+        Table::new(self.format, self.columns())
     }
 
     /// A formatter of the rows, for one worker.
@@ -284,15 +250,32 @@ impl ExportPlan {
         match self.set {
             None => ExportFormatter::Plies(PlyFormatter::new(self.format, self.wanted, &self.tags)),
             Some(set) => {
-                let position = !self.positions.is_empty();
+                let position = self.keep.has_positions();
                 ExportFormatter::Games(GameRows {
                     records: RecordFormatter::with_position(self.format, set, position, &self.tags),
-                    filter: self.filter.as_ref(),
-                    positions: position,
+                    keep: &self.keep,
                 })
             }
         }
     }
+}
+
+/// Why export's rows cannot be written as `format` to the file `path`, if they cannot: Parquet
+/// compresses its columns itself, so a Parquet file named with a compression suffix (`.gz`...)
+/// is refused rather than compressed twice.
+pub fn unfit_output(format: ExportFormat, path: &Path) -> Option<String> {
+    #[cfg(feature = "parquet")]
+    if format == ExportFormat::Parquet
+        && let Some(compression) = Compression::of(path)
+    {
+        return Some(format!(
+            "{}: Parquet compresses its columns itself; leave out the {} suffix",
+            path.display(),
+            compression.suffix()
+        ));
+    }
+    let _ = (format, path);
+    None
 }
 
 /// Formats each game as export's rows: its record, or its ply rows.
@@ -316,23 +299,14 @@ impl GameFormatter for ExportFormatter<'_> {
 pub struct GameRows<'a> {
     /// The records' formatter.
     pub records: RecordFormatter,
-    /// `where`.
-    pub filter: Option<&'a Filter>,
-    /// `position` was given: only the games that reach one are written.
-    pub positions: bool,
+    /// The games kept.
+    pub keep: &'a Keep,
 }
 
 impl GameFormatter for GameRows<'_> {
     fn format(&mut self, source: &str, number: GameNumber, report: &GameReport, out: &mut Output) {
-        if self.positions && report.position_ply.is_none() {
+        if !self.keep.keeps(source, number, report) {
             return;
-        }
-        if let Some(filter) = self.filter {
-            let record = ExportRecord::from_report(source, number, report);
-            let tags = |name: &str| report.tree.tag_value(name);
-            if !filter.matches(&RecordFields::new(&record, self.positions, &tags)) {
-                return;
-            }
         }
         self.records.format(source, number, report, out);
     }
@@ -408,7 +382,7 @@ mod tests {
     }
 
     #[test]
-    fn a_bad_position_or_expression_is_named() {
+    fn a_bad_position_or_expression_is_named_as_keep_names_it() {
         let options = ExportOptions {
             positions: vec!["8/8/8 w".into()],
             ..ExportOptions::default()

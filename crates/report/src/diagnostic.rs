@@ -10,10 +10,12 @@
 //! cannot act on the terminal. JSON Lines: one object, escaped by JSON itself.
 
 use std::fmt::Write as _;
+use std::path::Path;
 
 use arbiter_core::problem::{Code, Problem, Severity, Variation};
 use arbiter_core::replay::GameReport;
 use arbiter_core::text::escape_controls;
+use arbiter_io::compression::format_extension;
 use serde::Serialize;
 
 use crate::output::{GameFormatter, GameNumber, Output};
@@ -25,6 +27,23 @@ pub enum DiagnosticFormat {
     Text,
     /// One JSON object per diagnostic, then a summary object.
     Jsonl,
+}
+
+impl DiagnosticFormat {
+    /// The format an output file's name asks for: JSON Lines for `.jsonl` or `.ndjson` (before
+    /// a compression suffix), text for any other; an error, naming the extension, for the name
+    /// of a format only export writes (`.csv`, `.json`, `.parquet`).
+    pub fn of_output(path: &Path) -> Result<DiagnosticFormat, String> {
+        match format_extension(path).as_deref() {
+            Some("jsonl" | "ndjson") => Ok(DiagnosticFormat::Jsonl),
+            Some(extension @ ("csv" | "json" | "parquet")) => Err(format!(
+                "{}: validate writes text or JSON Lines, not {extension}; name the file .jsonl \
+                 (or .txt), or give --format",
+                path.display()
+            )),
+            _ => Ok(DiagnosticFormat::Text),
+        }
+    }
 }
 
 /// Formats a game's problems as diagnostics.

@@ -216,8 +216,8 @@ impl Parts {
             command,
             inputs,
             unread: totals.unread().collect(),
-            games: totals.games,
-            invalid_games: totals.invalid,
+            games: totals.counts.games,
+            invalid_games: totals.counts.invalid,
             rows: self.parts.iter().sum(),
             parts,
         };

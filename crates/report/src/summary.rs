@@ -13,10 +13,9 @@ use arbiter_io::input::InputDigest;
 
 use crate::diagnostic::DiagnosticFormat;
 
-/// The counts of a run, or of a part of one: its games, their plies, problems and codes, and the
-/// inputs that could not be read.
-#[derive(Clone, Debug, Default, Eq, PartialEq)]
-pub struct Totals {
+/// The counts of a run, of a part of one, or of one input: its games, their plies and problems.
+#[derive(Copy, Clone, Debug, Default, Eq, PartialEq)]
+pub struct Counts {
     /// Games read.
     pub games: u64,
     /// Main-line plies replayed.
@@ -29,6 +28,70 @@ pub struct Totals {
     pub errors: u64,
     /// Warnings.
     pub warnings: u64,
+}
+
+impl Counts {
+    /// Counts one game.
+    pub fn count(&mut self, report: &GameReport) {
+        self.games += 1;
+        self.plies += u64::from(report.plies);
+        if report.errors == 0 {
+            self.valid += 1;
+        } else {
+            self.invalid += 1;
+        }
+        self.errors += u64::from(report.errors);
+        self.warnings += u64::from(report.warnings);
+    }
+
+    /// Adds `other`.
+    pub fn add(&mut self, other: &Counts) {
+        self.games += other.games;
+        self.plies += other.plies;
+        self.valid += other.valid;
+        self.invalid += other.invalid;
+        self.errors += other.errors;
+        self.warnings += other.warnings;
+    }
+
+    /// `N games, P plies: V valid, I invalid; E errors, W warnings`.
+    fn text(&self) -> String {
+        format!(
+            "{}, {}: {} valid, {} invalid; {}, {}",
+            counted(self.games, "game"),
+            if self.plies == 1 {
+                "1 ply".to_owned()
+            } else {
+                format!("{} plies", self.plies)
+            },
+            self.valid,
+            self.invalid,
+            counted(self.errors, "error"),
+            counted(self.warnings, "warning"),
+        )
+    }
+
+    /// The counts as the fields of a JSON object, by their names.
+    fn json(&self, object: &mut serde_json::Map<String, serde_json::Value>) {
+        for (name, n) in [
+            ("games", self.games),
+            ("plies", self.plies),
+            ("valid", self.valid),
+            ("invalid", self.invalid),
+            ("errors", self.errors),
+            ("warnings", self.warnings),
+        ] {
+            object.insert(name.to_owned(), n.into());
+        }
+    }
+}
+
+/// The counts of a run, or of a part of one: its games, their plies, problems and codes, and the
+/// inputs that could not be read.
+#[derive(Clone, Debug, Default, Eq, PartialEq)]
+pub struct Totals {
+    /// Games, plies, valid and invalid games, errors and warnings.
+    pub counts: Counts,
     /// Inputs that could not be opened, or read to their end (a corrupt compressed stream, say).
     pub input_errors: u64,
     /// The problems, listed or not, per code and severity.
@@ -45,18 +108,8 @@ pub struct Totals {
 pub struct InputTotals {
     /// The input's name: the path as found, or `<stdin>`.
     pub name: Arc<str>,
-    /// Games read.
-    pub games: u64,
-    /// Main-line plies replayed.
-    pub plies: u64,
-    /// Games with no error.
-    pub valid: u64,
-    /// Games with an error.
-    pub invalid: u64,
-    /// Errors.
-    pub errors: u64,
-    /// Warnings.
-    pub warnings: u64,
+    /// Games, plies, valid and invalid games, errors and warnings.
+    pub counts: Counts,
     /// The input could not be read to its end.
     pub failed: bool,
     /// The count and SHA-256 of its bytes as read, when the run asked for them
@@ -68,36 +121,9 @@ pub struct InputTotals {
 impl InputTotals {
     /// Adds the games and problems of `totals` (a batch of this input's games).
     pub fn add(&mut self, totals: &Totals) {
-        self.games += totals.games;
-        self.plies += totals.plies;
-        self.valid += totals.valid;
-        self.invalid += totals.invalid;
-        self.errors += totals.errors;
-        self.warnings += totals.warnings;
+        self.counts.add(&totals.counts);
         self.failed |= totals.input_errors > 0;
     }
-}
-
-/// `N games, P plies: V valid, I invalid; E errors, W warnings`.
-fn counts_text(
-    games: u64,
-    plies: u64,
-    valid: u64,
-    invalid: u64,
-    errors: u64,
-    warnings: u64,
-) -> String {
-    format!(
-        "{}, {}: {valid} valid, {invalid} invalid; {}, {}",
-        counted(games, "game"),
-        if plies == 1 {
-            "1 ply".to_owned()
-        } else {
-            format!("{plies} plies")
-        },
-        counted(errors, "error"),
-        counted(warnings, "warning"),
-    )
 }
 
 impl Totals {
@@ -110,15 +136,7 @@ impl Totals {
 
     /// Counts one game.
     pub fn count(&mut self, report: &GameReport) {
-        self.games += 1;
-        self.plies += u64::from(report.plies);
-        if report.errors == 0 {
-            self.valid += 1;
-        } else {
-            self.invalid += 1;
-        }
-        self.errors += u64::from(report.errors);
-        self.warnings += u64::from(report.warnings);
+        self.counts.count(report);
         // Counts by code only where a problem is listed (every counted one leaves one listed).
         if !report.problems.is_empty() {
             self.codes.add_all(&report.codes);
@@ -127,12 +145,7 @@ impl Totals {
 
     /// Adds every count of `other` (not its [`Totals::inputs`]).
     pub fn add(&mut self, other: &Totals) {
-        self.games += other.games;
-        self.plies += other.plies;
-        self.valid += other.valid;
-        self.invalid += other.invalid;
-        self.errors += other.errors;
-        self.warnings += other.warnings;
+        self.counts.add(&other.counts);
         self.input_errors += other.input_errors;
         self.codes.add_all(&other.codes);
     }
@@ -153,7 +166,7 @@ impl Totals {
     ) -> io::Result<()> {
         let elapsed = elapsed.as_secs_f64();
         let rate = if elapsed > 0.0 {
-            self.games as f64 / elapsed
+            self.counts.games as f64 / elapsed
         } else {
             0.0
         };
@@ -171,14 +184,7 @@ impl Totals {
                             out,
                             "{}: {}{}",
                             arbiter_core::text::escape_controls(&input.name),
-                            counts_text(
-                                input.games,
-                                input.plies,
-                                input.valid,
-                                input.invalid,
-                                input.errors,
-                                input.warnings
-                            ),
+                            input.counts.text(),
                             if input.failed {
                                 "; not read to its end"
                             } else {
@@ -190,14 +196,7 @@ impl Totals {
                 writeln!(
                     out,
                     "{}{} in {elapsed:.3} s ({rate:.0} games/s)",
-                    counts_text(
-                        self.games,
-                        self.plies,
-                        self.valid,
-                        self.invalid,
-                        self.errors,
-                        self.warnings
-                    ),
+                    self.counts.text(),
                     if self.input_errors > 0 {
                         format!(", {}", counted(self.input_errors, "input error"))
                     } else {
@@ -228,26 +227,15 @@ impl Totals {
                     .inputs
                     .iter()
                     .map(|input| {
-                        serde_json::json!({
-                            "file": &*input.name,
-                            "games": input.games,
-                            "plies": input.plies,
-                            "valid": input.valid,
-                            "invalid": input.invalid,
-                            "errors": input.errors,
-                            "warnings": input.warnings,
-                            "read_to_end": !input.failed,
-                        })
+                        let mut object = serde_json::Map::new();
+                        object.insert("file".to_owned(), (*input.name).into());
+                        input.counts.json(&mut object);
+                        object.insert("read_to_end".to_owned(), (!input.failed).into());
+                        serde_json::Value::Object(object)
                     })
                     .collect();
-                let summary = serde_json::json!({
+                let mut summary = serde_json::json!({
                     "type": "summary",
-                    "games": self.games,
-                    "plies": self.plies,
-                    "valid": self.valid,
-                    "invalid": self.invalid,
-                    "errors": self.errors,
-                    "warnings": self.warnings,
                     "input_errors": self.input_errors,
                     "codes": by_code,
                     "codes_by_severity": {
@@ -258,6 +246,9 @@ impl Totals {
                     "elapsed_seconds": elapsed,
                     "games_per_second": rate,
                 });
+                if let serde_json::Value::Object(object) = &mut summary {
+                    self.counts.json(object);
+                }
                 serde_json::to_writer(&mut *out, &summary)?;
                 out.write_all(b"\n")?;
             }

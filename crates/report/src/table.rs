@@ -14,8 +14,10 @@
 
 use std::cell::RefCell;
 use std::io;
+use std::path::Path;
 
 use arbiter_core::clocks::Millis;
+use arbiter_io::compression::format_extension;
 
 use crate::columns::Column;
 use crate::date::CalendarDate;
@@ -35,6 +37,21 @@ pub enum ExportFormat {
     /// with the `parquet` feature).
     #[cfg(feature = "parquet")]
     Parquet,
+}
+
+impl ExportFormat {
+    /// The format an output file's name asks for: its extension (before a compression suffix,
+    /// [`format_extension`]) `.csv`, `.json`, `.jsonl` or `.ndjson`, or `.parquet`; CSV for any
+    /// other.
+    pub fn of_output(path: &Path) -> ExportFormat {
+        match format_extension(path).as_deref() {
+            Some("json") => ExportFormat::Json,
+            Some("jsonl" | "ndjson") => ExportFormat::Jsonl,
+            #[cfg(feature = "parquet")]
+            Some("parquet") => ExportFormat::Parquet,
+            _ => ExportFormat::Csv,
+        }
+    }
 }
 
 /// Columns and how to write them in one format.

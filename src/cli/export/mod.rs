@@ -15,18 +15,10 @@ use std::io::{IsTerminal, Write};
 use std::path::Path;
 
 use anyhow::{anyhow, bail};
-use arbiter::core::position::Targets;
-use arbiter::export::GameRows;
-use arbiter::io::Compression;
-use arbiter::io::compression::format_extension;
-use arbiter::report::output::{Bytes, GameFormatter};
+use arbiter::export::{self, ExportOptions, ExportPlan};
+use arbiter::report::output::Bytes;
 use arbiter::report::parquet::{self, ParquetOptions, ParquetWriter};
-use arbiter::report::plies::{PLY_FIELDS, PlyColumns, PlyFormatter};
-use arbiter::report::record::{ColumnSet, RecordFormatter};
-use arbiter::report::table::Table;
-use arbiter::rules::Position;
-use arbiter::select::{Filter, needs_numbers, reads_opening};
-use arbiter::{ExportFormat, ReplayOptions, Totals};
+use arbiter::{ExportFormat, Totals};
 use clap::{Args, ValueEnum};
 
 use crate::cli::games::{GameRun, Ran, counted};
@@ -127,60 +119,19 @@ impl From<FormatArg> for ExportFormat {
     }
 }
 
-/// `--position` and `--where`, checked (the expression knows `position_ply` when a position is
-/// given).
-pub fn tests(
-    where_: Option<&str>,
-    fens: &[String],
-) -> anyhow::Result<(Option<Filter>, Vec<Position>)> {
-    arbiter::export::game_tests(where_, fens).map_err(|err| anyhow!("--{err}"))
-}
-
-/// The format: `--format`, else the one `-o`'s extension names (before a compression suffix),
-/// else CSV.
-pub fn format(format: Option<FormatArg>, output: Option<&Path>) -> ExportFormat {
-    let extension = output.and_then(format_extension);
-    format.map_or(
-        match extension.as_deref() {
-            Some("json") => ExportFormat::Json,
-            Some("jsonl" | "ndjson") => ExportFormat::Jsonl,
-            Some("parquet") => ExportFormat::Parquet,
-            _ => ExportFormat::Csv,
-        },
-        ExportFormat::from,
-    )
-}
-
-/// The `--tags` names, trimmed; a usage error for an empty name, the name of one of `fixed`, the
-/// row's standard columns, or a name given twice, in any case ([`arbiter::export::tag_columns`]).
-pub fn tag_columns(tags: &[String], fixed: &[&str]) -> anyhow::Result<Vec<String>> {
-    arbiter::export::tag_columns(tags, fixed).map_err(|err| anyhow!("--{err}"))
+/// The format: `--parquet` for `--rows-per-file`, else `--format`, else the one `-o`'s name asks
+/// for ([`ExportFormat::of_output`]), else CSV.
+fn format(args: &ExportArgs, output: Option<&Path>) -> ExportFormat {
+    match (args.rows_per_file, args.format, output) {
+        (Some(_), _, _) => ExportFormat::Parquet,
+        (None, Some(format), _) => format.into(),
+        (None, None, Some(path)) => ExportFormat::of_output(path),
+        (None, None, None) => ExportFormat::Csv,
+    }
 }
 
 /// Runs `arbiter export`: the header, a record (or the ply rows) of every game, the footer.
-pub fn run(args: &ExportArgs) -> anyhow::Result<Ran> {
-    let set = match args.columns {
-        ColumnsArg::Arbiter => ColumnSet::Arbiter {
-            eco: args.eco,
-            movetext: args.movetext,
-        },
-        ColumnsArg::Lichess if args.eco => {
-            bail!(
-                "--eco adds arbiter's opening columns; --columns lichess has the ECO and Opening tags"
-            )
-        }
-        ColumnsArg::Lichess => ColumnSet::Lichess,
-    };
-    let tags = if args.plies {
-        tag_columns(&args.tags, &PLY_FIELDS)?
-    } else {
-        let fixed = set.columns(!args.position.is_empty(), &[]);
-        tag_columns(
-            &args.tags,
-            &fixed.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(),
-        )?
-    };
-    let (filter, positions) = tests(args.filter.as_deref(), &args.position)?;
+pub(crate) fn run(args: &ExportArgs) -> anyhow::Result<Ran> {
     let path = output::path(args.run.output.as_deref());
     if args.rows_per_file.is_some() {
         if path.is_none() {
@@ -190,11 +141,19 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Ran> {
             bail!("--rows-per-file writes Parquet parts; leave out --format or say parquet");
         }
     }
-    let format = if args.rows_per_file.is_some() {
-        ExportFormat::Parquet
-    } else {
-        format(args.format, path)
+    let format = format(args, path);
+    let options = ExportOptions {
+        plies: args.plies,
+        fen: args.fen,
+        comments: args.comments,
+        lichess: args.columns == ColumnsArg::Lichess,
+        eco: args.eco,
+        movetext: args.movetext,
+        tags: args.tags.clone(),
+        filter: args.filter.clone(),
+        positions: args.position.clone(),
     };
+    let plan = ExportPlan::new(&options, format).map_err(|err| anyhow!("--{err}"))?;
     if format == ExportFormat::Parquet && args.rows_per_file.is_none() {
         if path.is_none() && std::io::stdout().is_terminal() {
             bail!(
@@ -202,63 +161,12 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Ran> {
                  a file or a pipe"
             );
         }
-        if let Some((path, compression)) = path.and_then(|p| Some((p, Compression::of(p)?))) {
-            bail!(
-                "-o {}: Parquet compresses its columns itself; leave out the {} suffix",
-                path.display(),
-                compression.suffix()
-            );
+        if let Some(why) = path.and_then(|path| export::unfit_output(format, path)) {
+            bail!("-o {why}");
         }
     }
-    let options = ReplayOptions {
-        extra_tags: tags.clone(),
-        plies: args.plies || set.needs_moves(),
-        comments: args.comments,
-        // The tree only for a filter that reads tags: it knows a tag's presence.
-        tree: filter.as_ref().is_some_and(|f| !f.tags().is_empty()),
-        eco: set.has_opening() || filter.as_ref().is_some_and(reads_opening),
-        positions: Targets::new(&positions),
-        ..ReplayOptions::default()
-    };
-    // `index` and `game` are known on one job only (parts of an input are numbered later).
-    let jobs = if filter.as_ref().is_some_and(needs_numbers) {
-        1
-    } else {
-        args.run.jobs()
-    };
-    let (totals, rows, sink) = if args.plies {
-        let wanted = PlyColumns {
-            fen: args.fen,
-            comment: args.comments,
-        };
-        let make = || PlyFormatter::new(format, wanted, &tags);
-        let table = make();
-        write(
-            &args.run,
-            jobs,
-            args.rows_per_file,
-            &options,
-            table.table(),
-            make,
-        )?
-    } else {
-        let position = !positions.is_empty();
-        let make = || GameRows {
-            records: RecordFormatter::with_position(format, set, position, &tags),
-            filter: filter.as_ref(),
-            positions: position,
-        };
-        let table = make();
-        write(
-            &args.run,
-            jobs,
-            args.rows_per_file,
-            &options,
-            table.records.table(),
-            make,
-        )?
-    };
-    let rows = if args.plies {
+    let (totals, rows, sink) = write(&args.run, args.rows_per_file, &plan)?;
+    let rows = if plan.plies() {
         format!(" ({})", counted(rows, "ply row"))
     } else {
         String::new()
@@ -269,7 +177,7 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Ran> {
     };
     let wrote = args.run.wrote(format_args!(
         "{}{rows}{parts}",
-        counted(totals.games, "game")
+        counted(totals.counts.games, "game")
     ));
     Ok(Ran {
         keep_going: args.run.keep_going,
@@ -279,21 +187,21 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Ran> {
     })
 }
 
-/// Runs the games through formatters from `make` and writes `table`'s format to the output:
-/// header, rows in input order, footer; or, with `rows_per_file`, Parquet parts of that many
-/// rows into the `-o` directory. Returns the totals, how many rows were written, and the output,
-/// to be closed.
-fn write<F: GameFormatter>(
+/// Runs the games through `plan`'s formatters and writes its table: header, rows in input order,
+/// footer; or, with `rows_per_file`, Parquet parts of that many rows into the `-o` directory.
+/// Returns the totals, how many rows were written, and the output, to be closed.
+fn write(
     run: &GameRun,
-    jobs: usize,
     rows_per_file: Option<u64>,
-    options: &ReplayOptions,
-    table: &Table,
-    make: impl Fn() -> F + Sync,
+    plan: &ExportPlan,
 ) -> anyhow::Result<(Totals, u64, Written)> {
+    let table = plan.table();
+    let jobs = plan.jobs(run.jobs());
+    let options = plan.replay_options();
+    let make = || plan.formatter();
     if let (Some(rows_per_file), Some(dir)) = (rows_per_file, output::path(run.output.as_deref())) {
         let mut shards = output::open_parts(dir, table.columns(), rows_per_file)?;
-        let totals = run.run_on(jobs, options, &make, &mut shards)?;
+        let totals = run.run_on(jobs, &options, make, &mut shards)?;
         let rows = shards.rows();
         return Ok((totals, rows, Written::Parts(shards.finish()?)));
     }
@@ -301,7 +209,7 @@ fn write<F: GameFormatter>(
     if table.format() == ExportFormat::Parquet {
         let mut writer = ParquetWriter::new(sink, table.columns(), ParquetOptions::default())
             .map_err(parquet::io_error)?;
-        let totals = run.run_on(jobs, options, &make, &mut writer)?;
+        let totals = run.run_on(jobs, &options, make, &mut writer)?;
         let rows = writer.rows();
         let sink = writer.finish().map_err(parquet::io_error)?;
         return Ok((totals, rows, Written::Sink(Box::new(sink))));
@@ -310,7 +218,7 @@ fn write<F: GameFormatter>(
     table.header(&mut bytes);
     let mut out = Bytes { out: sink, rows: 0 };
     out.out.write_all(&bytes)?;
-    let totals = run.run_on(jobs, options, &make, &mut out)?;
+    let totals = run.run_on(jobs, &options, make, &mut out)?;
     bytes.clear();
     table.footer(out.rows > 0, &mut bytes);
     out.out.write_all(&bytes)?;

@@ -170,9 +170,9 @@ fn a_panic_in_one_game_is_reported_there_and_the_run_goes_on() {
     let (output, seen) = read(&text, &mut replay);
     assert_eq!(
         (
-            output.counts.games,
-            output.counts.valid,
-            output.counts.invalid
+            output.counts.counts.games,
+            output.counts.counts.valid,
+            output.counts.counts.invalid
         ),
         (4, 3, 1)
     );

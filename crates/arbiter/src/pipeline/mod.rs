@@ -170,15 +170,19 @@ pub fn run<F: GameFormatter>(
             if batch.input != input {
                 (input, input_before) = (batch.input, 0);
             }
-            out.write(&batch.output, counts.games, input_before)?;
-            input_before += batch.counts.games;
+            out.write(&batch.output, counts.counts.games, input_before)?;
+            input_before += batch.counts.counts.games;
             let slot = batch.input as usize;
             if per_input.len() <= slot {
                 per_input.resize(slot + 1, InputTotals::default());
             }
             per_input[slot].add(&batch.counts);
             counts.add(&batch.counts);
-            observer.games(counts.games, counts.invalid, counts.warnings);
+            observer.games(
+                counts.counts.games,
+                counts.counts.invalid,
+                counts.counts.warnings,
+            );
             Ok(())
         },
     )?;
@@ -190,7 +194,7 @@ pub fn run<F: GameFormatter>(
             .map(std::mem::take)
             .unwrap_or_default();
         // (A range may well hold no game.)
-        if totals.games == 0 && !totals.failed && range.is_none() {
+        if totals.counts.games == 0 && !totals.failed && range.is_none() {
             observer.no_games(&name);
         }
         totals.name = name;

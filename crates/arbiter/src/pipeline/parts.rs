@@ -298,7 +298,7 @@ mod tests {
             &mut self.worker
         }
         fn done(&mut self, result: BatchOutput) -> bool {
-            self.games_here += result.counts.games;
+            self.games_here += result.counts.counts.games;
             true
         }
     }

@@ -76,13 +76,13 @@ pub(super) fn read_batch_here<R: Read, F: GameFormatter>(
         observer,
         &mut output,
         |reader, output| {
-            (output.counts.games as usize) < BATCH_GAMES
+            (output.counts.counts.games as usize) < BATCH_GAMES
                 && reader.bytes_done() - start < BATCH_BYTES
                 && output.output.footprint() < BATCH_BYTES as usize
         },
     );
     observer.input(at.stored());
-    if output.counts.games + output.counts.input_errors > 0 && !sink.done(output) {
+    if output.counts.counts.games + output.counts.input_errors > 0 && !sink.done(output) {
         return None;
     }
     Some(ended)
@@ -170,7 +170,7 @@ fn read_games<R: Read, V: GameReplay, F: GameFormatter>(
                 }
             }
             None => GameNumber::Later {
-                in_batch: output.counts.games,
+                in_batch: output.counts.counts.games,
             },
         };
         output.counts.count(report);

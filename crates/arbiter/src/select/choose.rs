@@ -9,134 +9,26 @@
 use arbiter_core::outcome::{Outcome, Winner};
 use arbiter_core::replay::GameReport;
 use arbiter_pgn::GameResult;
-use arbiter_report::columns::ColumnKind;
-use arbiter_report::output::{Cell, GameFormatter, GameNumber, Output};
-use arbiter_report::pgn_writer::{WriteOptions, write_game};
-use arbiter_report::record::{COLUMNS, ExportRecord, OPENING_COLUMNS, POSITION_PLY, WHERE_FIELDS};
+use arbiter_report::output::{GameFormatter, GameNumber, Output};
+use arbiter_report::pgn_writer::write_game;
 
-use super::dedup::{DedupMode, key};
-use super::expr::{Fields, Filter, Schema, Type, Value};
+use super::dedup::key;
 use super::frame::{Frame, Warning};
-
-/// The schema `--where` reads: export's fixed columns and the opening columns, then
-/// `position_ply` when positions are looked for.
-pub fn record_schema(position: bool) -> Schema {
-    let fixed = COLUMNS.iter().chain(&OPENING_COLUMNS);
-    let position = position.then_some(&POSITION_PLY);
-    Schema::new(fixed.chain(position).map(|&(name, kind, _)| {
-        let kind = match kind {
-            ColumnKind::Int64 | ColumnKind::Int32 | ColumnKind::Int16 | ColumnKind::UInt32 => {
-                Type::Int
-            }
-            ColumnKind::Float64 => Type::Float,
-            ColumnKind::Bool => Type::Bool,
-            ColumnKind::String
-            | ColumnKind::Date
-            | ColumnKind::Time
-            | ColumnKind::TimeMillisUtc
-            | ColumnKind::Timestamp => Type::Text,
-        };
-        (name, kind)
-    }))
-}
-
-/// Whether `filter` reads a field known only in input order (`index`, `game`): a game's numbers
-/// are not known on a worker reading a part of an input, so such a filter runs on one job.
-pub fn needs_numbers(filter: &Filter) -> bool {
-    filter.reads(0) || filter.reads(2)
-}
-
-/// Whether `filter` reads the opening columns, which only a replay that names openings
-/// ([`ReplayOptions::eco`](crate::ReplayOptions::eco)) fills.
-pub fn reads_opening(filter: &Filter) -> bool {
-    (COLUMNS.len()..WHERE_FIELDS).any(|field| filter.reads(field))
-}
-
-/// A game's export record as the fields of `--where`, and its tags.
-pub struct RecordFields<'a> {
-    cells: [Cell<'a>; WHERE_FIELDS],
-    /// `Some` when `position_ply` is a field.
-    position_ply: Option<Option<u32>>,
-    tags: &'a dyn Fn(&str) -> Option<&'a str>,
-}
-
-impl<'a> RecordFields<'a> {
-    /// The fields of `record` (with `position_ply` when `position`), its tags found by `tags`.
-    pub fn new(
-        record: &ExportRecord<'a>,
-        position: bool,
-        tags: &'a dyn Fn(&str) -> Option<&'a str>,
-    ) -> RecordFields<'a> {
-        RecordFields {
-            cells: record.cells(),
-            position_ply: position.then_some(record.position_ply),
-            tags,
-        }
-    }
-}
-
-impl Fields for RecordFields<'_> {
-    fn value(&self, field: usize) -> Value<'_> {
-        let Some(cell) = self.cells.get(field) else {
-            return match self.position_ply {
-                Some(Some(ply)) => Value::Int(ply.into()),
-                _ => Value::Null,
-            };
-        };
-        match *cell {
-            Cell::Null => Value::Null,
-            Cell::Str(s) | Cell::Plain(s) => Value::Text(s),
-            Cell::Int(n) => Value::Int(n),
-            Cell::Seconds(ms) => Value::Float(f64::from(ms) / 1000.0),
-            Cell::Bool(b) => Value::Bool(b),
-            Cell::Date(ref date) => Value::Text(std::str::from_utf8(date.iso()).unwrap_or("")),
-            Cell::Moment(ref moment) => {
-                Value::Text(std::str::from_utf8(moment.text()).unwrap_or(""))
-            }
-            // A number not known on this worker is null: see `needs_numbers`.
-            Cell::Run(GameNumber::Known { run, .. }) => Value::Int(run as i64),
-            Cell::Input(GameNumber::Known { input, .. }) => Value::Int(input as i64),
-            Cell::Run(_) | Cell::Input(_) => Value::Null,
-        }
-    }
-
-    fn tag(&self, name: &str) -> Option<&str> {
-        (self.tags)(name)
-    }
-}
-
-/// What select was asked to do with each game.
-#[derive(Debug, Default)]
-pub struct SelectOptions {
-    /// `--where`.
-    pub filter: Option<Filter>,
-    /// `--position` was given: a game must reach one of the positions.
-    pub positions: bool,
-    /// `--dedup`.
-    pub dedup: Option<DedupMode>,
-    /// `--eco`: write the ECO and Opening tags the table names.
-    pub eco: bool,
-    /// `--fix-result`.
-    pub fix_result: bool,
-    /// What the writer keeps.
-    pub write: WriteOptions,
-    /// A `--rejected` or `--duplicates` file wants the original text of games.
-    pub keep_source: bool,
-}
+use super::plan::SelectPlan;
 
 /// Makes each game's verdict (a frame for the [`Router`](super::Router)); one per worker, reusing its buffers.
 pub struct Chooser<'a> {
-    options: &'a SelectOptions,
+    plan: &'a SelectPlan,
     key: Vec<u8>,
     place: String,
     message: String,
 }
 
 impl<'a> Chooser<'a> {
-    /// A chooser doing what `options` ask.
-    pub fn new(options: &'a SelectOptions) -> Chooser<'a> {
+    /// A chooser doing what `plan` asks.
+    pub fn new(plan: &'a SelectPlan) -> Chooser<'a> {
         Chooser {
-            options,
+            plan,
             key: Vec::new(),
             place: String::new(),
             message: String::new(),
@@ -195,14 +87,11 @@ pub fn with_blank_line(bytes: &[u8], out: &mut Vec<u8>) {
 
 impl GameFormatter for Chooser<'_> {
     fn format(&mut self, source: &str, number: GameNumber, report: &GameReport, out: &mut Output) {
-        let options = self.options;
+        let plan = self.plan;
+        let options = &plan.options;
         let tree = &report.tree;
         let invalid = report.errors > 0;
-        let record = ExportRecord::from_report(source, number, report);
-        let tags = |name: &str| tree.tag_value(name);
-        let passes = options.filter.as_ref().is_none_or(|filter| {
-            filter.matches(&RecordFields::new(&record, options.positions, &tags))
-        }) && (!options.positions || report.position_ply.is_some());
+        let passes = plan.keep.keeps(source, number, report);
         let original: &[u8] = if options.keep_source {
             &report.source
         } else {
@@ -299,20 +188,5 @@ mod tests {
             with_blank_line(&out, &mut again);
             assert_eq!(again, out);
         }
-    }
-
-    #[test]
-    fn the_schema_is_exports_columns_typed() {
-        let schema = record_schema(false);
-        assert_eq!(schema.find("white_elo"), Some((18, Type::Int)));
-        assert_eq!(schema.find("valid").map(|f| f.1), Some(Type::Bool));
-        assert_eq!(schema.find("played_on").map(|f| f.1), Some(Type::Text));
-        assert_eq!(schema.find("white_clock").map(|f| f.1), Some(Type::Float));
-        assert_eq!(schema.find("eco_computed").map(|f| f.1), Some(Type::Text));
-        assert_eq!(schema.find("position_ply"), None);
-        assert_eq!(
-            record_schema(true).find("position_ply"),
-            Some((WHERE_FIELDS, Type::Int))
-        );
     }
 }

@@ -1,12 +1,14 @@
 //! Acting on the verdict (`arbiter select`): keep the games an expression, a position or
-//! deduplication picks, and write them back as clean PGN (the game tree and the writer are
-//! `tree`'s, the position keys and the opening table `position`'s, both under the replay that
-//! records them).
+//! deduplication picks, and write them back as clean PGN (the game tree and the position keys are
+//! arbiter-core's, recorded by the replay; the PGN writer is arbiter-report's).
 //!
 //! The parts, each with a job of its own:
 //!
 //! - `expr`: the `--where` expression language over export's field names, shared with
 //!   `export --where`;
+//! - `fields`: a game's export record as the fields of an expression, and their schema;
+//! - `keep`: which games a run keeps (`--where`, `--position`), for `export` and `select` alike;
+//! - `plan`: select's options, checked once, and what a run needs from them;
 //! - `dedup`: the set of games kept, for `--dedup`, in a fixed number of bytes per game, every
 //!   hash match checked against the game's own key;
 //! - `choose`: the formatter a worker runs on each game: the tests, the PGN written, the frame;
@@ -21,15 +23,18 @@ mod check;
 mod choose;
 mod dedup;
 mod expr;
+mod fields;
 mod frame;
+mod keep;
+mod plan;
 mod route;
 
 pub use check::check_round_trip;
-pub use choose::{
-    Chooser, RecordFields, SelectOptions, needs_numbers, reads_opening, record_schema,
-};
+pub use choose::Chooser;
 pub use dedup::{DedupMode, KeptGames};
 pub use expr::{ExprError, Fields, Filter, Schema, Type, Value};
+pub use keep::{Keep, KeepError};
+pub use plan::{SelectOptions, SelectPlan};
 pub use route::{Router, SelectCounts};
 
 #[cfg(test)]

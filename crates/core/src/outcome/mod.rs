@@ -170,7 +170,17 @@ pub struct BoardFacts {
     pub black_cannot_mate: bool,
 }
 
-/// The automatic end the board shows, if any, in the order of precedence.
+/// The halfmove clock at which the 75-move rule ends the game (Law 9.6.2): 75 moves of each side
+/// without a capture or a pawn move.
+pub const SEVENTY_FIVE_MOVES: u32 = 150;
+
+/// How many times a position must occur for fivefold repetition to end the game (Law 9.6.1).
+pub const FIVEFOLD: u32 = 5;
+
+/// The automatic end the board shows, if any, in the order of precedence: checkmate, stalemate,
+/// insufficient material, a dead position, the 75-move rule, fivefold repetition. The one ladder
+/// of the automatic ends: the replay's main line, a game's final position and a position's
+/// [`Status`](crate::position::Status) are all judged by it.
 pub fn automatic_end(board: &BoardFacts) -> Option<Outcome> {
     if board.checkmate {
         Some(Outcome::Checkmate)
@@ -180,9 +190,9 @@ pub fn automatic_end(board: &BoardFacts) -> Option<Outcome> {
         Some(Outcome::InsufficientMaterial)
     } else if board.dead_position {
         Some(Outcome::DeadPosition)
-    } else if board.halfmove_clock >= 150 {
+    } else if board.halfmove_clock >= SEVENTY_FIVE_MOVES {
         Some(Outcome::SeventyfiveMoves)
-    } else if board.repetitions >= 5 {
+    } else if board.repetitions >= FIVEFOLD {
         Some(Outcome::FivefoldRepetition)
     } else {
         None

@@ -7,16 +7,20 @@
 //! passant square only when the capture is legal), and a key that matches is then compared in
 //! full, so that a Zobrist collision can never give a wrong match.
 //!
-//! Beside it: a position's [`Status`] (checkmate, stalemate, ... ongoing), as `moves` reports it.
+//! Beside it: a position as `moves` reports it: its [`Status`] (checkmate, stalemate, ... ongoing),
+//! its legal moves in the order of their SAN ([`sorted_moves`]) and each side's can-mate answer
+//! ([`can_mate_each`]).
 //!
 //! The en passant rule is the one python-chess's `Board.epd()` follows by default, and the one
 //! with which lichess's opening table was written: after `1. e4` there is no en passant square
 //! (no black pawn can take), so `1. e4` reaches the same position as a FEN that gives none.
 
 mod eco;
+mod moves;
 mod status;
 
 pub use eco::{Classifier, MAX_PLIES, Opening, OpeningTable};
+pub use moves::{can_mate_each, sorted_moves};
 pub use status::Status;
 
 use arbiter_rules::{Bitboard, Color, Position, Role};

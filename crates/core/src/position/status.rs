@@ -7,6 +7,8 @@ use arbiter_rules::Position;
 use arbiter_rules::mate::CanMate;
 use serde::Serialize;
 
+use crate::outcome::{self, BoardFacts, Outcome};
+
 /// The status of a position.
 #[derive(Copy, Clone, Debug, Eq, PartialEq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -27,21 +29,26 @@ pub enum Status {
 
 impl Status {
     /// The status of `pos`, which has `moves` legal moves, and in which White and Black can mate
-    /// as `can_mate` says (in [`Color::index`](arbiter_rules::Color::index) order).
+    /// as `can_mate` says (in [`Color::index`](arbiter_rules::Color::index) order): the automatic
+    /// end the board shows ([`outcome::automatic_end`], the ladder every judgment shares), a
+    /// position standing alone (its repetitions unknown).
     pub fn of(pos: &Position, moves: usize, can_mate: &[CanMate; 2]) -> Status {
-        let dead = can_mate.iter().all(|answer| *answer == CanMate::No);
-        if moves == 0 && pos.is_check() {
-            Status::Checkmate
-        } else if moves == 0 {
-            Status::Stalemate
-        } else if pos.is_insufficient_material() {
-            Status::InsufficientMaterial
-        } else if dead {
-            Status::DeadPosition
-        } else if pos.halfmoves() >= 150 {
-            Status::SeventyfiveMoves
-        } else {
-            Status::Ongoing
+        let facts = BoardFacts {
+            checkmate: moves == 0 && pos.is_check(),
+            stalemate: moves == 0 && !pos.is_check(),
+            insufficient_material: pos.is_insufficient_material(),
+            dead_position: can_mate.iter().all(|answer| *answer == CanMate::No),
+            halfmove_clock: pos.halfmoves(),
+            repetitions: 1,
+            ..BoardFacts::default()
+        };
+        match outcome::automatic_end(&facts) {
+            Some(Outcome::Checkmate) => Status::Checkmate,
+            Some(Outcome::Stalemate) => Status::Stalemate,
+            Some(Outcome::InsufficientMaterial) => Status::InsufficientMaterial,
+            Some(Outcome::DeadPosition) => Status::DeadPosition,
+            Some(Outcome::SeventyfiveMoves) => Status::SeventyfiveMoves,
+            _ => Status::Ongoing,
         }
     }
 

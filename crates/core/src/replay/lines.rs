@@ -182,31 +182,34 @@ impl LineStack {
         self.history.truncate(keep);
         let pos = &self.lines[0].pos;
         self.history.push(pos.zobrist());
-        // A position recurs at the earliest four plies later (each side must move away and
-        // back), so a fifth occurrence needs sixteen plies without a capture or pawn move.
         if self.automatic_end.is_none()
             && (material_changed && pos.is_insufficient_material()
-                || pos.halfmoves() >= 150
-                || pos.halfmoves() >= 16 && repetitions(&self.history) >= 5)
+                || pos.halfmoves() >= outcome::SEVENTY_FIVE_MOVES
+                || pos.halfmoves() >= FIVEFOLD_PLIES
+                    && repetitions(&self.history) >= outcome::FIVEFOLD)
         {
             self.note_automatic_end(material_changed);
         }
     }
 
-    /// Records which automatic end the last main-line move brought, the first that applies.
+    /// Records which automatic end the last main-line move brought, the first that applies
+    /// ([`outcome::automatic_end`]). Material that did not change cannot have become
+    /// insufficient (the start was judged on its own), so it is looked at only after a capture
+    /// or a promotion.
     #[cold]
     #[inline(never)]
     fn note_automatic_end(&mut self, material_changed: bool) {
         let line = &self.lines[0];
         let pos = &line.pos;
-        let outcome = if material_changed && pos.is_insufficient_material() {
-            Outcome::InsufficientMaterial
-        } else if pos.halfmoves() >= 150 {
-            Outcome::SeventyfiveMoves
-        } else {
-            Outcome::FivefoldRepetition
+        let facts = BoardFacts {
+            insufficient_material: material_changed && pos.is_insufficient_material(),
+            halfmove_clock: pos.halfmoves(),
+            repetitions: repetitions(&self.history),
+            ..BoardFacts::default()
         };
-        self.automatic_end = Some((line.ply, outcome));
+        if let Some(outcome) = outcome::automatic_end(&facts) {
+            self.automatic_end = Some((line.ply, outcome));
+        }
     }
 
     /// How many times the main line's position occurs since the last capture or pawn move.
@@ -228,6 +231,10 @@ fn repetitions(history: &[u64]) -> u32 {
         .filter(|&&k| k == last)
         .count() as u32
 }
+
+/// A position recurs at the earliest four plies later (each side must move away and back), so a
+/// fifth occurrence needs sixteen plies without a capture or pawn move.
+const FIVEFOLD_PLIES: u32 = 4 * (outcome::FIVEFOLD - 1);
 
 /// An automatic end a starting position shows on its own (a game set up from a FEN may start
 /// ended).

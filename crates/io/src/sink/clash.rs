@@ -53,7 +53,7 @@ impl Place {
 #[derive(Debug, thiserror::Error)]
 pub enum Clash {
     /// Two outputs land in one place.
-    #[error("{first} and {second} are the same file ({path}); choose another")]
+    #[error("{first} and {second} are the same file ({path}); choose another output")]
     Outputs {
         /// The option of the first (`-o`).
         first: String,
@@ -168,7 +168,7 @@ mod tests {
             assert_eq!(
                 err.to_string(),
                 format!(
-                    "-o and --rejected are the same file ({}); choose another",
+                    "-o and --rejected are the same file ({}); choose another output",
                     name.display()
                 )
             );
