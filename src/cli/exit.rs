@@ -6,7 +6,7 @@ use arbiter::Totals;
 
 /// How a run ended, mapped to the process exit code every subcommand shares (docs/exit-codes.md).
 #[derive(Copy, Clone, Debug, Eq, PartialEq, Ord, PartialOrd)]
-pub enum Exit {
+pub(crate) enum Exit {
     /// Everything was valid: exit 0.
     Ok,
     /// Some game or FEN was invalid: exit 1.
@@ -18,7 +18,7 @@ pub enum Exit {
 impl Exit {
     /// How a run over games ended: an input that could not be read to its end is 2 (its output
     /// is not committed), else an invalid game is 1.
-    pub fn of(totals: &Totals) -> Exit {
+    pub(crate) fn of(totals: &Totals) -> Exit {
         if totals.input_errors > 0 {
             Exit::Usage
         } else if totals.counts.invalid > 0 {

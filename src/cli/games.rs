@@ -13,7 +13,7 @@ use clap::Args;
 
 use crate::cli::output::{self, Written};
 use crate::cli::progress::Progress;
-pub use arbiter::core::text::counted;
+pub(crate) use arbiter::core::text::counted;
 
 /// What arbiter says on stderr when it waits for games typed on a terminal.
 const STDIN_NOTICE: &str =
@@ -21,25 +21,25 @@ const STDIN_NOTICE: &str =
 
 /// The arguments of every run over games (`validate`, `export`, `select`).
 #[derive(Args, Debug)]
-pub struct GameRun {
+pub(crate) struct GameRun {
     /// PGN files, directories (searched for *.pgn, *.pgn.gz, *.pgn.zst, *.pgn.bz2, *.pgn.xz) or
     /// path patterns; `-` or nothing reads standard input.
-    pub paths: Vec<PathBuf>,
+    pub(crate) paths: Vec<PathBuf>,
     /// Write to FILE instead of standard output: through a temporary file renamed over FILE only
     /// when the run ends with status 0 or 1; compressed when FILE ends in .gz, .zst, .xz or .bz2.
     #[arg(long, short = 'o', value_name = "FILE")]
-    pub output: Option<PathBuf>,
+    pub(crate) output: Option<PathBuf>,
     /// Worker threads, 1 or more (default: the number of available cores).
     #[arg(long, short = 'j', value_parser = parse_jobs)]
-    pub jobs: Option<usize>,
+    pub(crate) jobs: Option<usize>,
     /// Show no progress bar, and no line saying what -o FILE received.
     #[arg(long, short = 'q')]
-    pub quiet: bool,
+    pub(crate) quiet: bool,
     /// When an input cannot be read whole (missing, not PGN, cut short, corrupt), still write
     /// -o with everything that could be read, and name each input that could not; the status is
     /// still 2. Without it, such a run leaves -o as it was.
     #[arg(long)]
-    pub keep_going: bool,
+    pub(crate) keep_going: bool,
     /// Read only the games whose first byte lies from the first place at or after byte START of
     /// the (decompressed) input where a game surely starts, to the first such place at or after
     /// byte END (counted from 0); the last is read to its end. One input only; a plain file is
@@ -47,17 +47,17 @@ pub struct GameRun {
     /// once, as the whole file reads it (the `offset` field names each game the same way); lines
     /// count from each game's first line (validate: PATH@OFFSET:LINE:COL).
     #[arg(long, value_name = "START:END", value_parser = parse_range)]
-    pub range: Option<std::ops::Range<u64>>,
+    pub(crate) range: Option<std::ops::Range<u64>>,
     /// Positions the helpmate search may visit to decide whether each side can still mate in a
     /// game's final position, both sides together (0: the static proofs only); a side left
     /// undecided is null in export and never counted as either answer.
     #[arg(long, value_name = "N", default_value_t = arbiter::core::replay::DEFAULT_RULINGS_BUDGET)]
-    pub rulings_budget: u64,
+    pub(crate) rulings_budget: u64,
 }
 
 impl GameRun {
     /// The number of worker threads: `--jobs`, else one per available core.
-    pub fn jobs(&self) -> usize {
+    pub(crate) fn jobs(&self) -> usize {
         self.jobs
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
             .max(1)
@@ -65,19 +65,19 @@ impl GameRun {
 
     /// The line said on stderr once `-o FILE` is committed, `wrote WHAT to FILE`: none for
     /// standard output or under `--quiet`.
-    pub fn wrote(&self, what: std::fmt::Arguments<'_>) -> Option<String> {
+    pub(crate) fn wrote(&self, what: std::fmt::Arguments<'_>) -> Option<String> {
         let path = output::path(self.output.as_deref()).filter(|_| !self.quiet)?;
         Some(format!("wrote {what} to {}", path.display()))
     }
 
     /// Opens the output: `-o`, else standard output (see [`output::open`]).
-    pub fn open(&self) -> anyhow::Result<Sink> {
+    pub(crate) fn open(&self) -> anyhow::Result<Sink> {
         output::open(self.output.as_deref(), &self.paths)
     }
 
     /// Runs [`arbiter::run`] over the inputs, with a progress bar unless `--quiet`, and the
     /// final positions ruled on within `--rulings-budget`.
-    pub fn run<F: GameFormatter>(
+    pub(crate) fn run<F: GameFormatter>(
         &self,
         options: &ReplayOptions,
         make_formatter: impl Fn() -> F + Sync,
@@ -87,7 +87,7 @@ impl GameRun {
     }
 
     /// [`GameRun::run`] on `jobs` worker threads instead of `--jobs`.
-    pub fn run_on<F: GameFormatter>(
+    pub(crate) fn run_on<F: GameFormatter>(
         &self,
         jobs: usize,
         options: &ReplayOptions,
@@ -120,7 +120,7 @@ impl GameRun {
 }
 
 /// `--jobs N`: a whole number of at least 1.
-pub fn parse_jobs(text: &str) -> Result<usize, String> {
+pub(crate) fn parse_jobs(text: &str) -> Result<usize, String> {
     match text.trim().parse::<usize>() {
         Ok(0) => Err("must be at least 1 (omit --jobs to use every core)".to_owned()),
         Ok(n) => Ok(n),
@@ -129,7 +129,7 @@ pub fn parse_jobs(text: &str) -> Result<usize, String> {
 }
 
 /// `--range START:END`: two whole numbers of bytes, START at most END.
-pub fn parse_range(text: &str) -> Result<std::ops::Range<u64>, String> {
+pub(crate) fn parse_range(text: &str) -> Result<std::ops::Range<u64>, String> {
     let (start, end) = text
         .split_once(':')
         .ok_or_else(|| "expected START:END, two byte offsets (e.g. 0:1000000)".to_owned())?;
@@ -148,13 +148,13 @@ pub fn parse_range(text: &str) -> Result<std::ops::Range<u64>, String> {
 /// What a run over games leaves to `main`: its totals, which choose the exit status; its output,
 /// committed or left as it was by that status (and `--keep-going`); and the line to say on stderr
 /// once it is committed.
-pub struct Ran {
+pub(crate) struct Ran {
     /// `--keep-going`.
-    pub keep_going: bool,
+    pub(crate) keep_going: bool,
     /// What the run counted.
-    pub totals: Totals,
+    pub(crate) totals: Totals,
     /// The output, not committed yet.
-    pub output: Written,
+    pub(crate) output: Written,
     /// Said on stderr after the output is committed (`wrote N games to FILE`).
-    pub wrote: Option<String>,
+    pub(crate) wrote: Option<String>,
 }

@@ -6,15 +6,15 @@
 //! would go to a closed standard output (`>&-`) is an I/O error before it starts: there is no
 //! stream to write to, and nothing would say so.
 
-pub mod exit;
-pub mod export;
-pub mod games;
-pub mod moves;
-pub mod output;
-pub mod perft;
-pub mod progress;
-pub mod select;
-pub mod validate;
+pub(crate) mod exit;
+pub(crate) mod export;
+pub(crate) mod games;
+pub(crate) mod moves;
+pub(crate) mod output;
+pub(crate) mod perft;
+pub(crate) mod progress;
+pub(crate) mod select;
+pub(crate) mod validate;
 
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -27,15 +27,15 @@ use exit::Exit;
 /// every game's outcome.
 #[derive(Parser, Debug)]
 #[command(name = "arbiter", version, about, long_about = None)]
-pub struct Cli {
+pub(crate) struct Cli {
     /// What to do.
     #[command(subcommand)]
-    pub command: Command,
+    pub(crate) command: Command,
 }
 
 /// The subcommands.
 #[derive(Subcommand, Debug)]
-pub enum Command {
+pub(crate) enum Command {
     /// Replay every move of every game (and variation) and report each problem with its location.
     Validate(validate::ValidateArgs),
     /// Write one record per game with its outcome, as CSV, JSON, JSON Lines or Parquet.
@@ -84,7 +84,7 @@ extern "C" fn record_stdout() {
 }
 
 /// Parses the command line, runs the subcommand and maps the result to an exit code.
-pub fn main() -> ExitCode {
+pub(crate) fn main() -> ExitCode {
     let stdout_closed = STDOUT_CLOSED.load(Ordering::Relaxed);
     let closed = || {
         report_error(format_args!(
@@ -376,14 +376,14 @@ fn manpage(dir: Option<&std::path::Path>) -> anyhow::Result<Exit> {
 
 /// Prints `arbiter: error: MESSAGE` on stderr. A stderr that cannot be written (`2>/dev/full`) is
 /// ignored: `eprintln!` would panic there, and the exit code already tells the error.
-pub fn report_error(message: std::fmt::Arguments<'_>) {
+pub(crate) fn report_error(message: std::fmt::Arguments<'_>) {
     report(format_args!("error: {message}"));
 }
 
 /// Prints `arbiter: MESSAGE` on stderr (a stderr that cannot be written is ignored), each line's
 /// control characters escaped as standard output escapes them ([`arbiter::core::text::escape_controls`]): a
 /// file name holding ESC or BEL cannot act on the terminal.
-pub fn report(message: std::fmt::Arguments<'_>) {
+pub(crate) fn report(message: std::fmt::Arguments<'_>) {
     use std::io::Write;
     let message = message.to_string();
     let lines: Vec<_> = message

@@ -56,7 +56,7 @@ use crate::cli::exit::Exit;
   arbiter moves r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 --board
   arbiter moves 'rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2' --format json
   arbiter moves --chess960 --notation both nrbqkbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBQKBRN w KQkq - 0 1")]
-pub struct MovesArgs {
+pub(crate) struct MovesArgs {
     /// The position, as FEN (one quoted argument or several words), or `startpos`.
     #[arg(
         required_unless_present = "file",
@@ -64,45 +64,45 @@ pub struct MovesArgs {
         num_args = 1..,
         value_name = "FEN"
     )]
-    pub fen: Vec<String>,
+    pub(crate) fen: Vec<String>,
     /// Read one FEN or EPD a line from FILE (`-` for standard input) and write one JSON object a
     /// line, in input order, each with its `line` number; a line that is no valid position gives
     /// `{"line","input","error"}` and the run goes on (exit status 1 at the end).
     #[arg(long, value_name = "FILE")]
-    pub file: Option<std::path::PathBuf>,
+    pub(crate) file: Option<std::path::PathBuf>,
     /// How many positions the search for a helpmate may visit per side before it gives up (the
     /// answer is then `null`): 120000 by default for one position; for --file, 0 unless given,
     /// as export does for every game. 0 means no search: only the static proofs (material, a
     /// locked pawn wall) answer.
     #[arg(long, value_name = "NODES")]
-    pub limit: Option<u64>,
+    pub(crate) limit: Option<u64>,
     /// Print the helpmate that proves each "can mate" (text format; JSON always has it).
     #[arg(long)]
-    pub proof: bool,
+    pub(crate) proof: bool,
     /// Output format (default: text for one position, jsonl for --file).
     #[arg(long, value_enum)]
-    pub format: Option<Format>,
+    pub(crate) format: Option<Format>,
     /// Print a diagram of the board before the moves (text format only).
     #[arg(long)]
-    pub board: bool,
+    pub(crate) board: bool,
     /// Draw the diagram with ASCII letters instead of Unicode chess symbols.
     #[arg(long)]
-    pub ascii: bool,
+    pub(crate) ascii: bool,
     /// Read the FEN as Chess960: `K`/`Q` castling rights name the outermost rooks (X-FEN), and
     /// castling is written king-to-rook in UCI. Without it, a right whose king is off e1/e8 or
     /// whose rook is not in its corner is an invalid FEN (Shredder letters such as `HAha` are
     /// always read as Chess960).
     #[arg(long)]
-    pub chess960: bool,
+    pub(crate) chess960: bool,
     /// How the text output writes each move: `san` (`Nf3`), `uci` (`g1f3`), or `both`
     /// (`Nf3 g1f3`). JSON output always has both.
     #[arg(long, value_enum, default_value_t = Notation::San)]
-    pub notation: Notation,
+    pub(crate) notation: Notation,
 }
 
 /// How `arbiter moves` writes moves in text output.
 #[derive(Copy, Clone, Debug, Eq, PartialEq, ValueEnum)]
-pub enum Notation {
+pub(crate) enum Notation {
     /// Canonical SAN, `Nf3`.
     San,
     /// UCI, `g1f3`.
@@ -113,7 +113,7 @@ pub enum Notation {
 
 /// Output formats of `arbiter moves`.
 #[derive(Copy, Clone, Debug, Eq, PartialEq, ValueEnum)]
-pub enum Format {
+pub(crate) enum Format {
     /// A status line, then one move per line, then a line per side.
     Text,
     /// One JSON object (with --file, one array of them).
@@ -168,7 +168,7 @@ struct Judged {
 }
 
 /// Runs `arbiter moves`.
-pub fn run(args: &MovesArgs) -> anyhow::Result<Exit> {
+pub(crate) fn run(args: &MovesArgs) -> anyhow::Result<Exit> {
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     if let Some(path) = &args.file {

@@ -29,20 +29,20 @@ use crate::cli::exit::Exit;
 static UNCOMMITTED: Mutex<Vec<(PathBuf, bool)>> = Mutex::new(Vec::new());
 
 /// The `-o` path, or `None` for standard output (no `-o`, or `-o -`).
-pub fn path(output: Option<&Path>) -> Option<&Path> {
+pub(crate) fn path(output: Option<&Path>) -> Option<&Path> {
     output.filter(|path| path.as_os_str() != "-")
 }
 
 /// Opens the output of a run that reads `inputs`: `-o` (see [`path`]), else standard output.
 /// An output that is one of the inputs is an error ([`clash::check`]).
-pub fn open(output: Option<&Path>, inputs: &[PathBuf]) -> anyhow::Result<Sink> {
+pub(crate) fn open(output: Option<&Path>, inputs: &[PathBuf]) -> anyhow::Result<Sink> {
     clash::check(&[("-o", path(output))], inputs)?;
     open_checked(output)
 }
 
 /// Opens `-o` (see [`path`]), else standard output, already checked against the run's inputs
 /// and other outputs ([`clash::check`]).
-pub fn open_checked(output: Option<&Path>) -> anyhow::Result<Sink> {
+pub(crate) fn open_checked(output: Option<&Path>) -> anyhow::Result<Sink> {
     let Some(path) = path(output) else {
         return Ok(Sink::stdout());
     };
@@ -57,7 +57,7 @@ pub fn open_checked(output: Option<&Path>) -> anyhow::Result<Sink> {
 
 /// A run's output, not committed yet: one file or standard output, or the Parquet parts of
 /// `export -o DIR --rows-per-file N`.
-pub enum Written {
+pub(crate) enum Written {
     /// One file, or standard output (boxed: a sink is some hundreds of bytes).
     Sink(Box<Sink>),
     /// Parquet parts in a directory.
@@ -66,7 +66,7 @@ pub enum Written {
 
 /// Starts the parts of `export -o DIR --rows-per-file N` ([`Shards::create`]), noted as not
 /// committed yet for [`report_uncommitted_after`].
-pub fn open_parts(dir: &Path, columns: &[Column], rows_per_file: u64) -> anyhow::Result<Shards> {
+pub(crate) fn open_parts(dir: &Path, columns: &[Column], rows_per_file: u64) -> anyhow::Result<Shards> {
     let existed = dir.exists();
     watch_signals();
     let shards = Shards::create(dir, columns, rows_per_file)?;
@@ -77,13 +77,13 @@ pub fn open_parts(dir: &Path, columns: &[Column], rows_per_file: u64) -> anyhow:
 /// Whether a run that ended with `exit` commits its outputs: on status 0 or 1; on 2 only under
 /// `--keep-going` (a failed write is an error before this, so a 2 here comes from inputs that
 /// could not be read whole).
-pub fn commits(exit: Exit, keep_going: bool) -> bool {
+pub(crate) fn commits(exit: Exit, keep_going: bool) -> bool {
     exit != Exit::Usage || keep_going
 }
 
 /// Ends a run that counted `totals`: commits its output when `commit` ([`commits`]), else drops
 /// it, leaving the target as it was.
-pub fn close(written: Written, commit: bool, totals: &Totals) -> anyhow::Result<()> {
+pub(crate) fn close(written: Written, commit: bool, totals: &Totals) -> anyhow::Result<()> {
     match written {
         Written::Sink(sink) => close_all(vec![*sink], commit),
         Written::Parts(parts) => {
@@ -102,7 +102,7 @@ pub fn close(written: Written, commit: bool, totals: &Totals) -> anyhow::Result<
 /// Ends the file outputs of a run, as [`close`] does, all or none ([`sink::finish_all`]): a run
 /// with several outputs (`select --rejected`...) replaces none of them unless every one was
 /// written whole.
-pub fn close_all(sinks: Vec<Sink>, commit: bool) -> anyhow::Result<()> {
+pub(crate) fn close_all(sinks: Vec<Sink>, commit: bool) -> anyhow::Result<()> {
     if commit {
         sink::finish_all(sinks, committed)?;
     }
@@ -112,7 +112,7 @@ pub fn close_all(sinks: Vec<Sink>, commit: bool) -> anyhow::Result<()> {
 /// After a run some of whose inputs could not be read whole: names them, and says what became
 /// of what was read (written, under `--keep-going`, else how to get it). Nothing when every
 /// input was read.
-pub fn report_unread(totals: &Totals, committed: bool) {
+pub(crate) fn report_unread(totals: &Totals, committed: bool) {
     let unread: Vec<&str> = totals.unread().collect();
     if unread.is_empty() {
         return;
@@ -138,7 +138,7 @@ fn committed(target: &Path) {
 
 /// After a run that ended with status 2, or was cut short by a closed standard output (`why`
 /// says so, when not empty): says which of its files were left as they were.
-pub fn report_uncommitted_after(why: &str) {
+pub(crate) fn report_uncommitted_after(why: &str) {
     let uncommitted = std::mem::take(&mut *uncommitted());
     if !why.is_empty() && !uncommitted.is_empty() {
         crate::cli::report(format_args!("{why}"));

@@ -30,31 +30,31 @@ use crate::cli::exit::Exit;
     arbiter perft 6\n  \
     arbiter perft 3 --divide r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1\n  \
     arbiter perft 4 --chess960 --format json 'nrbqkbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBQKBRN w KQkq - 0 1'")]
-pub struct PerftArgs {
+pub(crate) struct PerftArgs {
     /// How many plies deep to count.
-    pub depth: u32,
+    pub(crate) depth: u32,
     /// The position, as FEN (one quoted argument or several words), or `startpos` (the
     /// default). Impossible checks and impossible material are accepted.
     #[arg(num_args = 0.., value_name = "FEN", conflicts_with = "fen_option")]
-    pub fen: Vec<String>,
+    pub(crate) fen: Vec<String>,
     /// The position, as FEN (the same as the FEN argument, kept for older scripts).
     #[arg(long = "fen", value_name = "FEN", hide = true)]
-    pub fen_option: Option<String>,
+    pub(crate) fen_option: Option<String>,
     /// Print the count after each legal move, then the total.
     #[arg(long)]
-    pub divide: bool,
+    pub(crate) divide: bool,
     /// Read the FEN as Chess960 (`K`/`Q` castling rights name the outermost rooks, X-FEN), and
     /// write castling king-to-rook in UCI.
     #[arg(long)]
-    pub chess960: bool,
+    pub(crate) chess960: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    pub(crate) format: Format,
 }
 
 /// Output formats of `arbiter perft`.
 #[derive(Copy, Clone, Debug, Eq, PartialEq, ValueEnum)]
-pub enum Format {
+pub(crate) enum Format {
     /// The node count (or the divide lines and `total: N`).
     Text,
     /// One JSON object: `{"depth","nodes","seconds","nodes_per_second"}` (and `"divide"`).
@@ -100,7 +100,7 @@ fn position(args: &PerftArgs) -> anyhow::Result<Position> {
 }
 
 /// Runs `arbiter perft`.
-pub fn run(args: &PerftArgs) -> anyhow::Result<Exit> {
+pub(crate) fn run(args: &PerftArgs) -> anyhow::Result<Exit> {
     let pos = position(args)?;
     let started = Instant::now();
     let divide = args.divide.then(|| {

@@ -14,14 +14,14 @@ use arbiter::Observer;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// A progress display that may be hidden.
-pub struct Progress {
+pub(crate) struct Progress {
     bar: Option<ProgressBar>,
 }
 
 impl Progress {
     /// A bar over the inputs `paths`, or a spinner when their size is unknown (stdin, or a
     /// directory).
-    pub fn new(paths: &[PathBuf], quiet: bool) -> Progress {
+    pub(crate) fn new(paths: &[PathBuf], quiet: bool) -> Progress {
         if quiet || !std::io::stderr().is_terminal() {
             return Progress { bar: None };
         }

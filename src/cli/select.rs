@@ -35,57 +35,57 @@ use crate::cli::output;
     arbiter select lichess.pgn --no-comments --keep-commands --no-variations --no-nags -o lean.pgn.zst\n  \
     arbiter select big.pgn.zst --where valid --dedup moves --jobs 2 -q -o unique.pgn.zst\n\n\
     The expression language and the PGN written: docs/select.md.")]
-pub struct SelectArgs {
+pub(crate) struct SelectArgs {
     /// The inputs, the output (the games kept, as PGN), jobs and progress.
     #[command(flatten)]
-    pub run: GameRun,
+    pub(crate) run: GameRun,
     /// Keep the games that pass EXPR, a test over export's fields and the tags, e.g.
     /// `white_elo >= 2500 and speed == "blitz"`, `not valid`, `tag("WhiteTitle") == "GM"`,
     /// `opening ~ "^Sicilian"` (docs/select.md).
     #[arg(long = "where", value_name = "EXPR")]
-    pub filter: Option<String>,
+    pub(crate) filter: Option<String>,
     /// Keep the games whose main line reaches this position (placement, side to move, castling
     /// rights, en passant square when a capture there is legal; move counters may be left out).
     /// Repeatable: a game reaching any of them is kept.
     #[arg(long, value_name = "FEN")]
-    pub position: Vec<String>,
+    pub(crate) position: Vec<String>,
     /// Drop a game when a game kept before it has the same main line from the same start
     /// (`moves`), or also the same White, Black, Date, Round and Result (`game`). Memory: about
     /// 40 bytes per game kept (the keys go to a temporary file), every match checked in full.
     #[arg(long, value_enum, value_name = "MODE")]
-    pub dedup: Option<DedupArg>,
+    pub(crate) dedup: Option<DedupArg>,
     /// Name each game's opening from the opening table built in (lichess's, by position: the
     /// deepest named position within the first 40 plies) in its ECO and Opening tags.
     #[arg(long)]
-    pub eco: bool,
+    pub(crate) eco: bool,
     /// Where the board decides the result (mate, stalemate, insufficient material, dead
     /// position, fivefold repetition, 75-move rule) and the Result says otherwise, write the
     /// board's result, with a warning naming the game.
     #[arg(long)]
-    pub fix_result: bool,
+    pub(crate) fix_result: bool,
     /// Write the games --where or --position turn down to FILE, as they were.
     #[arg(long, value_name = "FILE")]
-    pub rejected: Option<PathBuf>,
+    pub(crate) rejected: Option<PathBuf>,
     /// Write the games --dedup drops to FILE, as they were.
     #[arg(long, value_name = "FILE")]
-    pub duplicates: Option<PathBuf>,
+    pub(crate) duplicates: Option<PathBuf>,
     /// Leave out the comments.
     #[arg(long)]
-    pub no_comments: bool,
+    pub(crate) no_comments: bool,
     /// With --no-comments: keep each comment's [%clk], [%emt] and [%eval] commands.
     #[arg(long, requires = "no_comments")]
-    pub keep_commands: bool,
+    pub(crate) keep_commands: bool,
     /// Leave out the variations.
     #[arg(long)]
-    pub no_variations: bool,
+    pub(crate) no_variations: bool,
     /// Leave out the NAGs ($1, !, ?...).
     #[arg(long)]
-    pub no_nags: bool,
+    pub(crate) no_nags: bool,
 }
 
 /// `--dedup`.
 #[derive(Copy, Clone, Debug, Eq, PartialEq, ValueEnum)]
-pub enum DedupArg {
+pub(crate) enum DedupArg {
     /// The same main line from the same start position.
     Moves,
     /// The same main line, White, Black, Date, Round and Result.
@@ -112,7 +112,7 @@ fn check_outputs(args: &SelectArgs) -> anyhow::Result<()> {
 /// Runs `arbiter select`: the games kept to `-o` (or standard output), the others to
 /// `--rejected` and `--duplicates`, then the summary on stderr. Returns the exit status, every
 /// output committed (status 0 or 1) or left as it was (2).
-pub fn run(args: &SelectArgs) -> anyhow::Result<Exit> {
+pub(crate) fn run(args: &SelectArgs) -> anyhow::Result<Exit> {
     let started = Instant::now();
     let plan = SelectPlan::new(SelectOptions {
         filter: args.filter.clone(),

@@ -28,22 +28,22 @@ use crate::cli::output::{self, Written};
     arbiter validate archive/ --strict\n  \
     arbiter validate games.pgn.xz --format jsonl -o problems.jsonl\n  \
     zstdcat lichess.pgn.zst | arbiter validate --format jsonl > problems.jsonl")]
-pub struct ValidateArgs {
+pub(crate) struct ValidateArgs {
     /// The inputs, the output, jobs and progress.
     #[command(flatten)]
-    pub run: GameRun,
+    pub(crate) run: GameRun,
     /// Output format of the diagnostics and the summary (default: jsonl when -o's extension is
     /// .jsonl or .ndjson, before a .gz, .zst, .xz or .bz2 suffix; else text).
     #[arg(long, value_enum)]
-    pub format: Option<ValidateFormat>,
+    pub(crate) format: Option<ValidateFormat>,
     /// Treat every warning (non-standard SAN, wrong check marks, move numbers...) as an error.
     #[arg(long)]
-    pub strict: bool,
+    pub(crate) strict: bool,
 }
 
 /// Output formats of `validate`.
 #[derive(Copy, Clone, Debug, Eq, PartialEq, ValueEnum)]
-pub enum ValidateFormat {
+pub(crate) enum ValidateFormat {
     /// `PATH:LINE:COL: game N, ply P "SAN": error[CODE]: MESSAGE` lines, then the summary.
     Text,
     /// One JSON object per diagnostic, then a summary object.
@@ -73,7 +73,7 @@ fn format(
 }
 
 /// Runs `arbiter validate`: the diagnostics, then the summary.
-pub fn run(args: &ValidateArgs) -> anyhow::Result<Ran> {
+pub(crate) fn run(args: &ValidateArgs) -> anyhow::Result<Ran> {
     let started = Instant::now();
     let path = output::path(args.run.output.as_deref());
     let format = format(args.format, path)?;

@@ -80,12 +80,12 @@ pub const fn column_names<const N: usize>(
 /// The columns of a table: `fixed` ones given as (name, kind, nullable), then one text column per
 /// tag of `extra_tags` (export's `--tags`).
 pub fn table_columns<'a>(
-    fixed: impl IntoIterator<Item = &'a (&'a str, ColumnKind, bool)>,
+    fixed: impl IntoIterator<Item = (&'a str, ColumnKind, bool)>,
     extra_tags: &[String],
 ) -> Vec<Column> {
     fixed
         .into_iter()
-        .map(|&(name, kind, nullable)| Column {
+        .map(|(name, kind, nullable)| Column {
             name: name.to_owned(),
             kind,
             nullable,

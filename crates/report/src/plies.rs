@@ -67,7 +67,7 @@ impl PlyColumns {
             "comment" => self.comment,
             _ => true,
         });
-        table_columns(wanted, extra_tags)
+        table_columns(wanted.copied(), extra_tags)
     }
 }
 

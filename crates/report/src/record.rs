@@ -16,7 +16,7 @@
 //! arbiter's verdict columns (the rulings last), so that the output unions with that dataset and
 //! joins on `Site`.
 
-use crate::columns::{Column, ColumnKind, column_names, table_columns};
+use crate::columns::{Column, ColumnKind, table_columns};
 use crate::date::CalendarDate;
 use crate::moment::Moment;
 use crate::movetext::write_movetext;
@@ -28,118 +28,283 @@ use arbiter_core::replay::GameReport;
 
 use crate::table::{Table, is_plain};
 
-/// The fixed export fields, in order, with their types and whether they may be null.
-pub const COLUMNS: [(&str, ColumnKind, bool); 39] = {
+/// One column of a game row: its name, the type of its values, whether it may be null, and how a
+/// record gives its cell. Each table of game columns is a list of these, one line a column, so
+/// that a column's name, type and value are written together, once.
+#[derive(Copy, Clone)]
+pub struct RecordColumn {
+    /// The column's name.
+    pub name: &'static str,
+    /// The type of its values.
+    pub kind: ColumnKind,
+    /// Whether a value may be null.
+    pub nullable: bool,
+    /// Its cell in a record's row.
+    cell: CellOf,
+}
+
+impl std::fmt::Debug for RecordColumn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} ({:?}{})",
+            self.name,
+            self.kind,
+            if self.nullable { ", null" } else { "" }
+        )
+    }
+}
+
+/// How a record gives a column's cell.
+type CellOf = for<'r, 'a> fn(&'r Cells<'r, 'a>) -> Cell<'a>;
+
+/// A record, with what its cells share, worked out once a row: the `file` cell (plain text or
+/// not, as the formatter knows) and the `UTCTime` tag read as a time of day.
+struct Cells<'r, 'a> {
+    r: &'r ExportRecord<'a>,
+    file: Cell<'a>,
+    utc_time: Option<Moment>,
+}
+
+impl<'r, 'a> Cells<'r, 'a> {
+    fn of(r: &'r ExportRecord<'a>, file: Cell<'a>) -> Cells<'r, 'a> {
+        Cells {
+            r,
+            file,
+            utc_time: Moment::time_of_day(r.utc_time),
+        }
+    }
+
+    fn cell(&self, column: &RecordColumn) -> Cell<'a> {
+        (column.cell)(self)
+    }
+}
+
+/// A column of the tables below.
+const fn column(
+    name: &'static str,
+    kind: ColumnKind,
+    nullable: bool,
+    cell: CellOf,
+) -> RecordColumn {
+    RecordColumn {
+        name,
+        kind,
+        nullable,
+        cell,
+    }
+}
+
+/// The fixed export fields, in order.
+pub const COLUMNS: [RecordColumn; 39] = {
     use ColumnKind::{Bool, Date, Float64, Int32, Int64, String, Time, Timestamp};
     [
-        ("index", Int64, false),
-        ("file", String, false),
-        ("game", Int64, false),
-        ("event", String, false),
-        ("site", String, false),
-        ("date", String, false),
-        ("round", String, false),
-        ("white", String, false),
-        ("black", String, false),
-        ("result", String, false),
-        ("plies", Int32, false),
-        ("outcome", String, true),
-        ("winner", String, true),
-        ("result_consistent", Bool, false),
-        ("final_fen", String, false),
-        ("valid", Bool, false),
-        ("error", String, true),
-        ("end_ply", Int32, true),
-        ("white_elo", Int32, true),
-        ("black_elo", Int32, true),
-        ("eco", String, true),
-        ("opening", String, true),
-        ("termination", String, true),
-        ("time_control", String, true),
-        ("base_seconds", Int32, true),
-        ("increment_seconds", Int32, true),
-        ("speed", String, true),
-        ("played_on", Date, true),
-        ("utc_time", Time, true),
-        ("white_clock", Float64, true),
-        ("black_clock", Float64, true),
-        ("white_title", String, true),
-        ("black_title", String, true),
-        ("white_rating_diff", Int32, true),
-        ("black_rating_diff", Int32, true),
-        ("utc_timestamp", Timestamp, true),
-        ("offset", Int64, false),
-        ("white_can_mate", Bool, true),
-        ("black_can_mate", Bool, true),
+        column("index", Int64, false, |c| Cell::Run(c.r.number)),
+        column("file", String, false, |c| c.file),
+        column("game", Int64, false, |c| Cell::Input(c.r.number)),
+        column("event", String, false, |c| Cell::Str(c.r.event)),
+        column("site", String, false, |c| Cell::Str(c.r.site)),
+        column("date", String, false, |c| Cell::Str(c.r.date)),
+        column("round", String, false, |c| Cell::Str(c.r.round)),
+        column("white", String, false, |c| Cell::Str(c.r.white)),
+        column("black", String, false, |c| Cell::Str(c.r.black)),
+        column("result", String, false, |c| Cell::Str(c.r.result)),
+        column("plies", Int32, false, |c| Cell::Int(c.r.plies.into())),
+        column("outcome", String, true, |c| {
+            c.r.outcome.map_or(Cell::Null, |o| Cell::Plain(o.as_str()))
+        }),
+        column("winner", String, true, |c| {
+            c.r.winner.map_or(Cell::Null, |w| Cell::Plain(w.as_str()))
+        }),
+        column("result_consistent", Bool, false, |c| {
+            Cell::Bool(c.r.result_consistent)
+        }),
+        column("final_fen", String, false, |c| Cell::Plain(c.r.final_fen)),
+        column("valid", Bool, false, |c| Cell::Bool(c.r.valid)),
+        column("error", String, true, |c| text(c.r.error)),
+        column("end_ply", Int32, true, |c| {
+            c.r.end_ply.map_or(Cell::Null, |ply| Cell::Int(ply.into()))
+        }),
+        column("white_elo", Int32, true, |c| rating(c.r.elo[0])),
+        column("black_elo", Int32, true, |c| rating(c.r.elo[1])),
+        column("eco", String, true, |c| known(c.r.eco)),
+        column("opening", String, true, |c| text(c.r.opening)),
+        column("termination", String, true, |c| text(c.r.termination)),
+        column("time_control", String, true, |c| text(c.r.time_control)),
+        column("base_seconds", Int32, true, |c| {
+            c.r.base_and_increment
+                .map_or(Cell::Null, |(base, _)| Cell::Int(base.into()))
+        }),
+        column("increment_seconds", Int32, true, |c| {
+            c.r.base_and_increment
+                .map_or(Cell::Null, |(_, inc)| Cell::Int(inc.into()))
+        }),
+        column("speed", String, true, |c| {
+            c.r.speed.map_or(Cell::Null, Cell::Plain)
+        }),
+        column("played_on", Date, true, |c| {
+            let date =
+                CalendarDate::from_pgn(c.r.utc_date).or_else(|| CalendarDate::from_pgn(c.r.date));
+            date.map_or(Cell::Null, Cell::Date)
+        }),
+        column("utc_time", Time, true, |c| {
+            c.utc_time.map_or(Cell::Null, Cell::Moment)
+        }),
+        column("white_clock", Float64, true, |c| {
+            c.r.final_clocks[0].map_or(Cell::Null, Cell::Seconds)
+        }),
+        column("black_clock", Float64, true, |c| {
+            c.r.final_clocks[1].map_or(Cell::Null, Cell::Seconds)
+        }),
+        column("white_title", String, true, |c| known(c.r.titles[0])),
+        column("black_title", String, true, |c| known(c.r.titles[1])),
+        column("white_rating_diff", Int32, true, |c| {
+            rating_diff(c.r.rating_diffs[0], i32::MAX.into())
+        }),
+        column("black_rating_diff", Int32, true, |c| {
+            rating_diff(c.r.rating_diffs[1], i32::MAX.into())
+        }),
+        column("utc_timestamp", Timestamp, true, |c| {
+            utc_timestamp(c.r.utc_date, c.utc_time)
+        }),
+        column("offset", Int64, false, |c| offset(c.r.offset)),
+        column("white_can_mate", Bool, true, |c| {
+            c.r.can_mate[0].map_or(Cell::Null, Cell::Bool)
+        }),
+        column("black_can_mate", Bool, true, |c| {
+            c.r.can_mate[1].map_or(Cell::Null, Cell::Bool)
+        }),
     ]
 };
 
 /// The columns `--eco` adds after the fixed ones: the opening the built-in table names by
 /// position (its ECO code and name). `--where` may read them without `--eco`.
-pub const OPENING_COLUMNS: [(&str, ColumnKind, bool); 2] = [
-    ("eco_computed", ColumnKind::String, true),
-    ("opening_computed", ColumnKind::String, true),
+pub const OPENING_COLUMNS: [RecordColumn; 2] = [
+    column("eco_computed", ColumnKind::String, true, |c| {
+        c.r.opening_computed
+            .map_or(Cell::Null, |(eco, _)| Cell::Plain(eco))
+    }),
+    column("opening_computed", ColumnKind::String, true, |c| {
+        c.r.opening_computed
+            .map_or(Cell::Null, |(_, name)| Cell::Str(name))
+    }),
 ];
 
 /// How many fields `--where` reads from a record: [`COLUMNS`] then [`OPENING_COLUMNS`].
 pub const WHERE_FIELDS: usize = COLUMNS.len() + OPENING_COLUMNS.len();
 
 /// The fixed export fields' names, in order.
-pub const FIELDS: [&str; COLUMNS.len()] = column_names(&COLUMNS);
+pub const FIELDS: [&str; COLUMNS.len()] = names(&COLUMNS);
 
 /// The optional column of the main line in SAN (`--movetext`), after the fixed ones.
-pub const MOVETEXT: (&str, ColumnKind, bool) = ("movetext", ColumnKind::String, false);
+pub const MOVETEXT: RecordColumn = column("movetext", ColumnKind::String, false, |c| {
+    Cell::Plain(c.r.movetext)
+});
 
 /// The column `--position` adds after the fixed ones (and `movetext`): the first ply at which the
 /// main line reaches one of the positions.
-pub const POSITION_PLY: (&str, ColumnKind, bool) = ("position_ply", ColumnKind::Int32, true);
+pub const POSITION_PLY: RecordColumn = column("position_ply", ColumnKind::Int32, true, |c| {
+    c.r.position_ply
+        .map_or(Cell::Null, |ply| Cell::Int(ply.into()))
+});
 
 /// The columns of `--columns lichess`: the lichess games dataset's own, with its names and types
 /// (16-bit ratings and rating differences, the day as a date, the time of day as a time), then
-/// arbiter's verdict.
-pub const LICHESS_COLUMNS: [(&str, ColumnKind, bool); 35] = {
-    use ColumnKind::{Bool, Date, Float64, Int16, Int32, Int64, String, TimeMillisUtc};
+/// arbiter's verdict, the columns of [`COLUMNS`] by those names.
+pub const LICHESS_COLUMNS: [RecordColumn; 35] = {
+    use ColumnKind::{Date, Int16, String, TimeMillisUtc};
     [
-        ("Event", String, false),
-        ("Site", String, false),
-        ("White", String, false),
-        ("Black", String, false),
-        ("Result", String, false),
-        ("WhiteTitle", String, true),
-        ("BlackTitle", String, true),
-        ("WhiteElo", Int16, true),
-        ("BlackElo", Int16, true),
-        ("WhiteRatingDiff", Int16, true),
-        ("BlackRatingDiff", Int16, true),
-        ("UTCDate", Date, true),
-        ("UTCTime", TimeMillisUtc, true),
-        ("ECO", String, true),
-        ("Opening", String, true),
-        ("Termination", String, true),
-        ("TimeControl", String, true),
-        ("movetext", String, false),
-        ("index", Int64, false),
-        ("file", String, false),
-        ("game", Int64, false),
-        ("plies", Int32, false),
-        ("outcome", String, true),
-        ("winner", String, true),
-        ("result_consistent", Bool, false),
-        ("final_fen", String, false),
-        ("valid", Bool, false),
-        ("error", String, true),
-        ("end_ply", Int32, true),
-        ("speed", String, true),
-        ("white_clock", Float64, true),
-        ("black_clock", Float64, true),
-        ("offset", Int64, false),
-        ("white_can_mate", Bool, true),
-        ("black_can_mate", Bool, true),
+        column("Event", String, false, |c| Cell::Str(c.r.event)),
+        column("Site", String, false, |c| Cell::Str(c.r.site)),
+        column("White", String, false, |c| Cell::Str(c.r.white)),
+        column("Black", String, false, |c| Cell::Str(c.r.black)),
+        column("Result", String, false, |c| Cell::Str(c.r.result)),
+        column("WhiteTitle", String, true, |c| known(c.r.titles[0])),
+        column("BlackTitle", String, true, |c| known(c.r.titles[1])),
+        column("WhiteElo", Int16, true, |c| {
+            in_range(rating(c.r.elo[0]), i16::MAX.into())
+        }),
+        column("BlackElo", Int16, true, |c| {
+            in_range(rating(c.r.elo[1]), i16::MAX.into())
+        }),
+        column("WhiteRatingDiff", Int16, true, |c| {
+            rating_diff(c.r.rating_diffs[0], i16::MAX.into())
+        }),
+        column("BlackRatingDiff", Int16, true, |c| {
+            rating_diff(c.r.rating_diffs[1], i16::MAX.into())
+        }),
+        column("UTCDate", Date, true, |c| {
+            CalendarDate::from_pgn(c.r.utc_date).map_or(Cell::Null, Cell::Date)
+        }),
+        column("UTCTime", TimeMillisUtc, true, |c| {
+            c.utc_time.map_or(Cell::Null, Cell::Moment)
+        }),
+        column("ECO", String, true, |c| known(c.r.eco)),
+        column("Opening", String, true, |c| text(c.r.opening)),
+        column("Termination", String, true, |c| text(c.r.termination)),
+        column("TimeControl", String, true, |c| text(c.r.time_control)),
+        MOVETEXT,
+        arbiter_column("index"),
+        arbiter_column("file"),
+        arbiter_column("game"),
+        arbiter_column("plies"),
+        arbiter_column("outcome"),
+        arbiter_column("winner"),
+        arbiter_column("result_consistent"),
+        arbiter_column("final_fen"),
+        arbiter_column("valid"),
+        arbiter_column("error"),
+        arbiter_column("end_ply"),
+        arbiter_column("speed"),
+        arbiter_column("white_clock"),
+        arbiter_column("black_clock"),
+        arbiter_column("offset"),
+        arbiter_column("white_can_mate"),
+        arbiter_column("black_can_mate"),
     ]
 };
 
 /// The names of `LICHESS_COLUMNS`, in order.
-pub const LICHESS_FIELDS: [&str; LICHESS_COLUMNS.len()] = column_names(&LICHESS_COLUMNS);
+pub const LICHESS_FIELDS: [&str; LICHESS_COLUMNS.len()] = names(&LICHESS_COLUMNS);
+
+/// The column of [`COLUMNS`] named `name` (a build error when there is none).
+const fn arbiter_column(name: &str) -> RecordColumn {
+    let mut i = 0;
+    while i < COLUMNS.len() {
+        if same(COLUMNS[i].name, name) {
+            return COLUMNS[i];
+        }
+        i += 1;
+    }
+    panic!("no such column")
+}
+
+/// Whether `a` and `b` are the same text (in a constant).
+const fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// The names of `columns`, in order.
+const fn names<const N: usize>(columns: &[RecordColumn; N]) -> [&'static str; N] {
+    let mut names = [""; N];
+    let mut i = 0;
+    while i < N {
+        names[i] = columns[i].name;
+        i += 1;
+    }
+    names
+}
 
 /// Which columns a game row has.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
@@ -181,23 +346,30 @@ impl ColumnSet {
         matches!(self, ColumnSet::Arbiter { eco: true, .. })
     }
 
-    /// The columns of a row: the fixed ones, `position_ply` when `position`, then `extra_tags`.
-    pub fn columns(self, position: bool, extra_tags: &[String]) -> Vec<Column> {
-        let fixed: &[(&str, ColumnKind, bool)] = match self {
+    /// The columns of a row, in order, before the extra tags: the fixed ones, then the opening
+    /// columns (`eco`), `movetext`, and `position_ply` when `position`.
+    pub fn fixed(self, position: bool) -> Vec<RecordColumn> {
+        let fixed: &[RecordColumn] = match self {
             ColumnSet::Arbiter { .. } => &COLUMNS,
             ColumnSet::Lichess => &LICHESS_COLUMNS,
         };
         let movetext = matches!(self, ColumnSet::Arbiter { movetext: true, .. });
-        let opening: &[(&str, ColumnKind, bool)] = match self.has_opening() {
+        let opening: &[RecordColumn] = match self.has_opening() {
             true => &OPENING_COLUMNS,
             false => &[],
         };
+        (fixed.iter().chain(opening))
+            .chain(movetext.then_some(&MOVETEXT))
+            .chain(position.then_some(&POSITION_PLY))
+            .copied()
+            .collect()
+    }
+
+    /// The columns of a row: the fixed ones ([`ColumnSet::fixed`]), then `extra_tags`.
+    pub fn columns(self, position: bool, extra_tags: &[String]) -> Vec<Column> {
+        let fixed = self.fixed(position);
         table_columns(
-            fixed
-                .iter()
-                .chain(opening)
-                .chain(movetext.then_some(&MOVETEXT))
-                .chain(position.then_some(&POSITION_PLY)),
+            fixed.iter().map(|c| (c.name, c.kind, c.nullable)),
             extra_tags,
         )
     }
@@ -331,88 +503,13 @@ impl<'a> ExportRecord<'a> {
     /// The record's fields as cells, in the order of [`COLUMNS`] then [`OPENING_COLUMNS`]: what
     /// `--where` tests.
     pub fn cells(&self) -> [Cell<'a>; WHERE_FIELDS] {
-        let mut cells = [Cell::Null; WHERE_FIELDS];
-        let mut i = 0;
-        self.each_cell(Cell::Str(self.file), |cell| {
-            cells[i] = cell;
-            i += 1;
-        });
-        let [eco, name] = self.opening_cells();
-        cells[COLUMNS.len()] = eco;
-        cells[COLUMNS.len() + 1] = name;
-        cells
-    }
-
-    /// The cells of [`OPENING_COLUMNS`].
-    pub fn opening_cells(&self) -> [Cell<'a>; 2] {
-        match self.opening_computed {
-            Some((eco, name)) => [Cell::Plain(eco), Cell::Str(name)],
-            None => [Cell::Null; 2],
-        }
-    }
-
-    /// Gives `cell` each of the record's fixed fields, in the order of [`COLUMNS`], with `file`
-    /// as the `file` field: what export writes (one by one, straight into the row), and what
-    /// [`cells`](Self::cells) collects.
-    #[inline(always)]
-    pub fn each_cell<'c>(&self, file: Cell<'c>, mut cell: impl FnMut(Cell<'c>))
-    where
-        'a: 'c,
-    {
-        let r = self;
-        let utc_time = Moment::time_of_day(r.utc_time);
-        cell(Cell::Run(r.number));
-        cell(file);
-        cell(Cell::Input(r.number));
-        cell(Cell::Str(r.event));
-        cell(Cell::Str(r.site));
-        cell(Cell::Str(r.date));
-        cell(Cell::Str(r.round));
-        cell(Cell::Str(r.white));
-        cell(Cell::Str(r.black));
-        cell(Cell::Str(r.result));
-        cell(Cell::Int(i64::from(r.plies)));
-        cell(r.outcome.map_or(Cell::Null, |o| Cell::Plain(o.as_str())));
-        cell(r.winner.map_or(Cell::Null, |w| Cell::Plain(w.as_str())));
-        cell(Cell::Bool(r.result_consistent));
-        cell(Cell::Plain(r.final_fen));
-        cell(Cell::Bool(r.valid));
-        cell(text(r.error));
-        cell(
-            r.end_ply
-                .map_or(Cell::Null, |ply| Cell::Int(i64::from(ply))),
-        );
-        cell(rating(r.elo[0]));
-        cell(rating(r.elo[1]));
-        cell(known(r.eco));
-        cell(text(r.opening));
-        cell(text(r.termination));
-        cell(text(r.time_control));
-        cell(
-            r.base_and_increment
-                .map_or(Cell::Null, |(base, _)| Cell::Int(base.into())),
-        );
-        cell(
-            r.base_and_increment
-                .map_or(Cell::Null, |(_, inc)| Cell::Int(inc.into())),
-        );
-        cell(r.speed.map_or(Cell::Null, Cell::Plain));
-        cell(
-            CalendarDate::from_pgn(r.utc_date)
-                .or_else(|| CalendarDate::from_pgn(r.date))
-                .map_or(Cell::Null, Cell::Date),
-        );
-        cell(utc_time.map_or(Cell::Null, Cell::Moment));
-        cell(r.final_clocks[0].map_or(Cell::Null, Cell::Seconds));
-        cell(r.final_clocks[1].map_or(Cell::Null, Cell::Seconds));
-        cell(known(r.titles[0]));
-        cell(known(r.titles[1]));
-        cell(rating_diff(r.rating_diffs[0], i32::MAX.into()));
-        cell(rating_diff(r.rating_diffs[1], i32::MAX.into()));
-        cell(utc_timestamp(r.utc_date, utc_time));
-        cell(offset(r.offset));
-        cell(r.can_mate[0].map_or(Cell::Null, Cell::Bool));
-        cell(r.can_mate[1].map_or(Cell::Null, Cell::Bool));
+        let cells = Cells::of(self, Cell::Str(self.file));
+        let mut fields = COLUMNS.iter().chain(&OPENING_COLUMNS);
+        std::array::from_fn(|_| {
+            fields
+                .next()
+                .map_or(Cell::Null, |column| cells.cell(column))
+        })
     }
 }
 
@@ -420,8 +517,8 @@ impl<'a> ExportRecord<'a> {
 pub struct RecordFormatter {
     table: Table,
     set: ColumnSet,
-    /// Whether the `position_ply` column is written.
-    position: bool,
+    /// The columns before the extra tags.
+    fixed: Vec<RecordColumn>,
     /// The last input name seen, and whether it is plain text (every game of an input repeats
     /// it, and looking at it once is enough).
     file: (String, bool),
@@ -446,7 +543,7 @@ impl RecordFormatter {
         RecordFormatter {
             table: Table::new(format, set.columns(position, extra_tags)),
             set,
-            position,
+            fixed: set.fixed(position),
             file: (String::new(), true),
             movetext: Vec::new(),
         }
@@ -467,73 +564,10 @@ impl RecordFormatter {
         } else {
             Cell::Str(r.file)
         };
-        if self.set == ColumnSet::Lichess {
-            return self.lichess_record(r, file, out);
-        }
+        let cells = Cells::of(r, file);
         let mut row = self.table.row(out);
-        r.each_cell(file, |cell| {
-            row.cell(cell);
-        });
-        if self.set.has_opening() {
-            for cell in r.opening_cells() {
-                row.cell(cell);
-            }
-        }
-        if self.set.needs_moves() {
-            row.cell(Cell::Plain(r.movetext));
-        }
-        if self.position {
-            row.cell(position_ply(r.position_ply));
-        }
-        for value in r.extra {
-            row.cell(Cell::Str(value));
-        }
-        row.end();
-    }
-
-    /// Appends one record in the columns of [`LICHESS_COLUMNS`].
-    fn lichess_record(&mut self, r: &ExportRecord<'_>, file: Cell<'_>, out: &mut Output) {
-        let mut row = self.table.row(out);
-        row.cell(Cell::Str(r.event))
-            .cell(Cell::Str(r.site))
-            .cell(Cell::Str(r.white))
-            .cell(Cell::Str(r.black))
-            .cell(Cell::Str(r.result))
-            .cell(known(r.titles[0]))
-            .cell(known(r.titles[1]))
-            .cell(in_range(rating(r.elo[0]), i16::MAX.into()))
-            .cell(in_range(rating(r.elo[1]), i16::MAX.into()))
-            .cell(rating_diff(r.rating_diffs[0], i16::MAX.into()))
-            .cell(rating_diff(r.rating_diffs[1], i16::MAX.into()))
-            .cell(CalendarDate::from_pgn(r.utc_date).map_or(Cell::Null, Cell::Date))
-            .cell(Moment::time_of_day(r.utc_time).map_or(Cell::Null, Cell::Moment))
-            .cell(known(r.eco))
-            .cell(text(r.opening))
-            .cell(text(r.termination))
-            .cell(text(r.time_control))
-            .cell(Cell::Plain(r.movetext))
-            .cell(Cell::Run(r.number))
-            .cell(file)
-            .cell(Cell::Input(r.number))
-            .cell(Cell::Int(i64::from(r.plies)))
-            .cell(r.outcome.map_or(Cell::Null, |o| Cell::Plain(o.as_str())))
-            .cell(r.winner.map_or(Cell::Null, |w| Cell::Plain(w.as_str())))
-            .cell(Cell::Bool(r.result_consistent))
-            .cell(Cell::Plain(r.final_fen))
-            .cell(Cell::Bool(r.valid))
-            .cell(text(r.error))
-            .cell(
-                r.end_ply
-                    .map_or(Cell::Null, |ply| Cell::Int(i64::from(ply))),
-            )
-            .cell(r.speed.map_or(Cell::Null, Cell::Plain))
-            .cell(r.final_clocks[0].map_or(Cell::Null, Cell::Seconds))
-            .cell(r.final_clocks[1].map_or(Cell::Null, Cell::Seconds))
-            .cell(offset(r.offset))
-            .cell(r.can_mate[0].map_or(Cell::Null, Cell::Bool))
-            .cell(r.can_mate[1].map_or(Cell::Null, Cell::Bool));
-        if self.position {
-            row.cell(position_ply(r.position_ply));
+        for column in &self.fixed {
+            row.cell(cells.cell(column));
         }
         for value in r.extra {
             row.cell(Cell::Str(value));
@@ -555,11 +589,6 @@ impl GameFormatter for RecordFormatter {
         self.record(&record, out);
         self.movetext = movetext;
     }
-}
-
-/// The `position_ply` cell.
-fn position_ply(ply: Option<u32>) -> Cell<'static> {
-    ply.map_or(Cell::Null, |ply| Cell::Int(ply.into()))
 }
 
 /// An Elo tag's value as a number: digits only (spaces around allowed), else null (`?`, `-`, an

@@ -34,60 +34,60 @@ use crate::cli::output::{self, Written};
     arbiter export lichess.pgn.zst --plies --fen -o plies.parquet\n  \
     arbiter export games.pgn --where 'white_elo >= 2500 and not valid' --format jsonl\n  \
     arbiter export games.pgn --position 'r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq -'")]
-pub struct ExportArgs {
+pub(crate) struct ExportArgs {
     /// The inputs, the output, jobs and progress.
     #[command(flatten)]
-    pub run: GameRun,
+    pub(crate) run: GameRun,
     /// Output format (default: the one -o's extension names, .csv, .json, .jsonl, .ndjson or
     /// .parquet, before a .gz, .zst, .xz or .bz2 suffix; else csv).
     #[arg(long, value_enum)]
-    pub format: Option<FormatArg>,
+    pub(crate) format: Option<FormatArg>,
     /// Extra tag columns, appended in this order, e.g. `WhiteTitle,BlackTitle,Annotator` (not a
     /// standard column, none twice, in any case).
     #[arg(long, value_delimiter = ',', value_name = "TAG,...")]
-    pub tags: Vec<String>,
+    pub(crate) tags: Vec<String>,
     /// One row per main-line ply instead of one per game: SAN, UCI, clock, time spent,
     /// evaluation and NAGs of each move.
     #[arg(long)]
-    pub plies: bool,
+    pub(crate) plies: bool,
     /// With --plies: add the FEN after each move.
     #[arg(long, requires = "plies")]
-    pub fen: bool,
+    pub(crate) fen: bool,
     /// With --plies: add the text of each move's comments.
     #[arg(long, requires = "plies")]
-    pub comments: bool,
+    pub(crate) comments: bool,
     /// Write only the games that pass EXPR, a test over the export fields and the tags, e.g.
     /// `white_elo >= 2500 and speed == "blitz"` (the language of `select --where`,
     /// docs/select.md).
     #[arg(long = "where", value_name = "EXPR", conflicts_with = "plies")]
-    pub filter: Option<String>,
+    pub(crate) filter: Option<String>,
     /// Write only the games whose main line reaches this position, with the `position_ply`
     /// column (repeatable: any of them).
     #[arg(long, value_name = "FEN", conflicts_with = "plies")]
-    pub position: Vec<String>,
+    pub(crate) position: Vec<String>,
     /// Add the eco_computed and opening_computed columns: the opening lichess's table (built in)
     /// names by position, the deepest of the first 40 plies it names (docs/select.md).
     #[arg(long, conflicts_with = "plies")]
-    pub eco: bool,
+    pub(crate) eco: bool,
     /// Add a movetext column: the main line in SAN with move numbers (`1. e4 e5 2. Nf3`).
     #[arg(long, conflicts_with = "plies")]
-    pub movetext: bool,
+    pub(crate) movetext: bool,
     /// The game row's columns: arbiter's own, or the lichess games dataset's names and types
     /// (Event, Site, ..., WhiteElo as int16, UTCDate as a date, UTCTime as a time, movetext)
     /// followed by arbiter's verdict columns, to union with that dataset and join on Site.
     #[arg(long, value_enum, default_value_t = ColumnsArg::Arbiter, conflicts_with = "plies")]
-    pub columns: ColumnsArg,
+    pub(crate) columns: ColumnsArg,
     /// Write Parquet parts of at most N rows each into the directory -o names (new or empty),
     /// part-00000.parquet, part-00001.parquet..., and a _manifest.json (version, command, each
     /// input's size and SHA-256 as read, games, invalid games, rows per part); the directory
     /// appears whole with its manifest, or not at all.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-    pub rows_per_file: Option<u64>,
+    pub(crate) rows_per_file: Option<u64>,
 }
 
 /// `--columns`: which names and types a game row has.
 #[derive(Copy, Clone, Debug, Eq, PartialEq, ValueEnum)]
-pub enum ColumnsArg {
+pub(crate) enum ColumnsArg {
     /// arbiter's columns (docs/export-fields.md).
     Arbiter,
     /// The lichess games dataset's columns, then arbiter's verdict.
@@ -96,7 +96,7 @@ pub enum ColumnsArg {
 
 /// `--format`: the library's [`ExportFormat`], named and explained for the command line.
 #[derive(Copy, Clone, Debug, Eq, PartialEq, ValueEnum)]
-pub enum FormatArg {
+pub(crate) enum FormatArg {
     /// Comma-separated values with a header row.
     Csv,
     /// One JSON array of objects.

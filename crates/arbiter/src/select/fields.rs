@@ -15,8 +15,8 @@ use super::expr::{Fields, Schema, Type, Value};
 pub fn record_schema(position: bool) -> Schema {
     let fixed = COLUMNS.iter().chain(&OPENING_COLUMNS);
     let position = position.then_some(&POSITION_PLY);
-    Schema::new(fixed.chain(position).map(|&(name, kind, _)| {
-        let kind = match kind {
+    Schema::new(fixed.chain(position).map(|column| {
+        let kind = match column.kind {
             ColumnKind::Int64 | ColumnKind::Int32 | ColumnKind::Int16 | ColumnKind::UInt32 => {
                 Type::Int
             }
@@ -28,7 +28,7 @@ pub fn record_schema(position: bool) -> Schema {
             | ColumnKind::TimeMillisUtc
             | ColumnKind::Timestamp => Type::Text,
         };
-        (name, kind)
+        (column.name, kind)
     }))
 }
 
