@@ -66,7 +66,11 @@ pub(crate) enum Written {
 
 /// Starts the parts of `export -o DIR --rows-per-file N` ([`Shards::create`]), noted as not
 /// committed yet for [`report_uncommitted_after`].
-pub(crate) fn open_parts(dir: &Path, columns: &[Column], rows_per_file: u64) -> anyhow::Result<Shards> {
+pub(crate) fn open_parts(
+    dir: &Path,
+    columns: &[Column],
+    rows_per_file: u64,
+) -> anyhow::Result<Shards> {
     let existed = dir.exists();
     watch_signals();
     let shards = Shards::create(dir, columns, rows_per_file)?;

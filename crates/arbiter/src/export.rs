@@ -110,7 +110,7 @@ impl std::error::Error for ExportError {}
 /// The `tags` names, trimmed; an error for an empty name, the name of one of `fixed` (the row's
 /// standard columns, in any case: `Event` is the `event` column) or a name given twice (in any
 /// case: `Foo` and `foo` would be one column to DuckDB).
-pub fn tag_columns(tags: &[String], fixed: &[&str]) -> Result<Vec<String>, ExportError> {
+fn tag_columns(tags: &[String], fixed: &[&str]) -> Result<Vec<String>, ExportError> {
     let mut names: Vec<String> = Vec::with_capacity(tags.len());
     for tag in tags {
         let name = tag.trim();
@@ -247,16 +247,16 @@ impl ExportPlan {
 
     /// A formatter of the rows, for one worker.
     pub fn formatter(&self) -> ExportFormatter<'_> {
-        match self.set {
-            None => ExportFormatter::Plies(PlyFormatter::new(self.format, self.wanted, &self.tags)),
+        ExportFormatter(match self.set {
+            None => Rows::Plies(PlyFormatter::new(self.format, self.wanted, &self.tags)),
             Some(set) => {
                 let position = self.keep.has_positions();
-                ExportFormatter::Games(GameRows {
+                Rows::Games(GameRows {
                     records: RecordFormatter::with_position(self.format, set, position, &self.tags),
                     keep: &self.keep,
                 })
             }
-        }
+        })
     }
 }
 
@@ -278,8 +278,11 @@ pub fn unfit_output(format: ExportFormat, path: &Path) -> Option<String> {
     None
 }
 
-/// Formats each game as export's rows: its record, or its ply rows.
-pub enum ExportFormatter<'a> {
+/// Formats each game as export's rows (one per worker): its record, or its ply rows.
+pub struct ExportFormatter<'a>(Rows<'a>);
+
+/// Game rows or ply rows.
+enum Rows<'a> {
     /// A record per game that passes the tests.
     Games(GameRows<'a>),
     /// The ply rows of every game.
@@ -288,19 +291,19 @@ pub enum ExportFormatter<'a> {
 
 impl GameFormatter for ExportFormatter<'_> {
     fn format(&mut self, source: &str, number: GameNumber, report: &GameReport, out: &mut Output) {
-        match self {
-            ExportFormatter::Games(rows) => rows.format(source, number, report, out),
-            ExportFormatter::Plies(plies) => plies.format(source, number, report, out),
+        match &mut self.0 {
+            Rows::Games(rows) => rows.format(source, number, report, out),
+            Rows::Plies(plies) => plies.format(source, number, report, out),
         }
     }
 }
 
 /// Formats each game that passes `where` and `position` as one export record.
-pub struct GameRows<'a> {
+struct GameRows<'a> {
     /// The records' formatter.
-    pub records: RecordFormatter,
+    records: RecordFormatter,
     /// The games kept.
-    pub keep: &'a Keep,
+    keep: &'a Keep,
 }
 
 impl GameFormatter for GameRows<'_> {

@@ -45,7 +45,7 @@
 //! let mut out = Bytes { out: std::io::stdout(), rows: 0 };
 //! let inputs = ["games.pgn".into(), "archive/".into()];
 //! let totals = arbiter::run(&inputs, None, plan.jobs(4), &plan.replay_options(), || plan.formatter(), &mut out, &())?;
-//! eprintln!("{} games, {} invalid", totals.games, totals.invalid);
+//! eprintln!("{} games, {} invalid", totals.counts.games, totals.counts.invalid);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 

@@ -72,9 +72,9 @@ use std::panic::{self, AssertUnwindSafe};
 use std::path::Path;
 
 use arbiter_io::input::{self, InputError};
-use arbiter_pgn::{LineCol, Location, RawGame, ReadError, Reader, Visitor};
+use arbiter_pgn::{GameResult, LineCol, Location, RawGame, ReadError, Reader, Visitor};
 
-use crate::outcome::{self, GameResult};
+use crate::outcome;
 use crate::problem::{Code, CodeCounts, Problem, Severity};
 use crate::replay::{GameReport, ReplayOptions, Replayer};
 
@@ -255,7 +255,7 @@ fn internal_error_report(game: &RawGame, payload: &(dyn std::any::Any + Send)) -
         offset: game.offset,
         main_line_valid: false,
         first_error: problem.to_string(),
-        classification: Some(outcome::classify_invalid(outcome::GameResult::Unknown)),
+        classification: Some(outcome::classify_invalid(GameResult::Unknown)),
         problems: vec![problem],
         errors: 1,
         codes,

@@ -19,7 +19,7 @@ pub fn clip(text: &str, max: usize) -> String {
 }
 
 /// Like [`clip`], in place.
-pub fn clip_owned(mut text: String, max: usize) -> String {
+pub(crate) fn clip_owned(mut text: String, max: usize) -> String {
     if let Some((end, _)) = text.char_indices().nth(max) {
         text.truncate(end);
         text.push('…');

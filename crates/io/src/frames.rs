@@ -12,7 +12,7 @@
 //! Whatever does not look like whole, well-formed frames (another magic number, a reserved bit or
 //! block type, a block larger than zstd allows, a frame cut short, a window larger than zstd's
 //! stream decoder takes, a frame that may decode to or
-//! holds more than [`MAX_RUN_BOUND`] bytes, a read error) ends the runs: the splitter hands back the rest of the
+//! holds more than `MAX_RUN_BOUND` (64 MiB) bytes, a read error) ends the runs: the splitter hands back the rest of the
 //! file from that frame's start, to be decoded as one stream as before, where the decoder says what
 //! is wrong and where.
 
@@ -26,7 +26,7 @@ use crate::input::ErrorFirst;
 pub const RUN_BOUND: usize = 4 << 20;
 /// A frame that may decode to more than this is not split off (a file compressed as one frame):
 /// the rest of the file is decoded as one stream, so that memory stays flat.
-pub const MAX_RUN_BOUND: usize = 64 << 20;
+pub(crate) const MAX_RUN_BOUND: usize = 64 << 20;
 /// Compressed bytes read from the file at a time.
 const READ_CHUNK: usize = 256 << 10;
 /// The most a compressed block decodes to (zstd's `Block_Maximum_Size`, at most 128 KiB).

@@ -1,6 +1,6 @@
 //! Export's rows as Arrow record batches (with the `arrow` feature): the same columns and cells
 //! the Parquet writer takes ([`RowSink`]), held in the same column buffers
-//! ([`ColumnBuffers`]: values without nulls, definition levels) and made at each batch into Arrow
+//! (`ColumnBuffers`: values without nulls, definition levels) and made at each batch into Arrow
 //! arrays of the types that pyarrow, Polars and DuckDB give when they read export's Parquet file
 //! (a required column's values are handed over without a copy; a nullable one's are spread over
 //! its rows), cut into record batches of a fixed number of rows, so that a reader of the batches

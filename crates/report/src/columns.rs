@@ -65,7 +65,7 @@ impl Column {
 }
 
 /// The names of a fixed list of columns given as (name, kind, nullable), in order.
-pub const fn column_names<const N: usize>(
+pub(crate) const fn column_names<const N: usize>(
     columns: &[(&'static str, ColumnKind, bool); N],
 ) -> [&'static str; N] {
     let mut names = [""; N];
@@ -79,7 +79,7 @@ pub const fn column_names<const N: usize>(
 
 /// The columns of a table: `fixed` ones given as (name, kind, nullable), then one text column per
 /// tag of `extra_tags` (export's `--tags`).
-pub fn table_columns<'a>(
+pub(crate) fn table_columns<'a>(
     fixed: impl IntoIterator<Item = (&'a str, ColumnKind, bool)>,
     extra_tags: &[String],
 ) -> Vec<Column> {

@@ -48,13 +48,13 @@
 #[cfg(feature = "arrow")]
 pub mod arrow;
 #[cfg(feature = "parquet")]
-pub mod columnar;
+mod columnar;
 pub mod columns;
 pub mod date;
 mod decimal;
 pub mod diagnostic;
 pub mod moment;
-pub mod movetext;
+mod movetext;
 pub mod output;
 #[cfg(feature = "parquet")]
 pub mod parquet;

@@ -9,7 +9,7 @@ use arbiter_rules::{Color, san};
 use crate::output::push_decimal;
 
 /// Writes the main line of `log` into `out` (cleared first).
-pub fn write_movetext(log: &PlyLog, out: &mut Vec<u8>) {
+pub(crate) fn write_movetext(log: &PlyLog, out: &mut Vec<u8>) {
     out.clear();
     let mut pos = log.start.clone();
     for (i, note) in log.plies.iter().enumerate() {

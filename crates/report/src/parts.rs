@@ -24,7 +24,7 @@ use crate::parquet::{ParquetError, ParquetOptions, ParquetWriter, RowSink, Value
 use crate::summary::Totals;
 
 /// The manifest's file name in DIR.
-pub const MANIFEST: &str = "_manifest.json";
+pub(crate) const MANIFEST: &str = "_manifest.json";
 
 /// The parts being written, and the rows of those written.
 pub struct Shards {

@@ -11,7 +11,7 @@
 //!   comment undergoes, so that lines can be wrapped: reading what was written gives the same
 //!   text, folded). A comment that holds a `}` (possible only in a `;` comment) is written as a
 //!   `;` comment, which ends its line.
-//! - Lines of at most [`LINE_WIDTH`] characters, broken between tokens; a comment is broken
+//! - Lines of at most `LINE_WIDTH` characters, broken between tokens; a comment is broken
 //!   between words, never inside a `[%...]` command and never before a word that starts with
 //!   `[` or `%` (a line starting so could be read as a tag or an escape line). Only a tag pair,
 //!   a `;` comment or a single unbreakable piece longer than that makes a longer line.
@@ -50,7 +50,7 @@ use arbiter_core::tree::{GameTree, Node};
 use arbiter_pgn::GameResult;
 
 /// The longest line written, in characters (but see the module documentation).
-pub const LINE_WIDTH: usize = 80;
+pub(crate) const LINE_WIDTH: usize = 80;
 
 /// The Seven Tag Roster, in order, with what stands for a missing tag.
 pub const ROSTER: [(&str, &str); 7] = [

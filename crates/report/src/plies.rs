@@ -24,7 +24,7 @@ use crate::record::offset;
 use crate::table::{ExportFormat, Table, is_plain};
 
 /// The fixed columns of a ply row, `fen` and `comment` included (each only when asked for).
-pub const PLY_COLUMNS: [(&str, ColumnKind, bool); 17] = {
+pub(crate) const PLY_COLUMNS: [(&str, ColumnKind, bool); 17] = {
     use ColumnKind::{Float64, Int32, Int64, String};
     [
         ("index", Int64, false),
@@ -47,7 +47,7 @@ pub const PLY_COLUMNS: [(&str, ColumnKind, bool); 17] = {
     ]
 };
 
-/// The names of [`PLY_COLUMNS`], in order.
+/// The names of the ply columns, in order.
 pub const PLY_FIELDS: [&str; PLY_COLUMNS.len()] = column_names(&PLY_COLUMNS);
 
 /// Which optional columns a ply row has.

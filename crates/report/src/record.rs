@@ -12,7 +12,7 @@
 //! `--position`, then one column per tag asked for with `--tags`.
 //!
 //! With [`ColumnSet::Lichess`] the columns are instead those of the lichess games dataset, with
-//! its names and types ([`LICHESS_COLUMNS`]: `Event` ... `TimeControl, movetext`), followed by
+//! its names and types (`LICHESS_COLUMNS`: `Event` ... `TimeControl, movetext`), followed by
 //! arbiter's verdict columns (the rulings last), so that the output unions with that dataset and
 //! joins on `Site`.
 
@@ -197,7 +197,7 @@ pub const WHERE_FIELDS: usize = COLUMNS.len() + OPENING_COLUMNS.len();
 pub const FIELDS: [&str; COLUMNS.len()] = names(&COLUMNS);
 
 /// The optional column of the main line in SAN (`--movetext`), after the fixed ones.
-pub const MOVETEXT: RecordColumn = column("movetext", ColumnKind::String, false, |c| {
+pub(crate) const MOVETEXT: RecordColumn = column("movetext", ColumnKind::String, false, |c| {
     Cell::Plain(c.r.movetext)
 });
 
@@ -211,7 +211,7 @@ pub const POSITION_PLY: RecordColumn = column("position_ply", ColumnKind::Int32,
 /// The columns of `--columns lichess`: the lichess games dataset's own, with its names and types
 /// (16-bit ratings and rating differences, the day as a date, the time of day as a time), then
 /// arbiter's verdict, the columns of [`COLUMNS`] by those names.
-pub const LICHESS_COLUMNS: [RecordColumn; 35] = {
+pub(crate) const LICHESS_COLUMNS: [RecordColumn; 35] = {
     use ColumnKind::{Date, Int16, String, TimeMillisUtc};
     [
         column("Event", String, false, |c| Cell::Str(c.r.event)),
@@ -317,7 +317,7 @@ pub enum ColumnSet {
         /// Add the `movetext` column.
         movetext: bool,
     },
-    /// The lichess dataset's, then arbiter's verdict ([`LICHESS_COLUMNS`]).
+    /// The lichess dataset's, then arbiter's verdict (`LICHESS_COLUMNS`).
     Lichess,
 }
 
@@ -453,7 +453,7 @@ pub struct ExportRecord<'a> {
 
 impl<'a> ExportRecord<'a> {
     /// The record of a replayed game of input `file`, numbered `number`: every field borrowed
-    /// from the report (`movetext` left empty: [`write_movetext`] writes it from the report's
+    /// from the report (`movetext` left empty: `write_movetext` writes it from the report's
     /// ply log).
     pub fn from_report(
         file: &'a str,

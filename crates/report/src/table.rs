@@ -149,7 +149,7 @@ impl Table {
 
     /// Starts a row in `out`; give it one cell per column, then [`Row::end`] it.
     #[inline]
-    pub fn row<'t, 'o>(&'t self, out: &'o mut Output) -> Row<'t, 'o> {
+    pub(crate) fn row<'t, 'o>(&'t self, out: &'o mut Output) -> Row<'t, 'o> {
         out.count_row();
         if self.format == ExportFormat::Json {
             out.row_comma();
@@ -164,7 +164,7 @@ impl Table {
 }
 
 /// A row being written.
-pub struct Row<'t, 'o> {
+pub(crate) struct Row<'t, 'o> {
     table: &'t Table,
     out: &'o mut Output,
     column: usize,
@@ -350,7 +350,7 @@ impl Row<'_, '_> {
 }
 
 /// Milliseconds as seconds: `180`, `12.5`, `0.125`.
-pub fn seconds(ms: Millis, out: &mut Vec<u8>) {
+pub(crate) fn seconds(ms: Millis, out: &mut Vec<u8>) {
     push_decimal(out, u64::from(ms / 1000));
     let fraction = ms % 1000;
     if fraction > 0 {
@@ -388,7 +388,7 @@ impl io::Write for Pending<'_> {
 
 /// Whether `s` holds nothing that JSON escapes or CSV quotes, so that it may be written as
 /// [`Cell::Plain`].
-pub fn is_plain(s: &str) -> bool {
+pub(crate) fn is_plain(s: &str) -> bool {
     !any_byte(
         s.as_bytes(),
         |x| below(x, 0x20) | has(x, b'"') | has(x, b'\\') | has(x, b','),
@@ -397,7 +397,7 @@ pub fn is_plain(s: &str) -> bool {
 }
 
 /// Appends `s` as a JSON string, exactly as serde_json writes it.
-pub fn json_str(s: &str, out: &mut Vec<u8>) {
+pub(crate) fn json_str(s: &str, out: &mut Vec<u8>) {
     let escapes = any_byte(
         s.as_bytes(),
         |x| below(x, 0x20) | has(x, b'"') | has(x, b'\\'),
@@ -415,7 +415,7 @@ pub fn json_str(s: &str, out: &mut Vec<u8>) {
 
 /// Appends `field` as a CSV field, quoted (with quotes doubled) when it holds a comma, a quote or
 /// a line end, as the csv crate writes it.
-pub fn csv_field(field: &str, out: &mut Vec<u8>) {
+pub(crate) fn csv_field(field: &str, out: &mut Vec<u8>) {
     let quote = any_byte(
         field.as_bytes(),
         |x| has(x, b',') | has(x, b'"') | has(x, b'\n') | has(x, b'\r'),

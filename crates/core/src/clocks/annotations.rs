@@ -72,7 +72,7 @@ impl MoveAnnotations {
 /// a lichess archive), read in a few instructions; `None` for anything else, which
 /// [`read_commands`] then reads (and reports, when malformed).
 #[inline]
-pub fn lichess_clock(bytes: &[u8]) -> Option<Millis> {
+pub(crate) fn lichess_clock(bytes: &[u8]) -> Option<Millis> {
     let bytes: &[u8; 16] = bytes.try_into().ok()?;
     // One comparison for the fixed bytes and the digits' high nibble (`0` to `?`), then the
     // five digits' low nibbles.

@@ -5,11 +5,11 @@
 //! The checks, and what they allow:
 //! - **Rise**: a side's clock may rise, from its previous reading to the next, by the increments
 //!   of the moves in between, plus the seconds of each new period reached (`40/7200:3600`: 3600 s
-//!   after move 40), plus [`TOLERANCE_MS`] (1 s: clocks are written rounded, and some servers add
+//!   after move 40), plus `TOLERANCE_MS` (1 s: clocks are written rounded, and some servers add
 //!   the increment a moment late). A rise beyond that is a warning. Lichess lets a player give
 //!   the opponent 15 s, which shows as such a rise: the warning says what the clock did, not why.
 //! - **Above the time given**: after its `k`-th move, a side's clock may show at most the first
-//!   period's seconds plus what its `k` moves may have gained (as above), plus [`TOLERANCE_MS`].
+//!   period's seconds plus what its `k` moves may have gained (as above), plus `TOLERANCE_MS`.
 //!   This catches a first reading above the start (`[%clk 0:03:04]` after move 1 of `180+2`).
 //!   It is not "the starting time plus one increment": a fast player in an increment game goes
 //!   above that legally (300+3 after ten quick moves shows 5:20). After a warning the side's
@@ -18,7 +18,7 @@
 //! - **Time forfeit**: `Termination` says a game was lost on time (`Time forfeit`, `... won on
 //!   time`, `... timeout`), `Result` names the loser, and the loser made the last move, so that
 //!   their clock was stopped when the game ended: if their clock after that move shows more than
-//!   [`FORFEIT_MARGIN_MS`] (5 s), it contradicts the termination. When the loser was to move, the
+//!   `FORFEIT_MARGIN_MS` (5 s), it contradicts the termination. When the loser was to move, the
 //!   last reading is from before the time they then used up, and proves nothing.
 //!
 //! No check is made without a time control of timed periods: `?`, `-`, a missing or unreadable
@@ -55,10 +55,10 @@ use crate::clocks::time_control::{Period, TimeControl};
 use crate::clocks::warning::ClockWarning;
 
 /// What a clock may show beyond what the time control allows before a warning: 1 second.
-pub const TOLERANCE_MS: u64 = 1_000;
+pub(crate) const TOLERANCE_MS: u64 = 1_000;
 
 /// How much time a player who lost on time may have shown on a stopped clock: 5 seconds.
-pub const FORFEIT_MARGIN_MS: Millis = 5_000;
+pub(crate) const FORFEIT_MARGIN_MS: Millis = 5_000;
 
 /// One side's clock history within a game.
 #[derive(Copy, Clone, Debug, Default)]
@@ -207,7 +207,7 @@ impl ClockEvidence {
 
 /// Whether a `Termination` value says the game was lost on time: it contains `time forfeit`,
 /// `on time` or `timeout`, in any case (lichess `Time forfeit`, chess.com `X won on time`).
-pub fn lost_on_time(termination: &str) -> bool {
+pub(crate) fn lost_on_time(termination: &str) -> bool {
     let bytes = termination.as_bytes();
     [&b"time forfeit"[..], b"on time", b"timeout"]
         .iter()

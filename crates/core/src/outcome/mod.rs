@@ -3,26 +3,23 @@
 //!
 //! The first automatic end the main line reaches decides (checkmate, stalemate, insufficient
 //! material, the 75-move rule, fivefold repetition), whatever moves follow it (Laws 5.2.2 and
-//! 9.6): [`classify_ended`]. Otherwise the final position is judged, first match wins: the
+//! 9.6): `classify_ended`. Otherwise the final position is judged, first match wins: the
 //! automatic ends, then the two draws a player may claim (50-move rule, threefold repetition, also
 //! when the claim is made with the move that would complete them), which count only when the
 //! Result is a draw. Otherwise the tags decide: the `Termination` tag (time forfeit, abandoned,
-//! adjudication, rules infraction; see [`termination`]), then the Result (resignation, agreement,
+//! adjudication, rules infraction; see `termination`), then the Result (resignation, agreement,
 //! unterminated).
 //!
-//! This module knows nothing about boards: [`BoardFacts`] carries what `replay` learned from the
+//! This module knows nothing about boards: `BoardFacts` carries what `replay` learned from the
 //! final position, so every rule here can be tested on its own.
 
-pub mod termination;
+pub(crate) mod termination;
 
+use arbiter_pgn::GameResult;
 use serde::Serialize;
 
-/// The declared result of a game, from its `Result` tag or its termination marker: the PGN
-/// reader's type, read from a tag's text with [`GameResult::from_tag`].
-pub use arbiter_pgn::GameResult;
-
 /// The winner a declared result names.
-pub fn declared_winner(result: GameResult) -> Winner {
+pub(crate) fn declared_winner(result: GameResult) -> Winner {
     match result {
         GameResult::WhiteWins => Winner::White,
         GameResult::BlackWins => Winner::Black,
@@ -143,7 +140,7 @@ impl Outcome {
 
 /// What the final position of the main line tells, gathered by `replay`.
 #[derive(Copy, Clone, Debug, Default, Eq, PartialEq)]
-pub struct BoardFacts {
+pub(crate) struct BoardFacts {
     /// The side to move is checkmated.
     pub checkmate: bool,
     /// The side to move is stalemated.
@@ -172,16 +169,16 @@ pub struct BoardFacts {
 
 /// The halfmove clock at which the 75-move rule ends the game (Law 9.6.2): 75 moves of each side
 /// without a capture or a pawn move.
-pub const SEVENTY_FIVE_MOVES: u32 = 150;
+pub(crate) const SEVENTY_FIVE_MOVES: u32 = 150;
 
 /// How many times a position must occur for fivefold repetition to end the game (Law 9.6.1).
-pub const FIVEFOLD: u32 = 5;
+pub(crate) const FIVEFOLD: u32 = 5;
 
 /// The automatic end the board shows, if any, in the order of precedence: checkmate, stalemate,
 /// insufficient material, a dead position, the 75-move rule, fivefold repetition. The one ladder
 /// of the automatic ends: the replay's main line, a game's final position and a position's
 /// [`Status`](crate::position::Status) are all judged by it.
-pub fn automatic_end(board: &BoardFacts) -> Option<Outcome> {
+pub(crate) fn automatic_end(board: &BoardFacts) -> Option<Outcome> {
     if board.checkmate {
         Some(Outcome::Checkmate)
     } else if board.stalemate {
@@ -211,7 +208,7 @@ pub struct Classification {
 }
 
 /// Classifies a game whose main line was replayed to its end, judged on its final position.
-pub fn classify(
+pub(crate) fn classify(
     board: &BoardFacts,
     result: GameResult,
     termination: Option<&termination::Termination>,
@@ -273,7 +270,7 @@ pub fn classify(
 /// Classifies a game that ended automatically by `outcome` (a draw: insufficient material, a
 /// dead position, the 75-move rule or fivefold repetition) before its last move: that end
 /// decides.
-pub fn classify_ended(outcome: Outcome, result: GameResult) -> Classification {
+pub(crate) fn classify_ended(outcome: Outcome, result: GameResult) -> Classification {
     Classification {
         outcome,
         winner: Winner::Draw,
@@ -282,7 +279,7 @@ pub fn classify_ended(outcome: Outcome, result: GameResult) -> Classification {
 }
 
 /// The classification of a game whose main line could not be replayed: the Result tag stands.
-pub fn classify_invalid(result: GameResult) -> Classification {
+pub(crate) fn classify_invalid(result: GameResult) -> Classification {
     Classification {
         outcome: Outcome::Invalid,
         winner: declared_winner(result),
@@ -293,7 +290,11 @@ pub fn classify_invalid(result: GameResult) -> Classification {
 /// What the board says against the declared `result`, in words, when the classification finds
 /// them inconsistent: "the final position is checkmate: Black won, the Result says 1-0". `ended`
 /// is the ply of an automatic end that moves followed.
-pub fn contradiction(c: &Classification, result: GameResult, ended: Option<u32>) -> Option<String> {
+pub(crate) fn contradiction(
+    c: &Classification,
+    result: GameResult,
+    ended: Option<u32>,
+) -> Option<String> {
     if c.result_consistent {
         return None;
     }

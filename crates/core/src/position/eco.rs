@@ -13,26 +13,6 @@
 //! The table is built once, the first time it is asked for (a few milliseconds: the entries'
 //! moves replayed in order, each from the position it shares with the one before), and looked
 //! up by Zobrist key, each match then checked in full.
-//!
-//! # Examples
-//!
-//! ```
-//! use arbiter_core::position::Classifier;
-//! use arbiter_rules::{Position, San};
-//!
-//! let mut pos = Position::startpos();
-//! let mut opening = Classifier::default();
-//! for (ply, text) in ["e4", "c5", "Nf3", "d6", "d4", "cxd4", "Nxd4", "Nf6", "Nc3", "a6", "Qd3"]
-//!     .iter()
-//!     .enumerate()
-//! {
-//!     let mv = San::from_ascii(text.as_bytes()).unwrap().resolve(&pos).unwrap().mv;
-//!     pos.play_unchecked(mv);
-//!     opening.after_ply(ply as u32 + 1, &pos, pos.zobrist());
-//! }
-//! let named = opening.opening().unwrap();
-//! assert_eq!((named.eco, named.name), ("B90", "Sicilian Defense: Najdorf Variation"));
-//! ```
 
 use std::sync::OnceLock;
 
@@ -183,21 +163,6 @@ impl OpeningTable {
         Ok(table)
     }
 
-    /// How many openings the table names.
-    pub fn len(&self) -> usize {
-        self.entries.len()
-    }
-
-    /// Whether the table names no opening.
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
-
-    /// The opening of `pos`, if the table names it.
-    pub fn lookup(&self, pos: &Position) -> Option<&Opening> {
-        self.lookup_keyed(pos, pos.zobrist())
-    }
-
     /// The opening of `pos`, whose Zobrist key is `zobrist`, if the table names it.
     #[inline]
     pub fn lookup_keyed(&self, pos: &Position, zobrist: u64) -> Option<&Opening> {
@@ -276,6 +241,29 @@ impl Classifier {
 mod tests {
     use super::*;
 
+    #[test]
+    fn the_najdorf_is_named_by_its_deepest_position() {
+        let mut pos = Position::startpos();
+        let mut opening = Classifier::default();
+        let moves = [
+            "e4", "c5", "Nf3", "d6", "d4", "cxd4", "Nxd4", "Nf6", "Nc3", "a6", "Qd3",
+        ];
+        for (ply, text) in moves.iter().enumerate() {
+            let mv = San::from_ascii(text.as_bytes())
+                .unwrap()
+                .resolve(&pos)
+                .unwrap()
+                .mv;
+            pos.play_unchecked(mv);
+            opening.after_ply(ply as u32 + 1, &pos, pos.zobrist());
+        }
+        let named = opening.opening().unwrap();
+        assert_eq!(
+            (named.eco, named.name),
+            ("B90", "Sicilian Defense: Najdorf Variation")
+        );
+    }
+
     fn classify(moves: &str) -> Option<&'static Opening> {
         let mut pos = Position::startpos();
         let mut classifier = Classifier::default();
@@ -294,14 +282,16 @@ mod tests {
     #[test]
     fn the_whole_table_is_read_and_every_position_is_named_once() {
         let table = OpeningTable::get();
-        assert_eq!(table.len(), 3807);
+        assert_eq!(table.entries.len(), 3807);
         // Each entry's own moves lead back to it.
         for (opening, key) in &table.entries {
             let pos = replay(opening.pgn).unwrap();
             assert_eq!(PositionKey::of(&pos), *key);
-            assert_eq!(table.lookup(&pos), Some(opening), "{}", opening.pgn);
+            let found = table.lookup_keyed(&pos, pos.zobrist());
+            assert_eq!(found, Some(opening), "{}", opening.pgn);
         }
-        assert!(table.lookup(&Position::startpos()).is_none());
+        let start = Position::startpos();
+        assert!(table.lookup_keyed(&start, start.zobrist()).is_none());
     }
 
     #[test]

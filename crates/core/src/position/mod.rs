@@ -1,6 +1,6 @@
 //! A position's identity as the repetition rule sees it: placement, side to move, castling rights,
 //! and the en passant square only when an en passant capture is legal (FIDE 9.2.3). Two positions
-//! with the same [`PositionKey`] are the same position for `--position`, for the opening table
+//! with the same `PositionKey` are the same position for `--position`, for the opening table
 //! (`--eco`) and for a repetition; the move clocks do not count.
 //!
 //! Lookups go by the replay's Zobrist key ([`Position::zobrist`], which already counts the en
@@ -19,7 +19,8 @@ mod eco;
 mod moves;
 mod status;
 
-pub use eco::{Classifier, MAX_PLIES, Opening, OpeningTable};
+pub use eco::Opening;
+pub(crate) use eco::{Classifier, MAX_PLIES};
 pub use moves::{can_mate_each, sorted_moves};
 pub use status::Status;
 
@@ -27,7 +28,7 @@ use arbiter_rules::{Bitboard, Color, Position, Role};
 
 /// The placement, side to move, castling rights and legal en passant square of a position.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct PositionKey {
+pub(crate) struct PositionKey {
     /// White's and Black's pieces.
     colors: [Bitboard; 2],
     /// Pawns, knights, bishops, rooks, queens, kings.

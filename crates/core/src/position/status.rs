@@ -30,7 +30,7 @@ pub enum Status {
 impl Status {
     /// The status of `pos`, which has `moves` legal moves, and in which White and Black can mate
     /// as `can_mate` says (in [`Color::index`](arbiter_rules::Color::index) order): the automatic
-    /// end the board shows ([`outcome::automatic_end`], the ladder every judgment shares), a
+    /// end the board shows (`outcome::automatic_end`, the ladder every judgment shares), a
     /// position standing alone (its repetitions unknown).
     pub fn of(pos: &Position, moves: usize, can_mate: &[CanMate; 2]) -> Status {
         let facts = BoardFacts {

@@ -123,4 +123,4 @@ impl Problem {
 
 /// At most this many problems are listed per game; the rest are counted. A 64 MB game of stray
 /// `)` would otherwise hold 30 million problems (gigabytes) in memory.
-pub const MAX_PROBLEMS: usize = 10_000;
+pub(crate) const MAX_PROBLEMS: usize = 10_000;

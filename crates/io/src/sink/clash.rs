@@ -1,12 +1,12 @@
 //! The one rule that keeps a run's outputs from destroying what it reads or writes: no output may
 //! be an input, nor another output, however either is named.
 //!
-//! An output is placed by [`Place::of`]: a file that exists by its identity (device and inode, so
+//! An output is placed by where it lands: a file that exists by its identity (device and inode, so
 //! that a relative or absolute path, a symlink or a hard link name the same place), and one that
 //! does not exist yet by its directory's identity plus its name (so that `a.pgn`, `./a.pgn` and
 //! `x/../a.pgn` are one place before any of them is made; comparing canonical paths cannot see
 //! that, since a file that does not exist has none). Inputs are found as the run finds them
-//! ([`input_that_is`]).
+//! (`inputs.rs`).
 
 use std::ffi::OsString;
 use std::fs;
@@ -17,7 +17,7 @@ use super::inputs::{FileId, input_that_is, standard_output};
 
 /// Where an output lands.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Place {
+enum Place {
     /// A file (or directory, or device) that exists.
     File(FileId),
     /// A name not taken yet in an existing directory.
@@ -32,7 +32,7 @@ pub enum Place {
 impl Place {
     /// Where `path` lands; `None` when neither it nor its directory can be looked up (such an
     /// output cannot be created, and opening it says why).
-    pub fn of(path: &Path) -> Option<Place> {
+    fn of(path: &Path) -> Option<Place> {
         match fs::metadata(path) {
             Ok(meta) => Some(Place::File(FileId::of(&meta))),
             Err(err) if err.kind() == io::ErrorKind::NotFound => {

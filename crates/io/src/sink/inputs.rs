@@ -15,14 +15,14 @@ use crate::input;
 
 /// A file's identity: its device and inode numbers.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct FileId {
+pub(crate) struct FileId {
     dev: u64,
     ino: u64,
 }
 
 impl FileId {
     /// The identity of the file `meta` describes.
-    pub fn of(meta: &Metadata) -> FileId {
+    pub(crate) fn of(meta: &Metadata) -> FileId {
         FileId {
             dev: meta.dev(),
             ino: meta.ino(),
@@ -31,7 +31,7 @@ impl FileId {
 }
 
 /// What standard output is (`None` if it cannot be looked at).
-pub fn standard_output() -> Option<Metadata> {
+pub(crate) fn standard_output() -> Option<Metadata> {
     metadata_of(io::stdout().as_fd())
 }
 
@@ -49,7 +49,7 @@ fn metadata_of(fd: BorrowedFd<'_>) -> Option<Metadata> {
 /// [`crate::input::sources`] takes them: no path or `-` is standard input, a directory
 /// contributes its PGN files at any depth, a path that does not exist and holds `*`, `?` or `[`
 /// is a pattern. Inputs that cannot be looked up are passed over (the run reports them).
-pub fn input_that_is<P: AsRef<Path>>(output: FileId, inputs: &[P]) -> Option<String> {
+pub(crate) fn input_that_is<P: AsRef<Path>>(output: FileId, inputs: &[P]) -> Option<String> {
     // (path, given on the command line)
     let mut pending: Vec<(PathBuf, bool)> = inputs
         .iter()

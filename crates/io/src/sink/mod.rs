@@ -25,7 +25,7 @@
 
 pub mod clash;
 mod full;
-pub mod inputs;
+mod inputs;
 mod staged;
 mod temp;
 
