@@ -30,7 +30,7 @@ import subprocess
 import sys
 import uuid
 
-# The names arbiter reads from a directory (crates/arbiter/src/input.rs), compared in lowercase.
+# The names arbiter reads from a directory (crates/io/src/input.rs), compared in lowercase.
 PGN_SUFFIXES = (".pgn", ".pgn.gz", ".pgn.zst", ".pgn.bz2", ".pgn.xz")
 
 # Magic bytes of the compressions arbiter decodes: a compressed file's decompressed size is not

@@ -3,7 +3,7 @@
 //! two, at the places where a reader that starts mid-game could go wrong (inside a tag, inside a
 //! comment that quotes a tag section); validate's diagnostics name games by the same offsets; a
 //! bad range is a usage error. (The splits of every shared corpus are checked in-process, in
-//! `crates/arbiter/tests/pgn/range.rs`.)
+//! `crates/arbiter/tests/pipeline/range.rs`.)
 
 use serde_json::Value;
 

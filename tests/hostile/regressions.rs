@@ -1,7 +1,7 @@
 //! Small inputs that found (or probe for) bugs, kept so that they stay fixed: each is replayed in
 //! process through the reader and the replayer, and through the binary. See `fuzz/` and
 //! docs/SECURITY.md for the fuzz targets and what they found (whose tests live beside the code
-//! they fixed: `tests/pgn`, and the 65 MB case in `streams.rs`).
+//! they fixed: `crates/pgn/tests/reader`, and the 65 MB case in `streams.rs`).
 
 use arbiter::core::{ReplayOptions, Replayer};
 use arbiter::pgn::Reader;

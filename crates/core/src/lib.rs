@@ -52,6 +52,11 @@ pub use outcome::{Classification, Outcome, Winner};
 pub use problem::Problem;
 pub use replay::{GameReport, ReplayOptions, Replayer};
 
+/// The README's examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExamples;
+
 #[cfg(test)]
 mod tests {
     use std::path::Path;

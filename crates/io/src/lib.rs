@@ -44,6 +44,11 @@ pub use compression::Compression;
 pub use input::{InputError, Source, Sources, open_stream, sources};
 pub use sink::Sink;
 
+/// The README's examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExamples;
+
 #[cfg(test)]
 mod tests {
     use std::path::Path;

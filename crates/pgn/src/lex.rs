@@ -8,7 +8,7 @@
 //! variation and the part boundary call its rules on the bytes in hand; the input sniffer of the
 //! `arbiter` crate classifies bytes with [`is_space`] and [`may_start_token`]; replay gets the
 //! byte span of every comment it defers from the reader, never looking for a comment's end itself.
-//! A test of the `arbiter` crate (`tests/pgn/lexer.rs`) holds every other file to that: no byte
+//! A test of this crate (`tests/reader/lexer.rs`) holds every other file to that: no byte
 //! table, stop set or line-end search of its own.
 //!
 //! "The bytes end before the token does" is said one way, [`NeedMore`]: a caller at the end of the

@@ -72,6 +72,11 @@ pub use record::RecordFormatter;
 pub use summary::Totals;
 pub use table::ExportFormat;
 
+/// The README's examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExamples;
+
 #[cfg(test)]
 mod tests {
     use std::path::Path;
