@@ -769,3 +769,6 @@ impl Visitor for Replayer {
         self.finish(game);
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,205 @@
+//! The replay on its own: a [`Replayer`] driven by the PGN reader, one game at a time, and what its
+//! [`GameReport`] says of legal games, illegal moves on and off the main line, moves after an
+//! automatic end, move numbers and check marks, clocks, the tags it keeps, and what it records
+//! only when asked.
+
+use arbiter_pgn::{LineCol, Reader};
+
+use super::*;
+use crate::outcome::{Outcome, Winner};
+use crate::problem::{Code, Severity};
+
+/// The reports of every game of `pgn`, replayed with `options`, in order.
+fn replay_all(pgn: &str, options: ReplayOptions) -> Vec<GameReport> {
+    let mut replayer = Replayer::new(options);
+    let mut reader = Reader::new("t.pgn", pgn.as_bytes());
+    let mut reports = Vec::new();
+    while reader
+        .read_game(&mut replayer)
+        .expect("no read error")
+        .is_some()
+    {
+        reports.push(replayer.report().clone());
+    }
+    reports
+}
+
+/// The report of the one game of `pgn`.
+fn replay(pgn: &str) -> GameReport {
+    let mut reports = replay_all(pgn, ReplayOptions::default());
+    assert_eq!(reports.len(), 1, "{pgn}");
+    reports.remove(0)
+}
+
+/// The codes of `report`'s problems, in order.
+fn codes(report: &GameReport) -> Vec<Code> {
+    report.problems.iter().map(|p| p.code).collect()
+}
+
+#[test]
+fn a_legal_game_is_replayed_to_its_end_and_judged() {
+    let report = replay("[White \"A\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n");
+    assert_eq!(report.plies, 4);
+    assert!(report.main_line_valid);
+    assert_eq!((report.errors, report.warnings), (0, 0));
+    assert_eq!(report.tags.white, "A");
+    assert_eq!(
+        report.final_fen,
+        "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"
+    );
+    let judged = report.classification.expect("judged");
+    assert_eq!(
+        (judged.outcome, judged.winner, judged.result_consistent),
+        (Outcome::Checkmate, Winner::Black, true)
+    );
+}
+
+#[test]
+fn an_illegal_move_is_located_and_ends_the_main_line() {
+    let report = replay("1. e4 e5\n2. Ke3 Nc6 *\n");
+    assert_eq!(codes(&report), [Code::IllegalMove]);
+    let problem = &report.problems[0];
+    assert_eq!(problem.severity, Severity::Error);
+    assert_eq!(problem.at, LineCol { line: 2, column: 4 });
+    assert_eq!(
+        (problem.ply, problem.san.as_deref()),
+        (Some(3), Some("Ke3"))
+    );
+    assert!(problem.variation.is_none());
+    assert!(!report.main_line_valid);
+    assert_eq!(report.plies, 2, "the plies before the illegal move");
+    assert!(
+        report.first_error.starts_with("2:4: ply 3 \"Ke3\": "),
+        "{}",
+        report.first_error
+    );
+    assert_eq!(
+        report.classification.map(|c| c.outcome),
+        Some(Outcome::Invalid)
+    );
+}
+
+#[test]
+fn an_illegal_move_in_a_variation_leaves_the_main_line_valid() {
+    let report = replay("1. e4 (1. d4 d5 2. Ke3) e5 2. Nf3 *\n");
+    assert_eq!(codes(&report), [Code::IllegalMove]);
+    let problem = &report.problems[0];
+    assert_eq!(problem.ply, Some(3));
+    assert!(problem.variation.is_some(), "{problem:?}");
+    assert!(report.main_line_valid);
+    assert_eq!(report.plies, 3);
+    assert_eq!(report.errors, 1, "the game is still invalid");
+}
+
+#[test]
+fn moves_after_an_automatic_end_are_a_warning_and_the_end_ply_is_kept() {
+    // Both sides shuffle their knights: the start position's fifth occurrence ends the game at
+    // ply 16, and the moves after it change nothing.
+    let shuffle = "Nf3 Nf6 Ng1 Ng8 ".repeat(4);
+    let mut pgn = String::new();
+    for (i, san) in shuffle.split_whitespace().enumerate() {
+        if i % 2 == 0 {
+            pgn.push_str(&format!("{}. ", i / 2 + 1));
+        }
+        pgn.push_str(san);
+        pgn.push(' ');
+    }
+    pgn.push_str("9. e4 1/2-1/2\n");
+    let report = replay(&pgn);
+    assert_eq!(report.end_ply, Some(16));
+    assert_eq!(
+        report.classification.map(|c| c.outcome),
+        Some(Outcome::FivefoldRepetition)
+    );
+    assert_eq!(codes(&report), [Code::MoveAfterEnd]);
+    assert_eq!(report.problems[0].ply, Some(17));
+}
+
+#[test]
+fn a_wrong_move_number_and_check_mark_are_warnings() {
+    let report = replay("1. e4 e5 3. Qh5+ Nc6 *\n");
+    assert_eq!(
+        codes(&report),
+        [Code::WrongMoveNumber, Code::WrongCheckMark]
+    );
+    assert_eq!((report.errors, report.warnings), (0, 2));
+    assert!(report.main_line_valid);
+    let strict = replay_all(
+        "1. e4 e5 3. Qh5+ Nc6 *\n",
+        ReplayOptions {
+            strict: true,
+            ..ReplayOptions::default()
+        },
+    );
+    assert_eq!((strict[0].errors, strict[0].warnings), (2, 0));
+}
+
+#[test]
+fn clocks_and_a_malformed_command_are_read_from_the_main_line_comments() {
+    // The clocks are read for export; a malformed command is a warning under `clock_checks`.
+    let pgn = "[TimeControl \"180+2\"]\n\n1. e4 { [%clk 0:03:01] } e5 { [%clk 0:02:59.5] } \
+               2. Nf3 { [%clk 1:xx] } *\n";
+    let report = replay(pgn);
+    assert_eq!(report.final_clocks, [Some(181_000), Some(179_500)]);
+    assert_eq!(report.base_and_increment, Some((180, 2)));
+    assert!(
+        report.problems.is_empty(),
+        "commands are checked by validate only"
+    );
+    let checked = ReplayOptions {
+        clock_checks: true,
+        ..ReplayOptions::default()
+    };
+    let report = &replay_all(pgn, checked)[0];
+    assert_eq!(codes(report), [Code::MalformedCommand]);
+    assert_eq!(report.problems[0].ply, Some(3));
+}
+
+#[test]
+fn the_tags_asked_for_are_kept_in_their_order() {
+    let pgn = "[Annotator \"X\"]\n[Event \"E\"]\n\n1. e4 *\n";
+    let options = ReplayOptions {
+        extra_tags: vec!["WhiteTitle".into(), "Annotator".into()],
+        ..ReplayOptions::default()
+    };
+    let report = &replay_all(pgn, options)[0];
+    assert_eq!(report.tags.event, "E");
+    assert_eq!(report.tags.extra, ["", "X"]);
+}
+
+#[test]
+fn the_ply_log_and_the_tree_are_recorded_only_when_asked() {
+    let pgn = "[Event \"E\"]\n\n1. e4 $1 { good } (1. d4) e5 *\n";
+    let plain = replay(pgn);
+    assert!(plain.ply_log.plies.is_empty());
+    assert!(plain.tree.nodes().is_empty() && plain.source.is_empty());
+    let options = ReplayOptions {
+        plies: true,
+        comments: true,
+        tree: true,
+        ..ReplayOptions::default()
+    };
+    let full = &replay_all(pgn, options)[0];
+    assert_eq!(full.ply_log.plies.len(), 2);
+    assert_eq!(full.ply_log.nags(&full.ply_log.plies[0]), [1]);
+    assert_eq!(full.ply_log.comment(&full.ply_log.plies[0]), "good");
+    assert_eq!(full.tree.main_line().collect::<Vec<_>>(), ["e4", "e5"]);
+    assert_eq!(full.tree.tag_value("Event"), Some("E"));
+    assert_eq!(full.source, pgn.as_bytes());
+}
+
+#[test]
+fn one_replayer_judges_each_game_afresh() {
+    let reports = replay_all(
+        "1. e4 e5 2. Ke3 *\n\n1. d4 d5 1/2-1/2\n",
+        ReplayOptions::default(),
+    );
+    assert_eq!(reports.len(), 2);
+    assert_eq!((reports[0].errors, reports[1].errors), (1, 0));
+    assert_eq!(reports[1].plies, 2);
+    assert!(reports[1].problems.is_empty());
+    assert_eq!(
+        reports[1].classification.map(|c| c.outcome),
+        Some(Outcome::Agreement)
+    );
+}
