@@ -10,7 +10,7 @@ use std::sync::Mutex;
 use pyo3::prelude::*;
 
 use crate::errors::{input_error, options_error};
-use crate::library::{Observer, sources};
+use crate::library::{Observer, sources, unfit_for_range};
 
 /// The inputs of a run, checked.
 #[derive(Clone, Debug)]
@@ -50,8 +50,8 @@ impl Inputs {
                     "range: START ({start}) is past END ({end})"
                 )));
             }
-            Some(_) if paths.len() > 1 || paths[0].is_dir() => {
-                return Err(options_error("range reads one input (a file), not several"));
+            Some(_) if let Some(why) = unfit_for_range(&paths) => {
+                return Err(options_error(why));
             }
             Some((start, end)) => Some(start..end),
             None => None,

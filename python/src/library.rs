@@ -7,6 +7,7 @@ pub use arbiter::core::replay::DEFAULT_RULINGS_BUDGET;
 pub use arbiter::io::Sink;
 pub use arbiter::io::input::{InputError, sources};
 pub use arbiter::io::sink::clash;
+pub use arbiter::pipeline::unfit_for_range;
 pub use arbiter::report::arrow::{BATCH_ROWS, Batches, RecordBatch, SchemaRef, schema};
 pub use arbiter::report::diagnostic::{DiagnosticFormat, DiagnosticFormatter};
 pub use arbiter::report::output::{Destination, Output};

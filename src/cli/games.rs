@@ -95,9 +95,9 @@ impl GameRun {
         out: &mut (dyn Destination + Send),
     ) -> anyhow::Result<Totals> {
         if self.range.is_some()
-            && (self.paths.len() > 1 || self.paths.first().is_some_and(|path| path.is_dir()))
+            && let Some(why) = arbiter::pipeline::unfit_for_range(&self.paths)
         {
-            anyhow::bail!("--range reads one input (a file, or standard input), not several");
+            anyhow::bail!("--{why}");
         }
         let progress = Progress::new(&self.paths, self.quiet);
         if self.paths.is_empty() && std::io::stdin().is_terminal() {

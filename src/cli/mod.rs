@@ -14,6 +14,7 @@ pub(crate) mod output;
 pub(crate) mod perft;
 pub(crate) mod progress;
 pub(crate) mod select;
+pub(crate) mod stderr;
 pub(crate) mod validate;
 
 use std::process::ExitCode;
@@ -22,6 +23,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use arbiter::io::Sink;
 use clap::{CommandFactory, Parser, Subcommand};
 use exit::Exit;
+use stderr::{report, report_error};
 
 /// Validate PGN chess archives move by move, list the legal moves of a FEN position, and export
 /// every game's outcome.
@@ -372,25 +374,6 @@ fn manpage(dir: Option<&std::path::Path>) -> anyhow::Result<Exit> {
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(Exit::Ok)
-}
-
-/// Prints `arbiter: error: MESSAGE` on stderr. A stderr that cannot be written (`2>/dev/full`) is
-/// ignored: `eprintln!` would panic there, and the exit code already tells the error.
-pub(crate) fn report_error(message: std::fmt::Arguments<'_>) {
-    report(format_args!("error: {message}"));
-}
-
-/// Prints `arbiter: MESSAGE` on stderr (a stderr that cannot be written is ignored), each line's
-/// control characters escaped as standard output escapes them ([`arbiter::core::text::escape_controls`]): a
-/// file name holding ESC or BEL cannot act on the terminal.
-pub(crate) fn report(message: std::fmt::Arguments<'_>) {
-    use std::io::Write;
-    let message = message.to_string();
-    let lines: Vec<_> = message
-        .split('\n')
-        .map(arbiter::core::text::escape_controls)
-        .collect();
-    let _ = writeln!(std::io::stderr().lock(), "arbiter: {}", lines.join("\n"));
 }
 
 /// A closed stdout (`arbiter export ... | head`) ends the run quietly with status 0.

@@ -124,11 +124,11 @@ pub(crate) fn report_unread(totals: &Totals, committed: bool) {
     let names = unread.join(", ");
     let read = arbiter::core::text::counted(totals.counts.games, "game");
     if committed {
-        crate::cli::report(format_args!(
+        crate::cli::stderr::report(format_args!(
             "not read whole: {names}; the {read} read were written (--keep-going)"
         ));
     } else if !uncommitted().is_empty() {
-        crate::cli::report(format_args!(
+        crate::cli::stderr::report(format_args!(
             "not read whole: {names}; {read} could be read: --keep-going writes them and names \
              these inputs (the status is still 2)"
         ));
@@ -145,7 +145,7 @@ fn committed(target: &Path) {
 pub(crate) fn report_uncommitted_after(why: &str) {
     let uncommitted = std::mem::take(&mut *uncommitted());
     if !why.is_empty() && !uncommitted.is_empty() {
-        crate::cli::report(format_args!("{why}"));
+        crate::cli::stderr::report(format_args!("{why}"));
     }
     for (path, existed) in uncommitted {
         let what = if existed {
@@ -153,7 +153,7 @@ pub(crate) fn report_uncommitted_after(why: &str) {
         } else {
             "not written"
         };
-        crate::cli::report(format_args!("{} {what}", path.display()));
+        crate::cli::stderr::report(format_args!("{} {what}", path.display()));
     }
 }
 

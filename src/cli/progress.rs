@@ -68,7 +68,7 @@ impl Observer for Progress {
     }
 
     fn input_error(&self, error: &dyn Display) {
-        crate::cli::report_error(format_args!("{error}"));
+        crate::cli::stderr::report_error(format_args!("{error}"));
     }
 
     /// Removes the bar from the terminal.
@@ -79,7 +79,7 @@ impl Observer for Progress {
     }
 
     fn no_games(&self, name: &str) {
-        crate::cli::report(format_args!("warning: {name}: no games found"));
+        crate::cli::stderr::report(format_args!("warning: {name}: no games found"));
     }
 }
 

@@ -142,7 +142,7 @@ pub(crate) fn run(args: &SelectArgs) -> anyhow::Result<Exit> {
     let rejected = side(&args.rejected)?;
     let duplicates = side(&args.duplicates)?;
     let kept = plan.dedup().map(|_| KeptGames::new()).transpose()?;
-    let warn = Box::new(|warning: &str| crate::cli::report(format_args!("{warning}")));
+    let warn = Box::new(|warning: &str| crate::cli::stderr::report(format_args!("{warning}")));
     let mut router = Router::new(out, rejected, duplicates, kept, warn);
     let totals = args.run.run_on(
         plan.jobs(args.run.jobs()),

@@ -2,7 +2,7 @@
 //! core: the reading thread splits the file into runs of whole frames by their headers
 //! ([`arbiter_io::frames`]) and hands each run to the workers as a task of its own, a few runs
 //! ahead of the one it cuts into parts; the parts are then cut from the decoded bytes, in order, as
-//! from any other stream ([`super::parts`]), so the games, their offsets and lines, and the output
+//! from any other stream (`parts`), so the games, their offsets and lines, and the output
 //! are the same as for the plain file.
 //!
 //! The reading thread never waits for a run no thread has started: it decodes that run itself,
@@ -18,87 +18,24 @@
 //! `pzstd`). Memory stays flat: the runs in flight are at most two, one more per
 //! [`JOBS_PER_RUN_AHEAD`] jobs, and the one being cut, each about
 //! [`RUN_BOUND`] decoded (4 MiB) or one larger frame of at most
-//! [`MAX_RUN_BOUND`](frames::MAX_RUN_BOUND) (64 MiB; `pzstd` writes frames of 32 MiB).
+//! `MAX_RUN_BOUND` (64 MiB; `pzstd` writes frames of 32 MiB).
 
 use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{self, Read};
-use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::sync::Arc;
 
 use arbiter_io::frames::{self, Next, RUN_BOUND, Run, Splitter};
 use arbiter_io::input::{Source, StoredBytes};
 
 use super::Observer;
-use super::parts::{Feed, Task};
+use super::decoding::Decoding;
+use super::task::{Feed, Task};
 
 /// Runs sent to the workers ahead of the one being cut: two, and one more per this many jobs.
 /// Decoding a run takes a fifth of the time parsing it does, or less: so a run is decoded long
 /// before it is needed, with memory for fewer runs than jobs.
 const JOBS_PER_RUN_AHEAD: usize = 4;
-
-/// A run of frames handed to the workers, and what became of it.
-pub(crate) struct Decoding {
-    state: Mutex<State>,
-    done: Condvar,
-}
-
-/// Where a run is in its decoding.
-enum State {
-    /// No thread has started it: the run, and the buffer to decode it into.
-    Waiting(Run, Vec<u8>),
-    /// A thread is decoding it.
-    Started,
-    /// Decoded: the run, and what it decoded to (`None` if it did not decode whole).
-    Done(Run, Option<Vec<u8>>),
-    /// Taken by the reading thread.
-    Taken,
-}
-
-impl Decoding {
-    /// The decoding of `run` into `buffer` (a spare one, or a new one).
-    fn new(run: Run, buffer: Vec<u8>) -> Decoding {
-        Decoding {
-            state: Mutex::new(State::Waiting(run, buffer)),
-            done: Condvar::new(),
-        }
-    }
-
-    /// Decodes the run here unless a thread has started it.
-    pub(crate) fn decode(&self, observer: &dyn Observer) {
-        let (run, buffer) = {
-            let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-            match std::mem::replace(&mut *state, State::Started) {
-                State::Waiting(run, buffer) => (run, buffer),
-                other => {
-                    *state = other;
-                    return;
-                }
-            }
-        };
-        let decoded = frames::decode(&run, buffer);
-        observer.decoded(run.frames);
-        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        *state = State::Done(run, decoded);
-        self.done.notify_all();
-    }
-
-    /// The run and what it decoded to, decoded here if no thread has started it, else once the
-    /// thread that did is done.
-    fn take(&self, observer: &dyn Observer) -> (Run, Option<Vec<u8>>) {
-        self.decode(observer);
-        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        loop {
-            match std::mem::replace(&mut *state, State::Taken) {
-                State::Done(run, decoded) => return (run, decoded),
-                other => *state = other,
-            }
-            state = self
-                .done
-                .wait(state)
-                .unwrap_or_else(PoisonError::into_inner);
-        }
-    }
-}
 
 /// What is left of the file once the runs sent are handed out.
 enum After {

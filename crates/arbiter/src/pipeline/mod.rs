@@ -27,23 +27,27 @@
 //! every reader stops before the game where the range stops, which is found before any byte past
 //! it is handed out. Its lines count per game ([`Reader::lines_per_game`]).
 //!
-//! The files: `read` reads games from one reader (a batch here, or a part on a worker),
-//! `parts` cuts an input into parts, `frames` decodes zstd frames on the workers; this file runs
-//! the whole.
+//! The files, bottom up: `task` (what the workers are given, and where an input's bytes come
+//! from), `decoding` (a run of zstd frames decoded by whichever thread gets to it), `read` (the
+//! games of one reader: a batch here, or a part on a worker), `frames` (a zstd file's runs sent to
+//! the workers), `parts` (an input cut into parts); this file runs the whole.
 
+#[cfg(feature = "zstd")]
+mod decoding;
 #[cfg(feature = "zstd")]
 mod frames;
 #[cfg(test)]
 mod last_defence;
 mod parts;
 mod read;
+mod task;
 
-pub(crate) use parts::{Part, Task};
 use std::fmt::Display;
 use std::io::{self, Read};
 use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::Arc;
+pub(crate) use task::{Part, Task};
 
 use arbiter_core::replay::{ReplayOptions, Replayer};
 use arbiter_io::input;
@@ -113,6 +117,15 @@ pub trait Observer: Sync {
 
 /// Observes nothing.
 impl Observer for () {}
+
+/// Why `paths` cannot be read in a range, if they cannot: a range (`--range`) reads one input, a
+/// file or standard input, not several inputs nor a directory.
+pub fn unfit_for_range(paths: &[PathBuf]) -> Option<&'static str> {
+    let several = paths.len() > 1 || paths.first().is_some_and(|path| path.is_dir());
+    several.then_some(
+        "range reads one input (a file or standard input), not several inputs or a directory",
+    )
+}
 
 /// Runs every game of `paths` (files, directories, patterns, or standard input when empty: see
 /// [`arbiter_io::input`]) through a replayer built with `options`, on `jobs` threads; formats each with
@@ -286,7 +299,7 @@ fn produce<F: GameFormatter>(
             #[cfg(feature = "zstd")]
             let frames = frames::FrameFeed::open(&mut source, input, jobs, observer);
             #[cfg(not(feature = "zstd"))]
-            let frames: Option<(parts::Stream<std::io::Empty>, _)> = None;
+            let frames: Option<(task::Stream<std::io::Empty>, _)> = None;
             match frames {
                 Some((mut feed, stored)) => {
                     at.stored = stored;
@@ -294,7 +307,7 @@ fn produce<F: GameFormatter>(
                     read_in_parts(&mut feed, &name, &at, cutting, observer, buffers, sink)
                 }
                 None => {
-                    let mut feed = parts::Stream(source.reader);
+                    let mut feed = task::Stream(source.reader);
                     let cutting = Cutting::whole(part_bytes);
                     read_in_parts(&mut feed, &name, &at, cutting, observer, buffers, sink)
                 }
@@ -344,7 +357,7 @@ fn read_range<R: Read, F: GameFormatter>(
                 lines_per_game: true,
                 part_bytes,
             };
-            let mut feed = parts::Stream(io::Cursor::new(rest.bytes).chain(rest.source));
+            let mut feed = task::Stream(io::Cursor::new(rest.bytes).chain(rest.source));
             Ok(read_in_parts(
                 &mut feed, &name, at, cutting, observer, buffers, sink,
             ))

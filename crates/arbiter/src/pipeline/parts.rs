@@ -9,11 +9,9 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use arbiter_pgn::{PartEnd, RangeStop, Reader, TAG_LINE_LOOK_BACK, last_game_start, line_ends};
 
-#[cfg(feature = "zstd")]
-use super::frames::Decoding;
 use super::read::{Place, read_batch_here};
+use super::task::{Feed, Part, Task};
 use super::{GameFormatter, Observer, PartSink};
-use crate::parallel::Weight;
 
 /// Input bytes per part handed to a worker (a part and its output stay within a core's cache).
 pub(super) const PART_BYTES: usize = 64 << 10;
@@ -25,28 +23,6 @@ pub(super) const PLY_PART_BYTES: usize = PART_BYTES / 4;
 /// here, in order, as with one job, and parts resume at the first game after it that starts a
 /// line.
 const MAX_PART_BYTES: usize = 4 << 20;
-
-/// A part of one input, to be read on a worker.
-pub struct Part {
-    /// The input's name, for diagnostics.
-    pub source: Arc<str>,
-    /// Which input it is, counted from 0 (game numbers restart with each input).
-    pub input: u64,
-    /// The part's bytes.
-    pub bytes: Vec<u8>,
-    /// Where they start in the input: at a game's start, at the start of this line.
-    pub offset: u64,
-    /// The line they start on, from 1.
-    pub line: u64,
-    /// How the input goes on after them.
-    pub end: PartEnd,
-    /// Games that start at or after this offset are not read (`--range`): the last game read
-    /// is read to its end past it.
-    pub until: u64,
-    /// Lines are counted from each game's first line (`--range`: see
-    /// [`Reader::lines_per_game`]).
-    pub lines_per_game: bool,
-}
 
 /// How an input is cut into parts: where the first part starts (at a game's start, at the start
 /// of its line), where the games to read end, and the size of a part.
@@ -75,59 +51,6 @@ impl Cutting {
             lines_per_game: false,
             part_bytes,
         }
-    }
-}
-
-/// What the workers are given.
-pub(crate) enum Task {
-    /// Read, replay and format the games of a part.
-    Part(Part),
-    /// Decode a run of zstd frames of input number `.1`, for the reading thread to cut into parts.
-    #[cfg(feature = "zstd")]
-    Decode(Arc<Decoding>, u64),
-}
-
-impl Weight for Task {
-    /// A part's buffer; a run of frames is bounded by count instead (see `frames`).
-    fn weight(&self) -> usize {
-        match self {
-            Task::Part(part) => part.bytes.capacity(),
-            #[cfg(feature = "zstd")]
-            Task::Decode(..) => 0,
-        }
-    }
-}
-
-/// Where the bytes of an input come from, for [`read_in_parts`].
-pub(super) trait Feed {
-    /// Appends up to `want` bytes to `buf`, handing any work for the workers to `send` (false once
-    /// the run is shutting down); fewer bytes only at the end of the input or on a failure,
-    /// which comes after the bytes before it.
-    fn fill(
-        &mut self,
-        buf: &mut Vec<u8>,
-        want: usize,
-        send: &mut dyn FnMut(Task) -> bool,
-    ) -> io::Result<usize>;
-    /// The rest of the input, read here.
-    fn here(&mut self) -> impl Read + '_;
-}
-
-/// A stream's bytes, read on the reading thread.
-pub(super) struct Stream<R>(pub(super) R);
-
-impl<R: Read> Feed for Stream<R> {
-    fn fill(
-        &mut self,
-        buf: &mut Vec<u8>,
-        want: usize,
-        _send: &mut dyn FnMut(Task) -> bool,
-    ) -> io::Result<usize> {
-        (&mut self.0).take(want as u64).read_to_end(buf)
-    }
-
-    fn here(&mut self) -> impl Read + '_ {
-        &mut self.0
     }
 }
 
@@ -265,6 +188,7 @@ mod tests {
     use arbiter_report::output::{GameNumber, Output};
 
     use super::*;
+    use crate::pipeline::task::Stream;
     use crate::parallel::Sink;
     use crate::pipeline::BatchOutput;
 
