@@ -10,6 +10,6 @@ pub use arbiter::sink::inputs::{FileId, input_that_is};
 pub use arbiter::{
     Chooser, DEFAULT_RULINGS_BUDGET, DedupMode, Destination, DiagnosticFormat, DiagnosticFormatter,
     ExportFormat, ExportOptions, ExportPlan, InputError, KeptGames, Observer, Output,
-    ReplayOptions, Router, SelectOptions, Status, Targets, Totals, WriteOptions, game_tests,
-    needs_numbers, reads_opening, run, sources,
+    ReplayOptions, Router, SelectOptions, Severities, Status, Targets, Totals, WriteOptions,
+    game_tests, needs_numbers, reads_opening, run, sources,
 };

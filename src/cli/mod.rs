@@ -14,6 +14,7 @@ pub mod output;
 pub mod perft;
 pub mod progress;
 pub mod select;
+pub mod severities;
 pub mod validate;
 
 use std::process::ExitCode;
@@ -220,17 +221,22 @@ fn exit_status(command: &str) -> Vec<(&'static str, &'static str)> {
         "validate" => vec![
             (
                 "0",
-                "Every game is valid: no error (warnings allowed, unless --strict).",
+                "Every game is valid: no error (warnings allowed, unless --strict or --deny \
+                 makes them errors).",
             ),
             (
                 "1",
-                "Some game has an error, in its main line, a variation or its tags (under \
-                 --strict, a warning too); every input was read.",
+                "Some game has an error, in its main line, a variation or its tags (or a warning \
+                 that --strict or --deny makes an error); every input was read.",
             ),
             ("2", GAMES_USAGE),
         ],
         "export" => vec![
-            ("0", "Every game is valid: validate would report no error."),
+            (
+                "0",
+                "Every game is valid: validate, given the same --strict, --deny and --allow, \
+                 would report no error.",
+            ),
             (
                 "1",
                 "Some game has an error, in its main line, a variation or its tags (its record \

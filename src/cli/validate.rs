@@ -17,6 +17,7 @@ use clap::{Args, ValueEnum};
 
 use crate::cli::games::{GameRun, Ran, counted};
 use crate::cli::output::{self, Written};
+use crate::cli::severities::SeverityArgs;
 use arbiter::sink;
 use arbiter::{Bytes, DiagnosticFormat, DiagnosticFormatter, ReplayOptions};
 
@@ -35,9 +36,9 @@ pub struct ValidateArgs {
     /// .jsonl or .ndjson, before a .gz, .zst, .xz or .bz2 suffix; else text).
     #[arg(long, value_enum)]
     pub format: Option<ValidateFormat>,
-    /// Treat every warning (non-standard SAN, wrong check marks, move numbers...) as an error.
-    #[arg(long)]
-    pub strict: bool,
+    /// Which codes are errors: --strict, --deny, --allow.
+    #[command(flatten)]
+    pub severity: SeverityArgs,
 }
 
 /// Output formats of `validate`.
@@ -87,7 +88,7 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Ran> {
     let path = output::path(args.run.output.as_deref());
     let format = format(args.format, path)?;
     let options = ReplayOptions {
-        strict: args.strict,
+        severities: args.severity.severities()?,
         clock_checks: true,
         ..ReplayOptions::default()
     };

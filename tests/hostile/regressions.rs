@@ -4,7 +4,7 @@
 //! they fixed: `tests/pgn`, and the 65 MB case in `streams.rs`).
 
 use arbiter::pgn::Reader;
-use arbiter::{ReplayOptions, Replayer};
+use arbiter::{ReplayOptions, Replayer, Severities};
 
 use crate::util::{check, good_games};
 
@@ -58,9 +58,9 @@ fn expand(pgn: &str) -> String {
 fn regression_inputs_stay_fixed() {
     for &(name, pgn) in CASES {
         let text = format!("{}{}{}", good_games(0, 1), expand(pgn), good_games(1, 1));
-        for strict in [true, false] {
+        for severities in [Severities::strict(), Severities::default()] {
             let mut replayer = Replayer::new(ReplayOptions {
-                strict,
+                severities,
                 ..ReplayOptions::default()
             });
             let mut reader = Reader::new("regression.pgn", text.as_bytes());

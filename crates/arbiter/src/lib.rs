@@ -74,7 +74,7 @@ pub use input::{
 pub use outcome::{Classification, GameResult, Outcome, Winner};
 pub use pipeline::{Observer, run};
 pub use position::{Classifier, Opening, OpeningTable, PositionKey, Status, Targets};
-pub use problem::{Code, CodeCounts, MAX_PROBLEMS, Problem, Severity, Variation};
+pub use problem::{Code, CodeCounts, MAX_PROBLEMS, Problem, Severities, Severity, Variation};
 pub use replay::{
     DEFAULT_RULINGS_BUDGET, GameReport, PlyLog, PlyNote, ReplayOptions, Replayer, Tags,
 };
@@ -104,7 +104,7 @@ pub use select::{
     SelectCounts, SelectOptions, Type, Value, check_round_trip, needs_numbers, reads_opening,
     record_schema,
 };
-pub use text::{MAX_ECHO_CHARS, clip, counted, escape_controls};
+pub use text::{MAX_ECHO_CHARS, clip, counted, escape_controls, or_list, similar};
 pub use tree::{GameTree, LINE_WIDTH, MoveText, Node, Span, WriteOptions, write_game};
 
 /// The README's examples, compiled and run as doc tests.

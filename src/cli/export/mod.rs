@@ -19,6 +19,7 @@ use clap::{Args, ValueEnum};
 
 use crate::cli::games::{GameRun, Ran, counted};
 use crate::cli::output::{self, Written};
+use crate::cli::severities::SeverityArgs;
 use arbiter::parquet::{self, ParquetOptions, ParquetWriter};
 use arbiter::rules::Position;
 use arbiter::sink::{self, Compression};
@@ -87,6 +88,9 @@ pub struct ExportArgs {
     /// appears whole with its manifest, or not at all.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub rows_per_file: Option<u64>,
+    /// Which codes are errors, as in validate: --strict, --deny, --allow.
+    #[command(flatten)]
+    pub severity: SeverityArgs,
 }
 
 /// `--columns`: which names and types a game row has.
@@ -207,6 +211,7 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Ran> {
         }
     }
     let options = ReplayOptions {
+        severities: args.severity.severities()?,
         extra_tags: tags.clone(),
         plies: args.plies || set.needs_moves(),
         comments: args.comments,

@@ -24,7 +24,7 @@ pub struct Totals {
     pub valid: u64,
     /// Games with an error.
     pub invalid: u64,
-    /// Errors (every problem under `--strict`).
+    /// Errors (with the warnings the run denied: `--strict`, `--deny`).
     pub errors: u64,
     /// Warnings.
     pub warnings: u64,
@@ -268,7 +268,7 @@ impl Totals {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::problem::Code;
+    use crate::problem::{Code, Severities};
     use crate::{Games, ReplayOptions};
 
     /// The totals of the games of `pgn`.
@@ -325,7 +325,7 @@ mod tests {
     #[test]
     fn under_strict_a_warning_code_is_counted_as_an_error() {
         let options = ReplayOptions {
-            strict: true,
+            severities: Severities::strict(),
             ..ReplayOptions::default()
         };
         let mut strict = Totals::default();
