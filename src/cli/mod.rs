@@ -209,7 +209,8 @@ fn completions(shell: clap_complete::Shell) -> anyhow::Result<Exit> {
 
 /// What a usage or I/O error is, for the runs over games.
 const GAMES_USAGE: &str = "A usage error (a bad option or argument, an -o that is also an input, \
-    a validate -o named .csv, .json or .parquet without --format) or an I/O error (an input that \
+    a validate -o named .csv, .json or .parquet, an export -o whose extension names no format it \
+    writes, such as .xlsx, without --format) or an I/O error (an input that \
     cannot be read, is not PGN or is cut short, a directory or pattern without PGN files, an \
     output that cannot be written); the -o FILE is left as it was (under --keep-going, an input \
     that could not be read whole still gives 2, and -o has everything that could be read).";

@@ -4,7 +4,7 @@
 //!
 //! The format is `--format`, else the one `-o FILE`'s extension names (`.csv`, `.json`, `.jsonl`,
 //! `.ndjson` or `.parquet`, before a `.gz`, `.zst`, `.xz` or `.bz2` that compresses the file),
-//! else CSV. Parquet goes to a file, or to standard output when it is no terminal; it compresses
+//! else CSV (for no `-o`, or one without an extension); any other extension is a usage error. Parquet goes to a file, or to standard output when it is no terminal; it compresses
 //! its columns itself, so a Parquet file with a compression suffix is a usage error. `--tags`
 //! names are trimmed; one that is a standard column already (in any case) or is given twice (in any
 //! case) is a usage error.
@@ -44,7 +44,8 @@ pub struct ExportArgs {
     #[command(flatten)]
     pub run: GameRun,
     /// Output format (default: the one -o's extension names, .csv, .json, .jsonl, .ndjson or
-    /// .parquet, before a .gz, .zst, .xz or .bz2 suffix; else csv).
+    /// .parquet, before a .gz, .zst, .xz or .bz2 suffix; csv without -o or for an -o without an
+    /// extension; any other extension is refused).
     #[arg(long, value_enum)]
     pub format: Option<FormatArg>,
     /// Extra tag columns, appended in this order, e.g. `WhiteTitle,BlackTitle,Annotator` (not a
@@ -137,18 +138,28 @@ pub fn tests(
 }
 
 /// The format: `--format`, else the one `-o`'s extension names (before a compression suffix),
-/// else CSV.
-pub fn format(format: Option<FormatArg>, output: Option<&Path>) -> ExportFormat {
-    let extension = output.and_then(sink::format_extension);
-    format.map_or(
-        match extension.as_deref() {
-            Some("json") => ExportFormat::Json,
-            Some("jsonl" | "ndjson") => ExportFormat::Jsonl,
-            Some("parquet") => ExportFormat::Parquet,
-            _ => ExportFormat::Csv,
-        },
-        ExportFormat::from,
-    )
+/// else CSV when `-o` has no extension (or there is no `-o`). Another extension (`.xlsx`,
+/// `.tsv`, `.txt`) names no format export writes: a usage error, rather than CSV in a file named
+/// for something else.
+pub fn format(format: Option<FormatArg>, output: Option<&Path>) -> anyhow::Result<ExportFormat> {
+    if let Some(format) = format {
+        return Ok(format.into());
+    }
+    let Some(path) = output else {
+        return Ok(ExportFormat::Csv);
+    };
+    Ok(match sink::format_extension(path).as_deref() {
+        None | Some("csv") => ExportFormat::Csv,
+        Some("json") => ExportFormat::Json,
+        Some("jsonl" | "ndjson") => ExportFormat::Jsonl,
+        Some("parquet") => ExportFormat::Parquet,
+        Some(extension) => bail!(
+            "-o {}: export writes CSV, JSON, JSON Lines or Parquet, and .{extension} names none \
+             of them; name the file .csv, .json, .jsonl, .ndjson or .parquet (before a .gz, \
+             .zst, .xz or .bz2 suffix), or give --format",
+            path.display()
+        ),
+    })
 }
 
 /// The `--tags` names, trimmed; a usage error for an empty name, the name of one of `fixed`, the
@@ -193,7 +204,7 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Ran> {
     let format = if args.rows_per_file.is_some() {
         ExportFormat::Parquet
     } else {
-        format(args.format, path)
+        format(args.format, path)?
     };
     if format == ExportFormat::Parquet && args.rows_per_file.is_none() {
         if path.is_none() && std::io::stdout().is_terminal() {
