@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use arbiter::{Destination, GameFormatter, ReplayOptions, Sink, Totals};
 use clap::Args;
 
+use crate::cli::numbers;
 use crate::cli::output::{self, Written};
 use crate::cli::progress::Progress;
 pub use arbiter::counted;
@@ -49,7 +50,8 @@ pub struct GameRun {
     /// Positions the helpmate search may visit to decide whether each side can still mate in a
     /// game's final position, both sides together (0: the static proofs only); a side left
     /// undecided is null in export and never counted as either answer.
-    #[arg(long, value_name = "N", default_value_t = arbiter::DEFAULT_RULINGS_BUDGET)]
+    #[arg(long, value_name = "N", default_value_t = arbiter::DEFAULT_RULINGS_BUDGET,
+          value_parser = numbers::count)]
     pub rulings_budget: u64,
 }
 
@@ -119,10 +121,9 @@ impl GameRun {
 
 /// `--jobs N`: a whole number of at least 1.
 pub fn parse_jobs(text: &str) -> Result<usize, String> {
-    match text.trim().parse::<usize>() {
-        Ok(0) => Err("must be at least 1 (omit --jobs to use every core)".to_owned()),
-        Ok(n) => Ok(n),
-        Err(err) => Err(err.to_string()),
+    match numbers::whole(text, usize::MAX as u64)? {
+        0 => Err("must be at least 1 (omit --jobs to use every core)".to_owned()),
+        n => Ok(n as usize),
     }
 }
 
@@ -131,11 +132,8 @@ pub fn parse_range(text: &str) -> Result<std::ops::Range<u64>, String> {
     let (start, end) = text
         .split_once(':')
         .ok_or_else(|| "expected START:END, two byte offsets (e.g. 0:1000000)".to_owned())?;
-    let number = |part: &str, what: &str| {
-        part.trim()
-            .parse::<u64>()
-            .map_err(|err| format!("{what} {part:?}: {err}"))
-    };
+    let number =
+        |part: &str, what: &str| numbers::count(part).map_err(|err| format!("{what}: {err}"));
     let (start, end) = (number(start, "START")?, number(end, "END")?);
     if start > end {
         return Err(format!("START ({start}) is past END ({end})"));

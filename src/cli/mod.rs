@@ -9,7 +9,9 @@
 pub mod exit;
 pub mod export;
 pub mod games;
+pub mod hints;
 pub mod moves;
+pub mod numbers;
 pub mod output;
 pub mod perft;
 pub mod progress;
@@ -97,6 +99,10 @@ pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) => {
+            let args: Vec<String> = std::env::args_os()
+                .map(|arg| arg.to_string_lossy().into_owned())
+                .collect();
+            let err = hints::improve(err, &Cli::command(), &args);
             let code = if err.use_stderr() {
                 Exit::Usage
             } else if stdout_closed {

@@ -44,6 +44,7 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 
 use crate::cli::exit::Exit;
+use crate::cli::numbers;
 use arbiter::rules::mate::{CanMate, MateLimits, can_mate};
 use arbiter::rules::{Color, Position, Role, Square, san};
 use arbiter::{MAX_ECHO_CHARS, Status, clip};
@@ -73,7 +74,7 @@ pub struct MovesArgs {
     /// answer is then `null`): 120000 by default for one position; for --file, 0 unless given,
     /// as export does for every game. 0 means no search: only the static proofs (material, a
     /// locked pawn wall) answer.
-    #[arg(long, value_name = "NODES")]
+    #[arg(long, value_name = "NODES", value_parser = numbers::count)]
     pub limit: Option<u64>,
     /// Print the helpmate that proves each "can mate" (text format; JSON always has it).
     #[arg(long)]

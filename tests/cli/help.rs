@@ -154,3 +154,77 @@ fn man_pages_per_subcommand_with_exit_status() {
         "{err}"
     );
 }
+
+/// A usage error's whole message on stderr, with status 2 and nothing on stdout.
+fn usage_error(args: &[&str]) -> String {
+    let output = arbiter(args);
+    assert_eq!(output.status.code(), Some(2), "{args:?}");
+    assert!(output.stdout.is_empty(), "{args:?}");
+    String::from_utf8(output.stderr).expect("UTF-8")
+}
+
+// See: issue 43, point 12.
+#[test]
+fn a_mistyped_option_gets_the_option_meant() {
+    assert_eq!(
+        usage_error(&["export", "games.pgn", "--ply"]),
+        "error: unexpected argument '--ply' found\n\n  \
+         tip: a similar argument exists: '--plies'\n\n\
+         Usage: arbiter export <PATHS>...\n\n\
+         For more information, try '--help'.\n"
+    );
+    let json = usage_error(&["validate", "--json", "games.pgn"]);
+    assert!(
+        json.contains("tip: a similar argument exists: '--format jsonl'\n"),
+        "{json}"
+    );
+    assert!(!json.contains("-- --json"), "{json}");
+    let lichess = usage_error(&["export", "games.pgn", "--lichess"]);
+    assert!(lichess.contains("'--columns lichess'"), "{lichess}");
+}
+
+// See: issue 43, point 12.
+#[test]
+fn a_bad_number_is_told_in_plain_words() {
+    assert_eq!(
+        usage_error(&["perft", "startpos", "3"]),
+        "error: invalid value 'startpos' for '<DEPTH>': the depth, a whole number of plies, \
+         comes first and the position after it: arbiter perft DEPTH [FEN], such as arbiter \
+         perft 3 startpos\n\nFor more information, try '--help'.\n"
+    );
+    for (args, says) in [
+        (
+            vec!["export", "--jobs", "two"],
+            "invalid value 'two' for '--jobs <JOBS>': \"two\" is not a whole number",
+        ),
+        (
+            vec!["validate", "--rulings-budget=-5"],
+            "'--rulings-budget <N>': -5 is negative",
+        ),
+        (
+            vec!["moves", "startpos", "--limit", "1e6"],
+            "\"1e6\" is not a whole number",
+        ),
+        (
+            vec!["export", "-o", "dir", "--rows-per-file", "0"],
+            "'--rows-per-file <N>': must be at least 1",
+        ),
+    ] {
+        let err = usage_error(&args);
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert!(!err.contains("invalid digit"), "{args:?}: {err}");
+    }
+}
+
+// See: issue 43, point 12.
+#[test]
+fn a_mistyped_where_field_gets_the_fields_that_contain_it() {
+    let path = crate::util::fixture("outcomes/outcomes.pgn");
+    for command in ["export", "select"] {
+        assert_eq!(
+            usage_error(&[command, &path, "--where", "elo > 2500"]),
+            "arbiter: error: --where: column 1: unknown field `elo` (did you mean white_elo or \
+             black_elo?)\n  elo > 2500\n  ^\n"
+        );
+    }
+}

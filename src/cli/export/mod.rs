@@ -18,6 +18,7 @@ use anyhow::{anyhow, bail};
 use clap::{Args, ValueEnum};
 
 use crate::cli::games::{GameRun, Ran, counted};
+use crate::cli::numbers;
 use crate::cli::output::{self, Written};
 use crate::cli::severities::SeverityArgs;
 use arbiter::parquet::{self, ParquetOptions, ParquetWriter};
@@ -87,7 +88,7 @@ pub struct ExportArgs {
     /// part-00000.parquet, part-00001.parquet..., and a _manifest.json (version, command, each
     /// input's size and SHA-256 as read, games, invalid games, rows per part); the directory
     /// appears whole with its manifest, or not at all.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", value_parser = numbers::positive)]
     pub rows_per_file: Option<u64>,
     /// Which codes are errors, as in validate: --strict, --deny, --allow.
     #[command(flatten)]
