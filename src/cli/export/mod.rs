@@ -23,7 +23,7 @@ use crate::cli::output::{self, Written};
 use crate::cli::severities::SeverityArgs;
 use arbiter::parquet::{self, ParquetOptions, ParquetWriter};
 use arbiter::rules::Position;
-use arbiter::sink::{self, Compression};
+use arbiter::sink::{self, Compression, clash};
 use arbiter::{
     Bytes, ColumnSet, ExportFormat, Filter, GameFormatter, GameRows, PLY_FIELDS, PlyColumns,
     PlyFormatter, RecordFormatter, ReplayOptions, Table, Targets, Totals, needs_numbers,
@@ -194,6 +194,8 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Ran> {
     };
     let (filter, positions) = tests(args.filter.as_deref(), &args.position)?;
     let path = output::path(args.run.output.as_deref());
+    // An -o that is one of the inputs is said first, before anything about its name.
+    clash::check(&[("-o", path)], &args.run.paths)?;
     if args.rows_per_file.is_some() {
         if path.is_none() {
             bail!("--rows-per-file writes Parquet parts into a directory: give -o DIR");
