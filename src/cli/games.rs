@@ -1,7 +1,8 @@
 //! What `validate` and `export` share: their common arguments ([`GameRun`]: the inputs, `-o`,
 //! `--jobs`, `--quiet`, `--rulings-budget`), the game pipeline as the command line runs it (a line on stderr when
-//! standard input is a terminal, the progress bar), and what a run leaves to `main` ([`Ran`]),
-//! whose totals choose the exit status there.
+//! standard input is a terminal, the progress bar, a line saying what was kept when a signal
+//! ends the run), and what a run leaves to `main` ([`Ran`]), whose totals choose the exit status
+//! there.
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -11,7 +12,7 @@ use clap::Args;
 
 use crate::cli::numbers;
 use crate::cli::output::{self, Written};
-use crate::cli::progress::Progress;
+use crate::cli::progress::{Progress, Suspending};
 pub use arbiter::counted;
 
 /// What arbiter says on stderr when it waits for games typed on a terminal.
@@ -99,13 +100,25 @@ impl GameRun {
         {
             anyhow::bail!("--range reads one input (a file, or standard input), not several");
         }
-        let progress = Progress::new(&self.paths, self.quiet);
         if self.paths.is_empty() && std::io::stdin().is_terminal() {
             let _ = writeln!(std::io::stderr().lock(), "{STDIN_NOTICE}");
         }
+        output::watch_signals();
+        let progress = Progress::new(&self.paths, self.quiet);
         let options = ReplayOptions {
             rulings_budget: self.rulings_budget,
             ..options.clone()
+        };
+        // Data for the terminal the bar is on is written with the bar off the screen.
+        let to_terminal = output::path(self.output.as_deref()).is_none()
+            && progress.shows()
+            && std::io::stdout().is_terminal();
+        let mut suspending;
+        let out: &mut (dyn Destination + Send) = if to_terminal {
+            suspending = Suspending { out };
+            &mut suspending
+        } else {
+            out
         };
         Ok(arbiter::run(
             &self.paths,

@@ -397,11 +397,16 @@ pub fn report_error(message: std::fmt::Arguments<'_>) {
 /// Prints `arbiter: MESSAGE` on stderr (a stderr that cannot be written is ignored), each line's
 /// control characters escaped as standard output escapes them ([`arbiter::escape_controls`]): a
 /// file name holding ESC or BEL cannot act on the terminal.
+///
+/// A progress bar on the terminal is taken off the screen while the message is written
+/// ([`progress::suspended`]).
 pub fn report(message: std::fmt::Arguments<'_>) {
     use std::io::Write;
     let message = message.to_string();
     let lines: Vec<_> = message.split('\n').map(arbiter::escape_controls).collect();
-    let _ = writeln!(std::io::stderr().lock(), "arbiter: {}", lines.join("\n"));
+    progress::suspended(|| {
+        let _ = writeln!(std::io::stderr().lock(), "arbiter: {}", lines.join("\n"));
+    });
 }
 
 /// A closed stdout (`arbiter export ... | head`) ends the run quietly with status 0.
