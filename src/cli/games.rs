@@ -40,6 +40,9 @@ pub struct GameRun {
     /// still 2. Without it, such a run leaves -o as it was.
     #[arg(long)]
     pub keep_going: bool,
+    /// Read only the games that start between bytes START and END of one input, to split a file
+    /// among tasks (--help says more).
+    ///
     /// Read only the games whose first byte lies from the first place at or after byte START of
     /// the (decompressed) input where a game surely starts, to the first such place at or after
     /// byte END (counted from 0); the last is read to its end. One input only; a plain file is

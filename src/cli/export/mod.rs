@@ -64,8 +64,8 @@ pub struct ExportArgs {
     #[arg(long, requires = "plies")]
     pub comments: bool,
     /// Write only the games that pass EXPR, a test over the export fields and the tags, e.g.
-    /// `white_elo >= 2500 and speed == "blitz"` (the language of `select --where`,
-    /// docs/select.md).
+    /// `white_elo >= 2500 and speed == "blitz"` (the language of `select --where`: arbiter help
+    /// where).
     #[arg(long = "where", value_name = "EXPR", conflicts_with = "plies")]
     pub filter: Option<String>,
     /// Write only the games whose main line reaches this position, with the `position_ply`
@@ -73,7 +73,7 @@ pub struct ExportArgs {
     #[arg(long, value_name = "FEN", conflicts_with = "plies")]
     pub position: Vec<String>,
     /// Add the eco_computed and opening_computed columns: the opening lichess's table (built in)
-    /// names by position, the deepest of the first 40 plies it names (docs/select.md).
+    /// names by position, the deepest of the first 40 plies it names.
     #[arg(long, conflicts_with = "plies")]
     pub eco: bool,
     /// Add a movetext column: the main line in SAN with move numbers (`1. e4 e5 2. Nf3`).
@@ -98,7 +98,7 @@ pub struct ExportArgs {
 /// `--columns`: which names and types a game row has.
 #[derive(Copy, Clone, Debug, Eq, PartialEq, ValueEnum)]
 pub enum ColumnsArg {
-    /// arbiter's columns (docs/export-fields.md).
+    /// arbiter's columns (arbiter help columns lists them).
     Arbiter,
     /// The lichess games dataset's columns, then arbiter's verdict.
     Lichess,
