@@ -25,7 +25,8 @@ use arbiter::{Bytes, DiagnosticFormat, DiagnosticFormatter, ReplayOptions};
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:\n  \
     arbiter validate games.pgn\n  \
-    arbiter validate archive/ --strict\n  \
+    arbiter validate archive/ --strict --allow not_utf8\n  \
+    arbiter validate round5.pgn --deny result_contradicts_board\n  \
     arbiter validate games.pgn.xz --format jsonl -o problems.jsonl\n  \
     zstdcat lichess.pgn.zst | arbiter validate --format jsonl > problems.jsonl")]
 pub struct ValidateArgs {
