@@ -6,15 +6,19 @@
 #![no_main]
 
 use arbiter::pgn::Reader;
+use arbiter::core::problem::{Code, Severities, Severity};
 use arbiter::core::{ReplayOptions, Replayer};
-use arbiter::core::problem::{Code, Severity};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     // As validate replays (clocks checked), and as export --plies --comments does.
     for plies in [false, true] {
         let options = ReplayOptions {
-            strict: data.first().is_some_and(|b| b & 1 == 1),
+            severities: if data.first().is_some_and(|b| b & 1 == 1) {
+                Severities::strict()
+            } else {
+                Severities::default()
+            },
             extra_tags: vec!["Termination".into()],
             clock_checks: !plies,
             plies,

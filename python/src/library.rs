@@ -3,6 +3,7 @@
 //! renamed) this file is the one to change.
 
 pub use arbiter::core::position::{Status, can_mate_each, sorted_moves};
+pub use arbiter::core::problem::Severities;
 pub use arbiter::core::replay::DEFAULT_RULINGS_BUDGET;
 pub use arbiter::io::Sink;
 pub use arbiter::io::input::{InputError, sources};

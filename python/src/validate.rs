@@ -20,7 +20,7 @@ use serde::Deserialize;
 use crate::inputs::{InputErrors, Inputs};
 use crate::library::{
     DEFAULT_RULINGS_BUDGET, Destination, DiagnosticFormat, DiagnosticFormatter, Output,
-    ReplayOptions, Totals, run,
+    ReplayOptions, Severities, Totals, run,
 };
 
 /// What the producer sends: a batch's diagnostics (JSON Lines), then the end.
@@ -344,7 +344,11 @@ pub fn validate(
 ) -> PyResult<Validation> {
     let inputs = Inputs::new(paths, range, jobs)?;
     let options = ReplayOptions {
-        strict,
+        severities: if strict {
+            Severities::strict()
+        } else {
+            Severities::default()
+        },
         clock_checks: true,
         rulings_budget,
         ..ReplayOptions::default()

@@ -1,7 +1,8 @@
 //! What `validate` and `export` share: their common arguments ([`GameRun`]: the inputs, `-o`,
 //! `--jobs`, `--quiet`, `--rulings-budget`), the game pipeline as the command line runs it (a line on stderr when
-//! standard input is a terminal, the progress bar), and what a run leaves to `main` ([`Ran`]),
-//! whose totals choose the exit status there.
+//! standard input is a terminal, the progress bar, a line saying what was kept when a signal
+//! ends the run), and what a run leaves to `main` ([`Ran`]), whose totals choose the exit status
+//! there.
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -11,8 +12,9 @@ use arbiter::report::output::{Destination, GameFormatter};
 use arbiter::{ReplayOptions, Totals};
 use clap::Args;
 
+use crate::cli::numbers;
 use crate::cli::output::{self, Written};
-use crate::cli::progress::Progress;
+use crate::cli::progress::{Progress, Suspending};
 pub(crate) use arbiter::core::text::counted;
 
 /// What arbiter says on stderr when it waits for games typed on a terminal.
@@ -40,6 +42,9 @@ pub(crate) struct GameRun {
     /// still 2. Without it, such a run leaves -o as it was.
     #[arg(long)]
     pub(crate) keep_going: bool,
+    /// Read only the games that start between bytes START and END of one input, to split a file
+    /// among tasks (--help says more).
+    ///
     /// Read only the games whose first byte lies from the first place at or after byte START of
     /// the (decompressed) input where a game surely starts, to the first such place at or after
     /// byte END (counted from 0); the last is read to its end. One input only; a plain file is
@@ -51,7 +56,8 @@ pub(crate) struct GameRun {
     /// Positions the helpmate search may visit to decide whether each side can still mate in a
     /// game's final position, both sides together (0: the static proofs only); a side left
     /// undecided is null in export and never counted as either answer.
-    #[arg(long, value_name = "N", default_value_t = arbiter::core::replay::DEFAULT_RULINGS_BUDGET)]
+    #[arg(long, value_name = "N", default_value_t = arbiter::core::replay::DEFAULT_RULINGS_BUDGET,
+          value_parser = numbers::count)]
     pub(crate) rulings_budget: u64,
 }
 
@@ -99,13 +105,25 @@ impl GameRun {
         {
             anyhow::bail!("--{why}");
         }
-        let progress = Progress::new(&self.paths, self.quiet);
         if self.paths.is_empty() && std::io::stdin().is_terminal() {
             let _ = writeln!(std::io::stderr().lock(), "{STDIN_NOTICE}");
         }
+        output::watch_signals();
+        let progress = Progress::new(&self.paths, self.quiet);
         let options = ReplayOptions {
             rulings_budget: self.rulings_budget,
             ..options.clone()
+        };
+        // Data for the terminal the bar is on is written with the bar off the screen.
+        let to_terminal = output::path(self.output.as_deref()).is_none()
+            && progress.shows()
+            && std::io::stdout().is_terminal();
+        let mut suspending;
+        let out: &mut (dyn Destination + Send) = if to_terminal {
+            suspending = Suspending { out };
+            &mut suspending
+        } else {
+            out
         };
         Ok(arbiter::run(
             &self.paths,
@@ -121,10 +139,9 @@ impl GameRun {
 
 /// `--jobs N`: a whole number of at least 1.
 pub(crate) fn parse_jobs(text: &str) -> Result<usize, String> {
-    match text.trim().parse::<usize>() {
-        Ok(0) => Err("must be at least 1 (omit --jobs to use every core)".to_owned()),
-        Ok(n) => Ok(n),
-        Err(err) => Err(err.to_string()),
+    match numbers::whole(text, usize::MAX as u64)? {
+        0 => Err("must be at least 1 (omit --jobs to use every core)".to_owned()),
+        n => Ok(n as usize),
     }
 }
 
@@ -133,11 +150,8 @@ pub(crate) fn parse_range(text: &str) -> Result<std::ops::Range<u64>, String> {
     let (start, end) = text
         .split_once(':')
         .ok_or_else(|| "expected START:END, two byte offsets (e.g. 0:1000000)".to_owned())?;
-    let number = |part: &str, what: &str| {
-        part.trim()
-            .parse::<u64>()
-            .map_err(|err| format!("{what} {part:?}: {err}"))
-    };
+    let number =
+        |part: &str, what: &str| numbers::count(part).map_err(|err| format!("{what}: {err}"));
     let (start, end) = (number(start, "START")?, number(end, "END")?);
     if start > end {
         return Err(format!("START ({start}) is past END ({end})"));

@@ -9,11 +9,15 @@
 pub(crate) mod exit;
 pub(crate) mod export;
 pub(crate) mod games;
+pub(crate) mod help;
+pub(crate) mod hints;
 pub(crate) mod moves;
+pub(crate) mod numbers;
 pub(crate) mod output;
 pub(crate) mod perft;
 pub(crate) mod progress;
 pub(crate) mod select;
+pub(crate) mod severities;
 pub(crate) mod stderr;
 pub(crate) mod validate;
 
@@ -28,22 +32,52 @@ use stderr::{report, report_error};
 /// Validate PGN chess archives move by move, list the legal moves of a FEN position, and export
 /// every game's outcome.
 #[derive(Parser, Debug)]
-#[command(name = "arbiter", version, about, long_about = None)]
+#[command(
+    name = "arbiter",
+    version,
+    about,
+    long_about = LONG_ABOUT,
+    disable_help_subcommand = true
+)]
 pub(crate) struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub(crate) command: Command,
 }
 
+/// `arbiter --help` and the main man page's DESCRIPTION: the package's description (the page's
+/// NAME, which the DESCRIPTION leaves out), then where the rest is found.
+const LONG_ABOUT: &str = concat!(
+    env!("CARGO_PKG_DESCRIPTION"),
+    "\n\n",
+    "Each subcommand has its help (arbiter COMMAND --help, or arbiter help COMMAND) and its man \
+     page (arbiter-validate(1), arbiter-export(1)...). Three reference topics stand beside them, \
+     also as man pages: arbiter help columns (export's columns, their types and what each \
+     holds, which are also the fields of --where; arbiter-columns(1)), arbiter help where (the \
+     --where language of export and select; arbiter-where(1)) and arbiter help codes \
+     (validate's diagnostic codes, for --strict, --deny and --allow; arbiter-codes(1))."
+);
+
 /// The subcommands.
 #[derive(Subcommand, Debug)]
 pub(crate) enum Command {
     /// Replay every move of every game (and variation) and report each problem with its location.
+    ///
+    /// Each problem has a code (error[illegal_move], warning[wrong_check_mark]...): arbiter help
+    /// codes lists them; --strict, --deny and --allow change which are errors.
     Validate(validate::ValidateArgs),
     /// Write one record per game with its outcome, as CSV, JSON, JSON Lines or Parquet.
+    ///
+    /// arbiter help columns lists the columns, their types and what each holds; arbiter help
+    /// where, the --where language.
     Export(export::ExportArgs),
     /// Keep the games an expression, a position or deduplication picks, name their openings, and
     /// write them back as clean PGN.
+    ///
+    /// arbiter help where describes the --where language, and arbiter help columns the fields it
+    /// reads (export's columns). A game kept is written as clean PGN: its tags, then its moves
+    /// in standard SAN with comments, NAGs and variations (unless --no-comments, --no-nags,
+    /// --no-variations); an invalid game is written as it was.
     Select(select::SelectArgs),
     /// Print the legal moves and the status of a FEN position.
     Moves(moves::MovesArgs),
@@ -60,10 +94,22 @@ pub(crate) enum Command {
         arbiter manpage > arbiter.1 && man ./arbiter.1\n  \
         arbiter manpage --dir ~/.local/share/man/man1")]
     Manpage {
-        /// Write one page per subcommand (`arbiter-validate.1`...) plus the main one
+        /// Write one page per subcommand (`arbiter-validate.1`...), one per help topic
+        /// (`arbiter-columns.1`, `arbiter-where.1`, `arbiter-codes.1`) and the main one
         /// (`arbiter.1`) into DIR, created if missing, instead of printing the main page.
         #[arg(long, value_name = "DIR")]
         dir: Option<std::path::PathBuf>,
+    },
+    /// Print the help of a subcommand, or a reference topic: columns (export's columns and their
+    /// types), where (the --where language), codes (validate's diagnostic codes).
+    #[command(after_help = "Examples:\n  \
+        arbiter help columns\n  \
+        arbiter help where | less\n  \
+        arbiter help export")]
+    Help {
+        /// A subcommand, or a topic: columns, where, codes.
+        #[arg(value_name = "COMMAND|TOPIC")]
+        words: Vec<String>,
     },
 }
 
@@ -97,6 +143,10 @@ pub(crate) fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) => {
+            let args: Vec<String> = std::env::args_os()
+                .map(|arg| arg.to_string_lossy().into_owned())
+                .collect();
+            let err = hints::improve(err, &Cli::command(), &args);
             let code = if err.use_stderr() {
                 Exit::Usage
             } else if stdout_closed {
@@ -128,6 +178,7 @@ pub(crate) fn main() -> ExitCode {
         Command::Perft(args) => perft::run(args),
         Command::Completions { shell } => completions(*shell),
         Command::Manpage { dir } => manpage(dir.as_deref()),
+        Command::Help { words } => help::run(words),
     };
     let exit = match result {
         Ok(exit) => exit,
@@ -169,7 +220,10 @@ fn writes_to_stdout(command: &Command) -> bool {
         Command::Export(args) => output::path(args.run.output.as_deref()).is_none(),
         Command::Select(args) => output::path(args.run.output.as_deref()).is_none(),
         Command::Manpage { dir } => dir.is_none(),
-        Command::Moves(_) | Command::Perft(_) | Command::Completions { .. } => true,
+        Command::Moves(_)
+        | Command::Perft(_)
+        | Command::Completions { .. }
+        | Command::Help { .. } => true,
     }
 }
 
@@ -209,7 +263,8 @@ fn completions(shell: clap_complete::Shell) -> anyhow::Result<Exit> {
 
 /// What a usage or I/O error is, for the runs over games.
 const GAMES_USAGE: &str = "A usage error (a bad option or argument, an -o that is also an input, \
-    a validate -o named .csv, .json or .parquet without --format) or an I/O error (an input that \
+    a validate -o named .csv, .json or .parquet, an export -o whose extension names no format it \
+    writes, such as .xlsx, without --format) or an I/O error (an input that \
     cannot be read, is not PGN or is cut short, a directory or pattern without PGN files, an \
     output that cannot be written); the -o FILE is left as it was (under --keep-going, an input \
     that could not be read whole still gives 2, and -o has everything that could be read).";
@@ -221,17 +276,22 @@ fn exit_status(command: &str) -> Vec<(&'static str, &'static str)> {
         "validate" => vec![
             (
                 "0",
-                "Every game is valid: no error (warnings allowed, unless --strict).",
+                "Every game is valid: no error (warnings allowed, unless --strict or --deny \
+                 makes them errors).",
             ),
             (
                 "1",
-                "Some game has an error, in its main line, a variation or its tags (under \
-                 --strict, a warning too); every input was read.",
+                "Some game has an error, in its main line, a variation or its tags (or a warning \
+                 that --strict or --deny makes an error); every input was read.",
             ),
             ("2", GAMES_USAGE),
         ],
         "export" => vec![
-            ("0", "Every game is valid: validate would report no error."),
+            (
+                "0",
+                "Every game is valid: validate, given the same --strict, --deny and --allow, \
+                 would report no error.",
+            ),
             (
                 "1",
                 "Some game has an error, in its main line, a variation or its tags (its record \
@@ -279,6 +339,13 @@ fn exit_status(command: &str) -> Vec<(&'static str, &'static str)> {
                 "A usage error (an unknown shell) or an output that cannot be written.",
             ),
         ],
+        "help" => vec![
+            ("0", "The help was written."),
+            (
+                "2",
+                "A usage error (no such command or topic) or an output that cannot be written.",
+            ),
+        ],
         "manpage" => vec![
             ("0", "The page or pages were written."),
             (
@@ -319,12 +386,28 @@ fn render_page(cmd: clap::Command) -> std::io::Result<Vec<u8>> {
         .map(ToString::to_string);
     let has_version = cmd.get_version().or(cmd.get_long_version()).is_some();
     let name = cmd.get_name().to_owned();
+    // The long help's paragraphs after the first, which is NAME's line already.
+    let description = cmd
+        .get_long_about()
+        .map(ToString::to_string)
+        .and_then(|long| Some(long.split_once("\n\n")?.1.trim().to_owned()))
+        .filter(|description| !description.is_empty());
     let man = clap_mangen::Man::new(cmd);
     let mut page = Vec::new();
     man.render_title(&mut page)?;
     man.render_name_section(&mut page)?;
     man.render_synopsis_section(&mut page)?;
-    man.render_description_section(&mut page)?;
+    if let Some(description) = description {
+        let mut roff = Roff::default();
+        roff.control("SH", ["DESCRIPTION"]);
+        for paragraph in description.split("\n\n") {
+            roff.control("PP", []);
+            roff.text([roman(
+                paragraph.split_whitespace().collect::<Vec<_>>().join(" "),
+            )]);
+        }
+        roff.to_writer(&mut page)?;
+    }
     if has_args {
         man.render_options_section(&mut page)?;
     }
@@ -364,14 +447,20 @@ fn manpage(dir: Option<&std::path::Path>) -> anyhow::Result<Exit> {
     };
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let pages = std::iter::once(cmd.clone()).chain(cmd.get_subcommands().cloned());
+    let mut written = Vec::new();
     for page in pages {
         let name = page
             .get_display_name()
             .unwrap_or(page.get_name())
             .to_owned();
+        written.push((name, render_page(page)?));
+    }
+    for topic in &help::topics::TOPICS {
+        written.push((format!("arbiter-{}", topic.name), help::topic_page(topic)?));
+    }
+    for (name, page) in written {
         let path = dir.join(format!("{name}.1"));
-        std::fs::write(&path, render_page(page)?)
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        std::fs::write(&path, page).with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(Exit::Ok)
 }

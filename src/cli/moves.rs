@@ -48,6 +48,7 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 
 use crate::cli::exit::Exit;
+use crate::cli::numbers;
 
 /// Arguments of `arbiter moves`.
 #[derive(Args, Debug)]
@@ -74,7 +75,7 @@ pub(crate) struct MovesArgs {
     /// answer is then `null`): 120000 by default for one position; for --file, 0 unless given,
     /// as export does for every game. 0 means no search: only the static proofs (material, a
     /// locked pawn wall) answer.
-    #[arg(long, value_name = "NODES")]
+    #[arg(long, value_name = "NODES", value_parser = numbers::count)]
     pub(crate) limit: Option<u64>,
     /// Print the helpmate that proves each "can mate" (text format; JSON always has it).
     #[arg(long)]

@@ -6,15 +6,17 @@
 //!   standard output redirected onto an input), is refused before anything is read
 //!   ([`clash::check`]);
 //! - `-o -` is standard output;
-//! - SIGINT, SIGTERM and SIGHUP remove the temporary files and staging directory, then end the
-//!   process by the same signal (a signal ignored when arbiter started, as under `nohup`, stays
-//!   ignored);
+//! - SIGINT, SIGTERM and SIGHUP remove the temporary files and staging directory, say in one
+//!   line on stderr what was kept (`arbiter: interrupted: games.csv left unchanged`), then end
+//!   the process by the same signal (a signal ignored when arbiter started, as under `nohup`,
+//!   stays ignored);
 //! - the outputs are committed together ([`sink::finish_all`]) only when the run ends with status
 //!   0 or 1 (or 2 from its inputs alone, under `--keep-going`); otherwise one line per output
 //!   says it was left as it was.
 
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, Once, PoisonError};
 
 use arbiter::Totals;
@@ -27,6 +29,9 @@ use crate::cli::exit::Exit;
 /// The targets of the file outputs not committed yet, in the order they were opened, and whether
 /// each existed before the run.
 static UNCOMMITTED: Mutex<Vec<(PathBuf, bool)>> = Mutex::new(Vec::new());
+
+/// Whether the run writes its data to standard output.
+static TO_STDOUT: AtomicBool = AtomicBool::new(false);
 
 /// The `-o` path, or `None` for standard output (no `-o`, or `-o -`).
 pub(crate) fn path(output: Option<&Path>) -> Option<&Path> {
@@ -44,6 +49,7 @@ pub(crate) fn open(output: Option<&Path>, inputs: &[PathBuf]) -> anyhow::Result<
 /// and other outputs ([`clash::check`]).
 pub(crate) fn open_checked(output: Option<&Path>) -> anyhow::Result<Sink> {
     let Some(path) = path(output) else {
+        TO_STDOUT.store(true, Ordering::Relaxed);
         return Ok(Sink::stdout());
     };
     let existed = fs::metadata(path).is_ok();
@@ -161,10 +167,10 @@ fn uncommitted() -> std::sync::MutexGuard<'static, Vec<(PathBuf, bool)>> {
     UNCOMMITTED.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// Removes the temporary files on SIGINT, SIGTERM and SIGHUP, then lets the signal end the
-/// process as it would have (the shell sees status 130, 143 or 129). Started once, before the
-/// first temporary file is made.
-fn watch_signals() {
+/// Removes the temporary files on SIGINT, SIGTERM and SIGHUP, says what was kept ([`kept`]),
+/// then lets the signal end the process as it would have (the shell sees status 130, 143 or 129).
+/// Started once, before the first temporary file is made or the first game is read.
+pub(crate) fn watch_signals() {
     use signal_hook::consts::signal::{SIGHUP, SIGINT, SIGTERM};
     static WATCHING: Once = Once::new();
     WATCHING.call_once(|| {
@@ -180,12 +186,45 @@ fn watch_signals() {
         std::thread::spawn(move || {
             if let Some(signal) = signals.forever().next() {
                 sink::remove_temporaries();
+                crate::cli::stderr::interrupted(|| {
+                    crate::cli::stderr::report(format_args!("{}", kept(signal)));
+                });
                 let _ = signal_hook::low_level::emulate_default_handler(signal);
                 // Not a terminating signal after all (cannot happen for these three).
                 std::process::exit(128 + signal);
             }
         });
     });
+}
+
+/// The line said when `signal` ends the run: what it was, then what became of each output
+/// (`interrupted: games.csv left unchanged`, `terminated: a.pgn not written, standard output
+/// stops short`).
+fn kept(signal: i32) -> String {
+    use signal_hook::consts::signal::{SIGINT, SIGTERM};
+    let what = match signal {
+        SIGINT => "interrupted",
+        SIGTERM => "terminated",
+        _ => "hung up",
+    };
+    let mut outputs: Vec<String> = uncommitted()
+        .iter()
+        .map(|(path, existed)| {
+            let left = if *existed {
+                "left unchanged"
+            } else {
+                "not written"
+            };
+            format!("{} {left}", path.display())
+        })
+        .collect();
+    if TO_STDOUT.load(Ordering::Relaxed) {
+        outputs.push("standard output stops short".to_owned());
+    }
+    if outputs.is_empty() {
+        outputs.push("nothing written".to_owned());
+    }
+    format!("{what}: {}", outputs.join(", "))
 }
 
 /// Whether `signal` was ignored when arbiter started (`nohup` ignores SIGHUP, a shell ignores

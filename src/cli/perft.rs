@@ -23,6 +23,7 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 
 use crate::cli::exit::Exit;
+use crate::cli::numbers;
 
 /// Arguments of `arbiter perft`.
 #[derive(Args, Debug)]
@@ -31,7 +32,8 @@ use crate::cli::exit::Exit;
     arbiter perft 3 --divide r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1\n  \
     arbiter perft 4 --chess960 --format json 'nrbqkbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBQKBRN w KQkq - 0 1'")]
 pub(crate) struct PerftArgs {
-    /// How many plies deep to count.
+    /// How many plies deep to count (it comes before the position).
+    #[arg(value_parser = numbers::depth)]
     pub(crate) depth: u32,
     /// The position, as FEN (one quoted argument or several words), or `startpos` (the
     /// default). Impossible checks and impossible material are accepted.

@@ -33,15 +33,14 @@ use crate::cli::output;
     arbiter select archive.pgn --dedup game --duplicates dups.pgn -o unique.pgn\n  \
     arbiter select lichess.pgn.zst --eco --fix-result -o named.pgn\n  \
     arbiter select lichess.pgn --no-comments --keep-commands --no-variations --no-nags -o lean.pgn.zst\n  \
-    arbiter select big.pgn.zst --where valid --dedup moves --jobs 2 -q -o unique.pgn.zst\n\n\
-    The expression language and the PGN written: docs/select.md.")]
+    arbiter select big.pgn.zst --where valid --dedup moves --jobs 2 -q -o unique.pgn.zst")]
 pub(crate) struct SelectArgs {
     /// The inputs, the output (the games kept, as PGN), jobs and progress.
     #[command(flatten)]
     pub(crate) run: GameRun,
     /// Keep the games that pass EXPR, a test over export's fields and the tags, e.g.
     /// `white_elo >= 2500 and speed == "blitz"`, `not valid`, `tag("WhiteTitle") == "GM"`,
-    /// `opening ~ "^Sicilian"` (docs/select.md).
+    /// `opening ~ "^Sicilian"` (arbiter help where; the fields: arbiter help columns).
     #[arg(long = "where", value_name = "EXPR")]
     pub(crate) filter: Option<String>,
     /// Keep the games whose main line reaches this position (placement, side to move, castling

@@ -20,12 +20,14 @@ use clap::{Args, ValueEnum};
 
 use crate::cli::games::{GameRun, Ran, counted};
 use crate::cli::output::{self, Written};
+use crate::cli::severities::SeverityArgs;
 
 /// Arguments of `arbiter validate`.
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:\n  \
     arbiter validate games.pgn\n  \
-    arbiter validate archive/ --strict\n  \
+    arbiter validate archive/ --strict --allow not_utf8\n  \
+    arbiter validate round5.pgn --deny result_contradicts_board\n  \
     arbiter validate games.pgn.xz --format jsonl -o problems.jsonl\n  \
     zstdcat lichess.pgn.zst | arbiter validate --format jsonl > problems.jsonl")]
 pub(crate) struct ValidateArgs {
@@ -36,9 +38,9 @@ pub(crate) struct ValidateArgs {
     /// .jsonl or .ndjson, before a .gz, .zst, .xz or .bz2 suffix; else text).
     #[arg(long, value_enum)]
     pub(crate) format: Option<ValidateFormat>,
-    /// Treat every warning (non-standard SAN, wrong check marks, move numbers...) as an error.
-    #[arg(long)]
-    pub(crate) strict: bool,
+    /// Which codes are errors: --strict, --deny, --allow.
+    #[command(flatten)]
+    pub(crate) severity: SeverityArgs,
 }
 
 /// Output formats of `validate`.
@@ -78,7 +80,7 @@ pub(crate) fn run(args: &ValidateArgs) -> anyhow::Result<Ran> {
     let path = output::path(args.run.output.as_deref());
     let format = format(args.format, path)?;
     let options = ReplayOptions {
-        strict: args.strict,
+        severities: args.severity.severities()?,
         clock_checks: true,
         ..ReplayOptions::default()
     };

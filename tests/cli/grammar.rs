@@ -20,8 +20,9 @@ fn export_format_defaults_to_csv_or_the_output_extension() {
         ("out.JSON", None, "["),
         ("out.jsonl", None, "{\"index\":1,"),
         ("out.ndjson", None, "{\"index\":1,"),
-        ("out.txt", None, "index,"),
+        ("out", None, "index,"),
         ("x.jsonl", Some("csv"), "index,"),
+        ("x.tsv", Some("csv"), "index,"),
     ] {
         let path = dir.path().join(name);
         let path = path.to_str().unwrap();
@@ -35,6 +36,30 @@ fn export_format_defaults_to_csv_or_the_output_extension() {
         let text = std::fs::read_to_string(path).expect("written");
         assert!(text.starts_with(starts), "{name}: {}", &text[..40]);
     }
+}
+
+// See: issue 43, point 9.
+#[test]
+fn an_output_extension_that_names_no_export_format_is_refused() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for name in ["games.xlsx", "games.tsv", "games.TXT", "games.tsv.gz"] {
+        let path = dir.path().join(name);
+        let path = path.to_str().unwrap();
+        let out = arbiter(&["export", &outcomes(), "-o", path]);
+        assert_eq!(out.status.code(), Some(2), "{name}");
+        let extension = name.split('.').nth(1).unwrap().to_ascii_lowercase();
+        assert_eq!(
+            stderr(&out),
+            format!(
+                "arbiter: error: -o {path}: export writes CSV, JSON, JSON Lines or Parquet, and \
+                 .{extension} names none of them; name the file .csv, .json, .jsonl, .ndjson or \
+                 .parquet (before a .gz, .zst, .xz or .bz2 suffix), or give --format\n"
+            )
+        );
+        assert!(out.stdout.is_empty(), "{name}");
+        assert!(!dir.path().join(name).exists(), "{name}");
+    }
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
 
 #[test]

@@ -15,6 +15,7 @@ mod range;
 mod reading;
 mod rulings;
 mod select;
+mod severities;
 mod shards;
 use arbiter_test_support as shared_data;
 mod util;

@@ -123,8 +123,14 @@ fn a_bad_range_is_a_usage_error() {
             "START (10) is past END (5)",
         ),
         (vec!["export", path, "--range", "10"], "expected START:END"),
-        (vec!["validate", path, "--range", "a:5"], "START \"a\""),
-        (vec!["validate", path, "--range", "0:-1"], "END \"-1\""),
+        (
+            vec!["validate", path, "--range", "a:5"],
+            "START: \"a\" is not a whole number",
+        ),
+        (
+            vec!["validate", path, "--range", "0:-1"],
+            "END: -1 is negative",
+        ),
         (
             vec!["export", path, path, "--range", "0:5"],
             "--range reads one input",

@@ -3,6 +3,7 @@
 //! docs/SECURITY.md for the fuzz targets and what they found (whose tests live beside the code
 //! they fixed: `crates/pgn/tests/reader`, and the 65 MB case in `streams.rs`).
 
+use arbiter::core::problem::Severities;
 use arbiter::core::{ReplayOptions, Replayer};
 use arbiter::pgn::Reader;
 
@@ -58,9 +59,9 @@ fn expand(pgn: &str) -> String {
 fn regression_inputs_stay_fixed() {
     for &(name, pgn) in CASES {
         let text = format!("{}{}{}", good_games(0, 1), expand(pgn), good_games(1, 1));
-        for strict in [true, false] {
+        for severities in [Severities::strict(), Severities::default()] {
             let mut replayer = Replayer::new(ReplayOptions {
-                strict,
+                severities,
                 ..ReplayOptions::default()
             });
             let mut reader = Reader::new("regression.pgn", text.as_bytes());

@@ -1,6 +1,7 @@
 //! Input echoed in a message, made safe to print: cut to a length, so that a 50 MB line of
 //! garbage does not become a 50 MB message, and with its control characters escaped, so that a
-//! move written `\x1bc` cannot reset the terminal that shows a diagnostic.
+//! move written `\x1bc` cannot reset the terminal that shows a diagnostic. And the names a
+//! mistyped name most likely meant ([`similar`]), for the messages that suggest them.
 //!
 //! Control characters are escaped the way JSON escapes them (`\n`, `\t`, `\u001b`...), and so are
 //! DEL and the C1 controls (`\u007f`, `\u009b`...), which JSON leaves alone but a terminal may
@@ -57,9 +58,93 @@ pub fn counted(n: u64, word: &str) -> String {
     format!("{n} {word}{s}")
 }
 
+/// The names among `names` that `typo` most likely meant, best first, at most 3, none when
+/// nothing is close, ignoring case: those that contain it (`elo`: `white_elo`, `black_elo`,
+/// shorter first), else those that begin as it does but for its last letter (`ply`: `plies`),
+/// else the nearest by edit distance, within a quarter of the name's length (at least 2:
+/// `whte_elo`: `white_elo`). Containing and beginning count from 3 letters on.
+pub fn similar<'a>(typo: &str, names: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
+    let typo = typo.to_lowercase();
+    let names: Vec<(&str, String)> = names.into_iter().map(|n| (n, n.to_lowercase())).collect();
+    let letters = typo.chars().count();
+    let mut found: Vec<&str> = Vec::new();
+    if letters >= 3 {
+        let mut containing: Vec<&str> = names
+            .iter()
+            .filter(|(_, lower)| lower.contains(&typo))
+            .map(|&(name, _)| name)
+            .collect();
+        containing.sort_by_key(|name| name.len());
+        found = containing;
+    }
+    if found.is_empty() && letters >= 3 {
+        let stem: String = typo.chars().take(letters - 1).collect();
+        found = names
+            .iter()
+            .filter(|(_, lower)| lower.starts_with(&stem))
+            .map(|&(name, _)| name)
+            .collect();
+    }
+    if found.is_empty() {
+        let near = names
+            .iter()
+            .map(|(name, lower)| (distance(&typo, lower), *name))
+            .filter(|&(d, name)| d <= 2.max(name.chars().count() / 4));
+        let best = near.clone().map(|(d, _)| d).min();
+        found = near
+            .filter(|&(d, _)| Some(d) == best)
+            .map(|(_, name)| name)
+            .collect();
+    }
+    found.truncate(3);
+    found
+}
+
+/// `a`, `a or b`, `a, b or c`: the names for a message.
+pub fn or_list(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => (*one).to_owned(),
+        [most @ .., last] => format!("{} or {last}", most.join(", ")),
+    }
+}
+
+/// The edit distance between two names (few and short).
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let substitution = diagonal + usize::from(ca != cb);
+            diagonal = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(row[j + 1] + 1);
+        }
+    }
+    row[b.len()]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn similar_names_prefer_those_that_contain_the_typo() {
+        let fields = ["eco", "white_elo", "black_elo", "plies", "white", "result"];
+        assert_eq!(similar("elo", fields), ["white_elo", "black_elo"]);
+        assert_eq!(similar("ELO", fields), ["white_elo", "black_elo"]);
+        assert_eq!(similar("ply", fields), ["plies"]);
+        assert_eq!(similar("whte_elo", fields), ["white_elo"]);
+        assert_eq!(similar("resutl", fields), ["result"]);
+        assert_eq!(similar("frobnicate", fields), Vec::<&str>::new());
+        // Two letters are too few to contain or begin with.
+        assert_eq!(similar("wh", fields), Vec::<&str>::new());
+        assert_eq!(similar("json", ["text", "jsonl"]), ["jsonl"]);
+        assert_eq!(similar("json", ["jsonl", "json", "csv"]), ["json", "jsonl"]);
+        assert_eq!(or_list(&["a"]), "a");
+        assert_eq!(or_list(&["a", "b", "c"]), "a, b or c");
+    }
 
     #[test]
     fn clip_counts_characters_and_marks_the_cut() {

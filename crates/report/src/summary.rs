@@ -24,7 +24,7 @@ pub struct Counts {
     pub valid: u64,
     /// Games with an error.
     pub invalid: u64,
-    /// Errors (every problem under `--strict`).
+    /// Errors (with the warnings the run denied: `--strict`, `--deny`).
     pub errors: u64,
     /// Warnings.
     pub warnings: u64,
@@ -260,7 +260,7 @@ impl Totals {
 #[cfg(test)]
 mod tests {
     use arbiter_core::games::Games;
-    use arbiter_core::problem::Code;
+    use arbiter_core::problem::{Code, Severities};
     use arbiter_core::replay::ReplayOptions;
 
     use super::*;
@@ -319,7 +319,7 @@ mod tests {
     #[test]
     fn under_strict_a_warning_code_is_counted_as_an_error() {
         let options = ReplayOptions {
-            strict: true,
+            severities: Severities::strict(),
             ..ReplayOptions::default()
         };
         let mut strict = Totals::default();

@@ -41,15 +41,22 @@ pub enum ExportFormat {
 
 impl ExportFormat {
     /// The format an output file's name asks for: its extension (before a compression suffix,
-    /// [`format_extension`]) `.csv`, `.json`, `.jsonl` or `.ndjson`, or `.parquet`; CSV for any
-    /// other.
-    pub fn of_output(path: &Path) -> ExportFormat {
+    /// [`format_extension`]) `.csv`, `.json`, `.jsonl` or `.ndjson`, or `.parquet`; CSV for a
+    /// name without one. Any other extension (`.xlsx`, `.tsv`, `.txt`) names no format export
+    /// writes: an error naming it, rather than CSV in a file named for something else.
+    pub fn of_output(path: &Path) -> Result<ExportFormat, String> {
         match format_extension(path).as_deref() {
-            Some("json") => ExportFormat::Json,
-            Some("jsonl" | "ndjson") => ExportFormat::Jsonl,
+            None | Some("csv") => Ok(ExportFormat::Csv),
+            Some("json") => Ok(ExportFormat::Json),
+            Some("jsonl" | "ndjson") => Ok(ExportFormat::Jsonl),
             #[cfg(feature = "parquet")]
-            Some("parquet") => ExportFormat::Parquet,
-            _ => ExportFormat::Csv,
+            Some("parquet") => Ok(ExportFormat::Parquet),
+            Some(extension) => Err(format!(
+                "{}: export writes CSV, JSON, JSON Lines or Parquet, and .{extension} names none \
+                 of them; name the file .csv, .json, .jsonl, .ndjson or .parquet (before a .gz, \
+                 .zst, .xz or .bz2 suffix), or give --format",
+                path.display()
+            )),
         }
     }
 }

@@ -4,7 +4,7 @@
 //!
 //! The format is `--format`, else the one `-o FILE`'s extension names (`.csv`, `.json`, `.jsonl`,
 //! `.ndjson` or `.parquet`, before a `.gz`, `.zst`, `.xz` or `.bz2` that compresses the file),
-//! else CSV. Parquet goes to a file, or to standard output when it is no terminal; it compresses
+//! else CSV (for no `-o`, or one without an extension); any other extension is a usage error. Parquet goes to a file, or to standard output when it is no terminal; it compresses
 //! its columns itself, so a Parquet file with a compression suffix is a usage error. `--tags`
 //! names are trimmed; one that is a standard column already (in any case) or is given twice (in any
 //! case) is a usage error.
@@ -16,13 +16,16 @@ use std::path::Path;
 
 use anyhow::{anyhow, bail};
 use arbiter::export::{self, ExportOptions, ExportPlan};
+use arbiter::io::sink::clash;
 use arbiter::report::output::Bytes;
 use arbiter::report::parquet::{self, ParquetOptions, ParquetWriter};
-use arbiter::{ExportFormat, Totals};
+use arbiter::{ExportFormat, ReplayOptions, Totals};
 use clap::{Args, ValueEnum};
 
 use crate::cli::games::{GameRun, Ran, counted};
+use crate::cli::numbers;
 use crate::cli::output::{self, Written};
+use crate::cli::severities::SeverityArgs;
 
 /// Arguments of `arbiter export`.
 #[derive(Args, Debug)]
@@ -39,7 +42,8 @@ pub(crate) struct ExportArgs {
     #[command(flatten)]
     pub(crate) run: GameRun,
     /// Output format (default: the one -o's extension names, .csv, .json, .jsonl, .ndjson or
-    /// .parquet, before a .gz, .zst, .xz or .bz2 suffix; else csv).
+    /// .parquet, before a .gz, .zst, .xz or .bz2 suffix; csv without -o or for an -o without an
+    /// extension; any other extension is refused).
     #[arg(long, value_enum)]
     pub(crate) format: Option<FormatArg>,
     /// Extra tag columns, appended in this order, e.g. `WhiteTitle,BlackTitle,Annotator` (not a
@@ -57,8 +61,8 @@ pub(crate) struct ExportArgs {
     #[arg(long, requires = "plies")]
     pub(crate) comments: bool,
     /// Write only the games that pass EXPR, a test over the export fields and the tags, e.g.
-    /// `white_elo >= 2500 and speed == "blitz"` (the language of `select --where`,
-    /// docs/select.md).
+    /// `white_elo >= 2500 and speed == "blitz"` (the language of `select --where`: arbiter help
+    /// where).
     #[arg(long = "where", value_name = "EXPR", conflicts_with = "plies")]
     pub(crate) filter: Option<String>,
     /// Write only the games whose main line reaches this position, with the `position_ply`
@@ -66,7 +70,7 @@ pub(crate) struct ExportArgs {
     #[arg(long, value_name = "FEN", conflicts_with = "plies")]
     pub(crate) position: Vec<String>,
     /// Add the eco_computed and opening_computed columns: the opening lichess's table (built in)
-    /// names by position, the deepest of the first 40 plies it names (docs/select.md).
+    /// names by position, the deepest of the first 40 plies it names.
     #[arg(long, conflicts_with = "plies")]
     pub(crate) eco: bool,
     /// Add a movetext column: the main line in SAN with move numbers (`1. e4 e5 2. Nf3`).
@@ -81,14 +85,17 @@ pub(crate) struct ExportArgs {
     /// part-00000.parquet, part-00001.parquet..., and a _manifest.json (version, command, each
     /// input's size and SHA-256 as read, games, invalid games, rows per part); the directory
     /// appears whole with its manifest, or not at all.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", value_parser = numbers::positive)]
     pub(crate) rows_per_file: Option<u64>,
+    /// Which codes are errors, as in validate: --strict, --deny, --allow.
+    #[command(flatten)]
+    pub(crate) severity: SeverityArgs,
 }
 
 /// `--columns`: which names and types a game row has.
 #[derive(Copy, Clone, Debug, Eq, PartialEq, ValueEnum)]
 pub(crate) enum ColumnsArg {
-    /// arbiter's columns (docs/export-fields.md).
+    /// arbiter's columns (arbiter help columns lists them).
     Arbiter,
     /// The lichess games dataset's columns, then arbiter's verdict.
     Lichess,
@@ -120,19 +127,25 @@ impl From<FormatArg> for ExportFormat {
 }
 
 /// The format: `--parquet` for `--rows-per-file`, else `--format`, else the one `-o`'s name asks
-/// for ([`ExportFormat::of_output`]), else CSV.
-fn format(args: &ExportArgs, output: Option<&Path>) -> ExportFormat {
-    match (args.rows_per_file, args.format, output) {
+/// for ([`ExportFormat::of_output`]: CSV for a name without an extension; one that names no
+/// format export writes, `.xlsx`, `.tsv`, `.txt`, is a usage error rather than CSV in a file named
+/// for something else), else CSV.
+fn format(args: &ExportArgs, output: Option<&Path>) -> anyhow::Result<ExportFormat> {
+    Ok(match (args.rows_per_file, args.format, output) {
         (Some(_), _, _) => ExportFormat::Parquet,
         (None, Some(format), _) => format.into(),
-        (None, None, Some(path)) => ExportFormat::of_output(path),
+        (None, None, Some(path)) => {
+            ExportFormat::of_output(path).map_err(|err| anyhow!("-o {err}"))?
+        }
         (None, None, None) => ExportFormat::Csv,
-    }
+    })
 }
 
 /// Runs `arbiter export`: the header, a record (or the ply rows) of every game, the footer.
 pub(crate) fn run(args: &ExportArgs) -> anyhow::Result<Ran> {
     let path = output::path(args.run.output.as_deref());
+    // An -o that is one of the inputs is said first, before anything about its name.
+    clash::check(&[("-o", path)], &args.run.paths)?;
     if args.rows_per_file.is_some() {
         if path.is_none() {
             bail!("--rows-per-file writes Parquet parts into a directory: give -o DIR");
@@ -141,7 +154,7 @@ pub(crate) fn run(args: &ExportArgs) -> anyhow::Result<Ran> {
             bail!("--rows-per-file writes Parquet parts; leave out --format or say parquet");
         }
     }
-    let format = format(args, path);
+    let format = format(args, path)?;
     let options = ExportOptions {
         plies: args.plies,
         fen: args.fen,
@@ -165,7 +178,11 @@ pub(crate) fn run(args: &ExportArgs) -> anyhow::Result<Ran> {
             bail!("-o {why}");
         }
     }
-    let (totals, rows, sink) = write(&args.run, args.rows_per_file, &plan)?;
+    let options = ReplayOptions {
+        severities: args.severity.severities()?,
+        ..plan.replay_options()
+    };
+    let (totals, rows, sink) = write(&args.run, args.rows_per_file, &plan, &options)?;
     let rows = if plan.plies() {
         format!(" ({})", counted(rows, "ply row"))
     } else {
@@ -194,14 +211,14 @@ fn write(
     run: &GameRun,
     rows_per_file: Option<u64>,
     plan: &ExportPlan,
+    options: &ReplayOptions,
 ) -> anyhow::Result<(Totals, u64, Written)> {
     let table = plan.table();
     let jobs = plan.jobs(run.jobs());
-    let options = plan.replay_options();
     let make = || plan.formatter();
     if let (Some(rows_per_file), Some(dir)) = (rows_per_file, output::path(run.output.as_deref())) {
         let mut shards = output::open_parts(dir, table.columns(), rows_per_file)?;
-        let totals = run.run_on(jobs, &options, make, &mut shards)?;
+        let totals = run.run_on(jobs, options, make, &mut shards)?;
         let rows = shards.rows();
         return Ok((totals, rows, Written::Parts(shards.finish()?)));
     }
@@ -209,7 +226,7 @@ fn write(
     if table.format() == ExportFormat::Parquet {
         let mut writer = ParquetWriter::new(sink, table.columns(), ParquetOptions::default())
             .map_err(parquet::io_error)?;
-        let totals = run.run_on(jobs, &options, make, &mut writer)?;
+        let totals = run.run_on(jobs, options, make, &mut writer)?;
         let rows = writer.rows();
         let sink = writer.finish().map_err(parquet::io_error)?;
         return Ok((totals, rows, Written::Sink(Box::new(sink))));
@@ -218,7 +235,7 @@ fn write(
     table.header(&mut bytes);
     let mut out = Bytes { out: sink, rows: 0 };
     out.out.write_all(&bytes)?;
-    let totals = run.run_on(jobs, &options, make, &mut out)?;
+    let totals = run.run_on(jobs, options, make, &mut out)?;
     bytes.clear();
     table.footer(out.rows > 0, &mut bytes);
     out.out.write_all(&bytes)?;

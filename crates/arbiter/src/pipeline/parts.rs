@@ -188,9 +188,9 @@ mod tests {
     use arbiter_report::output::{GameNumber, Output};
 
     use super::*;
-    use crate::pipeline::task::Stream;
     use crate::parallel::Sink;
     use crate::pipeline::BatchOutput;
+    use crate::pipeline::task::Stream;
 
     /// Formats nothing.
     struct Nothing;

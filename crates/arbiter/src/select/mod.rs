@@ -33,6 +33,7 @@ pub use check::check_round_trip;
 pub use choose::Chooser;
 pub use dedup::{DedupMode, KeptGames};
 pub use expr::{ExprError, Fields, Filter, Schema, Type, Value};
+pub use fields::record_schema;
 pub use keep::{Keep, KeepError};
 pub use plan::{SelectOptions, SelectPlan};
 pub use route::{Router, SelectCounts};

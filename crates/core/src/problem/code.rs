@@ -1,6 +1,7 @@
 //! The diagnostic codes: one [`Code`] per kind of problem `validate` reports, each with its stable
 //! name (`illegal_move`), its default [`Severity`] and one line saying what it means. `docs/diagnostics.md`
-//! lists the same codes (a test keeps the two equal).
+//! lists the same codes (a test keeps the two equal). [`Severities`] is what a run makes of them:
+//! each code's own severity, or as `--strict`, `--deny` and `--allow` change it.
 
 use arbiter_pgn::PgnErrorKind;
 use serde::Serialize;
@@ -91,7 +92,7 @@ macro_rules! codes {
                 }
             }
 
-            /// Error or warning, before `--strict` turns every warning into an error.
+            /// Error or warning, before [`Severities`] (`--strict`, `--deny`, `--allow`) change it.
             pub fn severity(self) -> Severity {
                 match self {
                     $(Code::$variant => Severity::$severity,)*
@@ -99,6 +100,11 @@ macro_rules! codes {
                     Code::Reader(_) => Severity::Error,
                     $(Code::$after => Severity::$after_severity,)*
                 }
+            }
+
+            /// The code named `name` (its [`Code::as_str`]), if there is one.
+            pub fn from_name(name: &str) -> Option<Code> {
+                Code::ALL.into_iter().find(|code| code.as_str() == name)
             }
 
             /// What the code means, in one line.
@@ -168,8 +174,66 @@ codes! {
     InternalError = "internal_error", Error, "an internal error while reading this game (please report it)";
 }
 
+/// The severity each code is reported with in a run: its own ([`Code::severity`]), unless the run
+/// denies it (`--deny CODE`, or `--strict` for every warning: it is then an error, which makes
+/// the game invalid, exactly as the code's own errors do) or allows it (`--allow CODE`: it is
+/// then not reported at all, neither listed nor counted). Only a warning can be allowed: an error
+/// code stays an error whatever is allowed, since an error means the game could not be read or
+/// replayed as written. A code both denied and allowed is allowed.
+#[derive(Copy, Clone, Debug, Default, Eq, PartialEq)]
+pub struct Severities {
+    /// The codes denied, one bit per [`Code::index`].
+    denied: u64,
+    /// The codes allowed, one bit per [`Code::index`].
+    allowed: u64,
+}
+
+// One bit per code.
+const _: () = assert!(Code::ALL.len() <= 64);
+
+impl Severities {
+    /// Every warning denied (`--strict`).
+    pub fn strict() -> Severities {
+        Severities {
+            denied: u64::MAX,
+            allowed: 0,
+        }
+    }
+
+    /// Makes `code` an error.
+    pub fn deny(&mut self, code: Code) {
+        self.denied |= 1 << code.index();
+    }
+
+    /// Makes `code`, a warning, go unreported (an error code stays an error).
+    pub fn allow(&mut self, code: Code) {
+        self.allowed |= 1 << code.index();
+    }
+
+    /// The severity a problem of `code` is reported with, or `None` when it is not reported.
+    pub fn of(&self, code: Code) -> Option<Severity> {
+        let own = code.severity();
+        if own == Severity::Error {
+            Some(Severity::Error)
+        } else if self.allowed & 1 << code.index() != 0 {
+            None
+        } else if self.denied & 1 << code.index() != 0 {
+            Some(Severity::Error)
+        } else {
+            Some(Severity::Warning)
+        }
+    }
+
+    /// Whether some code of `codes` is reported as an error though it is a warning of its own.
+    pub fn denies_any(&self, codes: &[Code]) -> bool {
+        codes.iter().any(|&code| {
+            code.severity() == Severity::Warning && self.of(code) == Some(Severity::Error)
+        })
+    }
+}
+
 /// How many problems of each code, indexed by [`Code::index`], and how many of them were errors
-/// (every one under `--strict`; the others were warnings).
+/// (a warning's code may be counted as an error: see [`Severities`]).
 #[derive(Clone, Debug, Eq, PartialEq)]
 pub struct CodeCounts {
     /// Problems per code.
@@ -216,7 +280,7 @@ impl CodeCounts {
     }
 
     /// The codes seen as `severity`, with their counts, in the order of [`Code::ALL`]: a code
-    /// counted both ways (a warning, and an error under `--strict`) is in both lists.
+    /// counted both ways (a warning, and an error where it was denied) is in both lists.
     pub fn seen_as(&self, severity: Severity) -> impl Iterator<Item = (Code, u64)> + '_ {
         Code::ALL
             .iter()
@@ -261,6 +325,35 @@ mod tests {
         assert_eq!(names.len(), Code::ALL.len());
         for (i, code) in Code::ALL.iter().enumerate() {
             assert_eq!(code.index(), i);
+            assert_eq!(Code::from_name(code.as_str()), Some(*code));
         }
+        assert_eq!(Code::from_name("Illegal_Move"), None);
+    }
+
+    #[test]
+    fn a_denied_warning_is_an_error_and_an_allowed_one_goes_unreported() {
+        let default = Severities::default();
+        for code in Code::ALL {
+            assert_eq!(default.of(code), Some(code.severity()), "{code}");
+        }
+        let mut run = Severities::default();
+        run.deny(Code::ResultContradictsBoard);
+        run.allow(Code::Reader(PgnErrorKind::NotUtf8));
+        // Neither changes an error code.
+        run.allow(Code::IllegalMove);
+        run.deny(Code::BadSan);
+        assert_eq!(run.of(Code::ResultContradictsBoard), Some(Severity::Error));
+        assert_eq!(run.of(Code::Reader(PgnErrorKind::NotUtf8)), None);
+        assert_eq!(run.of(Code::IllegalMove), Some(Severity::Error));
+        assert_eq!(run.of(Code::BadSan), Some(Severity::Error));
+        assert_eq!(run.of(Code::WrongCheckMark), Some(Severity::Warning));
+        assert!(run.denies_any(&[Code::WrongCheckMark, Code::ResultContradictsBoard]));
+        assert!(!run.denies_any(&[Code::WrongCheckMark, Code::BadSan]));
+
+        let mut strict = Severities::strict();
+        strict.allow(Code::WrongCheckMark);
+        assert_eq!(strict.of(Code::WrongCheckMark), None);
+        assert_eq!(strict.of(Code::WrongMoveNumber), Some(Severity::Error));
+        assert!(strict.denies_any(&[Code::ClockRise]));
     }
 }

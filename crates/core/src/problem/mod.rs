@@ -10,7 +10,7 @@
 
 mod code;
 
-pub use code::{Code, CodeCounts, Severity};
+pub use code::{Code, CodeCounts, Severities, Severity};
 
 use std::fmt;
 

@@ -58,7 +58,7 @@ use crate::clocks::{Millis, Period, Speed};
 use crate::outcome::Classification;
 use crate::position::Targets;
 use crate::position::{Classifier, Opening};
-use crate::problem::{Code, CodeCounts, Problem, Variation};
+use crate::problem::{Code, CodeCounts, Problem, Severities, Variation};
 use crate::text::clip;
 use crate::tree::GameTree;
 
@@ -66,17 +66,30 @@ use crate::tree::GameTree;
 /// helpmate searches may expand on one game's final position, both sides together.
 pub const DEFAULT_RULINGS_BUDGET: u64 = 0;
 
+/// The codes only [`ReplayOptions::clock_checks`] reports (the `TimeControl` tag read here, the
+/// rest in `notes`).
+pub const CLOCK_CHECK_CODES: [Code; 5] = [
+    Code::BadTimeControl,
+    Code::MalformedCommand,
+    Code::ClockRise,
+    Code::ClockAboveTimeGiven,
+    Code::TimeLeftAtForfeit,
+];
+
 /// How strictly a replay judges, and what it keeps. Variations are always replayed: `validate`
 /// and `export` judge a game alike.
 #[derive(Clone, Debug)]
 pub struct ReplayOptions {
-    /// Turn every warning into an error (`validate --strict`).
-    pub strict: bool,
+    /// The severity each code is reported with: its own, or as `--strict` (every warning an
+    /// error), `--deny` and `--allow` change it. Validate and export judge a game alike only
+    /// with the same severities.
+    pub severities: Severities,
     /// Tags whose values the report keeps, in this order (`export --tags`).
     pub extra_tags: Vec<String>,
     /// Check the clocks against the time control and read every comment command strictly:
     /// problems that are only ever warnings, which `validate` shows and `export` does not (it
-    /// then only reads each side's last clock).
+    /// then only reads each side's last clock). They are checked anyway when `severities` makes
+    /// one of their codes ([`CLOCK_CHECK_CODES`]) an error, since that error makes a game invalid.
     pub clock_checks: bool,
     /// Keep the main line ply by ply in [`GameReport::ply_log`] (`export --plies`).
     pub plies: bool,
@@ -97,7 +110,7 @@ pub struct ReplayOptions {
 impl Default for ReplayOptions {
     fn default() -> ReplayOptions {
         ReplayOptions {
-            strict: false,
+            severities: Severities::default(),
             extra_tags: Vec::new(),
             clock_checks: false,
             plies: false,
@@ -209,8 +222,12 @@ impl Replayer {
             main_line_broken: false,
             tags: TagCapture::default(),
             marker: None,
-            log: ProblemLog::new(options.strict),
-            notes: MainLineNotes::new(options.clock_checks, options.plies, options.comments),
+            log: ProblemLog::new(options.severities),
+            notes: MainLineNotes::new(
+                options.clock_checks || options.severities.denies_any(&CLOCK_CHECK_CODES),
+                options.plies,
+                options.comments,
+            ),
             warned_too_deep: false,
             opening: Classifier::default(),
             hooks_until: if !options.positions.is_empty() {
@@ -234,7 +251,7 @@ impl Replayer {
         &self.options
     }
 
-    /// Records a problem with its code's severity (an error under `--strict`); one at a ply
+    /// Records a problem with the severity the run gives its code; one at a ply
     /// inside a replayed variation says which.
     fn problem(
         &mut self,

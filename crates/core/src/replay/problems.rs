@@ -1,4 +1,5 @@
-//! The problem log of a game's replay: each [`Problem`] recorded with its code's severity (every one an error under `--strict`), counted, and listed up to a limit, so
+//! The problem log of a game's replay: each [`Problem`] recorded with the severity the run gives
+//! its code ([`Severities`]: an allowed warning is dropped here), counted, and listed up to a limit, so
 //! that a hostile game cannot fill the memory with problems. At the game's end the problems are
 //! located in the source and the first error is quoted for export's `error` field.
 //!
@@ -13,7 +14,7 @@ use std::fmt::Write as _;
 
 use arbiter_pgn::{GameInfo, LineCol, Location, PgnErrorKind};
 
-use crate::problem::{Code, MAX_PROBLEMS, Problem, Severity, Variation};
+use crate::problem::{Code, MAX_PROBLEMS, Problem, Severities, Severity, Variation};
 use crate::replay::GameReport;
 use crate::text::{MAX_ECHO_CHARS, clip, clip_owned};
 
@@ -54,8 +55,8 @@ impl Place<'_> {
 /// What the log needs to remember within a game, besides the problems the report holds.
 #[derive(Clone, Debug, Default)]
 pub struct ProblemLog {
-    /// Turn every warning into an error (`validate --strict`).
-    strict: bool,
+    /// The severity of each code in this run (`--strict`, `--deny`, `--allow`).
+    severities: Severities,
     /// The index in the report's problems of the game's first error, if any.
     first_error: Option<usize>,
     /// Problems counted but not listed, past [`MAX_PROBLEMS`], and where the first of them is.
@@ -78,10 +79,10 @@ struct Unexpected {
 }
 
 impl ProblemLog {
-    /// A log; `strict` makes every problem an error.
-    pub fn new(strict: bool) -> ProblemLog {
+    /// A log that records each problem with the severity `severities` gives its code.
+    pub fn new(severities: Severities) -> ProblemLog {
         ProblemLog {
-            strict,
+            severities,
             ..ProblemLog::default()
         }
     }
@@ -93,8 +94,8 @@ impl ProblemLog {
         self.unexpected = Unexpected::default();
     }
 
-    /// Records a problem at `place` in `report` with its code's severity (an error under
-    /// `--strict`).
+    /// Records a problem at `place` in `report` with the severity the run gives its code; nothing
+    /// when the run allows it.
     pub fn record(
         &mut self,
         report: &mut GameReport,
@@ -108,10 +109,8 @@ impl ProblemLog {
             san,
             variation,
         } = place;
-        let severity = if self.strict {
-            Severity::Error
-        } else {
-            code.severity()
+        let Some(severity) = self.severities.of(code) else {
+            return;
         };
         match severity {
             Severity::Error => report.errors += 1,
@@ -220,9 +219,9 @@ mod tests {
     }
 
     #[test]
-    fn severity_follows_the_code_unless_strict() {
+    fn severity_follows_the_code_unless_the_run_changes_it() {
         let mut report = GameReport::default();
-        let mut log = ProblemLog::new(false);
+        let mut log = ProblemLog::new(Severities::default());
         record(&mut log, &mut report, Code::WrongCheckMark, 1);
         record(&mut log, &mut report, Code::IllegalMove, 2);
         assert_eq!((report.errors, report.warnings), (1, 1));
@@ -233,10 +232,32 @@ mod tests {
             "clipped with …"
         );
 
-        let mut strict = ProblemLog::new(true);
+        let mut strict = ProblemLog::new(Severities::strict());
         let mut report = GameReport::default();
         record(&mut strict, &mut report, Code::WrongCheckMark, 1);
         assert_eq!((report.errors, report.warnings), (1, 0));
+
+        // An allowed warning is neither listed nor counted; a denied one is the game's first
+        // error, which the report quotes.
+        let mut severities = Severities::default();
+        severities.allow(Code::WrongCheckMark);
+        severities.deny(Code::WrongMoveNumber);
+        let mut log = ProblemLog::new(severities);
+        let mut report = GameReport::default();
+        record(&mut log, &mut report, Code::WrongCheckMark, 1);
+        record(&mut log, &mut report, Code::WrongMoveNumber, 2);
+        assert_eq!((report.errors, report.warnings), (1, 0));
+        let codes: Vec<(Code, Severity)> = report
+            .problems
+            .iter()
+            .map(|p| (p.code, p.severity))
+            .collect();
+        assert_eq!(codes, [(Code::WrongMoveNumber, Severity::Error)]);
+        assert_eq!(
+            report.codes.seen().collect::<Vec<_>>(),
+            [(Code::WrongMoveNumber, 1)]
+        );
+        assert_eq!(log.first_error, Some(0));
     }
 
     #[test]
@@ -258,7 +279,7 @@ mod tests {
     #[test]
     fn unexpected_text_past_the_first_three_is_summed_up_where_the_fourth_stands() {
         let mut report = GameReport::default();
-        let mut log = ProblemLog::new(false);
+        let mut log = ProblemLog::new(Severities::default());
         for at in 0..3 {
             record(
                 &mut log,
@@ -317,7 +338,7 @@ mod tests {
     #[test]
     fn past_the_limit_problems_are_counted_and_the_first_error_still_listed() {
         let mut report = GameReport::default();
-        let mut log = ProblemLog::new(false);
+        let mut log = ProblemLog::new(Severities::default());
         for i in 0..MAX_PROBLEMS as u32 + 5 {
             record(&mut log, &mut report, Code::WrongMoveNumber, i);
         }

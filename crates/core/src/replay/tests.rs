@@ -7,7 +7,7 @@ use arbiter_pgn::{LineCol, Reader};
 
 use super::*;
 use crate::outcome::{Outcome, Winner};
-use crate::problem::{Code, Severity};
+use crate::problem::{Code, Severities, Severity};
 
 /// The reports of every game of `pgn`, replayed with `options`, in order.
 fn replay_all(pgn: &str, options: ReplayOptions) -> Vec<GameReport> {
@@ -127,7 +127,7 @@ fn a_wrong_move_number_and_check_mark_are_warnings() {
     let strict = replay_all(
         "1. e4 e5 3. Qh5+ Nc6 *\n",
         ReplayOptions {
-            strict: true,
+            severities: Severities::strict(),
             ..ReplayOptions::default()
         },
     );

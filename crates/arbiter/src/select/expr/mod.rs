@@ -61,6 +61,7 @@ mod parse;
 
 use std::fmt;
 
+use arbiter_core::text::{or_list, similar};
 use parse::{Expr, Parser};
 
 /// The type of a field.
@@ -118,40 +119,19 @@ impl Schema {
         self.fields.iter().map(|(n, _)| n.as_str())
     }
 
-    /// ` (did you mean NAME?)` for the closest field name, when one is close enough.
+    /// ` (did you mean NAME?)` for the field names closest to `name` ([`similar`]: `elo` gives
+    /// `white_elo or black_elo`), when one is close enough; else a word on tags for a name
+    /// written as a tag's.
     fn suggest(&self, name: &str) -> String {
-        let lower = name.to_ascii_lowercase();
-        self.names()
-            .map(|n| (distance(&lower, n), n))
-            .filter(|&(d, n)| d <= 2.max(n.len() / 4))
-            .min()
-            .map_or_else(
-                || {
-                    if name.chars().next().is_some_and(char::is_uppercase) {
-                        format!(" (a tag? write tag(\"{name}\"))")
-                    } else {
-                        String::new()
-                    }
-                },
-                |(_, n)| format!(" (did you mean {n}?)"),
-            )
-    }
-}
-
-/// The edit distance between two names (few and short).
-fn distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let substitution = diagonal + usize::from(ca != cb);
-            diagonal = row[j + 1];
-            row[j + 1] = substitution.min(row[j] + 1).min(row[j + 1] + 1);
+        let near = similar(name, self.names());
+        if !near.is_empty() {
+            format!(" (did you mean {}?)", or_list(&near))
+        } else if name.chars().next().is_some_and(char::is_uppercase) {
+            format!(" (a tag? write tag(\"{name}\"))")
+        } else {
+            String::new()
         }
     }
-    row[b.len()]
 }
 
 /// What an expression is tested on: one game's fields, by their number in the [`Schema`] the
