@@ -2,7 +2,7 @@
 //! package names these through `crate::library`, so that when the library's crates are split (or
 //! renamed) this file is the one to change.
 
-pub use arbiter::core::position::{Status, can_mate_each, sorted_moves};
+pub use arbiter::core::position::{Checks, Status, can_mate_each, named, sorted_moves};
 pub use arbiter::core::problem::Severities;
 pub use arbiter::core::replay::DEFAULT_RULINGS_BUDGET;
 pub use arbiter::io::Sink;

@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 
 use crate::errors::{FenError, MoveError, options_error};
 use crate::library::{CanMate, Color, MateLimits, Move, Position as Board, San, Status, Uci};
-use crate::library::{can_mate, can_mate_each, perft, san, sorted_moves};
+use crate::library::{Checks, can_mate, can_mate_each, named, perft, san, sorted_moves};
 
 /// How many positions the helpmate search visits per side unless told (as `arbiter moves`).
 const DEFAULT_LIMIT: u64 = 120_000;
@@ -137,12 +137,8 @@ impl Position {
     #[staticmethod]
     #[pyo3(signature = (fen, *, chess960 = false))]
     fn from_fen(fen: &str, chess960: bool) -> PyResult<Position> {
-        let read = if chess960 {
-            Board::from_fen_chess960(fen)
-        } else {
-            Board::from_fen(fen)
-        };
-        read.map(|board| Position { board })
+        named(fen, chess960, Checks::Strict)
+            .map(|board| Position { board })
             .map_err(|err| FenError::new_err(err.to_string()))
     }
 

@@ -40,7 +40,7 @@
 use std::io::{self, Write};
 
 use anyhow::anyhow;
-use arbiter::core::position::{Status, can_mate_each, sorted_moves};
+use arbiter::core::position::{Checks, Status, can_mate_each, named, sorted_moves};
 use arbiter::core::text::{MAX_ECHO_CHARS, clip};
 use arbiter::rules::mate::{CanMate, MateLimits};
 use arbiter::rules::{Color, Position, Role, Square, san};
@@ -184,15 +184,8 @@ pub(crate) fn run(args: &MovesArgs) -> anyhow::Result<Exit> {
     let limits = MateLimits {
         nodes: args.limit.unwrap_or(MateLimits::default().nodes),
     };
-    let text = args.fen.join(" ");
-    let text = text.trim();
-    let pos = if text == "startpos" {
-        let mut pos = Position::startpos();
-        pos.set_chess960(args.chess960);
-        pos
-    } else {
-        read_fen(text, args.chess960).map_err(|err| anyhow!("{err}"))?
-    };
+    let pos = named(&args.fen.join(" "), args.chess960, Checks::Strict)
+        .map_err(|err| anyhow!("{err}"))?;
     let judged = judge(&pos, &limits);
     match args.format.unwrap_or(Format::Text) {
         Format::Json | Format::Jsonl => write_json(&mut out, &json(&pos, &judged, None))?,
@@ -230,15 +223,6 @@ fn write_text(
         writeln!(out, "{}", mate_line(pos, color, answer, nodes, args.proof))?;
     }
     Ok(())
-}
-
-/// Reads a FEN of standard chess, or of Chess960 with `chess960`.
-fn read_fen(text: &str, chess960: bool) -> Result<Position, arbiter::rules::FenError> {
-    if chess960 {
-        Position::from_fen_chess960(text)
-    } else {
-        Position::from_fen(text)
-    }
 }
 
 /// The longest line `moves --file` reads, in bytes: a FEN or EPD line, operations included, is a
@@ -374,11 +358,6 @@ fn read_line(input: &mut impl io::BufRead, line: &mut Vec<u8>) -> io::Result<Opt
 /// The position of one line of `--file` (`bytes`, read as `text`): `startpos`, a FEN or an EPD;
 /// else the error its record gives.
 fn read_position(bytes: &[u8], text: &str, chess960: bool) -> Result<Position, String> {
-    if text == "startpos" {
-        let mut pos = Position::startpos();
-        pos.set_chess960(chess960);
-        return Ok(pos);
-    }
     let fen = arbiter::rules::epd_to_fen(text);
     // Bytes that are not UTF-8 do not matter in an EPD's operations, which are not read; in the
     // FEN they are an error of their own, named by their place.
@@ -392,7 +371,7 @@ fn read_position(bytes: &[u8], text: &str, chess960: bool) -> Result<Position, S
             bytes[at]
         ));
     }
-    read_fen(&fen, chess960).map_err(|err| err.to_string())
+    named(&fen, chess960, Checks::Strict).map_err(|err| err.to_string())
 }
 
 /// Writes `value` as one line of JSON. (A write error comes back as the `io::Error` it is, so

@@ -17,6 +17,7 @@ use std::io::Write;
 use std::time::Instant;
 
 use anyhow::anyhow;
+use arbiter::core::position::{Checks, named};
 use arbiter::io::Sink;
 use arbiter::rules::{self, Position};
 use clap::{Args, ValueEnum};
@@ -88,17 +89,8 @@ fn position(args: &PerftArgs) -> anyhow::Result<Position> {
         Some(fen) => fen.trim().to_owned(),
         None => args.fen.join(" ").trim().to_owned(),
     };
-    if text.is_empty() || text == "startpos" {
-        let mut pos = Position::startpos();
-        pos.set_chess960(args.chess960);
-        return Ok(pos);
-    }
-    let parsed = if args.chess960 {
-        Position::from_fen_lenient_chess960(&text)
-    } else {
-        Position::from_fen_lenient(&text)
-    };
-    parsed.map_err(|err| anyhow!("{err}"))
+    let text = if text.is_empty() { "startpos" } else { &text };
+    named(text, args.chess960, Checks::Lenient).map_err(|err| anyhow!("{err}"))
 }
 
 /// Runs `arbiter perft`.

@@ -1,8 +1,8 @@
 //! arbiter-report: arbiter's writers, over the judgment of arbiter-core and knowing nothing of
 //! where files are. Export's game rows ([`record`]) and ply rows ([`plies`]), each described once
 //! as a table of columns whose rows hold a column's name, type and cell, written as CSV, JSON,
-//! JSON Lines ([`table`]) or Parquet ([`parquet`], with the `parquet` feature, on by default), or
-//! handed on as Arrow record batches ([`arrow`], with the `arrow` feature); validate's diagnostics
+//! JSON Lines ([`table`]) or Parquet (`parquet`, with the `parquet` feature, on by default), or
+//! handed on as Arrow record batches (`arrow`, with the `arrow` feature); validate's diagnostics
 //! ([`diagnostic`]) and summary ([`summary`]); and the PGN writer of `select` ([`pgn_writer`]).
 //!
 //! Every writer formats into a caller-owned [`Output`], so records can be

@@ -7,7 +7,7 @@
 //! - **JSON Lines** and **JSON** (one array): an object per row, keys in column order, null as
 //!   `null`, dates as `"YYYY-MM-DD"`, seconds as numbers with up to three decimals.
 //! - **Parquet**: the cells are kept typed in the batch's [`Output`] and written into row groups
-//!   in input order ([`crate::parquet`]).
+//!   in input order (`parquet`).
 //!
 //! Game numbers may not be known while a row is formatted on a worker: [`Cell::Run`] and
 //! [`Cell::Input`] leave holes that [`Output`] fills in when the output is written in order.

@@ -9,7 +9,7 @@
 //!
 //! Beside it: a position as `moves` reports it: its [`Status`] (checkmate, stalemate, ... ongoing),
 //! its legal moves in the order of their SAN ([`sorted_moves`]) and each side's can-mate answer
-//! ([`can_mate_each`]).
+//! ([`can_mate_each`]); and a position as a user names it, `startpos` or a FEN ([`named`]).
 //!
 //! The en passant rule is the one python-chess's `Board.epd()` follows by default, and the one
 //! with which lichess's opening table was written: after `1. e4` there is no en passant square
@@ -17,11 +17,13 @@
 
 mod eco;
 mod moves;
+mod named;
 mod status;
 
 pub use eco::Opening;
 pub(crate) use eco::{Classifier, MAX_PLIES};
 pub use moves::{can_mate_each, sorted_moves};
+pub use named::{Checks, named};
 pub use status::Status;
 
 use arbiter_rules::{Bitboard, Color, Position, Role};
