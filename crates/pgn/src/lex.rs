@@ -315,17 +315,21 @@ pub(crate) fn is_tag_name_char(b: u8) -> bool {
 
 /// A byte that may appear in a move after its first letter: letters, digits, `= + # : - @`.
 pub(crate) fn is_san_char(b: u8) -> bool {
-    SAN_CLASS[b as usize] != 0
+    SAN_CLASS[b as usize] & SAN_BYTE != 0
 }
 
 /// [`SAN_CLASS`] bit: the byte may appear in a move after its first letter.
 pub(crate) const SAN_BYTE: u8 = 1;
 /// [`SAN_CLASS`] bit: the byte is a digit (a move must name a rank).
 pub(crate) const SAN_DIGIT: u8 = 2;
+/// [`SAN_CLASS`] bit: a byte that is no move byte but may still belong to the move's token
+/// right after its text: the `.` of an attached `e.p.`, the `!` or `?` of a suffix annotation.
+pub(crate) const SAN_ATTACHED: u8 = 4;
 
-/// The bytes that may appear in a move after its first letter (see [`is_san_char`]), classified
-/// for the move scan: one table lookup per byte tells both whether the move goes on and whether it
-/// holds a digit.
+/// The bytes that may appear in a move after its first letter (see [`is_san_char`]), and those
+/// that may be attached to its text ([`SAN_ATTACHED`]), classified for the move scan: one table
+/// lookup per byte tells whether the move goes on, whether it holds a digit, and, where it
+/// stops, whether its token may go on.
 pub(crate) static SAN_CLASS: [u8; 256] = {
     let mut t = [0; 256];
     let mut b = 0;
@@ -336,6 +340,9 @@ pub(crate) static SAN_CLASS: [u8; 256] = {
         }
         if c.is_ascii_digit() {
             t[b] |= SAN_DIGIT;
+        }
+        if matches!(c, b'.' | b'!' | b'?') {
+            t[b] = SAN_ATTACHED;
         }
         b += 1;
     }

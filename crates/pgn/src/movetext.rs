@@ -99,9 +99,16 @@ pub(super) fn token<W: Way, V: Visitor>(
     let next = match rest[0] {
         // Moves first: the most common token. (`Z` may start a null move `Z0`, and goes the
         // general way.) A word that is no move is stray text.
-        b'a'..=b'z' | b'A'..=b'Y' => match moves::san(rest, start, visitor) {
-            Some(len) => start + len,
-            None => way.defect(bytes, start, Defect::Unexpected, visitor)?,
+        b'a'..=b'z' | b'A'..=b'Y' => match grammar::plain_move(rest) {
+            // Nearly every move: its plain form, without the general rule's look for more.
+            Some(len) => {
+                visitor.san(moves::move_text(&rest[..len]), loc);
+                start + len
+            }
+            None => match moves::san(rest, start, visitor) {
+                Some(len) => start + len,
+                None => way.defect(bytes, start, Defect::Unexpected, visitor)?,
+            },
         },
         b'{' => way.comment(bytes, start, visitor)?,
         b'(' => match visitor.begin_variation(loc) {
