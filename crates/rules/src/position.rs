@@ -306,11 +306,15 @@ impl Position {
         {
             return true;
         }
+        // Most squares left are on no line through the king: nothing is uncovered.
+        let line = attacks::ray(king, from);
+        if line.is_empty() {
+            return false;
+        }
         let straight = king.rank() == from.rank() || king.file() == from.file();
         let kind = if straight { Role::Rook } else { Role::Bishop };
         let sliders = self.by_color(mover) & (self.by_role(kind) | self.by_role(Role::Queen));
-        (attacks::ray(king, from) & sliders).any()
-            && attacks::slider_sees(king, occupied, straight, sliders)
+        (line & sliders).any() && attacks::slider_sees(king, occupied, straight, sliders)
     }
 
     /// Whether the side to move is checkmated.

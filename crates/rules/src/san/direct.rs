@@ -33,72 +33,53 @@ pub(super) fn resolve(san: &San, pos: &Position, in_check: Option<bool>) -> Opti
     }
     let capture = pos.role_at(to);
     let marked = san.is_capture();
-    let (role, from) = match san.role {
-        None => {
-            // A pawn: a push names no file and marks no capture; a capture names both, and
-            // takes a piece on the square (so no en passant capture: its square is empty, and
-            // a push there finds no pawn, the one that passed it standing in the way).
-            let file_given = san.from_file != NONE;
-            if file_given != marked
-                || file_given != capture.is_some()
-                || to.rank() == 0
-                || to.rank() == 7
-            {
-                return None;
-            }
-            let mut froms = pawns(pos, to);
-            if file_given {
-                froms &= crate::Bitboard::file(san.from_file);
-            }
-            (Role::Pawn, froms.single_square()?)
-        }
-        Some(Role::King) => {
-            if san.from_file != NONE {
-                return None;
-            }
-            let king = pos.king_of(us);
-            let safe = crate::attacks::king(to).contains(king)
-                && pos
-                    .attackers_to(to, !us, pos.occupied().without(king))
-                    .is_empty();
-            if !safe {
-                return None;
-            }
-            (Role::King, king)
-        }
-        Some(role @ (Role::Knight | Role::Bishop | Role::Rook | Role::Queen)) => {
-            if san.from_file != NONE {
-                return None;
-            }
-            let froms = pieces(pos, role, to);
-            let from = match froms.single_square() {
-                Some(from) => from,
-                // Several pieces reach the square: the one whose move is legal, if one is.
-                None => {
-                    let king = pos.king_of(us);
-                    let mut legal = froms;
-                    for from in froms {
-                        if !is_safe(pos, king, from, to, in_check) {
-                            legal = legal.without(from);
-                        }
-                    }
-                    return legal.single_square().map(|from| Resolved {
-                        mv: Move::normal(role, from, capture, to, None),
-                        leniency: capture_leniency(capture.is_some(), marked),
-                    });
-                }
-            };
-            (role, from)
-        }
-        Some(Role::Pawn) => return None,
-    };
-    if role != Role::King && !is_safe(pos, pos.king_of(us), from, to, in_check) {
-        return None;
-    }
-    Some(Resolved {
+    let resolved = |role, from| Resolved {
         mv: Move::normal(role, from, capture, to, None),
         leniency: capture_leniency(capture.is_some(), marked),
-    })
+    };
+    let king = pos.king_of(us);
+    // Tests rather than a `match` on the role, the commonest first (a jump table cost more).
+    let Some(role) = san.role else {
+        // A pawn: a push names no file and marks no capture; a capture names both, and takes a
+        // piece on the square (so no en passant capture: its square is empty, and a push there
+        // finds no pawn, the one that passed it standing in the way).
+        let file_given = san.from_file != NONE;
+        if file_given != marked
+            || file_given != capture.is_some()
+            || to.rank() == 0
+            || to.rank() == 7
+        {
+            return None;
+        }
+        let mut froms = pawns(pos, to);
+        if file_given {
+            froms &= crate::Bitboard::file(san.from_file);
+        }
+        let from = froms.single_square()?;
+        return is_safe(pos, king, from, to, in_check).then(|| resolved(Role::Pawn, from));
+    };
+    if san.from_file != NONE || role == Role::Pawn {
+        return None;
+    }
+    if role == Role::King {
+        let safe = crate::attacks::king(to).contains(king)
+            && pos
+                .attackers_to(to, !us, pos.occupied().without(king))
+                .is_empty();
+        return safe.then(|| resolved(Role::King, king));
+    }
+    let froms = pieces(pos, role, to);
+    if let Some(from) = froms.single_square() {
+        return is_safe(pos, king, from, to, in_check).then(|| resolved(role, from));
+    }
+    // Several pieces reach the square (or none): the one whose move is legal, if one is.
+    let mut legal = froms;
+    for from in froms {
+        if !is_safe(pos, king, from, to, in_check) {
+            legal = legal.without(from);
+        }
+    }
+    legal.single_square().map(|from| resolved(role, from))
 }
 
 /// The leniency of a capture mark: missing on a capture, or written on a move that captures

@@ -151,6 +151,13 @@ mod tests {
             checked > 100_000 && fast_hits > 1_000,
             "{checked} {fast_hits}"
         );
+        // Every standard form is read here (the replay's speed depends on it).
+        for text in [
+            "e4", "Nf3", "exd5", "Nxf3", "Nbd2", "R1e2", "Nbxd2", "R1xe2", "e8=Q", "exd8=N", "O-O",
+            "O-O-O", "e4+", "Qxf7#", "O-O+",
+        ] {
+            assert!(standard(text.as_bytes()).is_some(), "{text}");
+        }
         // Exhaustively over short tokens of the move alphabet.
         let alphabet = b"aeh18NKxO-=Q+#";
         let mut text = Vec::new();
