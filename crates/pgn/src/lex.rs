@@ -349,6 +349,38 @@ pub(crate) static SAN_CLASS: [u8; 256] = {
     t
 };
 
+/// What the first byte of a movetext token says, for the drivers' first test (see
+/// [`TOKEN_START`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum TokenStart {
+    /// A letter but `Z` (which may start a null move `Z0`): a move, or stray text.
+    Move,
+    /// `{`: a comment.
+    Comment,
+    /// `1` to `9`: a move number, or a result.
+    Number,
+    /// Anything else.
+    Other,
+}
+
+/// The commonest tokens by their first byte: one lookup and a test or two tell a move, a comment
+/// and a move number apart, before the rest are told apart byte by byte.
+pub(crate) static TOKEN_START: [TokenStart; 256] = {
+    let mut t = [TokenStart::Other; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = match c {
+            b'a'..=b'z' | b'A'..=b'Y' => TokenStart::Move,
+            b'{' => TokenStart::Comment,
+            b'1'..=b'9' => TokenStart::Number,
+            _ => TokenStart::Other,
+        };
+        b += 1;
+    }
+    t
+};
+
 /// The UTF-8 byte order mark, skipped between games.
 pub const BOM: &[u8] = b"\xEF\xBB\xBF";
 
@@ -877,6 +909,19 @@ mod tests {
         }
         assert!((0..=255u8).filter(|&b| is_blank(b)).all(is_space));
         assert!((0..=255u8).filter(|&b| is_tag_blank(b)).all(is_blank));
+        // The first test of a token: every letter but `Z` may start a move (the grammar's first
+        // byte), `{` a comment, a digit but `0` a move number; no white space starts anything.
+        for b in 0..=255u8 {
+            let expected = match b {
+                b'Z' => TokenStart::Other,
+                _ if b.is_ascii_alphabetic() => TokenStart::Move,
+                b'{' => TokenStart::Comment,
+                _ if b.is_ascii_digit() && b != b'0' => TokenStart::Number,
+                _ => TokenStart::Other,
+            };
+            assert_eq!(TOKEN_START[usize::from(b)], expected, "{b}");
+            assert!(!is_space(b) || expected == TokenStart::Other);
+        }
     }
 
     #[test]
