@@ -5,13 +5,14 @@
 //! square, and one king-safety test for the one origin there usually is.
 //!
 //! [`resolve`] answers only when its answer is the general resolver's
-//! ([`San::resolve_general`]), move and leniency alike, and says `None` for everything else: another form, no origin or several, a
-//! promotion rank, the en passant square. A test holds it to that over every written form of
-//! every move, and of every move onto every square, along random games.
+//! ([`San::resolve_general`]), move and leniency alike, and says `None` for everything else:
+//! another form, no legal origin or several, a promotion rank, an en passant capture. A test
+//! holds it to that over every written form of every legal move, and of every piece onto every
+//! square, along random games.
 
 use super::candidates::{is_safe, pawns, pieces};
 use super::{Leniency, NONE, Resolved, San, Shape, Written};
-use crate::{Move, Position, Role};
+use crate::{Bitboard, Move, Position, Role, attacks};
 
 /// The move a plain SAN names in `pos`, found straight from the board, with the one leniency
 /// such a move can have (a missing or superfluous capture mark); `None` when the SAN is not of
@@ -53,7 +54,7 @@ pub(super) fn resolve(san: &San, pos: &Position, in_check: Option<bool>) -> Opti
         }
         let mut froms = pawns(pos, to);
         if file_given {
-            froms &= crate::Bitboard::file(san.from_file);
+            froms &= Bitboard::file(san.from_file);
         }
         let from = froms.single_square()?;
         return is_safe(pos, king, from, to, in_check).then(|| resolved(Role::Pawn, from));
@@ -62,7 +63,7 @@ pub(super) fn resolve(san: &San, pos: &Position, in_check: Option<bool>) -> Opti
         return None;
     }
     if role == Role::King {
-        let safe = crate::attacks::king(to).contains(king)
+        let safe = attacks::king(to).contains(king)
             && pos
                 .attackers_to(to, !us, pos.occupied().without(king))
                 .is_empty();
