@@ -18,7 +18,10 @@ use nom::bytes::complete::{tag, take_while, take_while1};
 use nom::combinator::value;
 use nom::sequence::preceded;
 
-use super::lex::{GameResult, SAN_CLASS, SAN_DIGIT, is_delim_after, is_san_char, may_start_result};
+use super::lex::{
+    GameResult, SAN_ATTACHED, SAN_BYTE, SAN_CLASS, SAN_DIGIT, is_delim_after, is_san_char,
+    may_start_result,
+};
 
 /// A parser result over game bytes. Errors carry nothing: the driver knows where it was.
 pub(crate) type PResult<'a, O> = IResult<&'a [u8], O, ()>;
@@ -58,31 +61,33 @@ pub(crate) fn move_number(i: &[u8]) -> PResult<'_, (&[u8], u8)> {
 pub(crate) fn common_move_number(i: &[u8]) -> Option<(u32, usize, u8)> {
     let mut number = 0u32;
     let mut digits = 0;
-    while digits < 9
-        && let Some(&d @ b'0'..=b'9') = i.get(digits)
-    {
-        number = number * 10 + u32::from(d - b'0');
-        digits += 1;
+    // The digits, up to the first dot.
+    loop {
+        match *i.get(digits)? {
+            d @ b'0'..=b'9' if digits < 9 => {
+                number = number * 10 + u32::from(d - b'0');
+                digits += 1;
+            }
+            b'.' if digits > 0 => break,
+            _ => return None,
+        }
     }
-    if digits == 0 || i.get(digits).is_some_and(u8::is_ascii_digit) {
-        return None;
-    }
-    let mut end = digits;
+    let mut end = digits + 1;
     while i.get(end) == Some(&b'.') {
         end += 1;
     }
-    let dots = end - digits;
-    if dots == 0 {
-        return None;
+    // Blanks then more dots are the general rule's (`12. ...`); one blank then the next token is
+    // the common case.
+    if let Some(b' ' | b'\t') = i.get(end) {
+        let mut next = end + 1;
+        while let Some(b' ' | b'\t') = i.get(next) {
+            next += 1;
+        }
+        if i.get(next) == Some(&b'.') {
+            return None;
+        }
     }
-    let mut next = end;
-    while let Some(b' ' | b'\t') = i.get(next) {
-        next += 1;
-    }
-    if i.get(next) == Some(&b'.') {
-        return None;
-    }
-    Some((number, end, u8::try_from(dots).unwrap_or(u8::MAX)))
+    Some((number, end, u8::try_from(end - digits).unwrap_or(u8::MAX)))
 }
 
 /// A run of dots: `...`
@@ -138,7 +143,7 @@ fn move_letters(i: &[u8]) -> PResult<'_, &[u8]> {
     let mut seen = 0;
     while let Some(&b) = i.get(len) {
         let class = SAN_CLASS[b as usize];
-        if class == 0 {
+        if class & SAN_BYTE == 0 {
             break;
         }
         seen |= class;
@@ -154,6 +159,25 @@ fn move_letters(i: &[u8]) -> PResult<'_, &[u8]> {
         return Err(nom::Err::Error(()));
     }
     Ok((&i[len..], text))
+}
+
+/// The plain form of a move that starts with a letter (`Nf3`, `exd5`, `e8=Q+`): its text names
+/// a rank, and is followed by a byte that is neither a move byte nor one attached to a move
+/// (no `e.p.`, no suffix annotation). Its length, which is [`san`]'s for it, with no suffix; `None`
+/// for any other form (`O-O`, `Nf3!`, text at the end of the bytes...), which [`san`] reads.
+/// The first byte is the caller's to check: a letter.
+#[inline(always)]
+pub(crate) fn plain_move(i: &[u8]) -> Option<usize> {
+    let mut len = 1;
+    let mut seen = 0;
+    loop {
+        let class = SAN_CLASS[*i.get(len)? as usize];
+        if class & SAN_BYTE == 0 {
+            return (class & SAN_ATTACHED == 0 && seen & SAN_DIGIT != 0).then_some(len);
+        }
+        seen |= class;
+        len += 1;
+    }
 }
 
 /// A move, kept as text, with an optional suffix annotation: `Nbxd2+!?`, `exd6e.p.`, `0-0`.
@@ -347,14 +371,69 @@ pub(crate) mod tests {
 
     #[test]
     fn common_move_numbers_agree_with_the_general_rule_on_short_inputs() {
-        for i in short_strings(b"09. \t\na", 4) {
+        let mut read = 0;
+        let mut inputs = short_strings(b"09. \t\na", 6);
+        inputs.extend([&b"123456789. e4"[..], b"1234567890. e4", b"12.. e4"].map(<[u8]>::to_vec));
+        for i in inputs {
             let general = move_number(&i).ok().and_then(|(rest, (digits, dots))| {
                 Some((number::<u32>(digits)?, i.len() - rest.len(), dots))
             });
             if let Some(fast) = common_move_number(&i) {
                 assert_eq!(Some(fast), general, "{:?}", String::from_utf8_lossy(&i));
+                read += 1;
             }
         }
+        assert!(read > 5_000, "{read}");
+        assert_eq!(
+            common_move_number(b"123456789. e4"),
+            Some((123_456_789, 10, 1))
+        );
+        assert_eq!(common_move_number(b"1234567890. e4"), None);
+        assert_eq!(common_move_number(b"12.. e4"), Some((12, 4, 2)));
+        assert_eq!(common_move_number(b"1. \t ... e5"), None);
+    }
+
+    /// The plain form of a move is what the general rule reads, with no suffix, wherever it
+    /// answers; and it answers for the common moves.
+    #[test]
+    fn plain_moves_agree_with_the_general_rule() {
+        let mut read = 0;
+        let mut inputs = short_strings(b"eN4x=+.!? {\xc3O-", 5);
+        inputs.extend(
+            [
+                &b"Nbd2 "[..],
+                b"exd6e.p. ",
+                b"e8=Q+!",
+                b"O-O-O ",
+                b"Qh4xe1)",
+                b"e4",
+            ]
+            .map(<[u8]>::to_vec),
+        );
+        for i in inputs {
+            if !i.first().is_some_and(u8::is_ascii_alphabetic) {
+                continue;
+            }
+            if let Some(len) = plain_move(&i) {
+                let general = san(&i)
+                    .ok()
+                    .map(|(rest, (text, suffix))| (text, suffix, rest));
+                assert_eq!(
+                    general,
+                    Some((&i[..len], None, &i[len..])),
+                    "{:?}",
+                    String::from_utf8_lossy(&i)
+                );
+                read += 1;
+            }
+        }
+        assert!(read > 1_000, "{read}");
+        assert_eq!(plain_move(b"Nbd2 "), Some(4));
+        assert_eq!(plain_move(b"e8=Q+{"), Some(5));
+        assert_eq!(plain_move(b"e4"), None);
+        assert_eq!(plain_move(b"e4!"), None);
+        assert_eq!(plain_move(b"exd6e.p. "), None);
+        assert_eq!(plain_move(b"O-O "), None);
     }
 
     #[test]

@@ -315,17 +315,21 @@ pub(crate) fn is_tag_name_char(b: u8) -> bool {
 
 /// A byte that may appear in a move after its first letter: letters, digits, `= + # : - @`.
 pub(crate) fn is_san_char(b: u8) -> bool {
-    SAN_CLASS[b as usize] != 0
+    SAN_CLASS[b as usize] & SAN_BYTE != 0
 }
 
 /// [`SAN_CLASS`] bit: the byte may appear in a move after its first letter.
 pub(crate) const SAN_BYTE: u8 = 1;
 /// [`SAN_CLASS`] bit: the byte is a digit (a move must name a rank).
 pub(crate) const SAN_DIGIT: u8 = 2;
+/// [`SAN_CLASS`] bit: a byte that is no move byte but may still belong to the move's token
+/// right after its text: the `.` of an attached `e.p.`, the `!` or `?` of a suffix annotation.
+pub(crate) const SAN_ATTACHED: u8 = 4;
 
-/// The bytes that may appear in a move after its first letter (see [`is_san_char`]), classified
-/// for the move scan: one table lookup per byte tells both whether the move goes on and whether it
-/// holds a digit.
+/// The bytes that may appear in a move after its first letter (see [`is_san_char`]), and those
+/// that may be attached to its text ([`SAN_ATTACHED`]), classified for the move scan: one table
+/// lookup per byte tells whether the move goes on, whether it holds a digit, and, where it
+/// stops, whether its token may go on.
 pub(crate) static SAN_CLASS: [u8; 256] = {
     let mut t = [0; 256];
     let mut b = 0;
@@ -337,6 +341,41 @@ pub(crate) static SAN_CLASS: [u8; 256] = {
         if c.is_ascii_digit() {
             t[b] |= SAN_DIGIT;
         }
+        if matches!(c, b'.' | b'!' | b'?') {
+            t[b] = SAN_ATTACHED;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// What the first byte of a movetext token says, for the drivers' first test (see
+/// [`TOKEN_START`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum TokenStart {
+    /// A letter but `Z` (which may start a null move `Z0`): a move, or stray text.
+    Move,
+    /// `{`: a comment.
+    Comment,
+    /// `1` to `9`: a move number, or a result.
+    Number,
+    /// Anything else.
+    Other,
+}
+
+/// The commonest tokens by their first byte: one lookup and a test or two tell a move, a comment
+/// and a move number apart, before the rest are told apart byte by byte.
+pub(crate) static TOKEN_START: [TokenStart; 256] = {
+    let mut t = [TokenStart::Other; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = match c {
+            b'a'..=b'z' | b'A'..=b'Y' => TokenStart::Move,
+            b'{' => TokenStart::Comment,
+            b'1'..=b'9' => TokenStart::Number,
+            _ => TokenStart::Other,
+        };
         b += 1;
     }
     t
@@ -870,6 +909,19 @@ mod tests {
         }
         assert!((0..=255u8).filter(|&b| is_blank(b)).all(is_space));
         assert!((0..=255u8).filter(|&b| is_tag_blank(b)).all(is_blank));
+        // The first test of a token: every letter but `Z` may start a move (the grammar's first
+        // byte), `{` a comment, a digit but `0` a move number; no white space starts anything.
+        for b in 0..=255u8 {
+            let expected = match b {
+                b'Z' => TokenStart::Other,
+                _ if b.is_ascii_alphabetic() => TokenStart::Move,
+                b'{' => TokenStart::Comment,
+                _ if b.is_ascii_digit() && b != b'0' => TokenStart::Number,
+                _ => TokenStart::Other,
+            };
+            assert_eq!(TOKEN_START[usize::from(b)], expected, "{b}");
+            assert!(!is_space(b) || expected == TokenStart::Other);
+        }
     }
 
     #[test]

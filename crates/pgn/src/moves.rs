@@ -75,7 +75,7 @@ pub(super) fn move_or_number<V: Visitor>(
 /// A move's text as the grammar reads it, as a string. (Not `str::from_utf8`, nor even a check
 /// for ASCII: this runs for every move.)
 #[inline(always)]
-fn move_text(text: &[u8]) -> &str {
+pub(super) fn move_text(text: &[u8]) -> &str {
     debug_assert!(text.is_ascii());
     // SAFETY: moves are ASCII by the grammar: their first byte is an ASCII letter or the `0` of
     // castling, and every later byte an ASCII byte of its move class (a grammar test holds it to

@@ -10,7 +10,7 @@
 //! bytes; the one-pass reader finds its end).
 
 use super::grammar;
-use super::lex::GameResult;
+use super::lex::{GameResult, TOKEN_START, TokenStart};
 use super::location::Location;
 use super::moves::{self, NotVisited};
 use super::visitor::{Flow, Visitor};
@@ -95,15 +95,44 @@ pub(super) fn token<W: Way, V: Visitor>(
 ) -> Result<Step, W::Stop> {
     let rest = &bytes[start..];
     let loc = Location::at(start);
-    let after = |tail: &[u8]| bytes.len() - tail.len();
-    let next = match rest[0] {
+    let next = match TOKEN_START[usize::from(rest[0])] {
         // Moves first: the most common token. (`Z` may start a null move `Z0`, and goes the
         // general way.) A word that is no move is stray text.
-        b'a'..=b'z' | b'A'..=b'Y' => match moves::san(rest, start, visitor) {
-            Some(len) => start + len,
-            None => way.defect(bytes, start, Defect::Unexpected, visitor)?,
+        TokenStart::Move => match grammar::plain_move(rest) {
+            // Nearly every move: its plain form, without the general rule's look for more.
+            Some(len) => {
+                visitor.san(moves::move_text(&rest[..len]), loc);
+                start + len
+            }
+            None => match moves::san(rest, start, visitor) {
+                Some(len) => start + len,
+                None => way.defect(bytes, start, Defect::Unexpected, visitor)?,
+            },
         },
-        b'{' => way.comment(bytes, start, visitor)?,
+        TokenStart::Comment => way.comment(bytes, start, visitor)?,
+        // The common move number `12.` (not a result: a dot follows the digits).
+        TokenStart::Number if let Some((number, len, dots)) = grammar::common_move_number(rest) => {
+            visitor.move_number(number, dots, loc);
+            start + len
+        }
+        TokenStart::Number | TokenStart::Other => return other(bytes, start, way, visitor),
+    };
+    Ok(Step::Next(next))
+}
+
+/// The tokens of [`token`] that are no move, comment or common move number, told apart by their
+/// first byte.
+#[inline(always)]
+fn other<W: Way, V: Visitor>(
+    bytes: &[u8],
+    start: usize,
+    way: &mut W,
+    visitor: &mut V,
+) -> Result<Step, W::Stop> {
+    let rest = &bytes[start..];
+    let loc = Location::at(start);
+    let after = |tail: &[u8]| bytes.len() - tail.len();
+    let next = match rest[0] {
         b'(' => match visitor.begin_variation(loc) {
             Flow::Continue => {
                 way.open_variation(start);
@@ -144,11 +173,6 @@ pub(super) fn token<W: Way, V: Visitor>(
             Ok((tail, _)) => after(tail),
             Err(_) => way.defect(bytes, start, Defect::Unexpected, visitor)?,
         },
-        // The common move number `12.` (not a result: a dot follows the digits).
-        b'1'..=b'9' if let Some((number, len, dots)) = grammar::common_move_number(rest) => {
-            visitor.move_number(number, dots, loc);
-            start + len
-        }
         b'0' | b'1' | b'*' if let Some((result, len)) = grammar::result_at(bytes, start) => {
             return Ok(Step::Result(result, len));
         }

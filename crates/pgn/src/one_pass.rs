@@ -89,6 +89,11 @@ pub(super) fn parse<V: Visitor>(
     names: &mut TagNames,
     visitor: &mut V,
 ) -> Attempt<V::Output> {
+    // Locations are 32-bit: a buffer larger than that (a game limit over 4 GiB) is read the
+    // general way. (Knowing it, the compiler drops each token's test for a location too large.)
+    if u32::try_from(bytes.len()).is_err() {
+        return Attempt::Bail;
+    }
     game.bytes.clear();
     game.too_large = None;
     game.at_eof = false;

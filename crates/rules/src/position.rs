@@ -306,11 +306,15 @@ impl Position {
         {
             return true;
         }
+        // Most squares left are on no line through the king: nothing is uncovered.
+        let line = attacks::ray(king, from);
+        if line.is_empty() {
+            return false;
+        }
         let straight = king.rank() == from.rank() || king.file() == from.file();
         let kind = if straight { Role::Rook } else { Role::Bishop };
         let sliders = self.by_color(mover) & (self.by_role(kind) | self.by_role(Role::Queen));
-        (attacks::ray(king, from) & sliders).any()
-            && attacks::slider_sees(king, occupied, straight, sliders)
+        (line & sliders).any() && attacks::slider_sees(king, occupied, straight, sliders)
     }
 
     /// Whether the side to move is checkmated.
@@ -380,13 +384,21 @@ impl Position {
 
     /// Plays `mv`, which must be legal here (from [`Position::legal_moves`] or checked with
     /// [`Position::is_legal`]). An illegal move leaves a meaningless position but never panics.
-    #[inline]
+    ///
+    /// Always inlined, down to the common move (a piece leaves one square and lands on another,
+    /// perhaps capturing, perhaps promoting): the replay plays one per ply, and as a call, with
+    /// castling and en passant in it, saving and restoring registers cost it a fifth of the
+    /// work. Castling and en passant are a call of their own.
+    #[inline(always)]
     pub fn play_unchecked(&mut self, mv: Move) {
+        if mv.is_castle() || mv.is_en_passant() {
+            self.play_special(mv);
+            return;
+        }
         let us = self.turn;
         let them = !us;
         let from = mv.from();
         let to = mv.to();
-        let mut rights = self.castling;
         self.ep = None;
         self.halfmoves = if mv.is_zeroing() {
             0
@@ -396,7 +408,66 @@ impl Position {
         if us == Color::Black {
             self.fullmoves = self.fullmoves.saturating_add(1);
         }
+        // Done in place: the piece leaves `from` and lands on `to` (as its promotion piece, if
+        // any), after whatever stood on `to` is taken off.
+        if let Some(role) = self.role_at(to) {
+            self.take(to, Piece { color: them, role });
+        }
+        let role = mv.role();
+        let landing = mv.promotion().unwrap_or(role);
+        self.by_color[us.index()] ^= Bitboard::from_square(from) | Bitboard::from_square(to);
+        self.by_role[role.index()] ^= Bitboard::from_square(from);
+        self.by_role[landing.index()] ^= Bitboard::from_square(to);
+        self.board[from.index()] = None;
+        self.board[to.index()] = Some(landing);
+        self.key ^= zobrist::piece(Piece { color: us, role }, from)
+            ^ zobrist::piece(
+                Piece {
+                    color: us,
+                    role: landing,
+                },
+                to,
+            );
+        match role {
+            Role::Pawn if from.index() ^ to.index() == 16 => {
+                let ep = Square::from_index(((from.index() + to.index()) / 2) as u8);
+                let their_pawns = self.by_piece(Piece {
+                    color: them,
+                    role: Role::Pawn,
+                });
+                if (attacks::pawn(us, ep) & their_pawns).any() {
+                    self.ep = Some(ep);
+                }
+            }
+            Role::King => self.set_castling(self.castling & !Bitboard::rank(us.back_rank())),
+            _ => {}
+        }
+        // A move from or onto a rook's corner ends its right (most moves touch none).
+        let touched = Bitboard::from_square(from) | Bitboard::from_square(to);
+        if (self.castling & touched).any() {
+            self.set_castling(self.castling & !touched);
+        }
+        // The turn always changes here.
+        self.turn = them;
+        self.key ^= zobrist::black_to_move();
+    }
 
+    /// [`Position::play_unchecked`] for castling and en passant, which move two pieces.
+    #[inline(never)]
+    fn play_special(&mut self, mv: Move) {
+        let us = self.turn;
+        let them = !us;
+        let from = mv.from();
+        let to = mv.to();
+        self.ep = None;
+        self.halfmoves = if mv.is_zeroing() {
+            0
+        } else {
+            self.halfmoves.saturating_add(1)
+        };
+        if us == Color::Black {
+            self.fullmoves = self.fullmoves.saturating_add(1);
+        }
         if let Some(rook) = mv.castling_rook() {
             let side = CastlingSide::of_rook(from, rook);
             let king = Piece {
@@ -411,8 +482,8 @@ impl Position {
             self.take(rook, our_rook);
             self.put(side.king_to(us), king);
             self.put(side.rook_to(us), our_rook);
-            rights &= !Bitboard::rank(us.back_rank());
-        } else if mv.is_en_passant() {
+            self.set_castling(self.castling & !Bitboard::rank(us.back_rank()));
+        } else {
             let captured = to.with_rank(from.rank());
             let pawn = Piece {
                 color: us,
@@ -427,45 +498,7 @@ impl Position {
             );
             self.take(from, pawn);
             self.put(to, pawn);
-        } else {
-            // The common case, done in place: the piece leaves `from` and lands on `to` (as its
-            // promotion piece, if any), after whatever stood on `to` is taken off.
-            if let Some(role) = self.role_at(to) {
-                self.take(to, Piece { color: them, role });
-            }
-            let role = mv.role();
-            let landing = mv.promotion().unwrap_or(role);
-            self.by_color[us.index()] ^= Bitboard::from_square(from) | Bitboard::from_square(to);
-            self.by_role[role.index()] ^= Bitboard::from_square(from);
-            self.by_role[landing.index()] ^= Bitboard::from_square(to);
-            self.board[from.index()] = None;
-            self.board[to.index()] = Some(landing);
-            self.key ^= zobrist::piece(Piece { color: us, role }, from)
-                ^ zobrist::piece(
-                    Piece {
-                        color: us,
-                        role: landing,
-                    },
-                    to,
-                );
-            match role {
-                Role::Pawn if from.index() ^ to.index() == 16 => {
-                    let ep = Square::from_index(((from.index() + to.index()) / 2) as u8);
-                    let their_pawns = self.by_piece(Piece {
-                        color: them,
-                        role: Role::Pawn,
-                    });
-                    if (attacks::pawn(us, ep) & their_pawns).any() {
-                        self.ep = Some(ep);
-                    }
-                }
-                Role::King => rights &= !Bitboard::rank(us.back_rank()),
-                _ => {}
-            }
-            rights = rights.without(from).without(to);
         }
-        self.set_castling(rights);
-        // The turn always changes here.
         self.turn = them;
         self.key ^= zobrist::black_to_move();
     }

@@ -161,7 +161,13 @@ fn safe_origins(pos: &Position, froms: Bitboard, to: Square, in_check: Option<bo
 /// Always inlined into [`safe_origins`]'s loop: `#[inline]` alone left it a call, about 10% of
 /// the samples of a replay of master games.
 #[inline(always)]
-fn is_safe(pos: &Position, king: Square, from: Square, to: Square, in_check: Option<bool>) -> bool {
+pub(super) fn is_safe(
+    pos: &Position,
+    king: Square,
+    from: Square,
+    to: Square,
+    in_check: Option<bool>,
+) -> bool {
     let occupied = pos.occupied().without(from).with(to);
     let theirs = pos.by_color(!pos.turn()).without(to);
     if in_check == Some(false) {
@@ -184,7 +190,7 @@ fn is_safe(pos: &Position, king: Square, from: Square, to: Square, in_check: Opt
 /// Always inlined, so that its tests on the role fold into the caller's (a call cost 1% of the
 /// replay).
 #[inline(always)]
-fn pieces(pos: &Position, role: Role, to: Square) -> Bitboard {
+pub(super) fn pieces(pos: &Position, role: Role, to: Square) -> Bitboard {
     let us = pos.turn();
     if pos.by_color(us).contains(to) {
         return Bitboard::EMPTY;
@@ -210,7 +216,7 @@ fn pieces(pos: &Position, role: Role, to: Square) -> Bitboard {
 
 /// The squares of our pawns that push to the empty `to` or capture an enemy piece there.
 #[inline(always)]
-fn pawns(pos: &Position, to: Square) -> Bitboard {
+pub(super) fn pawns(pos: &Position, to: Square) -> Bitboard {
     let us = pos.turn();
     let them = !us;
     let pawns = pos.by_piece(Piece {

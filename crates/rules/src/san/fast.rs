@@ -11,73 +11,94 @@ use crate::{CastlingSide, Role, Square};
 /// `e8=Q`, `exd8=Q`, each with an optional single `+` or `#`. Anything else (`None`) goes to the
 /// grammar, which gives the same answer for these forms (a test checks it) and reads the rest.
 ///
-/// Read from the end: the suffix, a pawn's promotion, the destination square, then what stands
-/// before it (a piece letter, an origin file or rank, a capture mark), with one test per part.
-/// Always inlined into [`parse::san`](super::parse): the replay's path for nearly every move.
+/// One match on the shape of the token (its length and where its `x` and `=` stand), then a
+/// test per byte of that shape. Always inlined into [`parse::san`](super::parse): the replay's
+/// path for nearly every move.
 #[inline(always)]
 pub(super) fn standard(text: &[u8]) -> Option<San> {
-    let marks = match *text.last()? {
-        b'+' => 1,
-        b'#' => 2,
-        _ => 0,
+    let (body, marks) = match *text {
+        [ref body @ .., b'+'] => (body, 1),
+        [ref body @ .., b'#'] => (body, 2),
+        ref body => (body, 0),
     };
-    let body = &text[..text.len() - usize::from(marks != 0)];
-    if text[0] == b'O' {
-        let side = match body {
-            b"O-O" => CastlingSide::KingSide,
-            b"O-O-O" => CastlingSide::QueenSide,
-            _ => return None,
-        };
-        let mut san = San::castle(side);
-        san.marks = marks;
-        return Some(san);
-    }
-    let (role, rest) = match PIECE_LETTER[usize::from(text[0])] {
-        Some(role) => (Some(role), &body[1..]),
-        None => (None, body),
-    };
-    // A pawn's promotion `=Q` (a piece has none: the grammar refuses it).
-    let (rest, promotion) = match *rest {
-        [ref rest @ .., b'=', letter] if role.is_none() => {
-            (rest, Some(PROMOTION_LETTER[usize::from(letter)]?))
+    let piece = |b: u8| PIECE_LETTER[usize::from(b)];
+    let file = |b: u8| (b.wrapping_sub(b'a') < 8).then(|| b - b'a');
+    let rank = |b: u8| (b.wrapping_sub(b'1') < 8).then(|| b - b'1');
+    let square = |f: u8, r: u8| Some(Square::from_index(rank(r)? * 8 + file(f)?));
+    let promotion = |q: u8| PROMOTION_LETTER[usize::from(q)];
+    let mut san = match *body {
+        [f, r] => San::pawn(None, square(f, r)?, None),
+        [b'O', b'-', b'O'] => San::castle(CastlingSide::KingSide),
+        [b'O', b'-', b'O', b'-', b'O'] => San::castle(CastlingSide::QueenSide),
+        [p, f, r] => San::piece(piece(p)?, NONE, NONE, square(f, r)?),
+        [a, b'x', f, r] => match piece(a) {
+            Some(role) => San::piece(role, NONE, NONE, square(f, r)?),
+            None => San::pawn(Some(file(a)?), square(f, r)?, None),
         }
-        ref rest => (rest, None),
-    };
-    let [ref origin @ .., to_file, to_rank] = *rest else {
-        return None;
-    };
-    let (to_file, to_rank) = (to_file.wrapping_sub(b'a'), to_rank.wrapping_sub(b'1'));
-    if to_file > 7 || to_rank > 7 {
-        return None;
-    }
-    let (origin, written) = match *origin {
-        [ref origin @ .., b'x'] => (origin, Written::CAPTURE_MARK),
-        ref origin => (origin, Written::EMPTY),
-    };
-    let (from_file, from_rank) = match *origin {
-        [] => (NONE, NONE),
-        [d] => {
-            let (file, rank) = (d.wrapping_sub(b'a'), d.wrapping_sub(b'1'));
-            match role {
-                // A pawn capture names the file it leaves; a pawn push names nothing.
-                None if file < 8 && written == Written::CAPTURE_MARK => (file, NONE),
-                Some(_) if file < 8 => (file, NONE),
-                Some(_) if rank < 8 => (NONE, rank),
-                _ => return None,
-            }
+        .with_written(Written::CAPTURE_MARK),
+        [f, r, b'=', q] => San::pawn(None, square(f, r)?, Some(promotion(q)?)),
+        [p, d, f, r] => {
+            let (from_file, from_rank) = origin(d)?;
+            San::piece(piece(p)?, from_file, from_rank, square(f, r)?)
         }
+        [p, d, b'x', f, r] => {
+            let (from_file, from_rank) = origin(d)?;
+            San::piece(piece(p)?, from_file, from_rank, square(f, r)?)
+                .with_written(Written::CAPTURE_MARK)
+        }
+        [a, b'x', f, r, b'=', q] => San::pawn(Some(file(a)?), square(f, r)?, Some(promotion(q)?))
+            .with_written(Written::CAPTURE_MARK),
         _ => return None,
     };
-    Some(San {
-        shape: Shape::Normal,
-        role,
-        from_file,
-        from_rank,
-        to: Square::from_index(to_rank * 8 + to_file),
-        promotion,
-        marks,
-        written,
-    })
+    san.marks = marks;
+    Some(san)
+}
+
+/// A piece move's origin written as one byte: a file or a rank.
+#[inline(always)]
+fn origin(d: u8) -> Option<(u8, u8)> {
+    if d.wrapping_sub(b'a') < 8 {
+        Some((d - b'a', NONE))
+    } else if d.wrapping_sub(b'1') < 8 {
+        Some((NONE, d - b'1'))
+    } else {
+        None
+    }
+}
+
+impl San {
+    /// A piece move (not a pawn's) read by the fast path.
+    #[inline(always)]
+    const fn piece(role: Role, from_file: u8, from_rank: u8, to: Square) -> San {
+        San {
+            shape: Shape::Normal,
+            role: Some(role),
+            from_file,
+            from_rank,
+            to,
+            promotion: None,
+            marks: 0,
+            written: Written::EMPTY,
+        }
+    }
+
+    /// A pawn move read by the fast path: a capture names the file it leaves.
+    #[inline(always)]
+    const fn pawn(from_file: Option<u8>, to: Square, promotion: Option<Role>) -> San {
+        San {
+            shape: Shape::Normal,
+            role: None,
+            from_file: match from_file {
+                Some(f) => f,
+                None => NONE,
+            },
+            from_rank: NONE,
+            to,
+            promotion,
+            marks: 0,
+            written: Written::EMPTY,
+        }
+    }
 }
 
 /// The piece letters of standard SAN, by byte (`P` is not one: the grammar reads it).
@@ -151,6 +172,13 @@ mod tests {
             checked > 100_000 && fast_hits > 1_000,
             "{checked} {fast_hits}"
         );
+        // Every standard form is read here (the replay's speed depends on it).
+        for text in [
+            "e4", "Nf3", "exd5", "Nxf3", "Nbd2", "R1e2", "Nbxd2", "R1xe2", "e8=Q", "exd8=N", "O-O",
+            "O-O-O", "e4+", "Qxf7#", "O-O+",
+        ] {
+            assert!(standard(text.as_bytes()).is_some(), "{text}");
+        }
         // Exhaustively over short tokens of the move alphabet.
         let alphabet = b"aeh18NKxO-=Q+#";
         let mut text = Vec::new();

@@ -30,6 +30,7 @@
 //! ```
 
 mod candidates;
+mod direct;
 mod error;
 mod explain;
 mod fast;

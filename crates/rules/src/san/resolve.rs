@@ -1,10 +1,12 @@
 //! From a parsed [`San`] to a legal [`Move`] of a position, with the non-standard forms used.
 //!
-//! The success path asks the generator only for the moves of one piece kind onto one square
-//! ([`Position::legal_moves_to`]); the slower explanation of a failure lives in `explain`.
+//! The commonest moves are found straight from the board (`direct`); the general path asks only
+//! for the legal moves of one piece kind onto one square (`candidates`, as
+//! [`Position::legal_moves_to`] gives them); the slower explanation of a failure lives in
+//! `explain`.
 
 use super::error::SanError;
-use super::{Leniency, NONE, San, Shape, Written, candidates, explain};
+use super::{Leniency, San, Shape, Written, candidates, direct, explain};
 use crate::{Bitboard, CastlingSide, Move, Position, Role};
 
 /// A move read from SAN and found legal, with the non-standard forms its text used.
@@ -128,7 +130,8 @@ impl San {
         self.resolve_with::<Unexplained>(pos, in_check).ok()
     }
 
-    /// The resolver itself, for either kind of [`Failure`].
+    /// The resolver itself, for either kind of [`Failure`]: the commonest moves straight from
+    /// the board ([`direct::resolve`]), the rest by [`San::resolve_general`].
     #[inline(always)]
     fn resolve_with<E: Failure>(
         &self,
@@ -136,6 +139,19 @@ impl San {
         in_check: Option<bool>,
     ) -> Result<Resolved, E> {
         debug_assert!(in_check.is_none_or(|check| check == pos.is_check()));
+        match direct::resolve(self, pos, in_check) {
+            Some(resolved) => Ok(resolved),
+            None => self.resolve_general(pos, in_check),
+        }
+    }
+
+    /// The general resolver: every form, every failure explained (when `E` wants it).
+    #[inline(always)]
+    pub(super) fn resolve_general<E: Failure>(
+        &self,
+        pos: &Position,
+        in_check: Option<bool>,
+    ) -> Result<Resolved, E> {
         let san = *self;
         let base = written_leniency(self.written);
         match self.shape {
@@ -197,12 +213,6 @@ impl San {
             }
         }
         let moves = candidates::legal_moves_to(pos, role, self.to, in_check);
-        if let Some((mv, form)) = self.plain_fit(&moves) {
-            return Ok(Resolved {
-                mv,
-                leniency: leniency | form,
-            });
-        }
         if let Some(mv) = self.single_fit(&moves) {
             leniency |= self.form_leniency(&mv, moves.froms);
             if !self.forgives(leniency) {
@@ -261,38 +271,12 @@ impl San {
     /// Whether the non-standard forms `leniency` may be forgiven: leniency forgives how a move
     /// is written, never a different origin. A pawn written without file or capture mark is a
     /// push from the destination's file (see [`San::implied_from_file`]), so a capture found for
-    /// it (`a3` for `bxa3`) is no fit. (`plain_fit` never gives a pawn capture, and the general
-    /// search leaves such origins out: the check costs the common moves nothing.)
+    /// it (`a3` for `bxa3`) is no fit. (The direct resolution never gives a pawn capture without
+    /// its file, and the general search leaves such origins out: the check costs the common moves
+    /// nothing.)
     #[inline(always)]
     fn forgives(&self, leniency: Leniency) -> bool {
         !leniency.contains(Leniency::PAWN_CAPTURE_WITHOUT_FILE) || self.is_capture()
-    }
-
-    /// The commonest case, settled at once: nothing written about the origin, no promotion, one
-    /// legal candidate, and not a pawn capture (whose file must be written). Such a move is
-    /// standard but for a missing or superfluous capture mark. `None` sends the caller on to
-    /// [`San::single_fit`] and [`San::form_leniency`], which give the same answer for these
-    /// moves (a test checks it) at several times the cost.
-    #[inline]
-    fn plain_fit(&self, moves: &candidates::Candidates) -> Option<(Move, Leniency)> {
-        if self.from_file != NONE
-            || self.from_rank != NONE
-            || self.promotion.is_some()
-            || self.written.contains(Written::HYPHEN)
-            || moves.promotes()
-        {
-            return None;
-        }
-        let mv = moves.move_from(moves.froms.single_square()?, None);
-        if mv.role() == Role::Pawn && mv.is_capture() {
-            return None;
-        }
-        let form = match (mv.is_capture(), self.is_capture()) {
-            (true, false) => Leniency::MISSING_CAPTURE_MARK,
-            (false, true) => Leniency::SUPERFLUOUS_CAPTURE_MARK,
-            _ => Leniency::EMPTY,
-        };
-        Some((mv, form))
     }
 
     /// The move, when exactly one of `moves` fits the origin and promotion given (the common
@@ -382,7 +366,6 @@ pub(super) fn disambiguation(mv: &Move, froms: Bitboard) -> (bool, bool) {
 mod tests {
     use super::*;
     use crate::Square;
-    use crate::san::write;
 
     /// The quick resolution without explanation gives the move exactly when the full one does,
     /// for castling and for every piece letter (and none) onto every square, with and without a
@@ -430,63 +413,5 @@ mod tests {
             }
         }
         assert!(ok > 1_000 && err > 1_000, "{ok} {err}");
-    }
-
-    /// The quick answer for plain moves is the general one, on every legal move of positions
-    /// along random games, written canonically, with a capture mark added or dropped, and with
-    /// a check mark.
-    #[test]
-    fn plain_fit_agrees_with_the_general_rule() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut plain = 0;
-        for fen in [
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-        ] {
-            let Ok(mut pos) = Position::from_fen(fen) else {
-                panic!("{fen}");
-            };
-            for _ in 0..80 {
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                for &mv in moves.iter() {
-                    let text = write(&pos, mv).as_str().to_owned();
-                    let body = text.trim_end_matches(['+', '#']);
-                    let bare = body.replace('x', "");
-                    let (head, square) = bare.split_at(bare.len().saturating_sub(2));
-                    let marked = format!("{head}x{square}");
-                    for form in [text.clone(), body.to_owned(), bare.clone(), marked] {
-                        let Ok(san) = form.parse::<San>() else {
-                            continue;
-                        };
-                        if san.castling_side().is_some() || san.is_null() {
-                            continue;
-                        }
-                        let role = san.moving_role(&pos);
-                        for hint in [None, Some(pos.is_check())] {
-                            let moves = candidates::legal_moves_to(&pos, role, san.to(), hint);
-                            let Some((mv, form_flags)) = san.plain_fit(&moves) else {
-                                continue;
-                            };
-                            plain += 1;
-                            let general = san.single_fit(&moves);
-                            assert_eq!(general, Some(mv), "{form} in {}", pos.to_fen());
-                            assert_eq!(
-                                san.form_leniency(&mv, moves.froms),
-                                form_flags,
-                                "{form} in {}",
-                                pos.to_fen()
-                            );
-                        }
-                    }
-                }
-                crate::san::play_random(&mut pos, &mut seed);
-            }
-        }
-        assert!(plain > 5_000, "{plain}");
     }
 }
