@@ -8,7 +8,7 @@ use crate::outcome::{self, BoardFacts, Outcome, termination};
 use crate::pgn::{GameResult, Location, RawGame, parse_game};
 use crate::problem::Code;
 use crate::replay::{ReplayOptions, Replayer, claims, dead};
-use crate::rules::mate::{Ruling, Stage, rule};
+use crate::rules::mate::{Ruling, Tier, rule};
 use crate::rules::{Color, Move, Position};
 
 impl Replayer {
@@ -34,7 +34,7 @@ impl Replayer {
         self.report.can_mate = ruling.can_mate;
         // Dead beyond the board and material (stalemate is an end of its own, and so is a dead
         // position by material, found where it arose): bisected for the first dead ply.
-        let dead_at_end = ended.is_none() && ruling.dead() && ruling.stage > Stage::Material;
+        let dead_at_end = ended.is_none() && ruling.dead() && ruling.tier() > Tier::Material;
         if dead_at_end {
             let replayed;
             let played = match &self.stack.main_moves {
