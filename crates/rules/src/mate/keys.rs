@@ -73,20 +73,20 @@ const FIRST_SLOTS: usize = 1 << 10;
 const KEEP_SLOTS: usize = 1 << 12;
 
 impl KeySet {
-    /// An empty set.
+    /// An empty set (which allocates nothing until a key is added).
     pub(crate) fn new() -> KeySet {
         KeySet {
-            slots: vec![0; FIRST_SLOTS],
+            slots: Vec::new(),
             len: 0,
             zero: false,
         }
     }
 
-    /// Empties the set; a large table is given back for a small one (clearing it would cost
-    /// more than a small search).
+    /// Empties the set; a large table is given back (clearing it would cost more than a small
+    /// search).
     pub(crate) fn clear(&mut self) {
         if self.slots.len() > KEEP_SLOTS {
-            self.slots = vec![0; FIRST_SLOTS];
+            self.slots = Vec::new();
         } else if self.len > 0 {
             self.slots.fill(0);
         }
@@ -143,10 +143,10 @@ impl KeySet {
         }
     }
 
-    /// Doubles the table.
+    /// Doubles the table (or makes the first).
     #[cold]
     fn grow(&mut self) {
-        let mut slots = vec![0; 2 * self.slots.len()];
+        let mut slots = vec![0; (2 * self.slots.len()).max(FIRST_SLOTS)];
         for &key in self.slots.iter().filter(|&&key| key != 0) {
             Self::place(&mut slots, key);
         }

@@ -54,7 +54,7 @@ pub mod lookahead;
 mod queue;
 pub mod ruling;
 mod search;
-mod shorten;
+pub mod shorten;
 mod solver;
 pub mod statics;
 
@@ -66,6 +66,7 @@ pub use filter::certainly_not_dead;
 pub use locked::{cannot_check, cannot_mate_locked};
 pub use lookahead::cannot_mate_after_any_move;
 pub use ruling::{Ruling, rule};
+pub use shorten::shortened;
 pub use solver::Solver;
 pub use statics::material_cannot_mate;
 

@@ -9,12 +9,23 @@ use crate::moves::Move;
 use crate::position::Position;
 
 /// `line` (a series of legal moves from `pos`) with every detour cut out: from each position,
-/// the move to the latest position of the line reachable in one move. Lines of up to
-/// [`SHORT`] plies are returned as they are.
-pub(crate) fn shortened(pos: &Position, line: Vec<Move>) -> Vec<Move> {
-    if line.len() <= SHORT {
-        return line;
-    }
+/// the move to the latest position of the line reachable in one move. Some microseconds a ply:
+/// the solver shortens only the lines of its exhaustive walk; `arbiter moves` shortens the lines
+/// it prints.
+///
+/// ```
+/// use arbiter_rules::mate::{CanMate, MateLimits, can_mate, replays_to_mate, shortened};
+/// use arbiter_rules::{Color, Position};
+///
+/// let pos = Position::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1").unwrap();
+/// let CanMate::Yes(line) = can_mate(&pos, Color::White, &MateLimits::default()) else {
+///     panic!("a rook mates");
+/// };
+/// let short = shortened(&pos, line.clone());
+/// assert!(short.len() <= line.len());
+/// assert!(replays_to_mate(&pos, Color::White, &short));
+/// ```
+pub fn shortened(pos: &Position, line: Vec<Move>) -> Vec<Move> {
     // Where each position of the line stands in it (the latest, if one recurs).
     let mut at: HashMap<u64, usize> = HashMap::with_capacity(line.len() + 1);
     let mut p = pos.clone();
@@ -45,9 +56,6 @@ pub(crate) fn shortened(pos: &Position, line: Vec<Move>) -> Vec<Move> {
     short
 }
 
-/// Lines this short are not worth shortening.
-const SHORT: usize = 100;
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -60,8 +68,8 @@ mod tests {
         let pos = Position::from_fen("7k/8/6K1/8/8/8/8/R7 w - - 0 1").expect("a FEN");
         let mut line = Vec::new();
         let mut p = pos.clone();
-        // Shuffle the rook a1-b1 and the king h8-g8 thirty times, then mate with Ra8.
-        for _ in 0..30 {
+        // Shuffle the rook a1-b1 and the king h8-g8 a dozen times, then mate with Ra8.
+        for _ in 0..12 {
             for text in ["a1b1", "h8g8", "b1a1", "g8h8"] {
                 let mv = *p
                     .legal_moves()
@@ -79,7 +87,6 @@ mod tests {
             .expect("Ra8");
         line.push(mate);
         assert!(replays_to_mate(&pos, Color::White, &line));
-        assert!(line.len() > SHORT);
         let short = shortened(&pos, line.clone());
         assert!(replays_to_mate(&pos, Color::White, &short));
         assert_eq!(short.len(), 1, "{short:?}");

@@ -170,13 +170,20 @@ const BEST_SHARE: u64 = 8;
 /// Blocked pawns from which a position counts as walled (see [`Solver::search`]).
 const WALLED: u32 = 3;
 
-/// `Yes(line)`, the line shortened, if `line` replays legally from `pos` to a mate of `side`'s
-/// opponent, else `Unknown` (a guard against a Zobrist collision in the search).
+/// `Yes(line)` if `line` replays legally from `pos` to a mate of `side`'s opponent, else
+/// `Unknown` (a guard against a Zobrist collision in the search). A line longer than
+/// [`LONG_LINE`] plies (the exhaustive walk's path) is shortened first.
 fn verified(pos: &Position, side: Color, line: Vec<Move>) -> CanMate {
     if !replays_to_mate(pos, side, &line) {
         return CanMate::Unknown;
+    }
+    if line.len() <= LONG_LINE {
+        return CanMate::Yes(line);
     }
     let short = shortened(pos, line);
     debug_assert!(replays_to_mate(pos, side, &short));
     CanMate::Yes(short)
 }
+
+/// Lines the solver shortens (see [`shortened`]): longer than any dive's.
+const LONG_LINE: usize = 100;
