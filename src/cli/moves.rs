@@ -6,20 +6,25 @@
 //! The FEN may be one argument or several words (`arbiter moves 8/8/8/8/8/8/8/k6K w - - 0 1`),
 //! or `startpos`. Text output: with `--board` a diagram first, then a status line, then one move
 //! per line, written as `--notation` says (canonical SAN, UCI, or both: `e4 e2e4`), then one line
-//! per side (`white can mate`, `black cannot mate (proved)`, `white: not decided within N
-//! positions`), with the helpmate that proves a `can mate` only with `--proof`. JSON output
-//! (`json` and `jsonl` alike for one position): one object, `{"fen","turn","check","status","can_mate":{"white","black"},"helpmate":{"white",
-//! "black"},"moves":[{"san","uci"}]}`, where `status` is `checkmate`, `stalemate`,
+//! per side (`white can mate`, `black cannot mate (proved: too little material)`, `white: not
+//! decided within N positions`), with the helpmate that proves a `can mate` only with `--proof`.
+//! JSON output (`json` and `jsonl` alike for one position): one object,
+//! `{"fen","turn","check","status","can_mate":{"white","black"},"helpmate":{"white","black"},
+//! "proof":{"white","black"},"moves":[{"san","uci"}]}`, where `status` is `checkmate`, `stalemate`,
 //! `insufficient_material`, `dead_position` (neither side can mate by any series of legal moves),
 //! `seventyfive_moves` (halfmove clock of 150 or more) or `ongoing`, in that order of precedence.
 //! `can_mate` holds `true`, `false` or `null` (not decided within `--limit` positions) per side,
-//! and `helpmate` the UCI line that proves a `true` (both sides cooperating), else `null`.
+//! `helpmate` the UCI line that proves a `true` (both sides cooperating), else `null`, and
+//! `proof` the stage that decided each side (`null` when undecided): for a `false`, `over` (the
+//! game is over on the board), `material`, `blocked` (the locked-position proof), `look_ahead`
+//! (every legal move leaves too little material or ends the game), `quick` or `search` (every
+//! reachable position visited); for a `true`, `over` (the side has mated), `dive`, `quick` or
+//! `search` (where the helpmate was found).
 //!
-//! How hard the search tries is `--limit NODES`, positions per side: 120,000 for one position;
-//! for `--file`, 0 unless given, which is what `export` and `validate` do for every game (the
-//! static proofs only: material, a locked pawn wall), so that a file of positions runs at
-//! archive speed. `--limit 0` means no search: an answer the static proofs do not give is
-//! `null`, `not decided without a search`.
+//! How hard the search tries is `--limit NODES`, positions per side, 1,000,000 by default (for
+//! `--file` too, as export rules every game): a safety valve for positions built to be slow,
+//! which no real game's position measured came near. `--limit 0` means no search: an answer the
+//! static proofs do not give is `null`, `not decided without a search`.
 //!
 //! Moves are listed in byte order of their SAN text (piece moves `B…`, `K…`, `N…`, castling,
 //! `Q…`, `R…`, then pawn moves by file), a stable order that does not depend on how the move
@@ -44,7 +49,7 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 
 use crate::cli::exit::Exit;
-use arbiter::rules::mate::{CanMate, MateLimits, can_mate};
+use arbiter::rules::mate::{CanMate, MateLimits, Solver, Tier, Verdict, shortened};
 use arbiter::rules::{Color, Position, Role, Square, san};
 use arbiter::{MAX_ECHO_CHARS, clip};
 
@@ -70,9 +75,9 @@ pub struct MovesArgs {
     #[arg(long, value_name = "FILE")]
     pub file: Option<std::path::PathBuf>,
     /// How many positions the search for a helpmate may visit per side before it gives up (the
-    /// answer is then `null`): 120000 by default for one position; for --file, 0 unless given,
-    /// as export does for every game. 0 means no search: only the static proofs (material, a
-    /// locked pawn wall) answer.
+    /// answer is then `null`): 1000000 by default, a safety valve no real game's position comes
+    /// near. 0 means no search: only the static proofs (material, a locked pawn wall, one move
+    /// ahead) answer.
     #[arg(long, value_name = "NODES")]
     pub limit: Option<u64>,
     /// Print the helpmate that proves each "can mate" (text format; JSON always has it).
@@ -158,6 +163,7 @@ struct JsonPosition {
     status: Status,
     can_mate: BySide<Option<bool>>,
     helpmate: BySide<Option<Vec<String>>>,
+    proof: BySide<Option<&'static str>>,
     moves: Vec<JsonMove>,
 }
 
@@ -174,8 +180,8 @@ struct JsonError<'a> {
 struct Judged {
     moves: Vec<(san::SanString, String)>,
     status: Status,
-    /// Whether White, then Black, can still mate.
-    can_mate: [CanMate; 2],
+    /// Whether White, then Black, can still mate, and which stage decided it.
+    can_mate: [Verdict; 2],
 }
 
 /// Runs `arbiter moves`.
@@ -184,7 +190,7 @@ pub fn run(args: &MovesArgs) -> anyhow::Result<Exit> {
     let mut out = io::BufWriter::new(stdout.lock());
     if let Some(path) = &args.file {
         let limits = MateLimits {
-            nodes: args.limit.unwrap_or(0),
+            nodes: args.limit.unwrap_or(MateLimits::default().nodes),
         };
         let format = args.format.unwrap_or(Format::Jsonl);
         let exit = run_file(path, args, format, &limits, &mut out)?;
@@ -203,7 +209,7 @@ pub fn run(args: &MovesArgs) -> anyhow::Result<Exit> {
     } else {
         read_fen(text, args.chess960).map_err(|err| anyhow!("{err}"))?
     };
-    let judged = judge(&pos, &limits);
+    let judged = judge(&pos, &limits, &mut Solver::new());
     match args.format.unwrap_or(Format::Text) {
         Format::Json | Format::Jsonl => write_json(&mut out, &json(&pos, &judged, None))?,
         Format::Text => write_text(&mut out, args, &pos, &judged, limits.nodes)?,
@@ -277,6 +283,7 @@ fn run_file(
     let mut exit = Exit::Ok;
     let mut line = Vec::new();
     let mut records = 0u64;
+    let mut solver = Solver::new();
     if format == Format::Json {
         out.write_all(b"[")?;
     }
@@ -314,7 +321,7 @@ fn run_file(
         records += 1;
         match read {
             Ok(pos) => {
-                let judged = judge(&pos, limits);
+                let judged = judge(&pos, limits, &mut solver);
                 match format {
                     Format::Text => {
                         writeln!(out, "line {number}: {}", pos.to_fen())?;
@@ -418,7 +425,7 @@ fn write_json_value(out: &mut impl Write, value: &impl Serialize) -> io::Result<
 }
 
 /// The legal moves, the status and what each side can still do in `pos`.
-fn judge(pos: &Position, limits: &MateLimits) -> Judged {
+fn judge(pos: &Position, limits: &MateLimits, solver: &mut Solver) -> Judged {
     let chess960 = pos.is_chess960();
     let mut moves: Vec<(san::SanString, String)> = pos
         .legal_moves()
@@ -427,10 +434,10 @@ fn judge(pos: &Position, limits: &MateLimits) -> Judged {
         .collect();
     moves.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
     let can_mate = [
-        can_mate(pos, Color::White, limits),
-        can_mate(pos, Color::Black, limits),
+        solver.judge(pos, Color::White, limits),
+        solver.judge(pos, Color::Black, limits),
     ];
-    let dead = can_mate.iter().all(|answer| *answer == CanMate::No);
+    let dead = can_mate.iter().all(|side| side.answer == CanMate::No);
     let status = if moves.is_empty() && pos.is_check() {
         Status::Checkmate
     } else if moves.is_empty() {
@@ -455,14 +462,16 @@ fn judge(pos: &Position, limits: &MateLimits) -> Judged {
 fn json(pos: &Position, judged: &Judged, line: Option<u64>) -> JsonPosition {
     let chess960 = pos.is_chess960();
     let [white, black] = &judged.can_mate;
-    let helpmate = |answer: &CanMate| match answer {
+    let helpmate = |side: &Verdict| match &side.answer {
         CanMate::Yes(line) => Some(
-            line.iter()
+            shortened(pos, line.clone())
+                .iter()
                 .map(|mv| mv.to_uci(chess960).to_string())
                 .collect(),
         ),
         CanMate::No | CanMate::Unknown => None,
     };
+    let proof = |side: &Verdict| side.answer.known().map(|_| side.tier.name());
     JsonPosition {
         line,
         fen: pos.to_fen(),
@@ -470,12 +479,16 @@ fn json(pos: &Position, judged: &Judged, line: Option<u64>) -> JsonPosition {
         check: pos.is_check(),
         status: judged.status,
         can_mate: BySide {
-            white: white.known(),
-            black: black.known(),
+            white: white.answer.known(),
+            black: black.answer.known(),
         },
         helpmate: BySide {
             white: helpmate(white),
             black: helpmate(black),
+        },
+        proof: BySide {
+            white: proof(white),
+            black: proof(black),
         },
         moves: judged
             .moves
@@ -488,25 +501,36 @@ fn json(pos: &Position, judged: &Judged, line: Option<u64>) -> JsonPosition {
     }
 }
 
-/// `white can mate`, `black cannot mate (proved)`, `white: not decided within 120000
-/// positions` (`not decided without a search (--limit 0)`); with `proof`, the helpmate after a
-/// `can mate`: `white can mate: e2e4 f7f6 d2d4 g7g5 d1h5 (a helpmate)`.
-fn mate_line(pos: &Position, color: Color, answer: &CanMate, nodes: u64, proof: bool) -> String {
-    match answer {
+/// `white can mate`, `black cannot mate (proved: too little material)`, `white: not decided
+/// within 1000000 positions` (`not decided without a search (--limit 0)`); with `proof`, the
+/// helpmate after a `can mate`: `white can mate: e2e4 f7f6 d2d4 g7g5 d1h5 (a helpmate)`.
+fn mate_line(pos: &Position, color: Color, side: &Verdict, nodes: u64, proof: bool) -> String {
+    match &side.answer {
         CanMate::Yes(line) if line.is_empty() => format!("{color} can mate (it has mated)"),
         CanMate::Yes(line) if proof => {
-            let moves: Vec<String> = line
+            let moves: Vec<String> = shortened(pos, line.clone())
                 .iter()
                 .map(|mv| mv.to_uci(pos.is_chess960()).to_string())
                 .collect();
             format!("{color} can mate: {} (a helpmate)", moves.join(" "))
         }
         CanMate::Yes(_) => format!("{color} can mate"),
-        CanMate::No => format!("{color} cannot mate (proved)"),
+        CanMate::No => format!("{color} cannot mate (proved: {})", why(side.tier)),
         CanMate::Unknown if nodes == 0 => {
             format!("{color}: not decided without a search (--limit 0)")
         }
         CanMate::Unknown => format!("{color}: not decided within {nodes} positions"),
+    }
+}
+
+/// The proof behind a "cannot mate" decided by `tier`, in words.
+fn why(tier: Tier) -> &'static str {
+    match tier {
+        Tier::Over => "the game is over",
+        Tier::Material => "too little material",
+        Tier::Blocked => "a blocked position",
+        Tier::LookAhead => "every legal move leaves too little material or ends the game",
+        Tier::Dive | Tier::Quick | Tier::Search => "no position it can reach is a mate",
     }
 }
 
