@@ -49,7 +49,7 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 
 use crate::cli::exit::Exit;
-use arbiter::rules::mate::{CanMate, MateLimits, Solver, Tier, Verdict, shortened};
+use arbiter::rules::mate::{CanMate, MateLimits, Solver, Verdict, shortened};
 use arbiter::rules::{Color, Position, Role, Square, san};
 use arbiter::{MAX_ECHO_CHARS, clip};
 
@@ -515,22 +515,11 @@ fn mate_line(pos: &Position, color: Color, side: &Verdict, nodes: u64, proof: bo
             format!("{color} can mate: {} (a helpmate)", moves.join(" "))
         }
         CanMate::Yes(_) => format!("{color} can mate"),
-        CanMate::No => format!("{color} cannot mate (proved: {})", why(side.tier)),
+        CanMate::No => format!("{color} cannot mate (proved: {})", side.tier.proof()),
         CanMate::Unknown if nodes == 0 => {
             format!("{color}: not decided without a search (--limit 0)")
         }
         CanMate::Unknown => format!("{color}: not decided within {nodes} positions"),
-    }
-}
-
-/// The proof behind a "cannot mate" decided by `tier`, in words.
-fn why(tier: Tier) -> &'static str {
-    match tier {
-        Tier::Over => "the game is over",
-        Tier::Material => "too little material",
-        Tier::Blocked => "a blocked position",
-        Tier::LookAhead => "every legal move leaves too little material or ends the game",
-        Tier::Dive | Tier::Quick | Tier::Search => "no position it can reach is a mate",
     }
 }
 

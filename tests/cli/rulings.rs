@@ -69,8 +69,12 @@ fn export_and_validate_rule_by_proof_within_the_budget() {
         .filter_map(|d| d["message"].as_str())
         .find(|m| m.contains("won on time"))
         .unwrap_or_default();
+    // The warning names the proof: here every position reachable was visited.
     assert!(
-        flag.contains("White won on time but cannot mate by any series of legal moves"),
+        flag.contains(
+            "White won on time but cannot mate by any series of legal moves (no position it can \
+             reach is a mate), so the game is drawn (Law 6.9); the Result says 1-0"
+        ),
         "{flag}"
     );
 }
@@ -84,14 +88,18 @@ fn without_a_search_only_the_static_proofs_decide_and_undecided_is_no_verdict() 
             record["Static"].as_str().unwrap_or_default(),
             "{event}"
         );
-        // An undecided winner is never taken for one that cannot mate.
+        // An undecided winner is never taken for one that cannot mate; one that cannot mate
+        // loses the flag fall: the game is drawn (Law 6.9).
         if record["outcome"] == "time_forfeit" {
-            let winner = format!("{}_can_mate", field(&record["winner"]));
-            assert_eq!(
-                record["result_consistent"],
-                record[&winner] != false,
-                "{event}"
-            );
+            let side = if record["result"] == "1-0" {
+                "white"
+            } else {
+                "black"
+            };
+            let cannot = record[&format!("{side}_can_mate")] == false;
+            assert_eq!(record["result_consistent"], !cannot, "{event}");
+            let winner = if cannot { "draw" } else { side };
+            assert_eq!(record["winner"], winner, "{event}");
         }
     }
 }

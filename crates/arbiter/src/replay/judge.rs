@@ -128,8 +128,8 @@ impl Replayer {
             fifty_claimable: drawn && !stuck && claims::fifty(pos),
             threefold_claimable: drawn && !stuck && claims::threefold(pos, &self.stack.history),
             white_to_move: pos.turn() == Color::White,
-            white_cannot_mate: ruling.cannot_mate(Color::White),
-            black_cannot_mate: ruling.cannot_mate(Color::Black),
+            white_cannot_mate: ruling.cannot_mate_proof(Color::White),
+            black_cannot_mate: ruling.cannot_mate_proof(Color::Black),
         }
     }
 }

@@ -146,6 +146,18 @@ impl Tier {
             Tier::Search => "search",
         }
     }
+
+    /// The proof behind a "cannot mate" this stage gave, in words: `too little material`,
+    /// `a blocked position`, `no position it can reach is a mate`...
+    pub fn proof(self) -> &'static str {
+        match self {
+            Tier::Over => "the game is over",
+            Tier::Material => "too little material",
+            Tier::Blocked => "a blocked position",
+            Tier::LookAhead => "every legal move leaves too little material or ends the game",
+            Tier::Dive | Tier::Quick | Tier::Search => "no position it can reach is a mate",
+        }
+    }
 }
 
 /// Positions the search may expand and still count as [`Tier::Quick`]: its greedy dive, a few

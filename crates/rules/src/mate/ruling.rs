@@ -36,6 +36,12 @@ impl Ruling {
         self.can_mate[side.index()] == Some(false)
     }
 
+    /// When `side` is proved unable to mate, the proof in words ([`Tier::proof`]).
+    pub fn cannot_mate_proof(&self, side: Color) -> Option<&'static str> {
+        self.cannot_mate(side)
+            .then(|| self.tiers[side.index()].proof())
+    }
+
     /// The dearest stage either side needed.
     pub fn tier(&self) -> Tier {
         self.tiers[0].max(self.tiers[1])
