@@ -25,10 +25,12 @@ const MAX_MOVES: usize = 8;
 /// assert!(cannot_mate_after_any_move(&pos, Color::White));
 /// ```
 pub fn cannot_mate_after_any_move(pos: &Position, side: Color) -> bool {
-    let moves = pos.legal_moves();
-    if moves.is_empty() || moves.len() > MAX_MOVES {
+    // Counting is cheaper than listing, and most positions have too many moves.
+    let count = pos.count_legal_moves();
+    if count == 0 || count > MAX_MOVES as u64 {
         return false;
     }
+    let moves = pos.legal_moves();
     moves.iter().all(|&mv| {
         let mut child = pos.clone();
         child.play_unchecked(mv);
