@@ -49,7 +49,7 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 
 use crate::cli::exit::Exit;
-use arbiter::rules::mate::{CanMate, MateLimits, Solver, Verdict, shortened};
+use arbiter::rules::mate::{CanMate, MateLimits, Solver, Verdict};
 use arbiter::rules::{Color, Position, Role, Square, san};
 use arbiter::{MAX_ECHO_CHARS, clip};
 
@@ -464,8 +464,7 @@ fn json(pos: &Position, judged: &Judged, line: Option<u64>) -> JsonPosition {
     let [white, black] = &judged.can_mate;
     let helpmate = |side: &Verdict| match &side.answer {
         CanMate::Yes(line) => Some(
-            shortened(pos, line.clone())
-                .iter()
+            line.iter()
                 .map(|mv| mv.to_uci(chess960).to_string())
                 .collect(),
         ),
@@ -508,7 +507,7 @@ fn mate_line(pos: &Position, color: Color, side: &Verdict, nodes: u64, proof: bo
     match &side.answer {
         CanMate::Yes(line) if line.is_empty() => format!("{color} can mate (it has mated)"),
         CanMate::Yes(line) if proof => {
-            let moves: Vec<String> = shortened(pos, line.clone())
+            let moves: Vec<String> = line
                 .iter()
                 .map(|mv| mv.to_uci(pos.is_chess960()).to_string())
                 .collect();

@@ -10,8 +10,8 @@ use crate::position::Position;
 
 /// `line` (a series of legal moves from `pos`) with every detour cut out: from each position,
 /// the move to the latest position of the line reachable in one move. Some microseconds a ply:
-/// the solver shortens only the lines of its exhaustive walk; `arbiter moves` shortens the lines
-/// it prints.
+/// the solver shortens only the lines of its exhaustive walk (the dives' lines are short
+/// enough, and deciding a position should not pay for its line's looks).
 ///
 /// ```
 /// use arbiter_rules::mate::{CanMate, MateLimits, can_mate, replays_to_mate, shortened};
