@@ -13,7 +13,7 @@ pub use arbiter::report::arrow::{BATCH_ROWS, Batches, RecordBatch, SchemaRef, sc
 pub use arbiter::report::diagnostic::{DiagnosticFormat, DiagnosticFormatter};
 pub use arbiter::report::output::{Destination, Output};
 pub use arbiter::report::pgn_writer::WriteOptions;
-pub use arbiter::rules::mate::{CanMate, MateLimits, can_mate};
+pub use arbiter::rules::mate::{CanMate, MateLimits, Solver, Verdict};
 pub use arbiter::rules::{Color, Move, Position, San, Uci, perft, san};
 pub use arbiter::select::{Chooser, DedupMode, KeptGames, Router, SelectOptions, SelectPlan};
 pub use arbiter::{ExportFormat, ExportOptions, ExportPlan, Observer, ReplayOptions, Totals, run};

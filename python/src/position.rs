@@ -6,11 +6,14 @@
 use pyo3::prelude::*;
 
 use crate::errors::{FenError, MoveError, options_error};
-use crate::library::{CanMate, Color, MateLimits, Move, Position as Board, San, Status, Uci};
-use crate::library::{Checks, can_mate, can_mate_each, named, perft, san, sorted_moves};
+use crate::library::{
+    CanMate, Color, MateLimits, Move, Position as Board, San, Solver, Status, Uci,
+};
+use crate::library::{Checks, Verdict, can_mate_each, named, perft, san, sorted_moves};
 
-/// How many positions the helpmate search visits per side unless told (as `arbiter moves`).
-const DEFAULT_LIMIT: u64 = 120_000;
+/// How many positions the helpmate search visits per side unless told (as `arbiter moves`: a
+/// safety valve no real game's position comes near).
+const DEFAULT_LIMIT: u64 = 1_000_000;
 
 /// A legal move, in both notations.
 #[pyclass(module = "arbiter._arbiter", frozen, get_all, eq, hash)]
@@ -45,8 +48,12 @@ pub struct MateAnswer {
     /// With True: the helpmate, UCI moves of both sides from the position that end in mate
     /// (empty when the side has mated already); else None.
     helpmate: Option<Vec<String>>,
+    /// The stage that decided (None when undecided), as `arbiter moves` names it in its JSON:
+    /// for False "over", "material", "blocked", "look_ahead", "quick" or "search"; for True
+    /// "over", "dive", "quick" or "search".
+    proof: Option<&'static str>,
     /// The command line's words: "white can mate: e2e4 ... (a helpmate)", "black cannot mate
-    /// (proved)", "white: not decided within 120000 positions".
+    /// (proved: too little material)", "white: not decided within 1000000 positions".
     text: String,
 }
 
@@ -123,8 +130,12 @@ impl Position {
             .map_err(|err| MoveError::new_err(err.to_string()))
     }
 
-    fn answers(&self, limit: u64) -> [CanMate; 2] {
-        can_mate_each(&self.board, &MateLimits { nodes: limit })
+    fn answers(&self, limit: u64) -> [Verdict; 2] {
+        can_mate_each(
+            &mut Solver::new(),
+            &self.board,
+            &MateLimits { nodes: limit },
+        )
     }
 }
 
@@ -218,7 +229,12 @@ impl Position {
     fn status(&self, py: Python<'_>, limit: u64) -> &'static str {
         let count = self.board.legal_moves().len();
         let answers = py.detach(|| self.answers(limit));
-        Status::of(&self.board, count, &answers).as_str()
+        Status::of(
+            &self.board,
+            count,
+            &answers.each_ref().map(|side| &side.answer),
+        )
+        .as_str()
     }
 
     /// Whether the position is dead: True when neither side can mate (proved), False when one
@@ -227,7 +243,7 @@ impl Position {
     #[pyo3(signature = (*, limit = DEFAULT_LIMIT))]
     fn is_dead(&self, py: Python<'_>, limit: u64) -> Option<bool> {
         let answers = py.detach(|| self.answers(limit));
-        match answers.each_ref().map(CanMate::known) {
+        match answers.each_ref().map(|side| side.answer.known()) {
             [Some(false), Some(false)] => Some(true),
             [Some(true), _] | [_, Some(true)] => Some(false),
             _ => None,
@@ -241,9 +257,10 @@ impl Position {
     fn can_mate(&self, py: Python<'_>, color: &str, limit: u64) -> PyResult<MateAnswer> {
         let side = self::color(color)?;
         let limits = MateLimits { nodes: limit };
-        let answer = py.detach(|| can_mate(&self.board, side, &limits));
+        let verdict = py.detach(|| Solver::new().judge(&self.board, side, &limits));
+        let answer = &verdict.answer;
         let chess960 = self.board.is_chess960();
-        let helpmate = match &answer {
+        let helpmate = match answer {
             CanMate::Yes(line) => Some(
                 line.iter()
                     .map(|mv| mv.to_uci(chess960).to_string())
@@ -251,12 +268,12 @@ impl Position {
             ),
             CanMate::No | CanMate::Unknown => None,
         };
-        let text = match (&answer, &helpmate) {
+        let text = match (answer, &helpmate) {
             (CanMate::Yes(line), _) if line.is_empty() => format!("{side} can mate (it has mated)"),
             (CanMate::Yes(_), Some(line)) => {
                 format!("{side} can mate: {} (a helpmate)", line.join(" "))
             }
-            (CanMate::No, _) => format!("{side} cannot mate (proved)"),
+            (CanMate::No, _) => format!("{side} cannot mate (proved: {})", verdict.tier.proof()),
             (_, _) if limit == 0 => format!("{side}: not decided without a search (limit 0)"),
             (_, _) => format!("{side}: not decided within {limit} positions"),
         };
@@ -264,6 +281,7 @@ impl Position {
             color: side.name().to_owned(),
             can_mate: answer.known(),
             helpmate,
+            proof: answer.known().map(|_| verdict.tier.name()),
             text,
         })
     }

@@ -103,7 +103,8 @@ def test_can_mate_matches_the_unwinnability_vectors(testdata):
                 assert board.is_checkmate() and board.turn != (color == "white"), line
                 assert bool(answer)
             else:
-                assert answer.text == f"{color} cannot mate (proved)"
+                assert answer.text.startswith(f"{color} cannot mate (proved: "), answer.text
+                assert answer.proof in ("over", "material", "blocked", "look_ahead", "quick", "search")
     assert decided > len(vectors)
 
 
@@ -170,6 +171,7 @@ def test_status_and_can_mate_match_the_command_lines_json(run_cli):
             answer = pos.can_mate(color)
             assert answer.can_mate == want["can_mate"][color]
             assert answer.helpmate == want["helpmate"][color]
+            assert answer.proof == want["proof"][color]
         dead = want["status"] == "dead_position" or want["status"] == "insufficient_material"
         assert pos.is_dead() == dead
 

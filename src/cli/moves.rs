@@ -6,20 +6,25 @@
 //! The FEN may be one argument or several words (`arbiter moves 8/8/8/8/8/8/8/k6K w - - 0 1`),
 //! or `startpos`. Text output: with `--board` a diagram first, then a status line, then one move
 //! per line, written as `--notation` says (canonical SAN, UCI, or both: `e4 e2e4`), then one line
-//! per side (`white can mate`, `black cannot mate (proved)`, `white: not decided within N
-//! positions`), with the helpmate that proves a `can mate` only with `--proof`. JSON output
-//! (`json` and `jsonl` alike for one position): one object, `{"fen","turn","check","status","can_mate":{"white","black"},"helpmate":{"white",
-//! "black"},"moves":[{"san","uci"}]}`, where `status` is `checkmate`, `stalemate`,
+//! per side (`white can mate`, `black cannot mate (proved: too little material)`, `white: not
+//! decided within N positions`), with the helpmate that proves a `can mate` only with `--proof`.
+//! JSON output (`json` and `jsonl` alike for one position): one object,
+//! `{"fen","turn","check","status","can_mate":{"white","black"},"helpmate":{"white","black"},
+//! "proof":{"white","black"},"moves":[{"san","uci"}]}`, where `status` is `checkmate`, `stalemate`,
 //! `insufficient_material`, `dead_position` (neither side can mate by any series of legal moves),
 //! `seventyfive_moves` (halfmove clock of 150 or more) or `ongoing`, in that order of precedence.
 //! `can_mate` holds `true`, `false` or `null` (not decided within `--limit` positions) per side,
-//! and `helpmate` the UCI line that proves a `true` (both sides cooperating), else `null`.
+//! `helpmate` the UCI line that proves a `true` (both sides cooperating), else `null`, and
+//! `proof` the stage that decided each side (`null` when undecided): for a `false`, `over` (the
+//! game is over on the board), `material`, `blocked` (the locked-position proof), `look_ahead`
+//! (every legal move leaves too little material or ends the game), `quick` or `search` (every
+//! reachable position visited); for a `true`, `over` (the side has mated), `dive`, `quick` or
+//! `search` (where the helpmate was found).
 //!
-//! How hard the search tries is `--limit NODES`, positions per side: 120,000 for one position;
-//! for `--file`, 0 unless given, which is what `export` and `validate` do for every game (the
-//! static proofs only: material, a locked pawn wall), so that a file of positions runs at
-//! archive speed. `--limit 0` means no search: an answer the static proofs do not give is
-//! `null`, `not decided without a search`.
+//! How hard the search tries is `--limit NODES`, positions per side, 1,000,000 by default (for
+//! `--file` too, as export rules every game): a safety valve for positions built to be slow,
+//! which no real game's position measured came near. `--limit 0` means no search: an answer the
+//! static proofs do not give is `null`, `not decided without a search`.
 //!
 //! Moves are listed in byte order of their SAN text (piece moves `B…`, `K…`, `N…`, castling,
 //! `Q…`, `R…`, then pawn moves by file), a stable order that does not depend on how the move
@@ -42,7 +47,7 @@ use std::io::{self, Write};
 use anyhow::anyhow;
 use arbiter::core::position::{Checks, Status, can_mate_each, named, sorted_moves};
 use arbiter::core::text::{MAX_ECHO_CHARS, clip};
-use arbiter::rules::mate::{CanMate, MateLimits};
+use arbiter::rules::mate::{CanMate, MateLimits, Solver, Verdict};
 use arbiter::rules::{Color, Position, Role, Square, san};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
@@ -72,9 +77,9 @@ pub(crate) struct MovesArgs {
     #[arg(long, value_name = "FILE")]
     pub(crate) file: Option<std::path::PathBuf>,
     /// How many positions the search for a helpmate may visit per side before it gives up (the
-    /// answer is then `null`): 120000 by default for one position; for --file, 0 unless given,
-    /// as export does for every game. 0 means no search: only the static proofs (material, a
-    /// locked pawn wall) answer.
+    /// answer is then `null`): 1000000 by default, a safety valve no real game's position comes
+    /// near. 0 means no search: only the static proofs (material, a locked pawn wall, one move
+    /// ahead) answer.
     #[arg(long, value_name = "NODES", value_parser = numbers::count)]
     pub(crate) limit: Option<u64>,
     /// Print the helpmate that proves each "can mate" (text format; JSON always has it).
@@ -148,6 +153,7 @@ struct JsonPosition {
     status: Status,
     can_mate: BySide<Option<bool>>,
     helpmate: BySide<Option<Vec<String>>>,
+    proof: BySide<Option<&'static str>>,
     moves: Vec<JsonMove>,
 }
 
@@ -164,8 +170,8 @@ struct JsonError<'a> {
 struct Judged {
     moves: Vec<(san::SanString, String)>,
     status: Status,
-    /// Whether White, then Black, can still mate.
-    can_mate: [CanMate; 2],
+    /// Whether White, then Black, can still mate, and which stage decided it.
+    can_mate: [Verdict; 2],
 }
 
 /// Runs `arbiter moves`.
@@ -174,7 +180,7 @@ pub(crate) fn run(args: &MovesArgs) -> anyhow::Result<Exit> {
     let mut out = io::BufWriter::new(stdout.lock());
     if let Some(path) = &args.file {
         let limits = MateLimits {
-            nodes: args.limit.unwrap_or(0),
+            nodes: args.limit.unwrap_or(MateLimits::default().nodes),
         };
         let format = args.format.unwrap_or(Format::Jsonl);
         let exit = run_file(path, args, format, &limits, &mut out)?;
@@ -186,7 +192,7 @@ pub(crate) fn run(args: &MovesArgs) -> anyhow::Result<Exit> {
     };
     let pos = named(&args.fen.join(" "), args.chess960, Checks::Strict)
         .map_err(|err| anyhow!("{err}"))?;
-    let judged = judge(&pos, &limits);
+    let judged = judge(&pos, &limits, &mut Solver::new());
     match args.format.unwrap_or(Format::Text) {
         Format::Json | Format::Jsonl => write_json(&mut out, &json(&pos, &judged, None))?,
         Format::Text => write_text(&mut out, args, &pos, &judged, limits.nodes)?,
@@ -251,6 +257,7 @@ fn run_file(
     let mut exit = Exit::Ok;
     let mut line = Vec::new();
     let mut records = 0u64;
+    let mut solver = Solver::new();
     if format == Format::Json {
         out.write_all(b"[")?;
     }
@@ -288,7 +295,7 @@ fn run_file(
         records += 1;
         match read {
             Ok(pos) => {
-                let judged = judge(&pos, limits);
+                let judged = judge(&pos, limits, &mut solver);
                 match format {
                     Format::Text => {
                         writeln!(out, "line {number}: {}", pos.to_fen())?;
@@ -387,14 +394,18 @@ fn write_json_value(out: &mut impl Write, value: &impl Serialize) -> io::Result<
 }
 
 /// The legal moves, the status and what each side can still do in `pos`.
-fn judge(pos: &Position, limits: &MateLimits) -> Judged {
+fn judge(pos: &Position, limits: &MateLimits, solver: &mut Solver) -> Judged {
     let chess960 = pos.is_chess960();
     let moves: Vec<(san::SanString, String)> = sorted_moves(pos)
         .into_iter()
         .map(|(mv, san)| (san, mv.to_uci(chess960).to_string()))
         .collect();
-    let can_mate = can_mate_each(pos, limits);
-    let status = Status::of(pos, moves.len(), &can_mate);
+    let can_mate = can_mate_each(solver, pos, limits);
+    let status = Status::of(
+        pos,
+        moves.len(),
+        &can_mate.each_ref().map(|side| &side.answer),
+    );
     Judged {
         moves,
         status,
@@ -406,7 +417,7 @@ fn judge(pos: &Position, limits: &MateLimits) -> Judged {
 fn json(pos: &Position, judged: &Judged, line: Option<u64>) -> JsonPosition {
     let chess960 = pos.is_chess960();
     let [white, black] = &judged.can_mate;
-    let helpmate = |answer: &CanMate| match answer {
+    let helpmate = |side: &Verdict| match &side.answer {
         CanMate::Yes(line) => Some(
             line.iter()
                 .map(|mv| mv.to_uci(chess960).to_string())
@@ -414,6 +425,7 @@ fn json(pos: &Position, judged: &Judged, line: Option<u64>) -> JsonPosition {
         ),
         CanMate::No | CanMate::Unknown => None,
     };
+    let proof = |side: &Verdict| side.answer.known().map(|_| side.tier.name());
     JsonPosition {
         line,
         fen: pos.to_fen(),
@@ -421,12 +433,16 @@ fn json(pos: &Position, judged: &Judged, line: Option<u64>) -> JsonPosition {
         check: pos.is_check(),
         status: judged.status,
         can_mate: BySide {
-            white: white.known(),
-            black: black.known(),
+            white: white.answer.known(),
+            black: black.answer.known(),
         },
         helpmate: BySide {
             white: helpmate(white),
             black: helpmate(black),
+        },
+        proof: BySide {
+            white: proof(white),
+            black: proof(black),
         },
         moves: judged
             .moves
@@ -439,11 +455,11 @@ fn json(pos: &Position, judged: &Judged, line: Option<u64>) -> JsonPosition {
     }
 }
 
-/// `white can mate`, `black cannot mate (proved)`, `white: not decided within 120000
-/// positions` (`not decided without a search (--limit 0)`); with `proof`, the helpmate after a
-/// `can mate`: `white can mate: e2e4 f7f6 d2d4 g7g5 d1h5 (a helpmate)`.
-fn mate_line(pos: &Position, color: Color, answer: &CanMate, nodes: u64, proof: bool) -> String {
-    match answer {
+/// `white can mate`, `black cannot mate (proved: too little material)`, `white: not decided
+/// within 1000000 positions` (`not decided without a search (--limit 0)`); with `proof`, the
+/// helpmate after a `can mate`: `white can mate: e2e4 f7f6 d2d4 g7g5 d1h5 (a helpmate)`.
+fn mate_line(pos: &Position, color: Color, side: &Verdict, nodes: u64, proof: bool) -> String {
+    match &side.answer {
         CanMate::Yes(line) if line.is_empty() => format!("{color} can mate (it has mated)"),
         CanMate::Yes(line) if proof => {
             let moves: Vec<String> = line
@@ -453,7 +469,7 @@ fn mate_line(pos: &Position, color: Color, answer: &CanMate, nodes: u64, proof: 
             format!("{color} can mate: {} (a helpmate)", moves.join(" "))
         }
         CanMate::Yes(_) => format!("{color} can mate"),
-        CanMate::No => format!("{color} cannot mate (proved)"),
+        CanMate::No => format!("{color} cannot mate (proved: {})", side.tier.proof()),
         CanMate::Unknown if nodes == 0 => {
             format!("{color}: not decided without a search (--limit 0)")
         }

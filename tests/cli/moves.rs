@@ -30,7 +30,7 @@ fn is_mate_line(line: &str) -> bool {
     ["white ", "black "].iter().any(|side| {
         line.strip_prefix(side).is_some_and(|rest| {
             rest.starts_with("can mate")
-                || rest == "cannot mate (proved)"
+                || rest.starts_with("cannot mate (proved: ")
                 || rest.starts_with("not decided")
         })
     }) || line.starts_with("white: not decided")
@@ -79,7 +79,7 @@ fn startpos_json() {
     // With no search budget, neither side's answer is decided: `null`, never a guess.
     let got = moves(&["startpos", "--format", "json", "--limit", "0"]);
     let mut want = String::from(
-        r#"{"fen":"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1","turn":"white","check":false,"status":"ongoing","can_mate":{"white":null,"black":null},"helpmate":{"white":null,"black":null},"moves":["#,
+        r#"{"fen":"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1","turn":"white","check":false,"status":"ongoing","can_mate":{"white":null,"black":null},"helpmate":{"white":null,"black":null},"proof":{"white":null,"black":null},"moves":["#,
     );
     let pairs = [
         ("Na3", "b1a3"),
@@ -110,7 +110,7 @@ fn checkmate() {
     assert_output(
         &moves(&[fen, "--format", "json"]),
         &format!(
-            r#"{{"fen":"{fen}","turn":"white","check":true,"status":"checkmate","can_mate":{{"white":false,"black":true}},"helpmate":{{"white":null,"black":[]}},"moves":[]}}
+            r#"{{"fen":"{fen}","turn":"white","check":true,"status":"checkmate","can_mate":{{"white":false,"black":true}},"helpmate":{{"white":null,"black":[]}},"proof":{{"white":"over","black":"over"}},"moves":[]}}
 "#
         ),
     );
@@ -126,7 +126,7 @@ fn stalemate_and_insufficient() {
     assert_output(
         &moves(&[fen, "--format", "json"]),
         &format!(
-            r#"{{"fen":"{fen}","turn":"black","check":false,"status":"stalemate","can_mate":{{"white":false,"black":false}},"helpmate":{{"white":null,"black":null}},"moves":[]}}
+            r#"{{"fen":"{fen}","turn":"black","check":false,"status":"stalemate","can_mate":{{"white":false,"black":false}},"helpmate":{{"white":null,"black":null}},"proof":{{"white":"over","black":"over"}},"moves":[]}}
 "#
         ),
     );
@@ -144,7 +144,7 @@ fn insufficient_with_moves() {
     assert_output(
         &moves(&[fen, "--format", "json"]),
         &format!(
-            r#"{{"fen":"{fen}","turn":"white","check":false,"status":"insufficient_material","can_mate":{{"white":false,"black":false}},"helpmate":{{"white":null,"black":null}},"moves":[{{"san":"Kg1","uci":"h1g1"}},{{"san":"Kg2","uci":"h1g2"}},{{"san":"Kh2","uci":"h1h2"}}]}}
+            r#"{{"fen":"{fen}","turn":"white","check":false,"status":"insufficient_material","can_mate":{{"white":false,"black":false}},"helpmate":{{"white":null,"black":null}},"proof":{{"white":"material","black":"material"}},"moves":[{{"san":"Kg1","uci":"h1g1"}},{{"san":"Kg2","uci":"h1g2"}},{{"san":"Kh2","uci":"h1h2"}}]}}
 "#
         ),
     );
@@ -394,7 +394,7 @@ fn can_mate_with_a_helpmate_as_proof() {
         .keys()
         .map(String::as_str)
         .collect();
-    for key in ["can_mate", "helpmate"] {
+    for key in ["can_mate", "helpmate", "proof"] {
         assert!(keys.contains(&key), "{keys:?}");
     }
     for side in ["white", "black"] {
@@ -411,7 +411,8 @@ fn can_mate_with_a_helpmate_as_proof() {
     assert_eq!(json["status"], "dead_position");
     assert_eq!(json["can_mate"]["white"], false);
     assert_eq!(json["helpmate"]["white"], serde_json::Value::Null);
-    // The text says it per side.
+    assert_eq!(json["proof"]["white"], "blocked");
+    // The text says it per side, with the proof.
     let (code, text, _) = moves_status(&[dead]);
     assert_eq!(code, Some(0));
     assert!(
@@ -421,7 +422,10 @@ fn can_mate_with_a_helpmate_as_proof() {
             .ends_with("; dead position: neither side can mate")
     );
     assert!(
-        text.contains("\nwhite cannot mate (proved)\nblack cannot mate (proved)\n"),
+        text.contains(
+            "\nwhite cannot mate (proved: a blocked position)\n\
+             black cannot mate (proved: a blocked position)\n"
+        ),
         "{text}"
     );
     // A search limit too small to decide gives null, never a wrong answer.
@@ -491,8 +495,8 @@ fn text_gives_status_moves_then_a_line_per_side_and_the_proof_on_demand() {
     );
 }
 
-// See: issue 28, point 4 (`--format` means what it means in export; `--file` judges as export
-// does unless given a budget).
+// See: issue 28, point 4 (`--format` means what it means in export), and issue 40, point 1
+// (`--file` decides every position by default, as export does).
 #[test]
 fn a_file_is_written_in_the_format_asked_for() {
     let input = "startpos\nnot a fen\n8/8/4k3/p1p1p1p1/P1P1P1P1/8/3K4/8 w - - 0 1\n";
@@ -509,16 +513,18 @@ fn a_file_is_written_in_the_format_asked_for() {
         .map(|l| serde_json::from_str(l).expect("a JSON line"))
         .collect();
     assert_eq!(lines.len(), 3);
-    // As export judges: static proofs only. The wall is proved dead; the start is not searched.
-    assert_eq!(lines[0]["can_mate"]["white"], serde_json::Value::Null);
+    // As export judges, every position decided: the start by a helpmate, the wall proved dead.
+    assert_eq!(lines[0]["can_mate"]["white"], true);
     assert_eq!(lines[2]["status"], "dead_position");
     let array: serde_json::Value = serde_json::from_str(&run(&["--format", "json"])).unwrap();
     assert_eq!(array, serde_json::Value::from(lines.clone()));
     assert_eq!(run(&["--format", "jsonl"]), jsonl);
-    // A budget searches, as for one position.
-    let searched = run(&["--limit", "120000"]);
-    let first: serde_json::Value = serde_json::from_str(searched.lines().next().unwrap()).unwrap();
-    assert_eq!(first["can_mate"]["white"], true);
+    // --limit 0: the static proofs only; the start is not decided.
+    let unsearched = run(&["--limit", "0"]);
+    let first: serde_json::Value =
+        serde_json::from_str(unsearched.lines().next().unwrap()).unwrap();
+    assert_eq!(first["can_mate"]["white"], serde_json::Value::Null);
+    assert_eq!(first["proof"]["white"], serde_json::Value::Null);
     // Text: each position under its line number, a blank line between.
     let text = run(&["--format", "text"]);
     let blocks: Vec<&str> = text.split("\n\n").collect();
@@ -530,7 +536,10 @@ fn a_file_is_written_in_the_format_asked_for() {
         blocks[1].starts_with("line 2: not a fen\nerror: invalid fen"),
         "{text}"
     );
-    assert!(blocks[2].ends_with("white cannot mate (proved)\nblack cannot mate (proved)\n"));
+    assert!(blocks[2].ends_with(
+        "white cannot mate (proved: a blocked position)\n\
+         black cannot mate (proved: a blocked position)\n"
+    ));
     let empty = crate::util::arbiter_stdin(&["moves", "--file", "-", "--format", "json"], b"");
     assert_eq!(String::from_utf8_lossy(&empty.stdout), "[]\n");
 }
@@ -630,4 +639,48 @@ fn a_file_skips_a_byte_order_mark_and_reads_the_clocks_of_an_epd() {
     // A byte-order mark opens a file only: on a later line it is no FEN.
     assert!(lines[2]["error"].is_string(), "{}", lines[2]);
     assert_eq!(out.status.code(), Some(1));
+}
+
+// See: issue 40, point 2: every "cannot" says which proof gave it, in text and JSON, and every
+// "can" carries its helpmate.
+#[test]
+fn every_answer_names_its_proof() {
+    let json = |fen: &str| -> serde_json::Value {
+        serde_json::from_str(&moves(&[fen, "--format", "json"])).expect("json")
+    };
+    let cases = [
+        // A rook against a bare king: Black has too little material; White mates.
+        (
+            "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
+            ["dive", "material"],
+            "black cannot mate (proved: too little material)",
+        ),
+        // Black's only move takes the rook: one move ahead, White is left with a bare king.
+        (
+            "k7/1R6/8/8/8/8/8/7K b - - 0 1",
+            ["look_ahead", "material"],
+            "white cannot mate (proved: every legal move leaves too little material or ends the \
+             game)",
+        ),
+        // Dead beyond the walls: only a walk of every reachable position proves it.
+        (
+            "Bb1k1b2/bKp1p1p1/1pP1P1P1/1P6/p5P1/P7/8/8 w - - 0 1",
+            ["search", "search"],
+            "white cannot mate (proved: no position it can reach is a mate)",
+        ),
+    ];
+    for (fen, proofs, said) in cases {
+        let got = json(fen);
+        for (side, proof) in ["white", "black"].into_iter().zip(proofs) {
+            assert_eq!(got["proof"][side], proof, "{fen} {side}");
+            match got["can_mate"][side].as_bool() {
+                Some(true) => assert!(replays_to_mate(fen, &got["helpmate"][side]), "{fen}"),
+                Some(false) => assert_eq!(got["helpmate"][side], serde_json::Value::Null),
+                None => panic!("{fen} {side} undecided"),
+            }
+        }
+        let (code, text, _) = moves_status(&[fen]);
+        assert_eq!(code, Some(0));
+        assert!(text.lines().any(|line| line == said), "{fen}: {text}");
+    }
 }

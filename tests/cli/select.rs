@@ -634,3 +634,39 @@ fn a_long_where_chain_runs_on_every_job() {
         assert_eq!(found, 60 * 53, "{command}");
     }
 }
+
+// See: issue 40, point 5: a flag fall the winner cannot win is a draw, and --fix-result writes
+// it; one the winner can still win stands.
+#[test]
+fn fix_result_draws_a_flag_fall_the_winner_cannot_win() {
+    let game = |event: &str, fen: &str, moves: &str| {
+        format!(
+            "[Event \"{event}\"]\n[Result \"1-0\"]\n[SetUp \"1\"]\n[FEN \"{fen}\"]\n\
+             [Termination \"Time forfeit\"]\n\n{moves} 1-0\n\n"
+        )
+    };
+    let pgn = [
+        // White's lone knight against a king and a queen: no mate is possible.
+        game("knight", "4k3/8/8/8/3q4/8/8/3NK3 b - - 0 1", "1... Qd3"),
+        // White's rook can still mate: the flag fall stands.
+        game("rook", "4k3/8/8/8/3q4/8/8/3RK3 b - - 0 1", "1... Qd3"),
+    ]
+    .concat();
+    let output = arbiter_stdin(&["select", "--fix-result"], pgn.as_bytes());
+    assert_eq!(output.status.code(), Some(0));
+    let text = stdout(&output);
+    let games: Vec<&str> = text.split("\n\n[Event").collect();
+    assert_eq!(games.len(), 2, "{text}");
+    assert!(games[0].contains("[Result \"1/2-1/2\"]"), "{}", games[0]);
+    assert!(games[0].ends_with("1... Qd3 1/2-1/2"), "{}", games[0]);
+    assert!(games[1].contains("[Result \"1-0\"]"), "{}", games[1]);
+    let warnings = stderr(&output);
+    assert!(
+        warnings.contains(
+            "game 1: warning: Result \"1-0\" replaced by \"1/2-1/2\": the board shows a flag fall \
+             against a side that cannot mate (Law 6.9)"
+        ),
+        "{warnings}"
+    );
+    assert!(warnings.contains("(1 result fixed)"), "{warnings}");
+}

@@ -1,23 +1,25 @@
-//! The dead-position filter on real final positions: `certainly_not_dead` over the final
-//! position of every game of `corpora/pgnmentor-players/*.pgn` (replayed with the crate's own
-//! reader), how often it answers "don't know", and what the full decision (`is_dead`) costs on a
-//! sample of those.
+//! The rulings on real final positions: the final position of every game of
+//! `corpora/pgnmentor-players/*.pgn` (replayed with the crate's own reader), ruled for both
+//! sides as export rules them ([`Solver::rule`] under the default budget): which stage decided
+//! how many sides and what each cost, then criterion's timing of the rulings of a sample.
 //!
 //! Run with `cargo bench --bench mate`. The data comes from the shared test data
 //! (`ARBITER_TESTDATA`, else `../shared/testdata`).
 
+use std::collections::BTreeMap;
 use std::hint::black_box;
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
+use arbiter::core::replay::DEFAULT_RULINGS_BUDGET;
 use arbiter::core::{ReplayOptions, Replayer};
 use arbiter::pgn::{Splitter, parse_game};
-use arbiter::rules::mate::{cannot_mate_quick, certainly_not_dead};
-use arbiter::rules::{Color, MateLimits, Position, is_dead};
+use arbiter::rules::mate::{Solver, Tier};
+use arbiter::rules::{Color, Position};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
-/// Final positions given to the full decision.
-const SAMPLE: usize = 300;
+/// Final positions given to criterion.
+const SAMPLE: usize = 2_000;
 
 fn data_dir() -> PathBuf {
     std::env::var_os("ARBITER_TESTDATA").map_or_else(
@@ -35,7 +37,10 @@ fn final_positions() -> Vec<Position> {
         .filter(|path| path.extension().is_some_and(|ext| ext == "pgn"))
         .collect();
     paths.sort();
-    let mut replayer = Replayer::new(ReplayOptions::default());
+    let mut replayer = Replayer::new(ReplayOptions {
+        rulings_budget: 0,
+        ..ReplayOptions::default()
+    });
     let mut positions = Vec::new();
     for path in paths {
         let bytes = std::fs::read(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
@@ -53,78 +58,54 @@ fn final_positions() -> Vec<Position> {
     positions
 }
 
-fn bench_filter(c: &mut Criterion) {
+fn bench_rulings(c: &mut Criterion) {
     let positions = final_positions();
     assert!(positions.len() > 1000, "{} positions", positions.len());
-    let unknown: Vec<&Position> = positions
-        .iter()
-        .filter(|p| !certainly_not_dead(p))
-        .collect();
-    eprintln!(
-        "{} final positions; certainly_not_dead false on {} ({:.1} %)",
-        positions.len(),
-        unknown.len(),
-        100.0 * unknown.len() as f64 / positions.len() as f64
-    );
-
-    // The quick per-side check on every position the filter leaves open.
+    // The tier table: sides decided by each stage, and the time they took.
+    let mut solver = Solver::new();
+    let mut tiers: BTreeMap<Tier, (usize, Duration)> = BTreeMap::new();
+    let mut undecided = 0;
     let start = Instant::now();
-    let mut proved = [0usize; 2];
-    for pos in &unknown {
-        for (i, side) in [Color::White, Color::Black].into_iter().enumerate() {
-            if cannot_mate_quick(pos, side) {
-                proved[i] += 1;
-            }
-        }
-    }
-    eprintln!(
-        "cannot_mate_quick on those, both sides: {:.2} µs per position; proved no mate for \
-         White in {}, for Black in {}",
-        1e6 * start.elapsed().as_secs_f64() / unknown.len().max(1) as f64,
-        proved[0],
-        proved[1]
-    );
-
-    // The full decision on a sample of the positions the filter leaves open.
-    let step = (unknown.len() / SAMPLE).max(1);
-    let sample: Vec<&Position> = unknown.iter().step_by(step).take(SAMPLE).copied().collect();
-    let limits = MateLimits::default();
-    let (mut dead, mut alive, mut open) = (0, 0, 0);
-    let mut worst = 0.0f64;
-    let start = Instant::now();
-    for pos in &sample {
+    for pos in &positions {
         let t = Instant::now();
-        match is_dead(pos, &limits) {
-            Some(true) => dead += 1,
-            Some(false) => alive += 1,
-            None => open += 1,
+        let ruling = solver.rule(pos, DEFAULT_RULINGS_BUDGET);
+        let spent = t.elapsed() / 2;
+        for side in Color::ALL {
+            let entry = tiers.entry(ruling.tiers[side.index()]).or_default();
+            entry.0 += 1;
+            entry.1 += spent;
+            undecided += usize::from(ruling.can_mate[side.index()].is_none());
         }
-        worst = worst.max(t.elapsed().as_secs_f64());
     }
-    let total = start.elapsed().as_secs_f64();
     eprintln!(
-        "is_dead on {} of them: {dead} dead, {alive} not dead, {open} undecided; \
-         {:.1} µs each on average, {:.1} ms at worst",
-        sample.len(),
-        1e6 * total / sample.len().max(1) as f64,
-        1e3 * worst
+        "{} final positions ruled in {:.2} s ({:.1} µs a position), {undecided} sides undecided",
+        positions.len(),
+        start.elapsed().as_secs_f64(),
+        1e6 * start.elapsed().as_secs_f64() / positions.len() as f64
     );
+    for (tier, (sides, time)) in &tiers {
+        eprintln!(
+            "  {:<10} {sides:>6} sides  {:>9.1} µs a side",
+            tier.name(),
+            1e6 * time.as_secs_f64() / *sides as f64
+        );
+    }
 
-    let mut group = c.benchmark_group("dead-position filter");
-    group.throughput(Throughput::Elements(positions.len() as u64));
+    let sample: Vec<&Position> = positions.iter().take(SAMPLE).collect();
+    let mut group = c.benchmark_group("rulings");
+    group.throughput(Throughput::Elements(sample.len() as u64));
     group.bench_function(
-        format!("certainly_not_dead, {} final positions", positions.len()),
+        format!("both sides, {} final positions", sample.len()),
         |b| {
             b.iter(|| {
-                black_box(&positions)
-                    .iter()
-                    .filter(|p| certainly_not_dead(p))
-                    .count()
+                for pos in &sample {
+                    black_box(solver.rule(black_box(pos), DEFAULT_RULINGS_BUDGET));
+                }
             });
         },
     );
     group.finish();
 }
 
-criterion_group!(benches, bench_filter);
+criterion_group!(benches, bench_rulings);
 criterion_main!(benches);

@@ -37,7 +37,8 @@ impl<'a> Chooser<'a> {
 }
 
 /// The result the board decides, when it decides one: mate, stalemate, insufficient material,
-/// a dead position, fivefold repetition, the 75-move rule.
+/// a dead position, fivefold repetition, the 75-move rule, and the draw of a flag fall against
+/// a side that cannot mate (Law 6.9).
 fn board_result(report: &GameReport) -> Option<GameResult> {
     let judged = report.classification?;
     let decided = matches!(
@@ -48,7 +49,7 @@ fn board_result(report: &GameReport) -> Option<GameResult> {
             | Outcome::DeadPosition
             | Outcome::FivefoldRepetition
             | Outcome::SeventyfiveMoves
-    );
+    ) || judged.unwinnable_flag_fall.is_some();
     match judged.winner {
         _ if !decided => None,
         Winner::White => Some(GameResult::WhiteWins),
@@ -67,6 +68,7 @@ fn named(outcome: Outcome) -> &'static str {
         Outcome::DeadPosition => "a dead position",
         Outcome::FivefoldRepetition => "fivefold repetition",
         Outcome::SeventyfiveMoves => "the 75-move rule",
+        Outcome::TimeForfeit => "a flag fall against a side that cannot mate (Law 6.9)",
         other => other.as_str(),
     }
 }

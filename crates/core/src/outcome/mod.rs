@@ -161,10 +161,11 @@ pub(crate) struct BoardFacts {
     pub threefold_claimable: bool,
     /// White is to move in the final position.
     pub white_to_move: bool,
-    /// White could not mate by any series of legal moves.
-    pub white_cannot_mate: bool,
-    /// Black could not mate by any series of legal moves.
-    pub black_cannot_mate: bool,
+    /// White could not mate by any series of legal moves: the proof, in words (`too little
+    /// material`...), else `None` (White can, or it was not decided).
+    pub white_cannot_mate: Option<&'static str>,
+    /// The same for Black.
+    pub black_cannot_mate: Option<&'static str>,
 }
 
 /// The halfmove clock at which the 75-move rule ends the game (Law 9.6.2): 75 moves of each side
@@ -205,6 +206,9 @@ pub struct Classification {
     pub winner: Winner,
     /// False when the declared Result contradicts the board.
     pub result_consistent: bool,
+    /// A flag fall the declared winner cannot win (Law 6.9): the proof that it cannot mate, in
+    /// words. The game is then drawn.
+    pub unwinnable_flag_fall: Option<&'static str>,
 }
 
 /// Classifies a game whose main line was replayed to its end, judged on its final position.
@@ -231,6 +235,7 @@ pub(crate) fn classify(
             outcome,
             winner,
             result_consistent,
+            unwinnable_flag_fall: None,
         };
     }
 
@@ -254,16 +259,20 @@ pub(crate) fn classify(
     let winner = declared_winner(result);
     // Law 6.9: a flag fall against a side that cannot mate is a draw. (A resignation stands,
     // 5.1.2, whatever material the winner has.)
-    let loses_by_law = outcome == Outcome::TimeForfeit
-        && match winner {
-            Winner::White => board.white_cannot_mate,
-            Winner::Black => board.black_cannot_mate,
-            Winner::Draw | Winner::Unknown => false,
-        };
+    let unwinnable = match (outcome, winner) {
+        (Outcome::TimeForfeit, Winner::White) => board.white_cannot_mate,
+        (Outcome::TimeForfeit, Winner::Black) => board.black_cannot_mate,
+        _ => None,
+    };
     Classification {
         outcome,
-        winner,
-        result_consistent: !loses_by_law,
+        winner: if unwinnable.is_some() {
+            Winner::Draw
+        } else {
+            winner
+        },
+        result_consistent: unwinnable.is_none(),
+        unwinnable_flag_fall: unwinnable,
     }
 }
 
@@ -275,6 +284,7 @@ pub(crate) fn classify_ended(outcome: Outcome, result: GameResult) -> Classifica
         outcome,
         winner: Winner::Draw,
         result_consistent: matches!(result, GameResult::Draw | GameResult::Unknown),
+        unwinnable_flag_fall: None,
     }
 }
 
@@ -284,6 +294,7 @@ pub(crate) fn classify_invalid(result: GameResult) -> Classification {
         outcome: Outcome::Invalid,
         winner: declared_winner(result),
         result_consistent: true,
+        unwinnable_flag_fall: None,
     }
 }
 
@@ -330,13 +341,14 @@ pub(crate) fn contradiction(
             format!("{when} fivefold repetition; the Result says {says}")
         }
         _ => {
-            let winner = match c.winner {
+            let winner = match declared_winner(result) {
                 Winner::White => "White",
                 _ => "Black",
             };
+            let proof = c.unwinnable_flag_fall.unwrap_or("proved");
             format!(
-                "{winner} won on time but cannot mate by any series of legal moves, so the game \
-                 is drawn (Law 6.9); the Result says {says}"
+                "{winner} won on time but cannot mate by any series of legal moves ({proof}), so \
+                 the game is drawn (Law 6.9); the Result says {says}"
             )
         }
     })
@@ -347,6 +359,7 @@ fn drawn(outcome: Outcome) -> Classification {
         outcome,
         winner: Winner::Draw,
         result_consistent: true,
+        unwinnable_flag_fall: None,
     }
 }
 
@@ -562,7 +575,7 @@ mod tests {
     #[test]
     fn a_win_without_mating_material_is_inconsistent() {
         let bare_white = BoardFacts {
-            white_cannot_mate: true,
+            white_cannot_mate: Some("too little material"),
             ..board()
         };
         let c = classify(
@@ -570,10 +583,17 @@ mod tests {
             GameResult::WhiteWins,
             t("time forfeit").as_ref(),
         );
-        assert_eq!(c.outcome, Outcome::TimeForfeit);
-        assert!(!c.result_consistent);
+        // Drawn by Law 6.9: the outcome stays the flag fall, the winner is the draw.
+        assert_eq!(
+            (c.outcome, c.winner, c.result_consistent),
+            (Outcome::TimeForfeit, Winner::Draw, false)
+        );
         let said = contradiction(&c, GameResult::WhiteWins, None).unwrap_or_default();
-        assert!(said.contains("White won on time but cannot mate"), "{said}");
+        assert_eq!(
+            said,
+            "White won on time but cannot mate by any series of legal moves (too little \
+             material), so the game is drawn (Law 6.9); the Result says 1-0"
+        );
         // A resignation stands (Law 5.1.2), whatever material the winner has.
         assert!(classify(&bare_white, GameResult::WhiteWins, None).result_consistent);
         // Black may still win on time against a bare king.

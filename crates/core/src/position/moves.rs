@@ -3,7 +3,7 @@
 //! file: an order that does not depend on how the move generator works), and what each side can
 //! still do. The command line and the Python package both list a position this way.
 
-use arbiter_rules::mate::{CanMate, MateLimits, can_mate};
+use arbiter_rules::mate::{MateLimits, Solver, Verdict};
 use arbiter_rules::san::{self, SanString};
 use arbiter_rules::{Color, Move, Position};
 
@@ -19,13 +19,16 @@ pub fn sorted_moves(pos: &Position) -> Vec<(Move, SanString)> {
 }
 
 /// Whether White, then Black (in [`Color::index`] order), can still mate in `pos`, each searched
-/// within `limits`.
-pub fn can_mate_each(pos: &Position, limits: &MateLimits) -> [CanMate; 2] {
-    Color::ALL.map(|color| can_mate(pos, color, limits))
+/// within `limits` by `solver` (kept from one position to the next, it keeps its memory), with
+/// the stage that decided each.
+pub fn can_mate_each(solver: &mut Solver, pos: &Position, limits: &MateLimits) -> [Verdict; 2] {
+    Color::ALL.map(|color| solver.judge(pos, color, limits))
 }
 
 #[cfg(test)]
 mod tests {
+    use arbiter_rules::mate::CanMate;
+
     use super::*;
 
     #[test]
@@ -45,8 +48,8 @@ mod tests {
         let limits = MateLimits { nodes: 1_000 };
         // White has a rook, Black a bare king.
         let pos = Position::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1").unwrap();
-        let [white, black] = can_mate_each(&pos, &limits);
-        assert!(matches!(white, CanMate::Yes(_)));
-        assert_eq!(black, CanMate::No);
+        let [white, black] = can_mate_each(&mut Solver::new(), &pos, &limits);
+        assert!(matches!(white.answer, CanMate::Yes(_)));
+        assert_eq!(black.answer, CanMate::No);
     }
 }

@@ -32,12 +32,12 @@ impl Status {
     /// as `can_mate` says (in [`Color::index`](arbiter_rules::Color::index) order): the automatic
     /// end the board shows (`outcome::automatic_end`, the ladder every judgment shares), a
     /// position standing alone (its repetitions unknown).
-    pub fn of(pos: &Position, moves: usize, can_mate: &[CanMate; 2]) -> Status {
+    pub fn of(pos: &Position, moves: usize, can_mate: &[&CanMate; 2]) -> Status {
         let facts = BoardFacts {
             checkmate: moves == 0 && pos.is_check(),
             stalemate: moves == 0 && !pos.is_check(),
             insufficient_material: pos.is_insufficient_material(),
-            dead_position: can_mate.iter().all(|answer| *answer == CanMate::No),
+            dead_position: can_mate.iter().all(|answer| **answer == CanMate::No),
             halfmove_clock: pos.halfmoves(),
             repetitions: 1,
             ..BoardFacts::default()
@@ -80,7 +80,7 @@ mod tests {
             can_mate(&pos, Color::White, &limits),
             can_mate(&pos, Color::Black, &limits),
         ];
-        let status = Status::of(&pos, pos.legal_moves().len(), &answers);
+        let status = Status::of(&pos, pos.legal_moves().len(), &answers.each_ref());
         assert_eq!(serde_json::to_value(status).unwrap(), status.as_str());
         status
     }

@@ -5,7 +5,7 @@
 //! `dead`), and the ruling is kept in the report.
 
 use arbiter_pgn::{GameResult, Location, RawGame, parse_game};
-use arbiter_rules::mate::{Ruling, Stage, rule};
+use arbiter_rules::mate::{Ruling, Tier, rule};
 use arbiter_rules::{Color, Move, Position};
 
 use crate::outcome::{self, BoardFacts, Outcome, termination};
@@ -35,7 +35,7 @@ impl Replayer {
         self.report.can_mate = ruling.can_mate;
         // Dead beyond the board and material (stalemate is an end of its own, and so is a dead
         // position by material, found where it arose): bisected for the first dead ply.
-        let dead_at_end = ended.is_none() && ruling.dead() && ruling.stage > Stage::Material;
+        let dead_at_end = ended.is_none() && ruling.dead() && ruling.tier() > Tier::Material;
         if dead_at_end {
             let replayed;
             let played = match &self.stack.main_moves {
@@ -129,8 +129,8 @@ impl Replayer {
             fifty_claimable: drawn && !stuck && claims::fifty(pos),
             threefold_claimable: drawn && !stuck && claims::threefold(pos, &self.stack.history),
             white_to_move: pos.turn() == Color::White,
-            white_cannot_mate: ruling.cannot_mate(Color::White),
-            black_cannot_mate: ruling.cannot_mate(Color::Black),
+            white_cannot_mate: ruling.cannot_mate_proof(Color::White),
+            black_cannot_mate: ruling.cannot_mate_proof(Color::Black),
         }
     }
 }

@@ -63,8 +63,10 @@ use crate::text::clip;
 use crate::tree::GameTree;
 
 /// The default of [`ReplayOptions::rulings_budget`] (and of `--rulings-budget`): positions the
-/// helpmate searches may expand on one game's final position, both sides together.
-pub const DEFAULT_RULINGS_BUDGET: u64 = 0;
+/// dives and the helpmate search may visit on one game's final position, both sides together. A
+/// safety valve against positions built to be slow (a few seconds at most): no real game's final
+/// position measured came near it (docs/outcomes.md).
+pub const DEFAULT_RULINGS_BUDGET: u64 = 2_000_000;
 
 /// The codes only [`ReplayOptions::clock_checks`] reports (the `TimeControl` tag read here, the
 /// rest in `notes`).

@@ -5,6 +5,56 @@
 //! table far larger than the caches, so each insert is a cache miss. Here it is one miss: the
 //! key sits in the slot the probe starts from (`std`'s map first reads a control byte, then the
 //! key elsewhere). Zobrist keys are uniformly spread, so the key's low bits are its slot.
+//! [`key_after`] gives the key of the position a move leads to without playing it.
+
+use crate::bitboard::Bitboard;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::types::{Piece, Role};
+use crate::zobrist;
+
+/// The Zobrist key ([`Position::zobrist`]) of the position `mv` leads to from `pos`, without
+/// playing it; `None` for castling, en passant and a pawn's double step, which need the position
+/// itself (the last may give an en passant square). As [`Position::play_unchecked`]: the mover
+/// leaves `from` and lands on `to` as its promotion piece if any, whatever stood on `to` is
+/// taken off, castling rights on `from` and `to` (and the mover's own, for a king move) go, and
+/// the turn changes.
+#[inline]
+pub(crate) fn key_after(pos: &Position, mv: Move) -> Option<u64> {
+    let (from, to, role) = (mv.from(), mv.to(), mv.role());
+    if mv.is_castle()
+        || mv.is_en_passant()
+        || (role == Role::Pawn && from.index() ^ to.index() == 16)
+    {
+        return None;
+    }
+    let us = pos.turn();
+    let landing = mv.promotion().unwrap_or(role);
+    let mut key = pos.key
+        ^ zobrist::black_to_move()
+        ^ zobrist::piece(Piece { color: us, role }, from)
+        ^ zobrist::piece(
+            Piece {
+                color: us,
+                role: landing,
+            },
+            to,
+        );
+    if let Some(taken) = pos.role_at(to) {
+        key ^= zobrist::piece(
+            Piece {
+                color: !us,
+                role: taken,
+            },
+            to,
+        );
+    }
+    let mut rights = pos.castling_rooks().without(from).without(to);
+    if role == Role::King {
+        rights &= !Bitboard::rank(us.back_rank());
+    }
+    Some(key ^ zobrist::castling(pos.castling_rooks() ^ rights))
+}
 
 /// A set of 64-bit keys.
 pub(crate) struct KeySet {
@@ -19,14 +69,29 @@ pub(crate) struct KeySet {
 /// Slots of a new set.
 const FIRST_SLOTS: usize = 1 << 10;
 
+/// The largest table [`KeySet::clear`] keeps (32 KB).
+const KEEP_SLOTS: usize = 1 << 12;
+
 impl KeySet {
-    /// An empty set.
+    /// An empty set (which allocates nothing until a key is added).
     pub(crate) fn new() -> KeySet {
         KeySet {
-            slots: vec![0; FIRST_SLOTS],
+            slots: Vec::new(),
             len: 0,
             zero: false,
         }
+    }
+
+    /// Empties the set; a large table is given back (clearing it would cost more than a small
+    /// search).
+    pub(crate) fn clear(&mut self) {
+        if self.slots.len() > KEEP_SLOTS {
+            self.slots = Vec::new();
+        } else if self.len > 0 {
+            self.slots.fill(0);
+        }
+        self.len = 0;
+        self.zero = false;
     }
 
     /// Adds `key`; `true` if it was not in the set yet.
@@ -78,10 +143,10 @@ impl KeySet {
         }
     }
 
-    /// Doubles the table.
+    /// Doubles the table (or makes the first).
     #[cold]
     fn grow(&mut self) {
-        let mut slots = vec![0; 2 * self.slots.len()];
+        let mut slots = vec![0; (2 * self.slots.len()).max(FIRST_SLOTS)];
         for &key in self.slots.iter().filter(|&&key| key != 0) {
             Self::place(&mut slots, key);
         }
@@ -92,6 +157,49 @@ impl KeySet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn fen(s: &str) -> Position {
+        Position::from_fen_lenient(s).unwrap()
+    }
+
+    /// Along random games from positions with every kind of move (castling both ways,
+    /// en passant, promotions with and without capture, rook captures that end a right), the
+    /// key computed without playing is the key of the position played.
+    #[test]
+    fn keys_after_a_move_match_the_played_position() {
+        let starts = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut checked = 0;
+        for start in starts {
+            for _ in 0..40 {
+                let mut pos = fen(start);
+                for _ in 0..60 {
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    for &mv in moves.iter() {
+                        let mut child = pos.clone();
+                        child.play_unchecked(mv);
+                        if let Some(key) = key_after(&pos, mv) {
+                            assert_eq!(key, child.zobrist(), "{} {mv:?}", pos.to_fen());
+                            checked += 1;
+                        }
+                    }
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    pos.play_unchecked(moves[(seed % moves.len() as u64) as usize]);
+                }
+            }
+        }
+        assert!(checked > 100_000, "{checked}");
+    }
 
     #[test]
     fn inserts_once_each_across_growth() {

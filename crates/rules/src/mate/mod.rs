@@ -4,19 +4,26 @@
 //!
 //! [`can_mate`] answers per side, soundly: [`CanMate::Yes`] carries a helpmate line (both sides
 //! cooperating) that replays to mate, [`CanMate::No`] comes only from a proof, and
-//! [`CanMate::Unknown`] when the node budget ran out first. The work goes from cheap to dear:
+//! [`CanMate::Unknown`] when the node limit ran out first. [`judge`] says which stage decided
+//! ([`Tier`]); a [`Solver`] keeps the working memory from one position to the next. The work
+//! goes from cheap to dear, each side stopping at the first stage that decides it:
 //!
-//! 1. material facts ([`statics`]): a lone king, a lone knight against a king and queens,
+//! 1. the board: a checkmate or a stalemate;
+//! 2. material facts ([`statics`]): a lone king, a lone knight against a king and queens,
 //!    bishops all on one colour with no knights or pawns on the board;
-//! 2. locked positions ([`locked`]): pawns that never leave their file, kings and pieces that
+//! 3. locked positions ([`locked`]): pawns that never leave their file, kings and pieces that
 //!    can never move, the squares every other unit can ever reach behind them, and the proof
 //!    that the side can never check, or never without leaving the king a flight;
-//! 3. the helpmate search ([`search`]): a best-first walk of the reachable positions, guided
-//!    toward mates, that either finds a line or proves, by visiting every reachable position,
-//!    that none exists.
+//! 4. one move ahead ([`lookahead`]): every legal move leaves the game over or the side without
+//!    mating material;
+//! 5. two greedy dives: one line of play each, by a simple rule, tested for a mate in one at
+//!    every move of the winner (most positions of real games are decided here, in microseconds);
+//! 6. the search: a best-first walk of the reachable positions guided toward mates, then an
+//!    exhaustive depth-first walk that either meets a mate or proves, by visiting every
+//!    reachable position, that none exists.
 //!
 //! [`rule`] judges a position for both sides under one node budget (the ruling `export` gives
-//! every game's final position), reporting which stage decided.
+//! every game's final position).
 //!
 //! [`certainly_not_dead`] is the cheap filter for archives: `true` only when some side can
 //! provably mate, by an argument that needs no search.
@@ -36,12 +43,19 @@
 //! assert!(matches!(can_mate(&pos, Color::White, &MateLimits::default()), CanMate::Yes(_)));
 //! ```
 
+mod checks;
+mod dive;
+mod exhaust;
 pub mod filter;
+mod guide;
 mod keys;
 pub mod locked;
+pub mod lookahead;
 mod queue;
 pub mod ruling;
-pub mod search;
+mod search;
+pub mod shorten;
+mod solver;
 pub mod statics;
 
 use crate::moves::Move;
@@ -50,7 +64,10 @@ use crate::types::Color;
 
 pub use filter::certainly_not_dead;
 pub use locked::{cannot_check, cannot_mate_locked};
-pub use ruling::{Ruling, Stage, rule};
+pub use lookahead::cannot_mate_after_any_move;
+pub use ruling::{Ruling, rule};
+pub use shorten::shortened;
+pub use solver::Solver;
 pub use statics::material_cannot_mate;
 
 /// Whether a side can still checkmate.
@@ -84,50 +101,89 @@ pub struct MateLimits {
 }
 
 impl Default for MateLimits {
-    /// 120,000 positions expanded per side: at most about 0.2 s and some 55 MB in a release
-    /// build, on the hardest positions; most answers come in well under a millisecond.
+    /// 1,000,000 positions per side: some seconds at most, and under 100 MB, on the hardest
+    /// positions known (none of the real games' final positions measured needs a fifth of it);
+    /// most answers come in some microseconds.
     fn default() -> MateLimits {
-        MateLimits { nodes: 120_000 }
+        MateLimits { nodes: 1_000_000 }
     }
 }
 
-/// The cheap per-side check: whether `side` provably cannot mate by the static rules alone
-/// (material, then the locked-position proof), without any search. `false` means "not
-/// proved". Answers "no mate" wherever [`can_mate`] would without searching.
-pub fn cannot_mate_quick(pos: &Position, side: Color) -> bool {
-    material_cannot_mate(pos, side) || cannot_mate_locked(pos, side)
+/// Which stage decided a side: the proof behind a "cannot mate", the work that found a "can
+/// mate" line.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Tier {
+    /// The game is over on the board: a checkmate (by the side, or of it) or a stalemate.
+    Over,
+    /// The material on the board ([`material_cannot_mate`]).
+    Material,
+    /// A blocked position: the locked-position proof ([`cannot_mate_locked`]).
+    Blocked,
+    /// One move ahead: every legal move leaves the position over, or the side without mating
+    /// material ([`cannot_mate_after_any_move`]).
+    LookAhead,
+    /// The greedy dive: one line of play that ends in a mate.
+    Dive,
+    /// The first [`QUICK_NODES`] positions of the search: a helpmate found, or (rarely) every
+    /// reachable position visited.
+    Quick,
+    /// The rest of the search: a helpmate found, or every reachable position visited without
+    /// one; or, when undecided, the search's node limit reached.
+    Search,
+}
+
+impl Tier {
+    /// The stage's name in output: `over`, `material`, `blocked`, `look_ahead`, `quick`,
+    /// `search`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Tier::Over => "over",
+            Tier::Material => "material",
+            Tier::Blocked => "blocked",
+            Tier::LookAhead => "look_ahead",
+            Tier::Dive => "dive",
+            Tier::Quick => "quick",
+            Tier::Search => "search",
+        }
+    }
+
+    /// The proof behind a "cannot mate" this stage gave, in words: `too little material`,
+    /// `a blocked position`, `no position it can reach is a mate`...
+    pub fn proof(self) -> &'static str {
+        match self {
+            Tier::Over => "the game is over",
+            Tier::Material => "too little material",
+            Tier::Blocked => "a blocked position",
+            Tier::LookAhead => "every legal move leaves too little material or ends the game",
+            Tier::Dive | Tier::Quick | Tier::Search => "no position it can reach is a mate",
+        }
+    }
+}
+
+/// Positions the search may expand and still count as [`Tier::Quick`]: its greedy dive, a few
+/// dozen positions.
+pub const QUICK_NODES: u64 = 64;
+
+/// A side's answer, with the stage that gave it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    /// The answer.
+    pub answer: CanMate,
+    /// The stage that decided it (for [`CanMate::Unknown`], [`Tier::Search`]).
+    pub tier: Tier,
+    /// Positions the search expanded.
+    pub nodes: u64,
+}
+
+/// Whether `side` can still checkmate its opponent from `pos`, and which stage decided it.
+/// (For many positions, [`Solver::judge`] keeps its working memory from one to the next.)
+pub fn judge(pos: &Position, side: Color, limits: &MateLimits) -> Verdict {
+    Solver::new().judge(pos, side, limits)
 }
 
 /// Whether `side` can still checkmate its opponent from `pos` by some series of legal moves.
 pub fn can_mate(pos: &Position, side: Color, limits: &MateLimits) -> CanMate {
-    if !pos.has_legal_moves() {
-        // The game is over: mated already (by `side`, if the side to move is the other one),
-        // or stalemate.
-        let mated = pos.is_check() && pos.turn() != side;
-        return if mated {
-            CanMate::Yes(Vec::new())
-        } else {
-            CanMate::No
-        };
-    }
-    if cannot_mate_quick(pos, side) {
-        return CanMate::No;
-    }
-    match search::search(pos, side, limits.nodes).0 {
-        search::Found::Mate(line) => verified(pos, side, line),
-        search::Found::None => CanMate::No,
-        search::Found::Unknown => CanMate::Unknown,
-    }
-}
-
-/// `Yes(line)` if `line` replays legally from `pos` to a mate of `side`'s opponent, else
-/// `Unknown` (a guard against a Zobrist collision in the searches).
-fn verified(pos: &Position, side: Color, line: Vec<Move>) -> CanMate {
-    if replays_to_mate(pos, side, &line) {
-        CanMate::Yes(line)
-    } else {
-        CanMate::Unknown
-    }
+    judge(pos, side, limits).answer
 }
 
 /// Whether `line` is a series of legal moves from `pos` ending in checkmate of `side`'s
@@ -135,7 +191,7 @@ fn verified(pos: &Position, side: Color, line: Vec<Move>) -> CanMate {
 pub fn replays_to_mate(pos: &Position, side: Color, line: &[Move]) -> bool {
     let mut pos = pos.clone();
     for &mv in line {
-        if !pos.legal_moves().contains(&mv) {
+        if !pos.is_legal(mv) {
             return false;
         }
         pos.play_unchecked(mv);
@@ -203,6 +259,10 @@ mod tests {
         let pos = Position::startpos();
         assert_eq!(
             can_mate(&pos, Color::White, &MateLimits { nodes: 1 }),
+            CanMate::Unknown
+        );
+        assert_eq!(
+            can_mate(&pos, Color::White, &MateLimits { nodes: 0 }),
             CanMate::Unknown
         );
     }

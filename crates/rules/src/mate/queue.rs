@@ -35,6 +35,14 @@ impl<T: Copy> BucketQueue<T> {
         }
     }
 
+    /// Removes every item (keeping the room).
+    pub(crate) fn clear(&mut self) {
+        self.items.clear();
+        self.heads.clear();
+        self.lowest = 0;
+        self.len = 0;
+    }
+
     /// Adds `item` with `priority`.
     #[inline]
     pub(crate) fn push(&mut self, priority: usize, item: T) {
@@ -48,28 +56,38 @@ impl<T: Copy> BucketQueue<T> {
         self.len += 1;
     }
 
-    /// Takes the newest item of the lowest priority.
+    /// Takes the newest item of the lowest priority, with that priority.
     #[inline]
-    pub(crate) fn pop(&mut self) -> Option<T> {
+    pub(crate) fn pop_with_priority(&mut self) -> Option<(usize, T)> {
+        let lowest = self.lowest_priority()?;
+        let (item, older) = self.items[self.heads[lowest] as usize];
+        self.heads[lowest] = older;
+        self.len -= 1;
+        Some((lowest, item))
+    }
+
+    /// The lowest priority with an item waiting.
+    #[inline]
+    pub(crate) fn lowest_priority(&mut self) -> Option<usize> {
         if self.len == 0 {
             return None;
         }
-        loop {
-            let head = self.heads[self.lowest];
-            if head != NONE {
-                let (item, older) = self.items[head as usize];
-                self.heads[self.lowest] = older;
-                self.len -= 1;
-                return Some(item);
-            }
+        while self.heads[self.lowest] == NONE {
             self.lowest += 1;
         }
+        Some(self.lowest)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    impl<T: Copy> BucketQueue<T> {
+        fn pop(&mut self) -> Option<T> {
+            self.pop_with_priority().map(|(_, item)| item)
+        }
+    }
 
     #[test]
     fn lowest_first_then_newest() {

@@ -1,0 +1,174 @@
+//! The rulings on labelled positions: for every side of every position of each file, whether it
+//! can still mate ([`judge`]), against the file's label, with the stage (tier) that decided it
+//! and the time each tier took.
+//!
+//! ```text
+//! cargo bench -p arbiter-rules --bench rulings -- [--nodes N] [--step K] [--list] FILE...
+//! ```
+//!
+//! A file has one position a line: `XX FEN` (XX the label: `W` or `-` for White, `B` or `-`
+//! for Black, as in chasolver's test sets and the shared unwinnability vector) or a bare FEN
+//! (then nothing is checked against it). Lines starting with `#` are comments. Without files,
+//! the two test sets of `testdata/chasolver/`. `--nodes` is the search's limit per side (the
+//! default of `moves`), `--step K` takes every K-th position only, `--list` prints every
+//! undecided side. A wrong answer, or a helpmate that does not replay to mate, ends the run
+//! with status 1.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use arbiter_rules::mate::{CanMate, MateLimits, Solver, Tier, replays_to_mate};
+use arbiter_rules::{Color, Position, epd_to_fen};
+
+/// What one tier did: sides it answered yes, no, or left undecided, and the time they took.
+#[derive(Default)]
+struct Tally {
+    yes: usize,
+    no: usize,
+    unknown: usize,
+    time: Duration,
+    nodes: u64,
+    plies: usize,
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1).filter(|a| a != "--bench");
+    let mut limits = MateLimits::default();
+    let mut step = 1usize;
+    let mut list = false;
+    let mut files = Vec::new();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--nodes" => {
+                limits.nodes = args.next().and_then(|n| n.parse().ok()).expect("--nodes N")
+            }
+            "--step" => step = args.next().and_then(|n| n.parse().ok()).expect("--step K"),
+            "--list" => list = true,
+            _ => files.push(PathBuf::from(arg)),
+        }
+    }
+    if files.is_empty() {
+        let dir = arbiter_test_support::workspace_root().join("testdata/chasolver");
+        files = vec![dir.join("lichess.txt"), dir.join("positions.txt")];
+    }
+    let mut failed = false;
+    for file in &files {
+        failed |= run(file, &limits, step, list);
+    }
+    if failed {
+        std::process::exit(1);
+    }
+}
+
+/// Rules every side of `file`; prints the table. `true` when an answer was wrong.
+fn run(file: &PathBuf, limits: &MateLimits, step: usize, list: bool) -> bool {
+    let text =
+        std::fs::read_to_string(file).unwrap_or_else(|err| panic!("{}: {err}", file.display()));
+    let mut tiers: BTreeMap<Tier, Tally> = BTreeMap::new();
+    let (mut positions, mut refused, mut wrong) = (0usize, 0usize, 0usize);
+    let mut slowest = (Duration::ZERO, String::new());
+    let mut most = (0u64, String::new());
+    let mut solver = Solver::new();
+    let mut total = Duration::ZERO;
+    for (number, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        positions += 1;
+        if (positions - 1) % step != 0 {
+            continue;
+        }
+        let labelled = line.len() > 3 && line.as_bytes()[2] == b' ' && !line[..2].contains('/');
+        let (label, fen) = if labelled {
+            (Some(&line.as_bytes()[..2]), &line[3..])
+        } else {
+            (None, line)
+        };
+        let pos = match Position::from_fen(&epd_to_fen(fen)) {
+            Ok(pos) => pos,
+            Err(err) => {
+                refused += 1;
+                if list {
+                    println!("refused line {}: {fen}: {err}", number + 1);
+                }
+                continue;
+            }
+        };
+        for (i, side) in Color::ALL.into_iter().enumerate() {
+            if label.is_some_and(|label| label[i] == b'?') {
+                continue;
+            }
+            let start = Instant::now();
+            let verdict = solver.judge(&pos, side, limits);
+            let spent = start.elapsed();
+            total += spent;
+            if spent > slowest.0 {
+                slowest = (spent, format!("{side} {fen}"));
+            }
+            if verdict.nodes > most.0 && verdict.answer.known().is_some() {
+                most = (verdict.nodes, format!("{side} {fen}"));
+            }
+            let tally = tiers.entry(verdict.tier).or_default();
+            tally.time += spent;
+            tally.nodes += verdict.nodes;
+            match &verdict.answer {
+                CanMate::Yes(moves) => {
+                    tally.yes += 1;
+                    tally.plies += moves.len();
+                    if !replays_to_mate(&pos, side, moves) {
+                        println!("NOT A MATE line {}: {side}: {fen}", number + 1);
+                        wrong += 1;
+                    }
+                }
+                CanMate::No => tally.no += 1,
+                CanMate::Unknown => {
+                    tally.unknown += 1;
+                    if list {
+                        println!("undecided line {}: {side}: {line}", number + 1);
+                    }
+                }
+            }
+            if let (Some(label), Some(got)) = (label, verdict.answer.known())
+                && got != (label[i] != b'-')
+            {
+                println!("WRONG line {}: {side} answered {got}: {line}", number + 1);
+                wrong += 1;
+            }
+        }
+    }
+    let sides: usize = tiers.values().map(|t| t.yes + t.no + t.unknown).sum();
+    let undecided: usize = tiers.values().map(|t| t.unknown).sum();
+    println!(
+        "{}: {positions} positions, {refused} refused, {sides} sides ruled",
+        file.display()
+    );
+    println!(
+        "| tier | yes | no | undecided | time (s) | µs per side | nodes per side | plies per helpmate |"
+    );
+    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    for (tier, t) in &tiers {
+        let n = t.yes + t.no + t.unknown;
+        println!(
+            "| {tier:?} | {} | {} | {} | {:.3} | {:.1} | {:.0} | {:.1} |",
+            t.yes,
+            t.no,
+            t.unknown,
+            t.time.as_secs_f64(),
+            1e6 * t.time.as_secs_f64() / n.max(1) as f64,
+            t.nodes as f64 / n.max(1) as f64,
+            t.plies as f64 / t.yes.max(1) as f64
+        );
+    }
+    println!(
+        "total {:.3} s, {:.1} µs per side; undecided {undecided}; wrong {wrong}; slowest {:.1} ms ({}); most positions for a decided side {} ({})",
+        total.as_secs_f64(),
+        1e6 * total.as_secs_f64() / sides.max(1) as f64,
+        1e3 * slowest.0.as_secs_f64(),
+        slowest.1,
+        most.0,
+        most.1
+    );
+    wrong > 0
+}

@@ -1,0 +1,233 @@
+//! The greedy dive: one line of play, each side choosing its move at once by a simple rule,
+//! that often reaches a helpmate where material abounds. With the winner to move, every position
+//! is first tested for a mate in one. No position is kept, and nothing is proved when a dive
+//! fails: the search takes over.
+//!
+//! Two rules for the loser are tried in turn ([`Plan`]): it gives up its men one by one where the
+//! winner can take them, or it keeps them and walls in its own king in a corner. The winner takes
+//! what is offered, promotes to a queen, and brings its king close while its other men keep a
+//! step away from the loser's king (so that the loser, which never captures by choice, is not
+//! left only captures).
+
+use crate::bitboard::Bitboard;
+use crate::mate::checks::threat;
+use crate::mate::guide::distance;
+use crate::movegen::Sink;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::types::{Color, Role, Square};
+
+/// The longest line a dive plays, in plies.
+const MAX_PLIES: usize = 80;
+
+/// The loser's rule in a dive.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Plan {
+    /// Give up the men where the winner can take them, the most valuable first; then take the
+    /// king to the nearest corner.
+    Shed,
+    /// Keep the men: take the king to the nearest corner, and the men next to it.
+    Wall,
+}
+
+/// Plays from `pos` by `plan` toward a mate by `winner`, at most `limit` plies (and never more
+/// than [`MAX_PLIES`]): the line if it ends in one, and the plies played.
+pub(crate) fn dive(
+    pos: &Position,
+    winner: Color,
+    plan: Plan,
+    limit: u64,
+) -> (Option<Vec<Move>>, u64) {
+    let mut line = Vec::new();
+    let mut p = pos.clone();
+    let mut keys = [0u64; MAX_PLIES];
+    let plies = MAX_PLIES.min(usize::try_from(limit).unwrap_or(MAX_PLIES));
+    for ply in 0..plies {
+        let choice = if p.turn() == winner {
+            let (mate, _) = threat(&p);
+            if let Some(mate) = mate {
+                line.push(mate);
+                return (Some(line), ply as u64 + 1);
+            }
+            best(&p, winner_score)
+        } else {
+            best(&p, |pos, mv| loser_score(pos, winner, mv, plan))
+        };
+        let Some(mv) = choice else {
+            return (None, ply as u64 + 1);
+        };
+        p.play_unchecked(mv);
+        line.push(mv);
+        let key = p.zobrist();
+        if keys[..ply].contains(&key) {
+            return (None, ply as u64 + 1);
+        }
+        keys[ply] = key;
+    }
+    (None, plies as u64)
+}
+
+/// The legal move of `pos` that `score` rates highest (the first of equals), without listing
+/// the moves.
+fn best(pos: &Position, score: impl Fn(&Position, Move) -> i32) -> Option<Move> {
+    let mut choose = Choose { score, best: None };
+    pos.generate::<true, _>(ALL_ROLES, Bitboard::FULL, &mut choose);
+    choose.best.map(|(_, mv)| mv)
+}
+
+/// Every role, as the generator's bit set.
+const ALL_ROLES: u8 = 0b11_1111;
+
+/// Keeps the best-rated move the generator offers.
+struct Choose<F> {
+    score: F,
+    best: Option<(i32, Move)>,
+}
+
+impl<F: Fn(&Position, Move) -> i32> Choose<F> {
+    #[inline]
+    fn offer(&mut self, pos: &Position, mv: Move) {
+        let s = (self.score)(pos, mv);
+        if self.best.is_none_or(|(b, _)| s > b) {
+            self.best = Some((s, mv));
+        }
+    }
+
+    #[inline]
+    fn pawn(&mut self, pos: &Position, from: Square, to: Square) {
+        let capture = pos.role_at(to);
+        if Bitboard::BACK_RANKS.contains(to) {
+            for role in Role::PROMOTIONS {
+                self.offer(pos, Move::normal(Role::Pawn, from, capture, to, Some(role)));
+            }
+        } else {
+            self.offer(pos, Move::normal(Role::Pawn, from, capture, to, None));
+        }
+    }
+}
+
+impl<F: Fn(&Position, Move) -> i32> Sink for Choose<F> {
+    #[inline]
+    fn piece(&mut self, pos: &Position, role: Role, from: Square, targets: Bitboard) {
+        for to in targets {
+            if role == Role::Pawn {
+                self.pawn(pos, from, to);
+            } else {
+                self.offer(pos, Move::normal(role, from, pos.role_at(to), to, None));
+            }
+        }
+    }
+
+    #[inline]
+    fn pawns(&mut self, pos: &Position, targets: Bitboard, delta: i32) {
+        for to in targets {
+            let from = Square::from_index((to.index() as i32 - delta) as u8);
+            self.pawn(pos, from, to);
+        }
+    }
+
+    /// Never offered, nor castling: neither rule needs them, and a dive left with no other
+    /// move gives up (the search takes over).
+    #[inline]
+    fn en_passant(&mut self, _: Square, _: Square) {}
+
+    #[inline]
+    fn castle(&mut self, _: Square, _: Square) {}
+}
+
+/// The value of a man taken.
+fn value(role: Role) -> i32 {
+    match role {
+        Role::Pawn => 1,
+        Role::Knight | Role::Bishop => 3,
+        Role::Rook => 5,
+        Role::Queen => 9,
+        Role::King => 0,
+    }
+}
+
+/// The winner's choice: take the most, promote to a queen, push pawns, bring the king closer to
+/// the loser's, and the other men closer but not next to it.
+fn winner_score(pos: &Position, mv: Move) -> i32 {
+    let loser_king = pos.king_of(!pos.turn());
+    let mut s = 0;
+    if let Some(taken) = mv.capture() {
+        s += 100 * value(taken);
+    }
+    match mv.promotion() {
+        Some(Role::Queen) => s += 800,
+        Some(_) => return -1000,
+        None => {}
+    }
+    let landing = mv.promotion().unwrap_or(mv.role());
+    let (from, to) = (mv.from(), mv.to());
+    let closer = distance(from, loser_king) - distance(to, loser_king);
+    match landing {
+        Role::Pawn => s += 20,
+        Role::King => s += 6 * closer,
+        _ if distance(to, loser_king) >= 2 => s += 2 * closer,
+        _ => s -= 20,
+    }
+    s
+}
+
+/// The loser's choice: never take if it can help it; by `plan`, give a man up where the winner
+/// can take it, or bring the men next to the king; and take the king toward the nearest corner.
+fn loser_score(pos: &Position, winner: Color, mv: Move, plan: Plan) -> i32 {
+    if mv.is_capture() {
+        return -1000;
+    }
+    let (from, to) = (mv.from(), mv.to());
+    if mv.role() == Role::King {
+        return -corner_distance(to);
+    }
+    match plan {
+        Plan::Shed => {
+            let attacked = pos
+                .attackers_to(to, winner, pos.occupied().without(from))
+                .any();
+            if attacked {
+                100 * value(mv.role())
+            } else {
+                -10
+            }
+        }
+        Plan::Wall => {
+            let king = pos.king_of(pos.turn());
+            2 * (distance(from, king) - distance(to, king)) - 5
+        }
+    }
+}
+
+/// King steps from `sq` to the nearest corner.
+fn corner_distance(sq: Square) -> i32 {
+    let f = sq.file() as i32;
+    let r = sq.rank() as i32;
+    f.min(7 - f).max(r.min(7 - r))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mate::replays_to_mate;
+
+    fn fen(s: &str) -> Position {
+        Position::from_fen_lenient(s).unwrap()
+    }
+
+    #[test]
+    fn a_full_board_dives_to_a_mate() {
+        let pos = Position::startpos();
+        let line = dive(&pos, Color::White, Plan::Shed, 100)
+            .0
+            .expect("a helpmate");
+        assert!(replays_to_mate(&pos, Color::White, &line));
+    }
+
+    #[test]
+    fn a_lone_knight_never_mates_a_bare_king() {
+        let pos = fen("k7/8/8/8/8/8/8/K5N1 w - - 0 1");
+        assert!(dive(&pos, Color::White, Plan::Shed, 100).0.is_none());
+        assert!(dive(&pos, Color::White, Plan::Wall, 100).0.is_none());
+    }
+}

@@ -1,0 +1,283 @@
+//! What guides the helpmate search: how near a position looks to a mate of the loser (lower is
+//! nearer). A guide only orders the search; it proves nothing, and a poor estimate only costs
+//! time.
+//!
+//! The estimate adds up, each weighed:
+//!
+//! - the loser's king's *flights*: neighbours neither held by its own men nor attacked;
+//! - the loser's *mobility*: how many legal moves it has, or would have were it to move. A mated
+//!   side has none; a king boxed in by its own men has few;
+//! - the winner's *threat*: whether it has a check (were it to move), and a mate ends the
+//!   estimate at once;
+//! - how far the winner's men are from the loser's king, and its most advanced pawn from
+//!   promotion when it has no queen;
+//! - the loser's men. Two guides differ here ([`Guide`]): with a queen, a rook or pawns the
+//!   winner mates most easily once the loser has shed its men, so each counts against
+//!   ([`Guide::Shed`]); with minor pieces only, the loser's men are the blockers a bishop or a
+//!   knight mates against, in a corner: how many king steps the loser's king, one of its men and
+//!   the winner's king need to stand in a corner's mating pattern counts instead. The other
+//!   guide ([`Guide::Block`]) counts the loser's men by their distance to their king and the
+//!   king's distance to a corner whenever the winner has no queen or rook: the search tries it
+//!   when the first fails, for the helpmates in which the loser's own men wall in its king.
+//!
+//! The weights were tuned on chasolver's lichess test set (every tenth position), on the
+//! positions expanded and the time taken; see `bench/rulings.sh`.
+
+use crate::attacks;
+use crate::bitboard::Bitboard;
+use crate::mate::checks::threat;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::types::{Color, Role, Square};
+
+/// Which estimate of the loser's men (see the module doc).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Guide {
+    /// The loser sheds its men; with minor pieces only, the corner pattern.
+    Shed,
+    /// The loser's men gather round their king whenever the winner has no queen or rook.
+    Block,
+}
+
+/// A free flight of the loser's king.
+const FLIGHT: i32 = 5;
+/// A legal move of the loser.
+const MOBILITY: i32 = 1;
+/// No check for the winner (were it to move).
+const NO_CHECK: i32 = 24;
+/// A check for the winner that does not mate.
+const CHECK: i32 = 12;
+/// A man the loser keeps, when it should shed them.
+const LOSER_MAN: i32 = 6;
+/// A king step of a loser's man toward its king, when it should block.
+const BLOCKER: i32 = 2;
+/// A king step of the corner pattern, or of the loser's king toward a corner.
+const CORNER: i32 = 10;
+/// A rank the most advanced pawn of a winner without a queen has to go.
+const PAWN: i32 = 6;
+
+/// The estimate for `pos` (see the module doc), and, with the winner to move and a mating check
+/// on the board, that check.
+pub(crate) fn estimate(pos: &Position, winner: Color, guide: Guide) -> (i32, Option<Move>) {
+    let loser = !winner;
+    let loser_king = pos.king_of(loser);
+    let occupied = pos.occupied();
+    let ours = pos.by_color(winner);
+    let mut flights = 0;
+    for flight in attacks::king(loser_king) & !pos.by_color(loser) {
+        if pos.attackers_to(flight, winner, occupied).is_empty() {
+            flights += 1;
+        }
+    }
+    let mut h = FLIGHT * flights;
+    let mut nearest = 8;
+    let mut pawn_to_go = 8;
+    for sq in ours {
+        match pos.role_at(sq) {
+            Some(Role::Pawn) => {
+                let to_go = match winner {
+                    Color::White => 7 - sq.rank() as i32,
+                    Color::Black => sq.rank() as i32,
+                };
+                pawn_to_go = pawn_to_go.min(to_go);
+                nearest = nearest.min(distance(sq, loser_king) + 1);
+            }
+            Some(Role::King) => h += distance(sq, loser_king) / 2,
+            Some(_) => {
+                let d = distance(sq, loser_king);
+                h += d / 2;
+                nearest = nearest.min(d);
+            }
+            None => {}
+        }
+    }
+    h += 2 * nearest + edge_distance(loser_king);
+    if (ours & pos.by_role(Role::Queen)).is_empty() && pawn_to_go < 8 {
+        h += PAWN * pawn_to_go;
+    }
+    let loser_men = pos.by_color(loser) & !pos.by_role(Role::King);
+    let heavy = pos.by_role(Role::Pawn) | pos.by_role(Role::Rook) | pos.by_role(Role::Queen);
+    let lines = pos.by_role(Role::Rook) | pos.by_role(Role::Queen);
+    match guide {
+        Guide::Shed if (ours & heavy).is_empty() => h += CORNER * corner_pattern(pos, winner),
+        Guide::Shed => h += LOSER_MAN * loser_men.count() as i32,
+        Guide::Block if (ours & lines).is_empty() => {
+            for sq in loser_men {
+                h += BLOCKER * distance(sq, loser_king);
+            }
+            let (f, r) = (loser_king.file() as i32, loser_king.rank() as i32);
+            h += CORNER * f.min(7 - f).max(r.min(7 - r));
+        }
+        Guide::Block => h += LOSER_MAN * loser_men.count() as i32,
+    }
+    // Mobility and threat, the position turned to the side they are about when needed (not when
+    // the side to move is in check: turned, the side not to move would be).
+    let check = pos.is_check();
+    let turned = |turn| {
+        let mut turned = pos.clone();
+        turned.ep = None;
+        turned.set_turn(turn);
+        turned
+    };
+    let (mobility, has_check) = if pos.turn() == winner {
+        let (mate, has_check) = threat(pos);
+        if mate.is_some() {
+            return (0, mate);
+        }
+        let mobility = if check {
+            CHECKED_MOBILITY
+        } else {
+            turned(loser).count_legal_moves() as i32
+        };
+        (mobility, has_check)
+    } else {
+        // The winner's checks matter once the king is nearly boxed in.
+        let has_check = check || (flights <= 1 && threat(&turned(winner)).1);
+        (pos.count_legal_moves() as i32, has_check)
+    };
+    h += MOBILITY * mobility + if has_check { CHECK } else { NO_CHECK };
+    (h, None)
+}
+
+/// How promising `mv` looks for a mate of `winner`'s opponent, from the move alone (higher
+/// first): the order in which the search tries the positions of one priority. For the winner,
+/// steps toward the loser's king, attacks on its neighbourhood, captures and promotions; for
+/// the loser, king steps toward the edge among its own men, men stepping next to their king,
+/// and never a capture.
+pub(crate) fn prior(pos: &Position, winner: Color, mv: Move) -> i32 {
+    let loser_king = pos.king_of(!winner);
+    let (from, to) = (mv.from(), mv.to());
+    let us = pos.turn();
+    let mut s = 0;
+    if us == winner {
+        let landing = mv.promotion().unwrap_or(mv.role());
+        if landing != Role::King {
+            s += 2 * (distance(from, loser_king) - distance(to, loser_king));
+            let occupied = pos.occupied();
+            let reach = match landing {
+                Role::Knight => attacks::knight(to),
+                Role::Bishop => attacks::bishop(to, occupied),
+                Role::Rook => attacks::rook(to, occupied),
+                Role::Queen => attacks::queen(to, occupied),
+                _ => attacks::pawn(us, to),
+            };
+            s += 3 * (reach & attacks::king(loser_king).with(loser_king)).count() as i32;
+        }
+        if mv.promotion() == Some(Role::Queen) {
+            s += 10;
+        }
+        if mv.is_capture() {
+            s += 4;
+        }
+    } else {
+        if mv.role() == Role::King {
+            s += 2 * (edge_distance(from) - edge_distance(to));
+            s += (attacks::king(to) & pos.by_color(us)).count() as i32;
+        } else if attacks::king(loser_king).contains(to) {
+            s += 4;
+        }
+        if mv.is_capture() {
+            s -= 6;
+        }
+    }
+    s
+}
+
+/// The loser's mobility counted for a winner in check (whose position cannot be turned).
+const CHECKED_MOBILITY: i32 = 8;
+
+/// With minor pieces only, the winner mates in a corner (one its bishops can reach, when it has
+/// no knight): the loser's king in it, one of the loser's men beside it, the winner's king a
+/// knight's jump away. The fewest king steps the three need, over the corners.
+fn corner_pattern(pos: &Position, winner: Color) -> i32 {
+    let loser = !winner;
+    let loser_king = pos.king_of(loser);
+    let winner_king = pos.king_of(winner);
+    let ours = pos.by_color(winner);
+    let bishops = ours & pos.by_role(Role::Bishop);
+    let knights = ours & pos.by_role(Role::Knight);
+    let loser_men = pos.by_color(loser) & !pos.by_role(Role::King);
+    let mut best = None;
+    for (corner, beside, cover) in CORNERS {
+        let shade = if Bitboard::LIGHT_SQUARES.contains(corner) {
+            Bitboard::LIGHT_SQUARES
+        } else {
+            Bitboard::DARK_SQUARES
+        };
+        if knights.is_empty() && (bishops & shade).is_empty() {
+            continue;
+        }
+        let mut blocker = 8;
+        for man in loser_men {
+            for b in beside {
+                blocker = blocker.min(distance(man, b));
+            }
+        }
+        let d = distance(loser_king, corner) + blocker + distance(winner_king, cover);
+        best = Some(best.map_or(d, |b: i32| b.min(d)));
+    }
+    best.unwrap_or(0)
+}
+
+/// Each corner, the two squares beside it on the edges, and the square a knight's jump from it
+/// toward the centre's side (where the winner's king covers the rest).
+const CORNERS: [(Square, [Square; 2], Square); 4] = [
+    (Square::A1, [Square::A2, Square::B1], Square::C2),
+    (Square::H1, [Square::H2, Square::G1], Square::F2),
+    (Square::A8, [Square::A7, Square::B8], Square::C7),
+    (Square::H8, [Square::H7, Square::G8], Square::F7),
+];
+
+/// The king distance between two squares.
+#[inline]
+pub(crate) fn distance(a: Square, b: Square) -> i32 {
+    (a.file() as i32 - b.file() as i32)
+        .abs()
+        .max((a.rank() as i32 - b.rank() as i32).abs())
+}
+
+/// How far `sq` is from the nearest edge (0 on the edge, 3 in the centre).
+#[inline]
+fn edge_distance(sq: Square) -> i32 {
+    let f = sq.file() as i32;
+    let r = sq.rank() as i32;
+    f.min(7 - f).min(r).min(7 - r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fen(s: &str) -> Position {
+        Position::from_fen_lenient(s).unwrap()
+    }
+
+    #[test]
+    fn a_boxed_king_looks_nearer() {
+        let free = fen("8/8/8/4k3/8/8/8/R3K3 b - - 0 1");
+        let boxed = fen("k7/8/8/8/8/8/8/R3K3 b - - 0 1");
+        let of = |pos: &Position| estimate(pos, Color::White, Guide::Shed).0;
+        assert!(of(&boxed) < of(&free));
+    }
+
+    #[test]
+    fn a_mate_in_one_is_returned() {
+        let pos = fen("k7/8/1K6/8/8/8/8/7R w - - 0 1");
+        let (h, mate) = estimate(&pos, Color::White, Guide::Shed);
+        assert_eq!(h, 0);
+        let mate = mate.expect("Rh8 mates");
+        let mut after = pos.clone();
+        after.play_unchecked(mate);
+        assert!(after.is_checkmate());
+    }
+
+    #[test]
+    fn a_knight_corner_pattern_counts_steps() {
+        // White: king c7 (the cover square of a8), knight; Black: king a8, pawn a7 beside it.
+        let pos = fen("k7/p1K5/8/8/8/8/8/6N1 w - - 0 1");
+        assert_eq!(corner_pattern(&pos, Color::White), 0);
+        // The white king two steps from its square.
+        let pos = fen("k7/p3K3/8/8/8/8/8/6N1 w - - 0 1");
+        assert_eq!(corner_pattern(&pos, Color::White), 2);
+    }
+}

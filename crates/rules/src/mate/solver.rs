@@ -1,0 +1,190 @@
+//! The decision for one side, stage by stage from cheap to dear ([`Solver::judge`]), with the
+//! working memory the search keeps from one position to the next.
+
+use crate::mate::dive::{Plan, dive};
+use crate::mate::exhaust::Exhauster;
+use crate::mate::guide::Guide;
+use crate::mate::locked::{blocked_pawns, cannot_mate_locked};
+use crate::mate::lookahead::cannot_mate_after_any_move;
+use crate::mate::search::{Found, Searcher};
+use crate::mate::shorten::shortened;
+use crate::mate::statics::material_cannot_mate;
+use crate::mate::{CanMate, MateLimits, QUICK_NODES, Tier, Verdict, replays_to_mate};
+use crate::moves::Move;
+use crate::position::Position;
+use crate::types::Color;
+
+/// The can-mate decision with its working memory (the search's buffers), kept from one
+/// position to the next: once warmed up, judging a position allocates little beyond the
+/// helpmate line it returns.
+pub struct Solver {
+    searcher: Searcher,
+    exhauster: Exhauster,
+}
+
+impl Default for Solver {
+    fn default() -> Solver {
+        Solver::new()
+    }
+}
+
+/// The locked-position proof is asked before the search only when at least this many pawns
+/// stand blocked head-on by an enemy pawn (walls start from such pawns; elsewhere the proof
+/// rarely succeeds and costs some microseconds; the search asks it again where pawns lock).
+const LOCK_MIN_BLOCKED: u32 = 4;
+
+impl Solver {
+    /// A solver with empty buffers.
+    pub fn new() -> Solver {
+        Solver {
+            searcher: Searcher::new(),
+            exhauster: Exhauster::new(),
+        }
+    }
+
+    /// Whether `side` can still checkmate its opponent from `pos`, and which stage decided it:
+    /// the game over on the board, material, the locked-position proof (when pawns are blocked),
+    /// one move ahead, then, within `limits` (0: none of them), two greedy dives and the search.
+    pub fn judge(&mut self, pos: &Position, side: Color, limits: &MateLimits) -> Verdict {
+        let verdict = |answer, tier, nodes| Verdict {
+            answer,
+            tier,
+            nodes,
+        };
+        if !pos.has_legal_moves() {
+            // Mated already (by `side`, if the side to move is the other one), or stalemate.
+            let mated = pos.is_check() && pos.turn() != side;
+            let answer = if mated {
+                CanMate::Yes(Vec::new())
+            } else {
+                CanMate::No
+            };
+            return verdict(answer, Tier::Over, 0);
+        }
+        if material_cannot_mate(pos, side) {
+            return verdict(CanMate::No, Tier::Material, 0);
+        }
+        if blocked_pawns(pos) >= LOCK_MIN_BLOCKED && cannot_mate_locked(pos, side) {
+            return verdict(CanMate::No, Tier::Blocked, 0);
+        }
+        if cannot_mate_after_any_move(pos, side) {
+            return verdict(CanMate::No, Tier::LookAhead, 0);
+        }
+        if limits.nodes == 0 {
+            return verdict(CanMate::Unknown, Tier::Search, 0);
+        }
+        let mut spent = 0;
+        for plan in [Plan::Shed, Plan::Wall] {
+            let (line, plies) = dive(pos, side, plan, limits.nodes - spent);
+            spent += plies;
+            if let Some(line) = line {
+                // Played move by move from the legal moves, no key involved: a mate by
+                // construction.
+                debug_assert!(replays_to_mate(pos, side, &line));
+                return verdict(CanMate::Yes(line), Tier::Dive, spent);
+            }
+        }
+        let (found, nodes) = self.search(pos, side, limits.nodes - spent);
+        let answer = match found {
+            Found::Mate(line) => verified(pos, side, line),
+            Found::None => CanMate::No,
+            Found::Unknown => CanMate::Unknown,
+        };
+        let tier = if nodes <= QUICK_NODES && answer != CanMate::Unknown {
+            Tier::Quick
+        } else {
+            Tier::Search
+        };
+        verdict(answer, tier, spent + nodes)
+    }
+
+    /// The search under `limit` positions, stage after stage (each starts afresh; "none" from
+    /// any is a proof, the guides only order the walk): the best-first search with the shedding
+    /// guide; the locked-position proof, if it was skipped before; the best-first search with
+    /// the blocking guide, then the shedding one again, each with a share of what is left; and
+    /// last the exhaustive walk with the rest. In a position with pawn walls, where the answer
+    /// is most often that no mate exists, the exhaustive walk follows the first stage at once.
+    fn search(&mut self, pos: &Position, side: Color, limit: u64) -> (Found, u64) {
+        let walled = blocked_pawns(pos) >= WALLED;
+        let schedule: &[Stage] = if walled {
+            &[Stage::First(Guide::Shed), Stage::Exhaust]
+        } else {
+            &[
+                Stage::First(Guide::Shed),
+                Stage::Later(Guide::Block),
+                Stage::Later(Guide::Shed),
+                Stage::Exhaust,
+            ]
+        };
+        let mut spent = 0;
+        let mut found = Found::Unknown;
+        for (i, &stage) in schedule.iter().enumerate() {
+            if i == 1 && blocked_pawns(pos) < LOCK_MIN_BLOCKED && cannot_mate_locked(pos, side) {
+                // The locked-position proof, skipped before for its cost, once the search did not
+                // decide quickly.
+                return (Found::None, spent);
+            }
+            let left = limit - spent;
+            let (result, more) = match stage {
+                Stage::First(guide) => {
+                    self.searcher
+                        .search(pos, side, FIRST_NODES.min(left), guide)
+                }
+                Stage::Later(guide) => {
+                    let nodes = LATER_NODES.min(left / BEST_SHARE);
+                    self.searcher.search(pos, side, nodes, guide)
+                }
+                Stage::Exhaust => self.exhauster.walk(pos, side, left),
+            };
+            spent += more;
+            found = result;
+            if !matches!(found, Found::Unknown) || spent >= limit {
+                break;
+            }
+        }
+        (found, spent)
+    }
+}
+
+/// A stage of the search: the best-first search with a guide, first or later (with at most
+/// [`FIRST_NODES`] or [`LATER_NODES`] positions), or the exhaustive walk with all that is left.
+#[derive(Copy, Clone)]
+enum Stage {
+    First(Guide),
+    Later(Guide),
+    Exhaust,
+}
+
+/// Positions of the first best-first stage (most helpmates in real games are found here, or by
+/// a dive before it).
+const FIRST_NODES: u64 = 2_000;
+
+/// Positions of each later best-first stage, at most (and at most a [`BEST_SHARE`]-th of what
+/// is left): the best-first search keeps every
+/// position it expands and generates (about a kilobyte each), the exhaustive walk some tens of
+/// bytes, so most of a large limit goes to the walk.
+const LATER_NODES: u64 = 20_000;
+
+/// See [`LATER_NODES`].
+const BEST_SHARE: u64 = 8;
+
+/// Blocked pawns from which a position counts as walled (see [`Solver::search`]).
+const WALLED: u32 = 3;
+
+/// `Yes(line)` if `line` replays legally from `pos` to a mate of `side`'s opponent, else
+/// `Unknown` (a guard against a Zobrist collision in the search). A line longer than
+/// [`LONG_LINE`] plies (the exhaustive walk's path) is shortened first.
+fn verified(pos: &Position, side: Color, line: Vec<Move>) -> CanMate {
+    if !replays_to_mate(pos, side, &line) {
+        return CanMate::Unknown;
+    }
+    if line.len() <= LONG_LINE {
+        return CanMate::Yes(line);
+    }
+    let short = shortened(pos, line);
+    debug_assert!(replays_to_mate(pos, side, &short));
+    CanMate::Yes(short)
+}
+
+/// Lines the solver shortens (see [`shortened`]): longer than any dive's.
+const LONG_LINE: usize = 100;

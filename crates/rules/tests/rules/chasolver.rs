@@ -1,0 +1,118 @@
+//! chasolver's two test sets (`testdata/chasolver/`, MIT, see the README there): lichess
+//! positions and community-submitted hard positions, each labelled with which sides can still
+//! mate. Samples of both, so that the default run stays short: every answer given must agree
+//! with the label, every "yes" must carry a line that replays to mate through our own move
+//! generator, every position refused must name its defect. `bench/rulings.sh` runs both sets
+//! whole, beside chasolver itself.
+
+use arbiter_rules::mate::{CanMate, MateLimits, Solver, replays_to_mate};
+use arbiter_rules::{Color, Position, epd_to_fen};
+
+/// What a run over a sample found.
+#[derive(Debug, Default)]
+struct Outcome {
+    positions: usize,
+    refused: Vec<String>,
+    decided: usize,
+    undecided: Vec<String>,
+    wrong: Vec<String>,
+}
+
+/// Rules every `step`-th position of `name` for both sides within `limits`.
+fn run(name: &str, step: usize, limits: &MateLimits) -> Outcome {
+    let path = arbiter_test_support::fixture(&format!("chasolver/{name}"));
+    let text =
+        std::fs::read_to_string(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
+    let mut outcome = Outcome::default();
+    let mut solver = Solver::new();
+    let lines = text
+        .lines()
+        .enumerate()
+        .filter(|(_, line)| !line.starts_with('#') && !line.trim().is_empty());
+    for (index, (number, line)) in lines.enumerate() {
+        if index % step != 0 {
+            continue;
+        }
+        outcome.positions += 1;
+        let (label, fen) = line.split_at(2);
+        let pos = match Position::from_fen(&epd_to_fen(fen)) {
+            Ok(pos) => pos,
+            Err(err) => {
+                outcome
+                    .refused
+                    .push(format!("line {}: {fen}: {err}", number + 1));
+                continue;
+            }
+        };
+        for (i, side) in Color::ALL.into_iter().enumerate() {
+            let expected = label.as_bytes()[i] != b'-';
+            let answer = solver.judge(&pos, side, limits).answer;
+            if let CanMate::Yes(line) = &answer {
+                assert!(
+                    replays_to_mate(&pos, side, line),
+                    "line {}: {side}: the helpmate does not replay to mate",
+                    number + 1
+                );
+            }
+            match answer.known() {
+                Some(got) if got == expected => outcome.decided += 1,
+                Some(got) => outcome.wrong.push(format!(
+                    "line {}: {side} answered {got}: {line}",
+                    number + 1
+                )),
+                None => outcome
+                    .undecided
+                    .push(format!("line {}: {side}: {line}", number + 1)),
+            }
+        }
+    }
+    outcome
+}
+
+/// Every sixteenth lichess position (every 128th in a debug build), with the default limits:
+/// every side decided, and rightly.
+#[test]
+fn lichess_positions_are_all_decided() {
+    let step = if cfg!(debug_assertions) { 128 } else { 16 };
+    let outcome = run("lichess.txt", step, &MateLimits::default());
+    assert!(outcome.wrong.is_empty(), "{:#?}", outcome.wrong);
+    assert!(outcome.undecided.is_empty(), "{:#?}", outcome.undecided);
+    assert!(outcome.refused.is_empty(), "{:#?}", outcome.refused);
+    assert_eq!(outcome.decided, 2 * outcome.positions);
+    assert_eq!(outcome.positions, 65_536usize.div_ceil(step));
+}
+
+/// Every eighth hard position (every 64th in a debug build), with 200,000 positions per side:
+/// no wrong answer; the positions refused are impossible ones (material no series of
+/// promotions explains, a check no move can have given), each refusal naming why; at most a few sides undecided (21 of 804 at the last
+/// measure: constructed positions whose "no" needs a proof beyond ours, see
+/// `bench/rulings.sh`).
+#[test]
+fn hard_positions_are_answered_rightly() {
+    let step = if cfg!(debug_assertions) { 64 } else { 8 };
+    let outcome = run("positions.txt", step, &MateLimits { nodes: 200_000 });
+    assert!(outcome.wrong.is_empty(), "{:#?}", outcome.wrong);
+    for refusal in &outcome.refused {
+        assert!(
+            [
+                "beyond the initial set",
+                "pawns, at most",
+                "impossible check"
+            ]
+            .iter()
+            .any(|reason| refusal.contains(reason)),
+            "{refusal}"
+        );
+    }
+    let sides = 2 * (outcome.positions - outcome.refused.len());
+    assert_eq!(outcome.decided + outcome.undecided.len(), sides);
+    if !cfg!(debug_assertions) {
+        assert_eq!(outcome.positions, 427);
+        assert!(
+            outcome.undecided.len() <= 25,
+            "{} undecided: {:#?}",
+            outcome.undecided.len(),
+            outcome.undecided
+        );
+    }
+}
