@@ -421,7 +421,7 @@ pub(crate) const LINE_STATE_STOP: [u8; 3] = *b"\";\r";
 /// The longest tag line, in bytes, where the reader must find one by looking ahead of a line
 /// start: the cutter's look for a tag start or a tag line inside a comment, the one-pass
 /// reader's tag lines, and [`super::last_game_start`]'s look for a game start; and the longest tag
-/// pair over lines ([`super::tags::tag_pair_over_lines`]). (A longer tag pair on one line is still
+/// pair over lines (`tags::tag_pair_over_lines`). (A longer tag pair on one line is still
 /// read, the general way.)
 pub const MAX_TAG_LINE: usize = 4096;
 

@@ -2,7 +2,7 @@
 //! FEN and SAN. It knows nothing about PGN or the command line.
 //!
 //! Every type is at the crate root; two modules are namespaces of their own: [`san`] (reading
-//! and writing Standard Algebraic Notation: [`san::write`], [`San::parse`]...) and [`mate`]
+//! and writing Standard Algebraic Notation: [`san::write`], [`San::from_ascii`](san::San::from_ascii)...) and [`mate`]
 //! (whether a side can still mate: [`can_mate`], [`is_dead`], and the proofs behind them).
 //!
 //! ```
