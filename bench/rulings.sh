@@ -8,6 +8,8 @@
 #   ARBITER_TESTDATA  the shared test data (default /work/shared/testdata)
 #   PEER_DIR          the chasolver yardstick's folder (default $ARBITER_TESTDATA/../bench/
 #                     peer-chasolver); it is copied to target/peer-chasolver and built there
+#   PEER              a chasolver yardstick already built (its binary): then nothing is copied
+#                     or built for it
 #   SETS              which sets to run (default "lichess hard vector master lichess-games")
 #
 # Needs cargo, python3 and GNU time (`/usr/bin/time`, Debian package `time`).
@@ -36,15 +38,17 @@ SETS=${SETS:-lichess hard vector master lichess-games}
 for tool in cargo python3 /usr/bin/time; do
     command -v "$tool" >/dev/null || { echo "bench/rulings.sh: $tool is missing" >&2; exit 2; }
 done
-[ -d "$PEER_DIR" ] || { echo "bench/rulings.sh: the yardstick is missing at $PEER_DIR" >&2; exit 2; }
+[ -n "${PEER:-}" ] || [ -d "$PEER_DIR" ] || { echo "bench/rulings.sh: the yardstick is missing at $PEER_DIR" >&2; exit 2; }
 
 echo "building arbiter and the yardstick (release)..." >&2
 (cd "$ROOT" && cargo build --release --quiet)
-rm -rf "$ROOT/target/peer-chasolver" && cp -r "$PEER_DIR" "$ROOT/target/peer-chasolver"
-chmod -R u+w "$ROOT/target/peer-chasolver"
-(cd "$ROOT/target/peer-chasolver" && cargo build --release --quiet)
+if [ -z "${PEER:-}" ]; then
+    rm -rf "$ROOT/target/peer-chasolver" && cp -r "$PEER_DIR" "$ROOT/target/peer-chasolver"
+    chmod -R u+w "$ROOT/target/peer-chasolver"
+    (cd "$ROOT/target/peer-chasolver" && cargo build --release --quiet)
+    PEER=$ROOT/target/peer-chasolver/target/release/peer-chasolver
+fi
 ARBITER=$ROOT/target/release/arbiter
-PEER=$ROOT/target/peer-chasolver/target/release/peer-chasolver
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/arbiter-rulings.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
