@@ -403,12 +403,18 @@ impl fmt::Display for FenDefect {
                 color,
                 promoted,
                 pawns,
-            } => write!(
-                f,
-                "{color} has {promoted} pieces beyond the initial set but only {} missing pawns \
-                 could have been promoted ({pawns} pawns left)",
-                8u32.saturating_sub(*pawns)
-            ),
+            } => {
+                let missing = 8u32.saturating_sub(*pawns);
+                let plural = |n: u32| if n == 1 { "" } else { "s" };
+                write!(
+                    f,
+                    "{color} has {promoted} piece{} beyond the initial set but only {missing} \
+                     missing pawn{} could have been promoted ({pawns} pawn{} left)",
+                    plural(*promoted),
+                    plural(missing),
+                    plural(*pawns)
+                )
+            }
             FenDefect::KingsAdjacent { white, black } => write!(
                 f,
                 "the kings stand next to each other (white on {white}, black on {black})"

@@ -570,6 +570,23 @@ fn too_many_promoted_pieces() {
             )
         },
     );
+    // Said in words, one piece and one pawn in the singular.
+    let one = Position::from_fen("4k3/8/8/8/8/8/PPPPPPPP/3BKB2 w - - 0 1").unwrap_err();
+    assert!(
+        one.to_string().contains(
+            "white has 1 piece beyond the initial set but only 0 missing pawns could have been \
+             promoted (8 pawns left)"
+        ),
+        "{one}"
+    );
+    let seven = Position::from_fen("4k3/8/8/8/8/QQ6/PPPPPPP1/Q3K3 w - - 0 1").unwrap_err();
+    assert!(
+        seven.to_string().contains(
+            "white has 2 pieces beyond the initial set but only 1 missing pawn could have been \
+             promoted (7 pawns left)"
+        ),
+        "{seven}"
+    );
     // The initial pair, one bishop on each colour, is no promotion.
     assert!(Position::from_fen("4k3/8/8/8/8/8/PPPPPPPP/2B1KB2 w - - 0 1").is_ok());
     // Nine queens and no pawns is possible.
