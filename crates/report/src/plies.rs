@@ -11,8 +11,6 @@
 //! ([`PlyLog`](arbiter_core::replay::PlyLog)); here they are played again from the game's start to write
 //! each move's SAN and FEN.
 
-use std::fmt::Write as _;
-
 use arbiter_core::clocks::evidence::allowance;
 use arbiter_core::clocks::{Eval, Millis, Period, TimeControl};
 use arbiter_core::replay::GameReport;
@@ -25,7 +23,7 @@ use crate::table::{ExportFormat, Table, is_plain};
 
 /// The fixed columns of a ply row, `fen` and `comment` included (each only when asked for).
 pub(crate) const PLY_COLUMNS: [(&str, ColumnKind, bool); 17] = {
-    use ColumnKind::{Float64, Int32, Int64, String};
+    use ColumnKind::{Float64, Int32, Int32List, Int64, String};
     [
         ("index", Int64, false),
         ("file", String, false),
@@ -41,7 +39,7 @@ pub(crate) const PLY_COLUMNS: [(&str, ColumnKind, bool); 17] = {
         ("time_spent", Float64, true),
         ("eval_cp", Int32, true),
         ("eval_mate", Int32, true),
-        ("nags", String, true),
+        ("nags", Int32List, true),
         ("comment", String, true),
         ("offset", Int64, false),
     ]
@@ -107,9 +105,8 @@ impl<'a> TimeSpent<'a> {
 pub struct PlyFormatter {
     table: Table,
     wanted: PlyColumns,
-    /// Scratch text: the FEN, the NAGs.
+    /// Scratch text: the FEN.
     fen: String,
-    nags: String,
 }
 
 impl PlyFormatter {
@@ -119,7 +116,6 @@ impl PlyFormatter {
             table: Table::new(format, wanted.columns(extra_tags)),
             wanted,
             fen: String::new(),
-            nags: String::new(),
         }
     }
 
@@ -187,15 +183,11 @@ impl GameFormatter for PlyFormatter {
                 .cell(cp)
                 .cell(mate);
             let nags = log.nags(note);
-            if nags.is_empty() {
-                row.cell(Cell::Null);
+            row.cell(if nags.is_empty() {
+                Cell::Null
             } else {
-                self.nags.clear();
-                for (i, nag) in nags.iter().enumerate() {
-                    let _ = write!(self.nags, "{}{nag}", if i > 0 { " " } else { "" });
-                }
-                row.cell(Cell::Plain(&self.nags));
-            }
+                Cell::List(nags)
+            });
             if self.wanted.comment {
                 let comment = log.comment(note);
                 row.cell(if comment.is_empty() {

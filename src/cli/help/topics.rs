@@ -232,6 +232,7 @@ fn kind_name(kind: ColumnKind, nullable: bool) -> String {
         ColumnKind::Time => "time (microseconds)",
         ColumnKind::TimeMillisUtc => "time (milliseconds, UTC)",
         ColumnKind::Timestamp => "timestamp (milliseconds, UTC)",
+        ColumnKind::Int32List => "list of int32",
     };
     if nullable {
         format!("{name} or null")
