@@ -151,6 +151,40 @@ fn warnings_are_given_where_they_belong() {
     assert_eq!(export.iter().filter(|r| r["valid"] == false).count(), 2);
 }
 
+// See: issue 43, point 6.
+#[test]
+fn words_after_the_result_and_a_missing_result_are_the_games_warnings() {
+    let pgn = b"[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nc6 1-0 (time)\n\n[Result \"*\"]\n\n";
+    let out = arbiter_stdin(&["validate"], pgn);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().take(2).collect();
+    assert_eq!(
+        lines,
+        [
+            "<stdin>:3:25: game 1: warning[text_after_result]: text after the result at 3:25 \
+             is not read as moves: `(time)`",
+            "<stdin>:5:13: game 2: warning[no_result]: no result: the game ends at 5:13 \
+             without 1-0, 0-1, 1/2-1/2 or *",
+        ]
+    );
+    let out = arbiter_stdin(&["validate", "--format", "jsonl"], pgn);
+    let plies: Vec<Value> = (json_lines(&stdout(&out)).into_iter())
+        .filter(|d| d["type"] == "diagnostic")
+        .map(|d| d["ply"].clone())
+        .collect();
+    assert_eq!(plies, [Value::Null, Value::Null]);
+    // Export keeps the game valid, with its outcome.
+    let rows = json_lines(&stdout(&arbiter_stdin(
+        &["export", "--format", "jsonl"],
+        pgn,
+    )));
+    assert_eq!(
+        (&rows[0]["valid"], &rows[0]["outcome"]),
+        (&Value::Bool(true), &Value::from("resignation"))
+    );
+}
+
 #[test]
 fn strict_turns_warnings_into_errors() {
     let path = fixture("warnings/warnings.pgn");
