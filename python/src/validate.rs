@@ -81,14 +81,23 @@ fn produce(inputs: Inputs, options: ReplayOptions, send: SyncSender<Message>) {
     let message = match ran {
         Err(err) if err.kind() == io::ErrorKind::BrokenPipe => return,
         Err(err) => Message::Failed(err),
-        Ok(totals) => Message::Done {
-            totals: Box::new(totals),
-            elapsed: started.elapsed(),
-            input_errors: errors
-                .take()
-                .map(|e| e.lines().map(str::to_owned).collect())
-                .unwrap_or_default(),
-        },
+        Ok(totals) => {
+            // Each input's one `not_utf8` warning, after its games' diagnostics (as validate
+            // writes it); into memory, which cannot fail.
+            let mut notes = Vec::new();
+            let _ = totals.write_not_utf8(DiagnosticFormat::Jsonl, per_game, &mut notes);
+            if !notes.is_empty() && send.send(Message::Lines(notes)).is_err() {
+                return;
+            }
+            Message::Done {
+                totals: Box::new(totals),
+                elapsed: started.elapsed(),
+                input_errors: errors
+                    .take()
+                    .map(|e| e.lines().map(str::to_owned).collect())
+                    .unwrap_or_default(),
+            }
+        }
     };
     let _ = send.send(message);
 }

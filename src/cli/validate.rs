@@ -74,7 +74,8 @@ fn format(
     }
 }
 
-/// Runs `arbiter validate`: the diagnostics, then the summary.
+/// Runs `arbiter validate`: the diagnostics, each input's one `not_utf8` warning, then the
+/// summary.
 pub(crate) fn run(args: &ValidateArgs) -> anyhow::Result<Ran> {
     let started = Instant::now();
     let path = output::path(args.run.output.as_deref());
@@ -103,6 +104,7 @@ pub(crate) fn run(args: &ValidateArgs) -> anyhow::Result<Ran> {
         &mut destination,
     )?;
     let mut sink = destination.out;
+    totals.write_not_utf8(format, args.run.range.is_some(), &mut sink)?;
     totals.write_summary(format, started.elapsed(), &mut sink)?;
     let wrote = args.run.wrote(format_args!(
         "{} ({}, {})",

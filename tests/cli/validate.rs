@@ -185,6 +185,77 @@ fn words_after_the_result_and_a_missing_result_are_the_games_warnings() {
     );
 }
 
+// See: issue 43, point 11.
+#[test]
+fn games_read_as_windows_1252_get_one_warning_per_input_with_their_count() {
+    let dir = tempfile::tempdir().unwrap();
+    // 3,000 games, several batches and parts: games 1000, 2500 and 2999 are Latin-1.
+    let mut many = Vec::new();
+    for game in 1..=3000 {
+        let white: &[u8] = if [1000, 2500, 2999].contains(&game) {
+            b"M\xfcller"
+        } else {
+            b"Muller"
+        };
+        many.extend_from_slice(b"[White \"");
+        many.extend_from_slice(white);
+        many.extend_from_slice(b"\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1-0\n\n");
+    }
+    std::fs::write(dir.path().join("a.pgn"), &many).unwrap();
+    std::fs::write(
+        dir.path().join("b.pgn"),
+        b"[White \"J\xe9r\xf4me\"]\n\n1. d4 *\n",
+    )
+    .unwrap();
+    let a = dir.path().join("a.pgn").to_string_lossy().into_owned();
+    let b = dir.path().join("b.pgn").to_string_lossy().into_owned();
+    let line_of_game = |n: u64| (n - 1) * 5 + 1;
+    let mut outputs = Vec::new();
+    for jobs in ["1", "2"] {
+        let out = arbiter(&["validate", &a, &b, "-j", jobs]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let text = stdout(&out);
+        let warnings: Vec<&str> = text.lines().filter(|l| l.contains("not_utf8]")).collect();
+        assert_eq!(
+            warnings,
+            [
+                format!(
+                    "{a}:{}:1: game 1000: warning[not_utf8]: 3 games of this input are not \
+                     valid UTF-8 and were read as Windows-1252; this is the first",
+                    line_of_game(1000)
+                ),
+                format!(
+                    "{b}:1:1: game 1: warning[not_utf8]: the game is not valid UTF-8; read as \
+                     Windows-1252 (the only such game of this input)"
+                ),
+            ],
+            "-j {jobs}"
+        );
+        // The summary still counts each game's warning.
+        assert!(text.contains("warnings by code: not_utf8 4\n"), "{text}");
+        // Every line but the time the run took.
+        let lines: Vec<String> = (text.lines())
+            .filter(|line| !line.ends_with(" games/s)"))
+            .map(str::to_owned)
+            .collect();
+        outputs.push(lines);
+    }
+    assert_eq!(outputs[0], outputs[1], "-j 1 and -j 2 differ");
+    let (diagnostics, summary, _) = validate_jsonl(&["validate", &a, "--format", "jsonl"]);
+    let notes: Vec<(&Value, &Value, &Value)> = (diagnostics.iter())
+        .map(|d| (&d["game"], &d["ply"], &d["line"]))
+        .collect();
+    assert_eq!(
+        notes,
+        [(
+            &Value::from(1000),
+            &Value::Null,
+            &Value::from(line_of_game(1000))
+        )]
+    );
+    assert_eq!(summary["warnings"], 3);
+}
+
 #[test]
 fn strict_turns_warnings_into_errors() {
     let path = fixture("warnings/warnings.pgn");

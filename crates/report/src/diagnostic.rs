@@ -16,6 +16,7 @@ use arbiter_core::problem::{Code, Problem, Severity, Variation};
 use arbiter_core::replay::GameReport;
 use arbiter_core::text::escape_controls;
 use arbiter_io::compression::format_extension;
+use arbiter_pgn::PgnErrorKind;
 use serde::Serialize;
 
 use crate::output::{GameFormatter, GameNumber, Output};
@@ -75,8 +76,12 @@ impl DiagnosticFormatter {
 }
 
 impl GameFormatter for DiagnosticFormatter {
+    /// Writes the game's problems but a `not_utf8` warning: an input's games read as
+    /// Windows-1252 get one warning for them all, with their count, after the games
+    /// ([`Totals::write_not_utf8`](crate::summary::Totals::write_not_utf8)).
     fn format(&mut self, source: &str, number: GameNumber, report: &GameReport, out: &mut Output) {
-        for problem in &report.problems {
+        let listed = (report.problems.iter()).filter(|problem| !is_not_utf8_warning(problem));
+        for problem in listed {
             let diagnostic = Diagnostic {
                 path: source,
                 game: number,
@@ -90,6 +95,11 @@ impl GameFormatter for DiagnosticFormatter {
             }
         }
     }
+}
+
+/// Whether `problem` is a `not_utf8` warning, which validate lists once per input.
+pub(crate) fn is_not_utf8_warning(problem: &Problem) -> bool {
+    problem.code == Code::Reader(PgnErrorKind::NotUtf8) && problem.severity == Severity::Warning
 }
 
 /// One problem, located: a view of the game's [`Problem`] with what the game does not know.
