@@ -7,7 +7,7 @@ import pytest
 
 import arbiter
 
-FIELDS = ["line", "column", "game", "ply", "san", "severity", "code", "message", "offset"]
+FIELDS = ["line", "column", "game", "white", "black", "round", "ply", "san", "severity", "code", "message", "offset"]
 
 
 def cli_diagnostics(run_cli, *args):

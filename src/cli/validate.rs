@@ -46,7 +46,8 @@ pub(crate) struct ValidateArgs {
 /// Output formats of `validate`.
 #[derive(Copy, Clone, Debug, Eq, PartialEq, ValueEnum)]
 pub(crate) enum ValidateFormat {
-    /// `PATH:LINE:COL: game N, ply P "SAN": error[CODE]: MESSAGE` lines, then the summary.
+    /// `PATH:LINE:COL: game N (WHITE - BLACK, round R), ply P "SAN": error[CODE]: MESSAGE`
+    /// lines, then the summary.
     Text,
     /// One JSON object per diagnostic, then a summary object.
     Jsonl,

@@ -93,14 +93,14 @@ fn error_messages_say_what_is_wrong() {
     let path = fixture("invalid/invalid.pgn");
     for expected in [
         format!(
-            "{path}:10:24: game 1, ply 5 \"Bb6\": error[illegal_move]: Bb6: no bishop can reach b6"
+            "{path}:10:24: game 1 (White - Black, round 1), ply 5 \"Bb6\": error[illegal_move]: Bb6: no bishop can reach b6"
         ),
         format!(
-            "{path}:21:23: game 2, ply 5 \"Nd2\": error[illegal_move]: Nd2 is ambiguous: the knights on b1 \
+            "{path}:21:23: game 2 (White - Black, round 2), ply 5 \"Nd2\": error[illegal_move]: Nd2 is ambiguous: the knights on b1 \
              and f3 can both reach d2"
         ),
         format!(
-            "{path}:32:34: game 3, ply 7 \"Nd5\": error[illegal_move]: Nd5 is illegal: the knight on c3 is \
+            "{path}:32:34: game 3 (White - Black, round 3), ply 7 \"Nd5\": error[illegal_move]: Nd5 is illegal: the knight on c3 is \
              pinned to the king on e1 by the bishop on b4"
         ),
         "a6 does not answer the check from the queen on h5".to_owned(),
@@ -149,6 +149,40 @@ fn warnings_are_given_where_they_belong() {
         assert_ne!(record["outcome"], "invalid", "game {}", record["game"]);
     }
     assert_eq!(export.iter().filter(|r| r["valid"] == false).count(), 2);
+}
+
+// See: issue 43, point 5.
+#[test]
+fn a_game_is_named_by_its_players_and_round() {
+    let pgn = b"[White \"Carlsen, Magnus\"]\n[Black \"Caruana, Fabiano\"]\n[Round \"3\"]\n\n\
+                1. e4 e5 2. Ke3 *\n\n[Round \"?\"]\n\n1. Nf6 *\n";
+    let text = stdout(&arbiter_stdin(&["validate"], pgn));
+    let lines: Vec<&str> = text.lines().take(2).collect();
+    assert_eq!(
+        lines,
+        [
+            "<stdin>:5:13: game 1 (Carlsen, Magnus - Caruana, Fabiano, round 3), ply 3 \"Ke3\": \
+             error[illegal_move]: Ke3: no king can reach e3",
+            "<stdin>:9:4: game 2, ply 1 \"Nf6\": error[illegal_move]: Nf6: it is white's move, \
+             and the knight on g8 is black's",
+        ]
+    );
+    let jsonl = stdout(&arbiter_stdin(&["validate", "--format", "jsonl"], pgn));
+    let names: Vec<(Value, Value, Value)> = (json_lines(&jsonl).into_iter())
+        .filter(|d| d["type"] == "diagnostic")
+        .map(|d| (d["white"].clone(), d["black"].clone(), d["round"].clone()))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            (
+                Value::from("Carlsen, Magnus"),
+                Value::from("Caruana, Fabiano"),
+                Value::from("3")
+            ),
+            (Value::Null, Value::Null, Value::Null),
+        ]
+    );
 }
 
 // See: issue 43, point 6.

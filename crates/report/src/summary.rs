@@ -12,7 +12,7 @@ use arbiter_core::text::counted;
 use arbiter_io::input::InputDigest;
 use arbiter_pgn::{LineCol, Location, PgnErrorKind};
 
-use crate::diagnostic::{Diagnostic, DiagnosticFormat, is_not_utf8_warning};
+use crate::diagnostic::{Diagnostic, DiagnosticFormat, GameNames, is_not_utf8_warning};
 use crate::output::{GameNumber, Output};
 
 /// The counts of a run, of a part of one, or of one input: its games, their plies and problems.
@@ -243,6 +243,8 @@ impl Totals {
                     run: 0,
                     input: first.before + 1,
                 },
+                // The warning is the input's.
+                names: GameNames::default(),
                 offset: first.offset,
                 lines_per_game,
                 problem: &problem,
