@@ -270,6 +270,62 @@ fn year_and_month_come_from_a_date_known_in_part() {
     assert_eq!(kept("month >= 5"), [2, 4]);
 }
 
+// See: issue 43, point 7.
+#[test]
+fn ply_rows_of_the_games_a_filter_keeps_with_the_games_columns() {
+    let (outcomes, endings) = (fixture("outcomes"), fixture("endings"));
+    let input = [outcomes.as_str(), endings.as_str()];
+    let start = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq -";
+    for (filter, jobs) in [
+        (&["--where", "plies >= 6 and winner == \"white\""][..], "2"),
+        (&["--position", start][..], "1"),
+        (
+            &["--where", "eco_computed ~ \"^C\"", "--position", start][..],
+            "2",
+        ),
+    ] {
+        let run = |options: &[&str]| {
+            let args = [
+                &["export"][..],
+                &input,
+                &["--format", "jsonl", "-j", jobs],
+                options,
+            ];
+            export_jsonl(&args.concat())
+        };
+        let games = run(&[&["--eco"][..], filter].concat());
+        let plies = run(&[&["--plies", "--eco"][..], filter].concat());
+        let all = run(&["--plies"]);
+        assert!(
+            !games.is_empty() && games.len() < 60,
+            "{filter:?}: {} games",
+            games.len()
+        );
+        // Exactly the ply rows of the games kept, in order, with each game's columns.
+        let kept: Vec<&Value> = (all.iter())
+            .filter(|ply| games.iter().any(|g| g["index"] == ply["index"]))
+            .collect();
+        assert_eq!(plies.len(), kept.len(), "{filter:?}");
+        for (ply, plain) in plies.iter().zip(kept) {
+            let game = games.iter().find(|g| g["index"] == ply["index"]).unwrap();
+            for field in ["index", "game", "ply", "san", "uci", "offset"] {
+                assert_eq!(ply[field], plain[field], "{filter:?} {field}");
+            }
+            for field in ["eco_computed", "opening_computed", "position_ply"] {
+                assert_eq!(ply.get(field), game.get(field), "{filter:?} {field}");
+            }
+        }
+    }
+    // The main line is a ply row's own: no movetext column.
+    let out = arbiter(&["export", &outcomes, "--plies", "--movetext"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "arbiter: error: --movetext applies to game rows: ply rows (plies) hold the main line \
+         one move a row, in their san and uci columns\n"
+    );
+}
+
 #[test]
 fn exit_codes_follow_validity() {
     assert_eq!(
