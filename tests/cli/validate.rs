@@ -217,6 +217,12 @@ fn words_after_the_result_and_a_missing_result_are_the_games_warnings() {
         (&rows[0]["valid"], &rows[0]["outcome"]),
         (&Value::Bool(true), &Value::from("resignation"))
     );
+    // The words are kept as a comment on the last move: select writes them.
+    let clean = stdout(&arbiter_stdin(&["select"], pgn));
+    assert!(
+        clean.contains("\n1. e4 e5 2. Nf3 Nc6 { (time) } 1-0\n"),
+        "{clean}"
+    );
 }
 
 // See: issue 43, point 11.

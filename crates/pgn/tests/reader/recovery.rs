@@ -1,7 +1,7 @@
 //! Recovery from damage: each case reports its location and the games after it are still read.
 
 use arbiter_pgn::{PgnErrorKind, Reader};
-use arbiter_test_support::reader::{Game, Recorder, read_all, read_limited};
+use arbiter_test_support::reader::{Game, Recorder, Token, read_all, read_limited};
 
 /// The single error proper of `game`, checked for kind and location.
 fn the_error(game: &Game, kind: PgnErrorKind, at: &str) -> String {
@@ -161,6 +161,15 @@ fn text_after_the_result_is_a_warning_that_quotes_it() {
             format!("text after the result at {at} is not read as moves: `{quoted}`")
         );
     }
+    // The words are kept as a comment after the result, whole.
+    assert_eq!(
+        games[0].bare().last(),
+        Some(&Token::Comment("(time)".into()))
+    );
+    assert_eq!(
+        games[2].bare().last(),
+        Some(&Token::Comment(long.trim_end().into()))
+    );
     next_game_is_whole(&games, 1);
     next_game_is_whole(&games, 3);
 }
