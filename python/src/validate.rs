@@ -81,14 +81,23 @@ fn produce(inputs: Inputs, options: ReplayOptions, send: SyncSender<Message>) {
     let message = match ran {
         Err(err) if err.kind() == io::ErrorKind::BrokenPipe => return,
         Err(err) => Message::Failed(err),
-        Ok(totals) => Message::Done {
-            totals: Box::new(totals),
-            elapsed: started.elapsed(),
-            input_errors: errors
-                .take()
-                .map(|e| e.lines().map(str::to_owned).collect())
-                .unwrap_or_default(),
-        },
+        Ok(totals) => {
+            // Each input's one `not_utf8` warning, after its games' diagnostics (as validate
+            // writes it); into memory, which cannot fail.
+            let mut notes = Vec::new();
+            let _ = totals.write_not_utf8(DiagnosticFormat::Jsonl, per_game, &mut notes);
+            if !notes.is_empty() && send.send(Message::Lines(notes)).is_err() {
+                return;
+            }
+            Message::Done {
+                totals: Box::new(totals),
+                elapsed: started.elapsed(),
+                input_errors: errors
+                    .take()
+                    .map(|e| e.lines().map(str::to_owned).collect())
+                    .unwrap_or_default(),
+            }
+        }
     };
     let _ = send.send(message);
 }
@@ -100,6 +109,9 @@ struct Line {
     line: u32,
     column: u32,
     game: u64,
+    white: Option<String>,
+    black: Option<String>,
+    round: Option<String>,
     ply: Option<u32>,
     san: Option<String>,
     variation: Option<VariationLine>,
@@ -115,8 +127,8 @@ struct VariationLine {
     from_ply: u32,
 }
 
-/// One problem of one game, located: `path:line:column: game N, ply P "SAN": severity[code]:
-/// message`, as `arbiter validate` reports it.
+/// One problem of one game, located: `path:line:column: game N (White - Black, round R), ply P
+/// "SAN": severity[code]: message`, as `arbiter validate` reports it.
 #[pyclass(module = "arbiter._arbiter", frozen, get_all)]
 pub struct Diagnostic {
     /// The input's path, as found.
@@ -127,6 +139,12 @@ pub struct Diagnostic {
     column: u32,
     /// The game's number in its input, from 1.
     game: u64,
+    /// The game's `White` tag, or None when missing, empty or "?".
+    white: Option<String>,
+    /// The game's `Black` tag, likewise.
+    black: Option<String>,
+    /// The game's `Round` tag, or None when missing, empty, "?" or "-".
+    round: Option<String>,
     /// The ply of the move, from 1, or None for a problem of the whole game (a bad FEN tag).
     ply: Option<u32>,
     /// The move as written, or None.
@@ -151,6 +169,19 @@ impl Diagnostic {
             "{}:{}:{}: game {}",
             self.path, self.line, self.column, self.game
         );
+        let players = match (&self.white, &self.black) {
+            (None, None) => None,
+            (white, black) => Some(format!(
+                "{} - {}",
+                white.as_deref().unwrap_or("?"),
+                black.as_deref().unwrap_or("?")
+            )),
+        };
+        let round = self.round.as_ref().map(|round| format!("round {round}"));
+        let names: Vec<String> = players.into_iter().chain(round).collect();
+        if !names.is_empty() {
+            text.push_str(&format!(" ({})", names.join(", ")));
+        }
         if let Some(ply) = self.ply {
             text.push_str(&format!(", ply {ply}"));
         }
@@ -306,6 +337,9 @@ impl Validation {
             line: line.line,
             column: line.column,
             game: line.game,
+            white: line.white,
+            black: line.black,
+            round: line.round,
             ply: line.ply,
             san: line.san,
             variation: line.variation.map(|v| (v.depth, v.from_ply)),

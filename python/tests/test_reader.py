@@ -49,6 +49,11 @@ CASES = {
         ["--where", 'winner == "white" and plies > 60'],
     ),
     "twic plies": ("corpora/samples/twic1599_1000k.pgn", {"plies": True}, ["--plies"]),
+    "plies of the games kept, with their opening": (
+        "corpora/pgnmentor-players/Tal.pgn",
+        {"plies": True, "eco": True, "where": 'eco_computed ~ "^B" and year < 1970'},
+        ["--plies", "--eco", "--where", 'eco_computed ~ "^B" and year < 1970'],
+    ),
 }
 
 
@@ -149,7 +154,9 @@ def test_bad_options_raise_options_errors_with_the_command_lines_words(testdata)
     with pytest.raises(arbiter.OptionsError, match='^position "8/8 w": invalid fen: '):
         arbiter.read_games(path, position=["8/8 w"])
     with pytest.raises(arbiter.OptionsError, match="applies to game rows, not to ply rows"):
-        arbiter.read_games(path, plies=True, eco=True)
+        arbiter.read_games(path, plies=True, columns="lichess")
+    with pytest.raises(arbiter.OptionsError, match="^movetext applies to game rows: ply rows"):
+        arbiter.read_games(path, plies=True, movetext=True)
     with pytest.raises(arbiter.OptionsError, match='"nope" is not a set of columns'):
         arbiter.read_games(path, columns="nope")
     with pytest.raises(arbiter.OptionsError, match="jobs must be at least 1"):

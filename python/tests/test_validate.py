@@ -7,7 +7,7 @@ import pytest
 
 import arbiter
 
-FIELDS = ["line", "column", "game", "ply", "san", "severity", "code", "message", "offset"]
+FIELDS = ["line", "column", "game", "white", "black", "round", "ply", "san", "severity", "code", "message", "offset"]
 
 
 def cli_diagnostics(run_cli, *args):
@@ -58,3 +58,17 @@ def test_summary_reads_what_is_left(testdata, run_cli):
 def test_a_missing_input_raises(tmp_path):
     with pytest.raises(FileNotFoundError, match="missing.pgn: No such file"):
         arbiter.validate([tmp_path / "missing.pgn"])
+
+
+def test_games_read_as_windows_1252_get_one_warning_per_input(tmp_path, run_cli):
+    # See: issue 43, point 11.
+    game = b'[White "M\xfcller"]\n[Result "*"]\n\n1. e4 *\n\n'
+    path = tmp_path / "latin1.pgn"
+    path.write_bytes(b'[Result "*"]\n\n1. d4 *\n\n' + game * 3)
+    expected, _ = cli_diagnostics(run_cli, path)
+    got = [d for d in arbiter.validate(path) if d.code == "not_utf8"]
+    assert [(d.game, d.message) for d in got] == [
+        (w["game"], w["message"]) for w in expected if w["code"] == "not_utf8"
+    ]
+    assert [(d.game, d.ply, d.line) for d in got] == [(2, None, 5)]
+    assert "3 games of this input" in got[0].message

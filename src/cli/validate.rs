@@ -46,7 +46,8 @@ pub(crate) struct ValidateArgs {
 /// Output formats of `validate`.
 #[derive(Copy, Clone, Debug, Eq, PartialEq, ValueEnum)]
 pub(crate) enum ValidateFormat {
-    /// `PATH:LINE:COL: game N, ply P "SAN": error[CODE]: MESSAGE` lines, then the summary.
+    /// `PATH:LINE:COL: game N (WHITE - BLACK, round R), ply P "SAN": error[CODE]: MESSAGE`
+    /// lines, then the summary.
     Text,
     /// One JSON object per diagnostic, then a summary object.
     Jsonl,
@@ -74,7 +75,8 @@ fn format(
     }
 }
 
-/// Runs `arbiter validate`: the diagnostics, then the summary.
+/// Runs `arbiter validate`: the diagnostics, each input's one `not_utf8` warning, then the
+/// summary.
 pub(crate) fn run(args: &ValidateArgs) -> anyhow::Result<Ran> {
     let started = Instant::now();
     let path = output::path(args.run.output.as_deref());
@@ -103,6 +105,7 @@ pub(crate) fn run(args: &ValidateArgs) -> anyhow::Result<Ran> {
         &mut destination,
     )?;
     let mut sink = destination.out;
+    totals.write_not_utf8(format, args.run.range.is_some(), &mut sink)?;
     totals.write_summary(format, started.elapsed(), &mut sink)?;
     let wrote = args.run.wrote(format_args!(
         "{} ({}, {})",

@@ -169,7 +169,7 @@ fn ply_rows_carry_each_moves_annotations() {
             null,
             -50,
             null,
-            "5",
+            [5],
             "[%eval -0.5,20] [%clk 0:04:55.5]"
         ])
     );
@@ -183,7 +183,7 @@ fn ply_rows_carry_each_moves_annotations() {
             null,
             null,
             2,
-            "4",
+            [4],
             "[%eval #2] [%clk 0:04:41] a blunder"
         ])
     );
@@ -191,6 +191,28 @@ fn ply_rows_carry_each_moves_annotations() {
     assert_eq!(
         clean[6]["fen"],
         "r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4"
+    );
+    // NAGs are a list of numbers in JSON, the numbers separated by spaces in CSV, whether
+    // written as `$n` or as a move suffix.
+    let nags = arbiter_stdin(
+        &["export", "--plies", "--format", "csv"],
+        b"1. e4 $1 $14 e5 2. Nf3!? Nc6 *\n",
+    );
+    let csv = stdout(&nags);
+    let column: Vec<&str> = (csv.lines())
+        .map(|line| line.split(',').nth(13).unwrap())
+        .collect();
+    assert_eq!(column, ["nags", "1 14", "", "5", ""]);
+    let nags = arbiter_stdin(
+        &["export", "--plies", "--format", "jsonl"],
+        b"1. e4 $1 $14 e5 2. Nf3!? Nc6 *\n",
+    );
+    let column: Vec<Value> = (json_lines(&stdout(&nags)).iter())
+        .map(|row| row["nags"].clone())
+        .collect();
+    assert_eq!(
+        column,
+        [json!([1, 14]), Value::Null, json!([5]), Value::Null]
     );
     // Without --fen and --comments the columns are not there.
     let plain = export_rows(&[&fixture("clocks"), "--plies"]);
@@ -292,6 +314,7 @@ fn field_value(field: &Field) -> Value {
             let time = time_of_day(ms.rem_euclid(86_400_000));
             json!(format!("{y:04}-{m:02}-{d:02}T{time}Z"))
         }
+        Field::ListInternal(list) => list.elements().iter().map(field_value).collect(),
         other => panic!("unexpected field {other:?}"),
     }
 }

@@ -130,8 +130,16 @@ fn export_fields_page_lists_every_field_in_order() {
         stdout(&out).lines().next().unwrap_or_default().to_owned()
     };
     assert_eq!(header(&[]), numbered_fields(games).join(","));
+    let start = arbiter::rules::STARTING_FEN;
     assert_eq!(
-        header(&["--plies", "--fen", "--comments"]),
+        header(&[
+            "--plies",
+            "--fen",
+            "--comments",
+            "--eco",
+            "--position",
+            start
+        ]),
         numbered_fields(plies).join(",")
     );
     assert_eq!(

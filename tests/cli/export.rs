@@ -6,7 +6,7 @@
 //! `invalid ply=P` for a game broken at ply P (0: before any move).
 
 use arbiter::Outcome;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use crate::util::{arbiter, arbiter_stdin, fixture, json_lines, shared, stderr, stdout};
 
@@ -95,7 +95,7 @@ fn fields_come_in_design_order() {
         text.lines().next().unwrap(),
         "index,file,game,event,site,date,round,white,black,result,plies,outcome,winner,\
          result_consistent,final_fen,valid,error,end_ply,white_elo,black_elo,eco,opening,\
-         termination,time_control,base_seconds,increment_seconds,speed,played_on,utc_time,\
+         termination,time_control,base_seconds,increment_seconds,speed,played_on,year,month,utc_time,\
          white_clock,black_clock,white_title,black_title,white_rating_diff,black_rating_diff,\
          utc_timestamp,offset,white_can_mate,black_can_mate"
     );
@@ -104,7 +104,7 @@ fn fields_come_in_design_order() {
         format!(
             "1,{},1,fools mate,arbiter fixtures,2026.11.29,1,White,Black,0-1,4,checkmate,black,\
              true,rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3,true,,,,,,,,,,,,\
-             2026-11-29,,,,,,,,,0,false,true",
+             2026-11-29,2026,11,,,,,,,,,0,false,true",
             fixture("outcomes/outcomes.pgn")
         )
     );
@@ -206,6 +206,124 @@ fn stdin_is_read_without_a_path() {
     assert_eq!(records.len(), 1);
     assert_eq!(records[0]["outcome"], "resignation");
     assert_eq!(records[0]["plies"], 2);
+}
+
+#[test]
+fn year_and_month_come_from_a_date_known_in_part() {
+    // See: issue 43, point 8.
+    let games: String = [
+        ("1990.??.??", ""),
+        ("1990.05.??", ""),
+        ("????.??.??", ""),
+        ("1991.07.12", ""),
+        ("????.??.??", "2024.03.??"),
+        ("1990.01.01", "2024.02.29"),
+    ]
+    .iter()
+    .map(|(date, utc)| {
+        let utc = if utc.is_empty() {
+            String::new()
+        } else {
+            format!("[UTCDate \"{utc}\"]\n")
+        };
+        format!("[Date \"{date}\"]\n{utc}[Result \"*\"]\n\n1. e4 *\n\n")
+    })
+    .collect();
+    let rows = json_lines(&stdout(&arbiter_stdin(
+        &["export", "--format", "jsonl"],
+        games.as_bytes(),
+    )));
+    let got: Vec<(Value, Value, Value)> = (rows.iter())
+        .map(|r| {
+            (
+                r["year"].clone(),
+                r["month"].clone(),
+                r["played_on"].clone(),
+            )
+        })
+        .collect();
+    let null = Value::Null;
+    assert_eq!(
+        got,
+        [
+            (json!(1990), null.clone(), null.clone()),
+            (json!(1990), json!(5), null.clone()),
+            (null.clone(), null.clone(), null.clone()),
+            (json!(1991), json!(7), json!("1991-07-12")),
+            (json!(2024), json!(3), null.clone()),
+            (json!(2024), json!(2), json!("2024-02-29")),
+        ]
+    );
+    // Usable in --where, a missing year failing every comparison.
+    let kept = |expr: &str| -> Vec<u64> {
+        let out = arbiter_stdin(
+            &["export", "--format", "jsonl", "--where", expr],
+            games.as_bytes(),
+        );
+        assert_eq!(out.status.code(), Some(0), "{expr}: {}", stderr(&out));
+        (json_lines(&stdout(&out)).iter())
+            .map(|r| r["game"].as_u64().unwrap())
+            .collect()
+    };
+    assert_eq!(kept("year < 2000"), [1, 2, 4]);
+    assert_eq!(kept("year == 1990 and month == null"), [1]);
+    assert_eq!(kept("month >= 5"), [2, 4]);
+}
+
+// See: issue 43, point 7.
+#[test]
+fn ply_rows_of_the_games_a_filter_keeps_with_the_games_columns() {
+    let (outcomes, endings) = (fixture("outcomes"), fixture("endings"));
+    let input = [outcomes.as_str(), endings.as_str()];
+    let start = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq -";
+    for (filter, jobs) in [
+        (&["--where", "plies >= 6 and winner == \"white\""][..], "2"),
+        (&["--position", start][..], "1"),
+        (
+            &["--where", "eco_computed ~ \"^C\"", "--position", start][..],
+            "2",
+        ),
+    ] {
+        let run = |options: &[&str]| {
+            let args = [
+                &["export"][..],
+                &input,
+                &["--format", "jsonl", "-j", jobs],
+                options,
+            ];
+            export_jsonl(&args.concat())
+        };
+        let games = run(&[&["--eco"][..], filter].concat());
+        let plies = run(&[&["--plies", "--eco"][..], filter].concat());
+        let all = run(&["--plies"]);
+        assert!(
+            !games.is_empty() && games.len() < 60,
+            "{filter:?}: {} games",
+            games.len()
+        );
+        // Exactly the ply rows of the games kept, in order, with each game's columns.
+        let kept: Vec<&Value> = (all.iter())
+            .filter(|ply| games.iter().any(|g| g["index"] == ply["index"]))
+            .collect();
+        assert_eq!(plies.len(), kept.len(), "{filter:?}");
+        for (ply, plain) in plies.iter().zip(kept) {
+            let game = games.iter().find(|g| g["index"] == ply["index"]).unwrap();
+            for field in ["index", "game", "ply", "san", "uci", "offset"] {
+                assert_eq!(ply[field], plain[field], "{filter:?} {field}");
+            }
+            for field in ["eco_computed", "opening_computed", "position_ply"] {
+                assert_eq!(ply.get(field), game.get(field), "{filter:?} {field}");
+            }
+        }
+    }
+    // The main line is a ply row's own: no movetext column.
+    let out = arbiter(&["export", &outcomes, "--plies", "--movetext"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "arbiter: error: --movetext applies to game rows: ply rows (plies) hold the main line \
+         one move a row, in their san and uci columns\n"
+    );
 }
 
 #[test]

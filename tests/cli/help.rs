@@ -257,6 +257,8 @@ fn the_columns_the_where_language_and_the_codes_are_in_the_binary() {
         ("index", "int64"),
         ("white_elo", "int32 or null"),
         ("played_on", "date or null"),
+        ("year", "int32 or null"),
+        ("nags", "list of int32 or null"),
         ("white_clock", "double or null"),
         ("valid", "boolean"),
         ("eco_computed", "string or null"),

@@ -77,8 +77,9 @@ fn a_large_input_read_in_parts_gives_the_output_of_one_job() {
     }
     for format in ["text", "jsonl"] {
         let out = assert_jobs_agree(&["validate", &big, &big, "--format", format]);
+        // Each input's Latin-1 games (dortmund.pgn's, twice) get one not_utf8 warning.
         assert!(
-            out.lines().count() > 400,
+            out.lines().count() > 200,
             "only {} diagnostics",
             out.lines().count()
         );
@@ -105,7 +106,7 @@ fn where_no_place_to_cut_is_sure_the_input_is_read_in_order_for_a_stretch() {
     let dir = tempfile::tempdir().expect("temp dir");
     let input = write(dir.path(), "quoted.pgn", &bytes);
     let diagnostics = assert_jobs_agree(&["validate", &input]);
-    assert!(diagnostics.lines().count() > 200);
+    assert!(diagnostics.lines().count() > 90);
     let out = assert_jobs_agree(&["export", &input, "--format", "csv"]);
     assert!(out.lines().count() > n, "{} records", out.lines().count());
     assert!(

@@ -93,14 +93,14 @@ fn error_messages_say_what_is_wrong() {
     let path = fixture("invalid/invalid.pgn");
     for expected in [
         format!(
-            "{path}:10:24: game 1, ply 5 \"Bb6\": error[illegal_move]: Bb6: no bishop can reach b6"
+            "{path}:10:24: game 1 (White - Black, round 1), ply 5 \"Bb6\": error[illegal_move]: Bb6: no bishop can reach b6"
         ),
         format!(
-            "{path}:21:23: game 2, ply 5 \"Nd2\": error[illegal_move]: Nd2 is ambiguous: the knights on b1 \
+            "{path}:21:23: game 2 (White - Black, round 2), ply 5 \"Nd2\": error[illegal_move]: Nd2 is ambiguous: the knights on b1 \
              and f3 can both reach d2"
         ),
         format!(
-            "{path}:32:34: game 3, ply 7 \"Nd5\": error[illegal_move]: Nd5 is illegal: the knight on c3 is \
+            "{path}:32:34: game 3 (White - Black, round 3), ply 7 \"Nd5\": error[illegal_move]: Nd5 is illegal: the knight on c3 is \
              pinned to the king on e1 by the bishop on b4"
         ),
         "a6 does not answer the check from the queen on h5".to_owned(),
@@ -149,6 +149,151 @@ fn warnings_are_given_where_they_belong() {
         assert_ne!(record["outcome"], "invalid", "game {}", record["game"]);
     }
     assert_eq!(export.iter().filter(|r| r["valid"] == false).count(), 2);
+}
+
+// See: issue 43, point 5.
+#[test]
+fn a_game_is_named_by_its_players_and_round() {
+    let pgn = b"[White \"Carlsen, Magnus\"]\n[Black \"Caruana, Fabiano\"]\n[Round \"3\"]\n\n\
+                1. e4 e5 2. Ke3 *\n\n[Round \"?\"]\n\n1. Nf6 *\n";
+    let text = stdout(&arbiter_stdin(&["validate"], pgn));
+    let lines: Vec<&str> = text.lines().take(2).collect();
+    assert_eq!(
+        lines,
+        [
+            "<stdin>:5:13: game 1 (Carlsen, Magnus - Caruana, Fabiano, round 3), ply 3 \"Ke3\": \
+             error[illegal_move]: Ke3: no king can reach e3",
+            "<stdin>:9:4: game 2, ply 1 \"Nf6\": error[illegal_move]: Nf6: it is white's move, \
+             and the knight on g8 is black's",
+        ]
+    );
+    let jsonl = stdout(&arbiter_stdin(&["validate", "--format", "jsonl"], pgn));
+    let names: Vec<(Value, Value, Value)> = (json_lines(&jsonl).into_iter())
+        .filter(|d| d["type"] == "diagnostic")
+        .map(|d| (d["white"].clone(), d["black"].clone(), d["round"].clone()))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            (
+                Value::from("Carlsen, Magnus"),
+                Value::from("Caruana, Fabiano"),
+                Value::from("3")
+            ),
+            (Value::Null, Value::Null, Value::Null),
+        ]
+    );
+}
+
+// See: issue 43, point 6.
+#[test]
+fn words_after_the_result_and_a_missing_result_are_the_games_warnings() {
+    let pgn = b"[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nc6 1-0 (time)\n\n[Result \"*\"]\n\n";
+    let out = arbiter_stdin(&["validate"], pgn);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().take(2).collect();
+    assert_eq!(
+        lines,
+        [
+            "<stdin>:3:25: game 1: warning[text_after_result]: text after the result at 3:25 \
+             is not read as moves: `(time)`",
+            "<stdin>:5:13: game 2: warning[no_result]: no result: the game ends at 5:13 \
+             without 1-0, 0-1, 1/2-1/2 or *",
+        ]
+    );
+    let out = arbiter_stdin(&["validate", "--format", "jsonl"], pgn);
+    let plies: Vec<Value> = (json_lines(&stdout(&out)).into_iter())
+        .filter(|d| d["type"] == "diagnostic")
+        .map(|d| d["ply"].clone())
+        .collect();
+    assert_eq!(plies, [Value::Null, Value::Null]);
+    // Export keeps the game valid, with its outcome.
+    let rows = json_lines(&stdout(&arbiter_stdin(
+        &["export", "--format", "jsonl"],
+        pgn,
+    )));
+    assert_eq!(
+        (&rows[0]["valid"], &rows[0]["outcome"]),
+        (&Value::Bool(true), &Value::from("resignation"))
+    );
+    // The words are kept as a comment on the last move: select writes them.
+    let clean = stdout(&arbiter_stdin(&["select"], pgn));
+    assert!(
+        clean.contains("\n1. e4 e5 2. Nf3 Nc6 { (time) } 1-0\n"),
+        "{clean}"
+    );
+}
+
+// See: issue 43, point 11.
+#[test]
+fn games_read_as_windows_1252_get_one_warning_per_input_with_their_count() {
+    let dir = tempfile::tempdir().unwrap();
+    // 3,000 games, several batches and parts: games 1000, 2500 and 2999 are Latin-1.
+    let mut many = Vec::new();
+    for game in 1..=3000 {
+        let white: &[u8] = if [1000, 2500, 2999].contains(&game) {
+            b"M\xfcller"
+        } else {
+            b"Muller"
+        };
+        many.extend_from_slice(b"[White \"");
+        many.extend_from_slice(white);
+        many.extend_from_slice(b"\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1-0\n\n");
+    }
+    std::fs::write(dir.path().join("a.pgn"), &many).unwrap();
+    std::fs::write(
+        dir.path().join("b.pgn"),
+        b"[White \"J\xe9r\xf4me\"]\n\n1. d4 *\n",
+    )
+    .unwrap();
+    let a = dir.path().join("a.pgn").to_string_lossy().into_owned();
+    let b = dir.path().join("b.pgn").to_string_lossy().into_owned();
+    let line_of_game = |n: u64| (n - 1) * 5 + 1;
+    let mut outputs = Vec::new();
+    for jobs in ["1", "2"] {
+        let out = arbiter(&["validate", &a, &b, "-j", jobs]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let text = stdout(&out);
+        let warnings: Vec<&str> = text.lines().filter(|l| l.contains("not_utf8]")).collect();
+        assert_eq!(
+            warnings,
+            [
+                format!(
+                    "{a}:{}:1: game 1000: warning[not_utf8]: 3 games of this input are not \
+                     valid UTF-8 and were read as Windows-1252; this is the first",
+                    line_of_game(1000)
+                ),
+                format!(
+                    "{b}:1:1: game 1: warning[not_utf8]: the game is not valid UTF-8; read as \
+                     Windows-1252 (the only such game of this input)"
+                ),
+            ],
+            "-j {jobs}"
+        );
+        // The summary still counts each game's warning.
+        assert!(text.contains("warnings by code: not_utf8 4\n"), "{text}");
+        // Every line but the time the run took.
+        let lines: Vec<String> = (text.lines())
+            .filter(|line| !line.ends_with(" games/s)"))
+            .map(str::to_owned)
+            .collect();
+        outputs.push(lines);
+    }
+    assert_eq!(outputs[0], outputs[1], "-j 1 and -j 2 differ");
+    let (diagnostics, summary, _) = validate_jsonl(&["validate", &a, "--format", "jsonl"]);
+    let notes: Vec<(&Value, &Value, &Value)> = (diagnostics.iter())
+        .map(|d| (&d["game"], &d["ply"], &d["line"]))
+        .collect();
+    assert_eq!(
+        notes,
+        [(
+            &Value::from(1000),
+            &Value::Null,
+            &Value::from(line_of_game(1000))
+        )]
+    );
+    assert_eq!(summary["warnings"], 3);
 }
 
 #[test]

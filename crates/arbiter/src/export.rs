@@ -34,7 +34,7 @@ use arbiter_io::Compression;
 use arbiter_core::replay::{GameReport, ReplayOptions};
 use arbiter_report::columns::Column;
 use arbiter_report::output::{GameFormatter, GameNumber, Output};
-use arbiter_report::plies::{PLY_FIELDS, PlyColumns, PlyFormatter};
+use arbiter_report::plies::{PlyColumns, PlyFormatter};
 use arbiter_report::record::{ColumnSet, ExportFormat, RecordFormatter};
 use arbiter_report::table::Table;
 
@@ -72,8 +72,10 @@ pub enum ExportError {
     Keep(KeepError),
     /// `eco` asked with the lichess columns, which have the ECO and Opening tags.
     LichessEco,
-    /// An option of game rows (`where`, `position`, `eco`, `movetext`, the lichess columns)
-    /// asked for ply rows, or an option of ply rows (`fen`, `comments`) for game rows.
+    /// `movetext` asked for ply rows, which hold the main line a move a row.
+    MovetextOfPlies,
+    /// An option of game rows (the lichess columns) asked for ply rows, or an option of ply
+    /// rows (`fen`, `comments`) for game rows.
     NotForRows {
         /// The option.
         option: &'static str,
@@ -90,6 +92,10 @@ impl fmt::Display for ExportError {
             ExportError::LichessEco => f.write_str(
                 "eco adds arbiter's opening columns; the lichess columns have the ECO and \
                  Opening tags",
+            ),
+            ExportError::MovetextOfPlies => f.write_str(
+                "movetext applies to game rows: ply rows (plies) hold the main line one move a \
+                 row, in their san and uci columns",
             ),
             ExportError::NotForRows {
                 option,
@@ -154,11 +160,10 @@ impl ExportPlan {
     /// Checks `options` for rows written as `format`.
     pub fn new(options: &ExportOptions, format: ExportFormat) -> Result<ExportPlan, ExportError> {
         let plies = options.plies;
+        if plies && options.movetext {
+            return Err(ExportError::MovetextOfPlies);
+        }
         let misplaced = [
-            ("where", options.filter.is_some(), false),
-            ("position", !options.positions.is_empty(), false),
-            ("eco", options.eco, false),
-            ("movetext", options.movetext, false),
             ("columns", options.lichess, false),
             ("fen", options.fen, true),
             ("comments", options.comments, true),
@@ -182,8 +187,18 @@ impl ExportPlan {
                 movetext: options.movetext,
             }
         });
+        let wanted = PlyColumns {
+            fen: options.fen,
+            comment: options.comments,
+            opening: options.eco,
+            position: keep.has_positions(),
+        };
         let tags = match set {
-            None => tag_columns(&options.tags, &PLY_FIELDS)?,
+            None => {
+                let fixed = wanted.columns(&[]);
+                let names: Vec<&str> = fixed.iter().map(|c| c.name.as_str()).collect();
+                tag_columns(&options.tags, &names)?
+            }
             Some(set) => {
                 let fixed = set.columns(keep.has_positions(), &[]);
                 let names: Vec<&str> = fixed.iter().map(|c| c.name.as_str()).collect();
@@ -193,10 +208,7 @@ impl ExportPlan {
         Ok(ExportPlan {
             format,
             set,
-            wanted: PlyColumns {
-                fen: options.fen,
-                comment: options.comments,
-            },
+            wanted,
             tags,
             keep,
             comments: options.comments,
@@ -219,7 +231,9 @@ impl ExportPlan {
             comments: self.comments,
             // The tree only for a filter that reads tags: it knows a tag's presence.
             tree: self.keep.reads_tags(),
-            eco: self.set.is_some_and(ColumnSet::has_opening) || self.keep.reads_opening(),
+            eco: self.set.is_some_and(ColumnSet::has_opening)
+                || self.wanted.opening
+                || self.keep.reads_opening(),
             positions: self.keep.targets(),
             ..ReplayOptions::default()
         }
@@ -248,11 +262,14 @@ impl ExportPlan {
     /// A formatter of the rows, for one worker.
     pub fn formatter(&self) -> ExportFormatter<'_> {
         ExportFormatter(match self.set {
-            None => Rows::Plies(PlyFormatter::new(self.format, self.wanted, &self.tags)),
+            None => Rows::Plies(Kept {
+                rows: PlyFormatter::new(self.format, self.wanted, &self.tags),
+                keep: &self.keep,
+            }),
             Some(set) => {
                 let position = self.keep.has_positions();
-                Rows::Games(GameRows {
-                    records: RecordFormatter::with_position(self.format, set, position, &self.tags),
+                Rows::Games(Kept {
+                    rows: RecordFormatter::with_position(self.format, set, position, &self.tags),
                     keep: &self.keep,
                 })
             }
@@ -284,9 +301,9 @@ pub struct ExportFormatter<'a>(Rows<'a>);
 /// Game rows or ply rows.
 enum Rows<'a> {
     /// A record per game that passes the tests.
-    Games(GameRows<'a>),
-    /// The ply rows of every game.
-    Plies(PlyFormatter),
+    Games(Kept<'a, RecordFormatter>),
+    /// The ply rows of every game that passes them.
+    Plies(Kept<'a, PlyFormatter>),
 }
 
 impl GameFormatter for ExportFormatter<'_> {
@@ -298,20 +315,21 @@ impl GameFormatter for ExportFormatter<'_> {
     }
 }
 
-/// Formats each game that passes `where` and `position` as one export record.
-struct GameRows<'a> {
-    /// The records' formatter.
-    records: RecordFormatter,
+/// Formats each game that passes `where` and `position` as its rows: its record, or its ply
+/// rows.
+struct Kept<'a, F> {
+    /// The rows' formatter.
+    rows: F,
     /// The games kept.
     keep: &'a Keep,
 }
 
-impl GameFormatter for GameRows<'_> {
+impl<F: GameFormatter> GameFormatter for Kept<'_, F> {
     fn format(&mut self, source: &str, number: GameNumber, report: &GameReport, out: &mut Output) {
         if !self.keep.keeps(source, number, report) {
             return;
         }
-        self.records.format(source, number, report, out);
+        self.rows.format(source, number, report, out);
     }
 }
 
@@ -358,12 +376,21 @@ mod tests {
     fn game_options_are_not_for_ply_rows() {
         let options = ExportOptions {
             plies: true,
-            eco: true,
+            lichess: true,
             ..ExportOptions::default()
         };
         assert_eq!(
             plan(options).unwrap_err(),
-            "eco applies to game rows, not to ply rows (plies)"
+            "columns applies to game rows, not to ply rows (plies)"
+        );
+        let options = ExportOptions {
+            plies: true,
+            movetext: true,
+            ..ExportOptions::default()
+        };
+        assert_eq!(
+            plan(options).unwrap_err(),
+            ExportError::MovetextOfPlies.to_string()
         );
         let options = ExportOptions {
             fen: true,
@@ -404,6 +431,42 @@ mod tests {
             error,
             "where: column 14: expected a field or a value, found the end of the expression\n  \
              white_elo >= \n               ^"
+        );
+    }
+
+    // See: issue 43, point 7.
+    #[test]
+    fn ply_rows_take_the_filters_and_the_games_opening_and_position_columns() {
+        let options = ExportOptions {
+            plies: true,
+            eco: true,
+            positions: vec![arbiter_rules::STARTING_FEN.into()],
+            filter: Some("eco_computed == \"C60\"".into()),
+            tags: vec!["Annotator".into()],
+            ..ExportOptions::default()
+        };
+        let checked = ExportPlan::new(&options, ExportFormat::Csv).unwrap();
+        let names: Vec<String> = checked.columns().into_iter().map(|c| c.name).collect();
+        assert_eq!(
+            names[names.len() - 5..],
+            [
+                "offset",
+                "eco_computed",
+                "opening_computed",
+                "position_ply",
+                "Annotator"
+            ]
+        );
+        let replay = checked.replay_options();
+        assert!(replay.plies && replay.eco && !replay.positions.is_empty());
+        // The game's columns are reserved names for tags, as the ply columns are.
+        let clash = ExportOptions {
+            tags: vec!["ECO_computed".into()],
+            ..options
+        };
+        assert_eq!(
+            plan(clash).unwrap_err(),
+            "tags: ECO_computed is already the standard column eco_computed"
         );
     }
 

@@ -56,8 +56,9 @@ defects! {
     UnopenedVariation = "unopened_variation", "a ) closes no variation";
     /// A result inside a variation; it is ignored.
     ResultInVariation = "result_in_variation", "a result inside a variation";
-    /// Text after the game's result; it is ignored.
-    TextAfterResult = "text_after_result", "text after the game's result";
+    /// Warning: text after the game's result (`1-0 (time)`); it is not read as moves, and the
+    /// message quotes it.
+    TextAfterResult = "text_after_result", "text after the game's result, quoted in the message";
     /// A `$` not followed by a number from 0 to 255; it is ignored.
     BadNag = "bad_nag", "a $ annotation that is not a number from 0 to 255";
     /// A move number too large to be real; it is ignored.
@@ -71,7 +72,10 @@ defects! {
 impl PgnErrorKind {
     /// Whether this is a warning (the game was read completely, if leniently) rather than an error.
     pub fn is_warning(self) -> bool {
-        matches!(self, PgnErrorKind::NotUtf8 | PgnErrorKind::NoResult)
+        matches!(
+            self,
+            PgnErrorKind::NotUtf8 | PgnErrorKind::NoResult | PgnErrorKind::TextAfterResult
+        )
     }
 }
 

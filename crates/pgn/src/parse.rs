@@ -70,6 +70,11 @@ struct Parser<'a, 'g> {
 /// At most this many characters of skipped text are quoted in a message.
 const QUOTE_CHARS: usize = 24;
 
+/// At most this many characters of the text after a game's result are quoted in its warning:
+/// enough for the words a scoresheet adds (`(time)`, `White resigned after a long think`), which
+/// the warning keeps.
+const TRAILING_CHARS: usize = 200;
+
 impl<'a> Parser<'a, '_> {
     /// Reports a defect found at byte `at`.
     fn report<V: Visitor>(&self, visitor: &mut V, kind: PgnErrorKind, at: usize, message: String) {
@@ -102,9 +107,14 @@ impl<'a> Parser<'a, '_> {
 
     /// A short quote of the text in `range`, for messages.
     fn quote(&self, range: std::ops::Range<usize>) -> String {
+        self.quote_up_to(range, QUOTE_CHARS)
+    }
+
+    /// The text of `range`, up to `limit` characters, `…` marking a cut.
+    fn quote_up_to(&self, range: std::ops::Range<usize>, limit: usize) -> String {
         let text = self.text.get(range);
-        let mut quoted: String = text.chars().take(QUOTE_CHARS).collect();
-        if text.chars().nth(QUOTE_CHARS).is_some() {
+        let mut quoted: String = text.chars().take(limit).collect();
+        if text.chars().nth(limit).is_some() {
             quoted.push('…');
         }
         quoted
@@ -249,11 +259,18 @@ impl<'a> Parser<'a, '_> {
             {
                 let end = trim_space_end(bytes).len();
                 let message = format!(
-                    "text after the result: `{}` at {} is ignored",
-                    self.quote(start..end),
-                    self.lc(start)
+                    "text after the result at {} is not read as moves: `{}`",
+                    self.lc(start),
+                    self.quote_up_to(start..end, TRAILING_CHARS)
                 );
                 self.report(visitor, PgnErrorKind::TextAfterResult, start, message);
+                // Kept as a comment, as a comment after the result is (on the last move): the
+                // words of a scoresheet's `1-0 (time)` are the game's.
+                if visitor.wants_comments() {
+                    visitor.comment(&self.text.get(start..end), Location::at(start));
+                } else {
+                    visitor.comment_skipped(Location::at(start), start..end);
+                }
                 break;
             }
             match movetext::token(bytes, start, self, visitor) {

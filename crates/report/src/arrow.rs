@@ -9,8 +9,9 @@
 //! The schema comes from the one column table ([`Column`]s) as the Parquet schema does: a
 //! [`ColumnKind`] maps to one Arrow type, as pyarrow reads the Parquet type of that kind:
 //! `String` is `Utf8`, `Int64`/`Int32`/`Int16`/`UInt32`/`Float64`/`Bool` are themselves, `Date`
-//! is `Date32`, `Time` is `Time64(µs)`, `TimeMillisUtc` is `Time32(ms)` and `Timestamp` is
-//! `Timestamp(ms, "UTC")`. A required column is a non-nullable field.
+//! is `Date32`, `Time` is `Time64(µs)`, `TimeMillisUtc` is `Time32(ms)`, `Timestamp` is
+//! `Timestamp(ms, "UTC")` and `Int32List` is a `List` of non-null `Int32` items named
+//! `element` (the Parquet list's field). A required column is a non-nullable field.
 //!
 //! # Examples
 //!
@@ -45,7 +46,7 @@ use arrow_array::types::{
     Time64MicrosecondType, TimestampMillisecondType, UInt32Type,
 };
 pub use arrow_array::{ArrayRef, RecordBatch};
-use arrow_array::{ArrowPrimitiveType, BooleanArray, PrimitiveArray, StringArray};
+use arrow_array::{ArrowPrimitiveType, BooleanArray, ListArray, PrimitiveArray, StringArray};
 use arrow_buffer::{BooleanBuffer, Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 pub use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef, TimeUnit};
 
@@ -75,7 +76,13 @@ pub fn data_type(kind: ColumnKind) -> DataType {
         ColumnKind::Time => DataType::Time64(TimeUnit::Microsecond),
         ColumnKind::TimeMillisUtc => DataType::Time32(TimeUnit::Millisecond),
         ColumnKind::Timestamp => DataType::Timestamp(TimeUnit::Millisecond, Some("UTC".into())),
+        ColumnKind::Int32List => DataType::List(list_item()),
     }
+}
+
+/// The item field of an `Int32List` column's lists.
+fn list_item() -> Arc<Field> {
+    Arc::new(Field::new("element", DataType::Int32, false))
 }
 
 /// The Arrow schema of `columns`.
@@ -118,6 +125,42 @@ fn primitive<T: ArrowPrimitiveType, V: Copy + Default>(
     PrimitiveArray::new(ScalarBuffer::from(values), nulls(levels))
 }
 
+/// Where each row's string or list ends, from where each value ends (`ends`, which it empties):
+/// a null row ends where the row before it did. `what` names the values, for an error: Arrow
+/// counts them in 32 bits.
+fn offsets(
+    column: &Column,
+    ends: &mut Vec<usize>,
+    levels: &[i16],
+    what: &str,
+) -> Result<OffsetBuffer<i32>, ArrowError> {
+    let offset = |end: usize| {
+        i32::try_from(end).map_err(|_| {
+            ArrowError::ComputeError(format!(
+                "column {:?}: more than 2^31 {what} in one batch",
+                column.name
+            ))
+        })
+    };
+    let mut offsets = Vec::with_capacity(levels.len().max(ends.len()) + 1);
+    offsets.push(0);
+    let mut found = ends.drain(..);
+    if levels.is_empty() {
+        for end in found {
+            offsets.push(offset(end)?);
+        }
+    } else {
+        let mut last = 0;
+        for &level in levels {
+            if level == 1 {
+                last = offset(found.next().unwrap_or_default())?;
+            }
+            offsets.push(last);
+        }
+    }
+    Ok(OffsetBuffer::new(ScalarBuffer::from(offsets)))
+}
+
 /// The array of a column's buffered values, which it takes (the buffer is left empty, with room
 /// for as many values).
 fn array(column: &Column, buffer: &mut ColumnBuffer) -> Result<ArrayRef, ArrowError> {
@@ -125,31 +168,7 @@ fn array(column: &Column, buffer: &mut ColumnBuffer) -> Result<ArrayRef, ArrowEr
     let array: ArrayRef = match (&mut buffer.values, column.kind) {
         (Values::Bytes { data, ends }, _) => {
             let data = std::mem::replace(data, Vec::with_capacity(data.capacity()));
-            let offset = |end: usize| {
-                i32::try_from(end).map_err(|_| {
-                    ArrowError::ComputeError(format!(
-                        "column {:?}: more than 2 GiB of text in one batch",
-                        column.name
-                    ))
-                })
-            };
-            let mut offsets = Vec::with_capacity(levels.len().max(ends.len()) + 1);
-            offsets.push(0);
-            let mut last = 0;
-            let mut found = ends.drain(..);
-            if levels.is_empty() {
-                for end in found {
-                    offsets.push(offset(end)?);
-                }
-            } else {
-                for &level in &levels {
-                    if level == 1 {
-                        last = offset(found.next().unwrap_or_default())?;
-                    }
-                    offsets.push(last);
-                }
-            }
-            let offsets = OffsetBuffer::new(ScalarBuffer::from(offsets));
+            let offsets = offsets(column, ends, &levels, "bytes of text")?;
             Arc::new(StringArray::try_new(
                 offsets,
                 Buffer::from_vec(data),
@@ -195,6 +214,17 @@ fn array(column: &Column, buffer: &mut ColumnBuffer) -> Result<ArrayRef, ArrowEr
             let dense = std::mem::replace(values, Vec::with_capacity(values.capacity()));
             let values = BooleanBuffer::from(spread(dense, &levels));
             Arc::new(BooleanArray::new(values, nulls(&levels)))
+        }
+        (Values::Lists { items, ends }, _) => {
+            let items = std::mem::replace(items, Vec::with_capacity(items.capacity()));
+            let offsets = offsets(column, ends, &levels, "numbers")?;
+            let items = PrimitiveArray::<Int32Type>::new(ScalarBuffer::from(items), None);
+            Arc::new(ListArray::try_new(
+                list_item(),
+                offsets,
+                Arc::new(items),
+                nulls(&levels),
+            )?)
         }
     };
     buffer.levels = Vec::with_capacity(levels.capacity());
@@ -346,6 +376,7 @@ mod tests {
             ColumnKind::Time,
             ColumnKind::TimeMillisUtc,
             ColumnKind::Timestamp,
+            ColumnKind::Int32List,
         ]
         .into_iter()
         .map(|kind| Column::optional(format!("{kind:?}"), kind))
@@ -367,6 +398,7 @@ mod tests {
             Value::I64(3_600_000_000),
             Value::I32(1000),
             Value::I64(1_700_000_000_000),
+            Value::List(&[1, 14]),
         ];
         let mut builder = BatchBuilder::new(&columns, 100);
         for value in values {
@@ -399,6 +431,13 @@ mod tests {
             .as_any()
             .downcast_ref::<arrow_array::UInt32Array>();
         assert_eq!(unsigned.map(|a| a.value(0)), Some(u32::MAX));
+        let lists = batch.column(11).as_any().downcast_ref::<ListArray>();
+        let first = lists.map(|a| a.value(0));
+        let numbers = first.as_ref().and_then(|items| {
+            let items = items.as_any().downcast_ref::<arrow_array::Int32Array>()?;
+            Some(items.values().to_vec())
+        });
+        assert_eq!(numbers, Some(vec![1, 14]));
     }
 
     #[test]

@@ -3,9 +3,11 @@
 //! buffers and differ only in how they hand them on.
 //!
 //! Each column keeps its values without its nulls, in one vector of its kind (strings end to end
-//! in one byte buffer, with where each ends), and, when nullable, a definition level per row (1 for
-//! a value, 0 for null): the layout Parquet's column writer takes as it is, and from which an
-//! Arrow array is made by spreading the values over the rows where a level says null.
+//! in one byte buffer, with where each ends; lists likewise, their numbers end to end), and, when
+//! nullable, a definition level per row (1 for a value, 0 for null): the layout Parquet's column
+//! writer takes as it is (a list's levels are worked out from it as its row group is written),
+//! and from which an Arrow array is made by spreading the values over the rows where a level says
+//! null.
 
 use crate::columns::{Column, ColumnKind};
 use crate::date::Date32;
@@ -34,6 +36,8 @@ pub enum Value<'a> {
     Bool(bool),
     /// For a [`ColumnKind::Date`] column.
     Date(Date32),
+    /// For a [`ColumnKind::Int32List`] column: the list's numbers.
+    List(&'a [u8]),
 }
 
 macro_rules! value_from {
@@ -72,6 +76,13 @@ pub enum Values {
     F64(Vec<f64>),
     /// `Bool`.
     Bool(Vec<bool>),
+    /// `Int32List`: the lists' numbers end to end, and where each list ends.
+    Lists {
+        /// The numbers.
+        items: Vec<i32>,
+        /// Where each list ends in `items`.
+        ends: Vec<usize>,
+    },
 }
 
 /// A column's buffer: its values (nulls left out) and, when nullable, one definition level per
@@ -93,7 +104,8 @@ pub struct ColumnBuffers {
     cursor: usize,
     /// Rows in the buffers.
     rows: usize,
-    /// Bytes in the buffers: strings count their length, other values 8 bytes.
+    /// Bytes in the buffers: strings count their length, other values 8 bytes (a list 4 more
+    /// per number).
     bytes: usize,
 }
 
@@ -118,6 +130,10 @@ impl ColumnBuffers {
                     | ColumnKind::TimeMillisUtc => Values::I32(Vec::new()),
                     ColumnKind::Float64 => Values::F64(Vec::new()),
                     ColumnKind::Bool => Values::Bool(Vec::new()),
+                    ColumnKind::Int32List => Values::Lists {
+                        items: Vec::new(),
+                        ends: Vec::new(),
+                    },
                 },
                 levels: Vec::new(),
             })
@@ -192,6 +208,11 @@ impl ColumnBuffers {
             }
             (Value::F64(x), Values::F64(values)) => values.push(x),
             (Value::Bool(b), Values::Bool(values)) => values.push(b),
+            (Value::List(list), Values::Lists { items, ends }) => {
+                items.extend(list.iter().map(|&n| i32::from(n)));
+                ends.push(items.len());
+                self.bytes += 4 * list.len();
+            }
             _ => mismatch(),
         }
         if column.nullable {

@@ -31,6 +31,10 @@ pub enum ColumnKind {
     /// An instant in milliseconds since 1970-01-01 00:00 UTC
     /// ([`Moment::instant`](crate::moment::Moment::instant)).
     Timestamp,
+    /// A list of small whole numbers, none of them null (a move's NAGs, each 0 to 255): a JSON
+    /// array, a Parquet `LIST` of `INT32`, an Arrow list of `Int32`; in CSV the numbers
+    /// separated by spaces.
+    Int32List,
 }
 
 /// One column of the schema: its name, kind, and whether it may hold nulls.

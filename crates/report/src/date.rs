@@ -1,5 +1,6 @@
 //! Calendar dates for rows: as days since 1970-01-01 ([`Date32`], Parquet's `DATE`), and with
-//! the `YYYY-MM-DD` text they were read as ([`CalendarDate`]), from PGN's `YYYY.MM.DD`.
+//! the `YYYY-MM-DD` text they were read as ([`CalendarDate`]), from PGN's `YYYY.MM.DD`; and the
+//! year and month of a date known only in part ([`YearMonth`], `1990.??.??`).
 
 /// A calendar date as days since 1970-01-01 (Parquet's `DATE`, Arrow's `Date32`).
 #[derive(Copy, Clone, Debug, Eq, PartialEq, Ord, PartialOrd, Hash)]
@@ -117,6 +118,33 @@ impl CalendarDate {
     }
 }
 
+/// The year and month of a PGN `Date` tag's value, each when it is written, whether or not the
+/// rest is: `1990.??.??` gives the year 1990 and no month, `1990.05.??` May 1990, `????.??.??`
+/// neither. A year is four digits, a month two, `01` to `12`, in the `YYYY.MM.DD` form.
+#[derive(Copy, Clone, Debug, Default, Eq, PartialEq)]
+pub struct YearMonth {
+    /// The year.
+    pub year: Option<u16>,
+    /// The month, 1 to 12.
+    pub month: Option<u8>,
+}
+
+impl YearMonth {
+    /// The year and month of `value`; see [`YearMonth`].
+    pub fn from_pgn(value: &str) -> YearMonth {
+        let mut parts = value.trim().split('.');
+        let number = |part: Option<&str>, digits: usize| {
+            part.filter(|p| p.len() == digits && p.bytes().all(|b| b.is_ascii_digit()))
+                .and_then(|p| p.parse::<u16>().ok())
+        };
+        let year = number(parts.next(), 4);
+        let month = number(parts.next(), 2)
+            .filter(|m| (1..=12).contains(m))
+            .map(|m| m as u8);
+        YearMonth { year, month }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -142,6 +170,32 @@ mod tests {
             "",
         ] {
             assert_eq!(Date32::from_pgn(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_date_known_in_part_gives_its_year_and_month() {
+        let year_month = |value| {
+            let YearMonth { year, month } = YearMonth::from_pgn(value);
+            (year, month)
+        };
+        assert_eq!(year_month("1990.??.??"), (Some(1990), None));
+        assert_eq!(year_month(" 1990.05.?? "), (Some(1990), Some(5)));
+        assert_eq!(year_month("2024.12.31"), (Some(2024), Some(12)));
+        assert_eq!(year_month("1990"), (Some(1990), None));
+        assert_eq!(year_month("????.03.??"), (None, Some(3)));
+        for neither in [
+            "????.??.??",
+            "",
+            "?",
+            "90.05.01",
+            "1990-05-01",
+            "199x.05.01",
+        ] {
+            assert_eq!(year_month(neither).0, None, "{neither}");
+        }
+        for no_month in ["1990.13.01", "1990.00.01", "1990.5.01", "1990.??.01"] {
+            assert_eq!(year_month(no_month), (Some(1990), None), "{no_month}");
         }
     }
 

@@ -1,13 +1,15 @@
 //! A problem as `validate` writes it: the game's [`Problem`] seen with its input's path and the
 //! game's number, in its text and JSON Lines forms.
 //!
-//! Text: `PATH:LINE:COL: game N, ply P "SAN": error[CODE]: MESSAGE` (in a range of the input,
+//! Text: `PATH:LINE:COL: game N (WHITE - BLACK, round R), ply P "SAN": error[CODE]: MESSAGE`,
+//! the players and round where the game's tags give them (in a range of the input,
 //! `--range`, whose lines count per game: `PATH@OFFSET:LINE:COL: ...`, line 1 being the first
 //! line of the game at byte OFFSET), with `(variation from ply B)`
 //! after the ply for a move off the main line (the ply and SAN part is left out
 //! for problems that belong to the whole game, such as a bad FEN tag), with the control
 //! characters of the input escaped as JSON escapes them (`\u001b`), so that what a file holds
-//! cannot act on the terminal. JSON Lines: one object, escaped by JSON itself.
+//! cannot act on the terminal. JSON Lines: one object, escaped by JSON itself, with the
+//! players and round as fields of their own (`white`, `black`, `round`).
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -16,6 +18,7 @@ use arbiter_core::problem::{Code, Problem, Severity, Variation};
 use arbiter_core::replay::GameReport;
 use arbiter_core::text::escape_controls;
 use arbiter_io::compression::format_extension;
+use arbiter_pgn::PgnErrorKind;
 use serde::Serialize;
 
 use crate::output::{GameFormatter, GameNumber, Output};
@@ -23,7 +26,8 @@ use crate::output::{GameFormatter, GameNumber, Output};
 /// How `validate` writes diagnostics and its summary.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
 pub enum DiagnosticFormat {
-    /// `PATH:LINE:COL: game N, ply P "SAN": error[CODE]: MESSAGE` lines, then a summary line.
+    /// `PATH:LINE:COL: game N (WHITE - BLACK, round R), ply P "SAN": error[CODE]: MESSAGE`
+    /// lines, then a summary line.
     Text,
     /// One JSON object per diagnostic, then a summary object.
     Jsonl,
@@ -75,11 +79,20 @@ impl DiagnosticFormatter {
 }
 
 impl GameFormatter for DiagnosticFormatter {
+    /// Writes the game's problems but a `not_utf8` warning: an input's games read as
+    /// Windows-1252 get one warning for them all, with their count, after the games
+    /// ([`Totals::write_not_utf8`](crate::summary::Totals::write_not_utf8)).
     fn format(&mut self, source: &str, number: GameNumber, report: &GameReport, out: &mut Output) {
-        for problem in &report.problems {
+        let listed = (report.problems.iter()).filter(|problem| !is_not_utf8_warning(problem));
+        for problem in listed {
             let diagnostic = Diagnostic {
                 path: source,
                 game: number,
+                names: GameNames {
+                    white: &report.tags.white,
+                    black: &report.tags.black,
+                    round: &report.tags.round,
+                },
                 offset: report.offset,
                 lines_per_game: self.lines_per_game,
                 problem,
@@ -92,6 +105,68 @@ impl GameFormatter for DiagnosticFormatter {
     }
 }
 
+/// Whether `problem` is a `not_utf8` warning, which validate lists once per input.
+pub(crate) fn is_not_utf8_warning(problem: &Problem) -> bool {
+    problem.code == Code::Reader(PgnErrorKind::NotUtf8) && problem.severity == Severity::Warning
+}
+
+/// The tags by which a person names a game (a tournament director thinks in players and
+/// rounds): `White`, `Black` and `Round` as written, empty when missing.
+#[derive(Copy, Clone, Debug, Default, Eq, PartialEq)]
+pub struct GameNames<'a> {
+    /// The `White` tag.
+    pub white: &'a str,
+    /// The `Black` tag.
+    pub black: &'a str,
+    /// The `Round` tag.
+    pub round: &'a str,
+}
+
+/// At most this many characters of a player's name or a round go into a diagnostic's text.
+const NAME_CHARS: usize = 48;
+
+impl<'a> GameNames<'a> {
+    /// A tag's value when it names something: not empty, `?` (unknown) or `-` (no round).
+    fn known(value: &'a str) -> Option<&'a str> {
+        let value = value.trim();
+        (!matches!(value, "" | "?" | "-")).then_some(value)
+    }
+
+    /// The players and round known, as the text form has them: ` (White - Black, round R)`,
+    /// `?` for one player unknown, the round alone, or nothing.
+    fn write_text(&self, text: &mut String) {
+        let (white, black) = (Self::known(self.white), Self::known(self.black));
+        let round = Self::known(self.round);
+        if white.is_none() && black.is_none() && round.is_none() {
+            return;
+        }
+        text.push_str(" (");
+        if white.is_some() || black.is_some() {
+            write_short(white.unwrap_or("?"), text);
+            text.push_str(" - ");
+            write_short(black.unwrap_or("?"), text);
+            if round.is_some() {
+                text.push_str(", ");
+            }
+        }
+        if let Some(round) = round {
+            text.push_str("round ");
+            write_short(round, text);
+        }
+        text.push(')');
+    }
+}
+
+/// Appends `value`'s first [`NAME_CHARS`] characters, `…` marking a cut, control characters
+/// escaped.
+fn write_short(value: &str, text: &mut String) {
+    let cut = value.char_indices().nth(NAME_CHARS).map(|(at, _)| at);
+    text.push_str(&escape_controls(&value[..cut.unwrap_or(value.len())]));
+    if cut.is_some() {
+        text.push('…');
+    }
+}
+
 /// One problem, located: a view of the game's [`Problem`] with what the game does not know.
 #[derive(Copy, Clone, Debug)]
 pub struct Diagnostic<'a> {
@@ -99,6 +174,8 @@ pub struct Diagnostic<'a> {
     pub path: &'a str,
     /// The game's number: `game N` is its number in the input.
     pub game: GameNumber,
+    /// The game's players and round, when its tags give them.
+    pub names: GameNames<'a>,
     /// Where the game's first byte stands in its (decompressed) input, from 0 (in the text form
     /// only when `lines_per_game`).
     pub offset: u64,
@@ -126,6 +203,7 @@ impl Diagnostic<'_> {
         out.extend(text.as_bytes());
         out.input_number(self.game);
         text.clear();
+        self.names.write_text(text);
         if let Some(ply) = problem.ply {
             let _ = write!(text, ", ply {ply}");
         }
@@ -154,6 +232,9 @@ impl Diagnostic<'_> {
         }
         #[derive(Serialize)]
         struct After<'a> {
+            white: Option<&'a str>,
+            black: Option<&'a str>,
+            round: Option<&'a str>,
             ply: Option<u32>,
             san: Option<&'a str>,
             variation: Option<Variation>,
@@ -171,6 +252,9 @@ impl Diagnostic<'_> {
             column,
         };
         let after = After {
+            white: GameNames::known(self.names.white),
+            black: GameNames::known(self.names.black),
+            round: GameNames::known(self.names.round),
             ply: problem.ply,
             san: problem.san.as_deref(),
             variation: problem.variation,
@@ -234,9 +318,20 @@ mod tests {
         lines_per_game: bool,
         write: impl Fn(&Diagnostic<'_>, &mut Output),
     ) -> String {
+        written_named(problem, GameNames::default(), lines_per_game, write)
+    }
+
+    /// The text `write` gives for `problem` of a game named by `names`.
+    fn written_named(
+        problem: &Problem,
+        names: GameNames<'_>,
+        lines_per_game: bool,
+        write: impl Fn(&Diagnostic<'_>, &mut Output),
+    ) -> String {
         let diagnostic = |game| Diagnostic {
             path: "games.pgn",
             game,
+            names,
             offset: 7,
             lines_per_game,
             problem,
@@ -278,12 +373,60 @@ mod tests {
         );
     }
 
+    // See: issue 43, point 5.
+    #[test]
+    fn the_game_is_named_by_its_players_and_round_where_its_tags_give_them() {
+        let text = |d: &Diagnostic<'_>, out: &mut Output| d.write_text(&mut String::new(), out);
+        let named = |white, black, round| {
+            let names = GameNames {
+                white,
+                black,
+                round,
+            };
+            let line = written_named(&sample(), names, false, text);
+            let start = "games.pgn:12:5: game 3";
+            let end =
+                ", ply 17 \"Nbd2\": error[illegal_move]: no knight on the b-file can reach d2\n";
+            assert!(line.starts_with(start) && line.ends_with(end), "{line}");
+            line[start.len()..line.len() - end.len()].to_owned()
+        };
+        assert_eq!(
+            named("Carlsen", "Caruana", "3"),
+            " (Carlsen - Caruana, round 3)"
+        );
+        assert_eq!(named("Carlsen", "?", "?"), " (Carlsen - ?)");
+        assert_eq!(named("", " ", "5.2"), " (round 5.2)");
+        assert_eq!(named("?", "?", "-"), "");
+        assert_eq!(named("", "", ""), "");
+        let long = "x".repeat(60);
+        assert_eq!(
+            named(&long, "B\u{1b}c", "1"),
+            format!(" ({}… - B\\u001bc, round 1)", "x".repeat(48))
+        );
+        // JSON Lines: each tag as written, null when unknown.
+        let names = GameNames {
+            white: "Carlsen",
+            black: "?",
+            round: "3",
+        };
+        let line = written_named(&sample(), names, false, |d, out| d.write_jsonl(out));
+        let value: serde_json::Value = serde_json::from_str(&line).unwrap_or_default();
+        assert_eq!(
+            (&value["white"], &value["black"], &value["round"]),
+            (
+                &serde_json::json!("Carlsen"),
+                &serde_json::Value::Null,
+                &serde_json::json!("3")
+            )
+        );
+    }
+
     #[test]
     fn jsonl_has_every_field_in_order() {
         assert_eq!(
             written(&sample(), |d, out| d.write_jsonl(out)),
             "{\"type\":\"diagnostic\",\"file\":\"games.pgn\",\"line\":12,\"column\":5,\"game\":3,\
-             \"ply\":17,\"san\":\"Nbd2\",\"variation\":null,\"severity\":\"error\",\"code\":\"illegal_move\",\
+             \"white\":null,\"black\":null,\"round\":null,\"ply\":17,\"san\":\"Nbd2\",\"variation\":null,\"severity\":\"error\",\"code\":\"illegal_move\",\
              \"message\":\"no knight on the b-file can reach d2\",\"offset\":7}\n"
         );
     }

@@ -70,6 +70,8 @@ pub enum Cell<'a> {
     Run(GameNumber),
     /// The game's number in its input.
     Input(GameNumber),
+    /// A list of small whole numbers (a move's NAGs).
+    List(&'a [u8]),
 }
 
 impl<'a> From<Option<&'a str>> for Cell<'a> {
@@ -103,6 +105,8 @@ enum StoredCell {
     /// batch).
     Run(GameNumber),
     Input(GameNumber),
+    /// A list of small numbers at `bytes[start..end]`, one byte each.
+    List(u32, u32),
 }
 
 /// A place in the output to fill in.
@@ -188,6 +192,11 @@ impl Output {
             Cell::Moment(m) => StoredCell::Int(m.millis()),
             Cell::Run(number) => StoredCell::Run(number),
             Cell::Input(number) => StoredCell::Input(number),
+            Cell::List(items) => {
+                let start = self.bytes.len() as u32;
+                self.bytes.extend_from_slice(items);
+                StoredCell::List(start, self.bytes.len() as u32)
+            }
         };
         self.cells.push(stored);
     }
@@ -292,6 +301,9 @@ impl Output {
                     StoredCell::Date(d) => Value::Date(d),
                     StoredCell::Run(n) => int_value(number(n, run_before).0 as i64, kind),
                     StoredCell::Input(n) => int_value(number(n, input_before).1 as i64, kind),
+                    StoredCell::List(start, end) => {
+                        Value::List(&self.bytes[start as usize..end as usize])
+                    }
                 };
                 writer.push_value(value);
             }

@@ -15,7 +15,9 @@
 //! annotated as signed 16-bit, `Time` is `INT64` annotated as `TIME` (microseconds, not adjusted
 //! to UTC: Spark refuses any other `TIME`), `TimeMillisUtc` is `INT32` annotated as `TIME`
 //! (milliseconds, adjusted to UTC, as the lichess dataset has it) and `Timestamp` is `INT64`
-//! annotated as `TIMESTAMP` (milliseconds, UTC). Any column may be nullable.
+//! annotated as `TIMESTAMP` (milliseconds, UTC) and `Int32List` is a `LIST` of required
+//! `INT32` (the standard three levels: the column a group annotated `LIST`, a repeated group
+//! `list`, its field `element`). Any column may be nullable.
 //!
 //! Errors are [`ParquetError`]s. When writing to the output failed, the error is the output's
 //! own, as `ParquetError::External` (Parquet turns some into text, `fail to get inner writer:
@@ -175,6 +177,8 @@ pub struct ParquetWriter<W: Write + Send> {
     rows_written: u64,
     /// Scratch for string columns' values at each row group.
     arrays: Vec<ByteArray>,
+    /// Scratch for list columns' definition and repetition levels at each row group.
+    list_levels: (Vec<i16>, Vec<i16>),
 }
 
 impl<W: Write + Send> ParquetWriter<W> {
@@ -236,6 +240,7 @@ impl<W: Write + Send> ParquetWriter<W> {
             },
             rows_written: 0,
             arrays: Vec::new(),
+            list_levels: (Vec::new(), Vec::new()),
         })
     }
 
@@ -354,6 +359,19 @@ impl<W: Write + Send> ParquetWriter<W> {
                         .write_batch(values, levels, None)?;
                     values.clear();
                 }
+                Values::Lists { items, ends } => {
+                    let (definitions, repetitions) = &mut self.list_levels;
+                    list_levels(levels, ends, definitions, repetitions);
+                    column.typed::<Int32Type>().write_batch(
+                        items,
+                        Some(definitions),
+                        Some(repetitions),
+                    )?;
+                    items.clear();
+                    ends.clear();
+                    definitions.clear();
+                    repetitions.clear();
+                }
             }
             buffer.levels.clear();
             column.close()?;
@@ -365,9 +383,68 @@ impl<W: Write + Send> ParquetWriter<W> {
     }
 }
 
+/// The definition and repetition levels of a list column's numbers, from its rows' levels
+/// (`None` for a required column) and where each non-null row's list ends: a null row is
+/// defined to level 0, an empty list to the level below its numbers', and each number to the
+/// top level (2 when the column is nullable, else 1), repeated (1) but for a list's first.
+fn list_levels(
+    rows: Option<&[i16]>,
+    ends: &[usize],
+    definitions: &mut Vec<i16>,
+    repetitions: &mut Vec<i16>,
+) {
+    let top = if rows.is_some() { 2 } else { 1 };
+    let mut lists = ends.iter();
+    let mut start = 0;
+    let mut list = |definitions: &mut Vec<i16>, repetitions: &mut Vec<i16>| {
+        let end = lists.next().copied().unwrap_or(start);
+        if end == start {
+            definitions.push(top - 1);
+            repetitions.push(0);
+        }
+        for i in start..end {
+            definitions.push(top);
+            repetitions.push(i16::from(i > start));
+        }
+        start = end;
+    };
+    match rows {
+        None => (0..ends.len()).for_each(|_| list(definitions, repetitions)),
+        Some(rows) => {
+            for &row in rows {
+                if row == 0 {
+                    definitions.push(0);
+                    repetitions.push(0);
+                } else {
+                    list(definitions, repetitions);
+                }
+            }
+        }
+    }
+}
+
 /// The Parquet schema field of a column.
 fn field(column: &Column) -> Result<Type, ParquetError> {
+    let repetition = if column.nullable {
+        Repetition::OPTIONAL
+    } else {
+        Repetition::REQUIRED
+    };
     let (physical, logical) = match column.kind {
+        ColumnKind::Int32List => {
+            let element = Type::primitive_type_builder("element", PhysicalType::INT32)
+                .with_repetition(Repetition::REQUIRED)
+                .build()?;
+            let list = Type::group_type_builder("list")
+                .with_repetition(Repetition::REPEATED)
+                .with_fields(vec![Arc::new(element)])
+                .build()?;
+            return Type::group_type_builder(&column.name)
+                .with_repetition(repetition)
+                .with_logical_type(Some(LogicalType::List))
+                .with_fields(vec![Arc::new(list)])
+                .build();
+        }
         ColumnKind::String => (PhysicalType::BYTE_ARRAY, Some(LogicalType::String)),
         ColumnKind::Int64 => (PhysicalType::INT64, None),
         ColumnKind::Int32 => (PhysicalType::INT32, None),
@@ -390,11 +467,7 @@ fn field(column: &Column) -> Result<Type, ParquetError> {
         ),
     };
     Type::primitive_type_builder(&column.name, physical)
-        .with_repetition(if column.nullable {
-            Repetition::OPTIONAL
-        } else {
-            Repetition::REQUIRED
-        })
+        .with_repetition(repetition)
         .with_logical_type(logical)
         .build()
 }

@@ -1,6 +1,9 @@
 //! Ply rows (`export --plies`): one row per main-line ply, with its move number and the side that
 //! moved, the move in SAN and UCI, the FEN after it (optional), the clock, time spent and
-//! evaluation of its comments, its NAGs, and the comments' text (optional).
+//! evaluation of its comments, its NAGs, and the comments' text (optional); then, when asked,
+//! the game's columns of game rows that a ply row repeats: its opening by position
+//! (`eco_computed`, `opening_computed`) and the first ply at which it reaches a position looked
+//! for (`position_ply`).
 //!
 //! The time spent on a move is its `[%emt]` when given, else the mover's clock before the move
 //! (its previous reading, one move earlier) plus what the move gained (the increment, and a new
@@ -11,8 +14,6 @@
 //! ([`PlyLog`](arbiter_core::replay::PlyLog)); here they are played again from the game's start to write
 //! each move's SAN and FEN.
 
-use std::fmt::Write as _;
-
 use arbiter_core::clocks::evidence::allowance;
 use arbiter_core::clocks::{Eval, Millis, Period, TimeControl};
 use arbiter_core::replay::GameReport;
@@ -20,12 +21,12 @@ use arbiter_rules::san;
 
 use crate::columns::{Column, ColumnKind, column_names, table_columns};
 use crate::output::{Cell, GameFormatter, GameNumber, Output};
-use crate::record::offset;
+use crate::record::{OPENING_COLUMNS, POSITION_PLY, offset};
 use crate::table::{ExportFormat, Table, is_plain};
 
 /// The fixed columns of a ply row, `fen` and `comment` included (each only when asked for).
 pub(crate) const PLY_COLUMNS: [(&str, ColumnKind, bool); 17] = {
-    use ColumnKind::{Float64, Int32, Int64, String};
+    use ColumnKind::{Float64, Int32, Int32List, Int64, String};
     [
         ("index", Int64, false),
         ("file", String, false),
@@ -41,7 +42,7 @@ pub(crate) const PLY_COLUMNS: [(&str, ColumnKind, bool); 17] = {
         ("time_spent", Float64, true),
         ("eval_cp", Int32, true),
         ("eval_mate", Int32, true),
-        ("nags", String, true),
+        ("nags", Int32List, true),
         ("comment", String, true),
         ("offset", Int64, false),
     ]
@@ -57,6 +58,11 @@ pub struct PlyColumns {
     pub fen: bool,
     /// The comments' text.
     pub comment: bool,
+    /// The game's opening by position, after the fixed columns (game rows'
+    /// [`OPENING_COLUMNS`]).
+    pub opening: bool,
+    /// The game's first ply at a position looked for, after those ([`POSITION_PLY`]).
+    pub position: bool,
 }
 
 impl PlyColumns {
@@ -67,7 +73,11 @@ impl PlyColumns {
             "comment" => self.comment,
             _ => true,
         });
-        table_columns(wanted.copied(), extra_tags)
+        let opening: &[_] = if self.opening { &OPENING_COLUMNS } else { &[] };
+        let games = (opening.iter())
+            .chain(self.position.then_some(&POSITION_PLY))
+            .map(|column| (column.name, column.kind, column.nullable));
+        table_columns(wanted.copied().chain(games), extra_tags)
     }
 }
 
@@ -107,9 +117,8 @@ impl<'a> TimeSpent<'a> {
 pub struct PlyFormatter {
     table: Table,
     wanted: PlyColumns,
-    /// Scratch text: the FEN, the NAGs.
+    /// Scratch text: the FEN.
     fen: String,
-    nags: String,
 }
 
 impl PlyFormatter {
@@ -119,7 +128,6 @@ impl PlyFormatter {
             table: Table::new(format, wanted.columns(extra_tags)),
             wanted,
             fen: String::new(),
-            nags: String::new(),
         }
     }
 
@@ -187,15 +195,11 @@ impl GameFormatter for PlyFormatter {
                 .cell(cp)
                 .cell(mate);
             let nags = log.nags(note);
-            if nags.is_empty() {
-                row.cell(Cell::Null);
+            row.cell(if nags.is_empty() {
+                Cell::Null
             } else {
-                self.nags.clear();
-                for (i, nag) in nags.iter().enumerate() {
-                    let _ = write!(self.nags, "{}{nag}", if i > 0 { " " } else { "" });
-                }
-                row.cell(Cell::Plain(&self.nags));
-            }
+                Cell::List(nags)
+            });
             if self.wanted.comment {
                 let comment = log.comment(note);
                 row.cell(if comment.is_empty() {
@@ -205,6 +209,20 @@ impl GameFormatter for PlyFormatter {
                 });
             }
             row.cell(offset(report.offset));
+            if self.wanted.opening {
+                let (eco, name) = report
+                    .opening
+                    .map_or((None, None), |o| (Some(o.eco), Some(o.name)));
+                row.cell(eco.map_or(Cell::Null, Cell::Plain))
+                    .cell(name.map_or(Cell::Null, Cell::Str));
+            }
+            if self.wanted.position {
+                row.cell(
+                    report
+                        .position_ply
+                        .map_or(Cell::Null, |ply| Cell::Int(ply.into())),
+                );
+            }
             for value in &report.tags.extra {
                 row.cell(Cell::Str(value));
             }

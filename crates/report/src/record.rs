@@ -5,7 +5,7 @@
 //! `index, file, game, event, site, date, round, white, black, result, plies, outcome, winner,
 //! result_consistent, final_fen, valid, error, end_ply`, then the typed columns read from tags
 //! and clocks (`white_elo, black_elo, eco, opening, termination, time_control, base_seconds,
-//! increment_seconds, speed, played_on, utc_time, white_clock, black_clock, white_title,
+//! increment_seconds, speed, played_on, year, month, utc_time, white_clock, black_clock, white_title,
 //! black_title, white_rating_diff, black_rating_diff, utc_timestamp, offset`), the final
 //! position's rulings (`white_can_mate, black_can_mate`), then the opening the built-in table
 //! names (`eco_computed, opening_computed`) and `movetext` when asked for, `position_ply` with
@@ -17,7 +17,7 @@
 //! joins on `Site`.
 
 use crate::columns::{Column, ColumnKind, table_columns};
-use crate::date::CalendarDate;
+use crate::date::{CalendarDate, YearMonth};
 use crate::moment::Moment;
 use crate::movetext::write_movetext;
 use crate::output::{Cell, GameFormatter, GameNumber, Output};
@@ -59,19 +59,27 @@ impl std::fmt::Debug for RecordColumn {
 type CellOf = for<'r, 'a> fn(&'r Cells<'r, 'a>) -> Cell<'a>;
 
 /// A record, with what its cells share, worked out once a row: the `file` cell (plain text or
-/// not, as the formatter knows) and the `UTCTime` tag read as a time of day.
+/// not, as the formatter knows), the `UTCTime` tag read as a time of day, and the year and month
+/// the game was played.
 struct Cells<'r, 'a> {
     r: &'r ExportRecord<'a>,
     file: Cell<'a>,
     utc_time: Option<Moment>,
+    played_in: YearMonth,
 }
 
 impl<'r, 'a> Cells<'r, 'a> {
     fn of(r: &'r ExportRecord<'a>, file: Cell<'a>) -> Cells<'r, 'a> {
+        // The tags `played_on` reads, in its order: the first that gives a year.
+        let utc = YearMonth::from_pgn(r.utc_date);
         Cells {
             r,
             file,
             utc_time: Moment::time_of_day(r.utc_time),
+            played_in: match utc.year {
+                Some(_) => utc,
+                None => YearMonth::from_pgn(r.date),
+            },
         }
     }
 
@@ -96,7 +104,7 @@ const fn column(
 }
 
 /// The fixed export fields, in order.
-pub const COLUMNS: [RecordColumn; 39] = {
+pub const COLUMNS: [RecordColumn; 41] = {
     use ColumnKind::{Bool, Date, Float64, Int32, Int64, String, Time, Timestamp};
     [
         column("index", Int64, false, |c| Cell::Run(c.r.number)),
@@ -146,6 +154,16 @@ pub const COLUMNS: [RecordColumn; 39] = {
             let date =
                 CalendarDate::from_pgn(c.r.utc_date).or_else(|| CalendarDate::from_pgn(c.r.date));
             date.map_or(Cell::Null, Cell::Date)
+        }),
+        column("year", Int32, true, |c| {
+            c.played_in
+                .year
+                .map_or(Cell::Null, |year| Cell::Int(year.into()))
+        }),
+        column("month", Int32, true, |c| {
+            c.played_in
+                .month
+                .map_or(Cell::Null, |month| Cell::Int(month.into()))
         }),
         column("utc_time", Time, true, |c| {
             c.utc_time.map_or(Cell::Null, Cell::Moment)
@@ -735,7 +753,7 @@ mod tests {
             header
                 + "1,\"a, b.pgn\",1,\"Rated \"\"Blitz\"\", game\",,2025.05.01,,Ann,Bob,1-0,41,\
                    checkmate,white,true,7k/6Q1/6K1/8/8/8/8/8 b - - 1 21,true,,,2400,,C20,,,180+2,\
-                   180,2,blitz,2025-05-01,,61.5,,GM,,5,-5,,5630,true,false,2400\n"
+                   180,2,blitz,2025-05-01,2025,5,,61.5,,GM,,5,-5,,5630,true,false,2400\n"
         );
     }
 

@@ -6,12 +6,14 @@ use std::io::{self, Write};
 use std::sync::Arc;
 use std::time::Duration;
 
-use arbiter_core::problem::{CodeCounts, Severity};
+use arbiter_core::problem::{Code, CodeCounts, Problem, Severity};
 use arbiter_core::replay::GameReport;
 use arbiter_core::text::counted;
 use arbiter_io::input::InputDigest;
+use arbiter_pgn::{LineCol, Location, PgnErrorKind};
 
-use crate::diagnostic::DiagnosticFormat;
+use crate::diagnostic::{Diagnostic, DiagnosticFormat, GameNames, is_not_utf8_warning};
+use crate::output::{GameNumber, Output};
 
 /// The counts of a run, of a part of one, or of one input: its games, their plies and problems.
 #[derive(Copy, Clone, Debug, Default, Eq, PartialEq)]
@@ -101,6 +103,43 @@ pub struct Totals {
     pub inputs: Vec<InputTotals>,
     /// Each input that could not be opened, as named (likewise).
     pub unopened: Vec<String>,
+    /// The games with a `not_utf8` warning.
+    pub not_utf8: NotUtf8,
+}
+
+/// The games read as Windows-1252 with a `not_utf8` warning, which `validate` lists once per
+/// input rather than once per game: how many, and the first.
+#[derive(Copy, Clone, Debug, Default, Eq, PartialEq)]
+pub struct NotUtf8 {
+    /// How many games.
+    pub games: u64,
+    /// The first of them.
+    pub first: Option<FirstGame>,
+}
+
+/// The first game of a count, and where its problem stands.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub struct FirstGame {
+    /// The games counted before it, in the counts it belongs to (in an [`InputTotals`], its
+    /// number in its input is this plus 1).
+    pub before: u64,
+    /// Where the game's first byte stands in its (decompressed) input, from 0.
+    pub offset: u64,
+    /// Where its problem stands.
+    pub at: LineCol,
+}
+
+impl NotUtf8 {
+    /// Adds `other`, which counts games after the `before` games of these counts.
+    fn add(&mut self, other: &NotUtf8, before: u64) {
+        self.games += other.games;
+        if self.first.is_none() {
+            self.first = other.first.map(|first| FirstGame {
+                before: before + first.before,
+                ..first
+            });
+        }
+    }
 }
 
 /// The counts of one input of a run.
@@ -112,6 +151,8 @@ pub struct InputTotals {
     pub counts: Counts,
     /// The input could not be read to its end.
     pub failed: bool,
+    /// Its games with a `not_utf8` warning.
+    pub not_utf8: NotUtf8,
     /// The count and SHA-256 of its bytes as read, when the run asked for them
     /// ([`Destination::digests`](crate::output::Destination::digests)) and the input was
     /// read whole from its start.
@@ -119,8 +160,10 @@ pub struct InputTotals {
 }
 
 impl InputTotals {
-    /// Adds the games and problems of `totals` (a batch of this input's games).
+    /// Adds the games and problems of `totals` (a batch of this input's games, after those
+    /// counted so far).
     pub fn add(&mut self, totals: &Totals) {
+        self.not_utf8.add(&totals.not_utf8, self.counts.games);
         self.counts.add(&totals.counts);
         self.failed |= totals.input_errors > 0;
     }
@@ -136,6 +179,17 @@ impl Totals {
 
     /// Counts one game.
     pub fn count(&mut self, report: &GameReport) {
+        if let Some(problem) = report.problems.iter().find(|p| is_not_utf8_warning(p)) {
+            let game = NotUtf8 {
+                games: 1,
+                first: Some(FirstGame {
+                    before: 0,
+                    offset: report.offset,
+                    at: problem.at,
+                }),
+            };
+            self.not_utf8.add(&game, self.counts.games);
+        }
         self.counts.count(report);
         // Counts by code only where a problem is listed (every counted one leaves one listed).
         if !report.problems.is_empty() {
@@ -143,11 +197,64 @@ impl Totals {
         }
     }
 
-    /// Adds every count of `other` (not its [`Totals::inputs`]).
+    /// Adds every count of `other` (not its [`Totals::inputs`]), which counts games after these.
     pub fn add(&mut self, other: &Totals) {
+        self.not_utf8.add(&other.not_utf8, self.counts.games);
         self.counts.add(&other.counts);
         self.input_errors += other.input_errors;
         self.codes.add_all(&other.codes);
+    }
+
+    /// Writes, for each input whose games were read as Windows-1252, its one `not_utf8`
+    /// warning: at its first such game, with how many there were (`validate` lists none per
+    /// game). Its lines count from each game's first line when `lines_per_game` (`--range`).
+    pub fn write_not_utf8(
+        &self,
+        format: DiagnosticFormat,
+        lines_per_game: bool,
+        out: &mut impl Write,
+    ) -> io::Result<()> {
+        let mut output = Output::default();
+        let mut text = String::new();
+        for input in &self.inputs {
+            let Some(first) = input.not_utf8.first else {
+                continue;
+            };
+            let message = match input.not_utf8.games {
+                1 => "the game is not valid UTF-8; read as Windows-1252 (the only such game of \
+                      this input)"
+                    .to_owned(),
+                n => format!(
+                    "{n} games of this input are not valid UTF-8 and were read as \
+                     Windows-1252; this is the first"
+                ),
+            };
+            let problem = Problem::of_game(
+                Location(0),
+                first.at,
+                Severity::Warning,
+                Code::Reader(PgnErrorKind::NotUtf8),
+                message,
+            );
+            let diagnostic = Diagnostic {
+                path: &input.name,
+                // A diagnostic names a game by its number in its input only.
+                game: GameNumber::Known {
+                    run: 0,
+                    input: first.before + 1,
+                },
+                // The warning is the input's.
+                names: GameNames::default(),
+                offset: first.offset,
+                lines_per_game,
+                problem: &problem,
+            };
+            match format {
+                DiagnosticFormat::Text => diagnostic.write_text(&mut text, &mut output),
+                DiagnosticFormat::Jsonl => diagnostic.write_jsonl(&mut output),
+            }
+        }
+        out.write_all(output.bytes())
     }
 
     /// Writes `validate`'s summary of a run that took `elapsed`. In text: when the run read

@@ -3,9 +3,11 @@
 //! [`Cell`]s, one per [`Column`], which each format writes its own way.
 //!
 //! - **CSV**: a header row of the column names; a null is an empty field; strings are quoted
-//!   exactly when the csv crate would quote them, so that it reads them back unchanged.
+//!   exactly when the csv crate would quote them, so that it reads them back unchanged; a list is
+//!   its numbers separated by spaces.
 //! - **JSON Lines** and **JSON** (one array): an object per row, keys in column order, null as
-//!   `null`, dates as `"YYYY-MM-DD"`, seconds as numbers with up to three decimals.
+//!   `null`, dates as `"YYYY-MM-DD"`, seconds as numbers with up to three decimals, lists as
+//!   arrays of numbers.
 //! - **Parquet**: the cells are kept typed in the batch's [`Output`] and written into row groups
 //!   in input order (`parquet`).
 //!
@@ -199,6 +201,7 @@ impl Row<'_, '_> {
             Cell::Moment(moment) => self.moment(moment),
             Cell::Run(number) => self.game_number(number, true),
             Cell::Input(number) => self.game_number(number, false),
+            Cell::List(items) => self.list(items),
         }
         self
     }
@@ -318,6 +321,26 @@ impl Row<'_, '_> {
             #[cfg(feature = "parquet")]
             ExportFormat::Parquet => self.out.cell(Cell::Moment(moment)),
         }
+    }
+
+    /// A list of numbers: `[1,14]` in JSON, `1 14` in CSV.
+    #[inline(never)]
+    fn list(&mut self, items: &[u8]) {
+        let (open, separator, close): (&[u8], _, &[u8]) = match self.start_cell() {
+            ExportFormat::Csv => (b"", b' ', b""),
+            ExportFormat::Json | ExportFormat::Jsonl => (b"[", b',', b"]"),
+            #[cfg(feature = "parquet")]
+            ExportFormat::Parquet => return self.out.cell(Cell::List(items)),
+        };
+        let bytes = self.out.bytes_mut();
+        bytes.extend_from_slice(open);
+        for (i, &n) in items.iter().enumerate() {
+            if i > 0 {
+                bytes.push(separator);
+            }
+            push_decimal(bytes, n.into());
+        }
+        bytes.extend_from_slice(close);
     }
 
     /// A game's number across all inputs (`run`) or in its input, perhaps a hole filled in as

@@ -62,19 +62,22 @@ pub(crate) struct ExportArgs {
     pub(crate) comments: bool,
     /// Write only the games that pass EXPR, a test over the export fields and the tags, e.g.
     /// `white_elo >= 2500 and speed == "blitz"` (the language of `select --where`: arbiter help
-    /// where).
-    #[arg(long = "where", value_name = "EXPR", conflicts_with = "plies")]
+    /// where); with --plies, the ply rows of those games.
+    #[arg(long = "where", value_name = "EXPR")]
     pub(crate) filter: Option<String>,
     /// Write only the games whose main line reaches this position, with the `position_ply`
-    /// column (repeatable: any of them).
-    #[arg(long, value_name = "FEN", conflicts_with = "plies")]
+    /// column (repeatable: any of them); with --plies, their ply rows, each with the game's
+    /// `position_ply`.
+    #[arg(long, value_name = "FEN")]
     pub(crate) position: Vec<String>,
     /// Add the eco_computed and opening_computed columns: the opening lichess's table (built in)
-    /// names by position, the deepest of the first 40 plies it names.
-    #[arg(long, conflicts_with = "plies")]
+    /// names by position, the deepest of the first 40 plies it names (with --plies, the game's,
+    /// on each of its ply rows).
+    #[arg(long)]
     pub(crate) eco: bool,
-    /// Add a movetext column: the main line in SAN with move numbers (`1. e4 e5 2. Nf3`).
-    #[arg(long, conflicts_with = "plies")]
+    /// Add a movetext column: the main line in SAN with move numbers (`1. e4 e5 2. Nf3`); game
+    /// rows only (ply rows are the main line, one move a row).
+    #[arg(long)]
     pub(crate) movetext: bool,
     /// The game row's columns: arbiter's own, or the lichess games dataset's names and types
     /// (Event, Site, ..., WhiteElo as int16, UTCDate as a date, UTCTime as a time, movetext)

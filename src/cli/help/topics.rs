@@ -141,6 +141,8 @@ fn columns() -> Vec<Block> {
     let plies = PlyColumns {
         fen: true,
         comment: true,
+        opening: true,
+        position: true,
     }
     .columns(&[]);
     for column in &plies {
@@ -232,6 +234,7 @@ fn kind_name(kind: ColumnKind, nullable: bool) -> String {
         ColumnKind::Time => "time (microseconds)",
         ColumnKind::TimeMillisUtc => "time (milliseconds, UTC)",
         ColumnKind::Timestamp => "timestamp (milliseconds, UTC)",
+        ColumnKind::Int32List => "list of int32",
     };
     if nullable {
         format!("{name} or null")
@@ -257,11 +260,14 @@ mod tests {
                 );
             }
         }
-        // Game rows with every option, the tags, ply rows with every option.
+        // Game rows with every option, the tags, ply rows with every option (the game's opening
+        // and position_ply included).
         let expected = arbiter::report::record::FIELDS.len()
             + ADDED.len()
             + 1
-            + arbiter::report::plies::PLY_FIELDS.len();
+            + arbiter::report::plies::PLY_FIELDS.len()
+            + arbiter::report::record::OPENING_COLUMNS.len()
+            + 1;
         assert_eq!(items, expected);
     }
 

@@ -27,6 +27,8 @@ pub fn record_schema(position: bool) -> Schema {
             | ColumnKind::Time
             | ColumnKind::TimeMillisUtc
             | ColumnKind::Timestamp => Type::Text,
+            // No game column is a list (a ply's NAGs are).
+            ColumnKind::Int32List => Type::Text,
         };
         (column.name, kind)
     }))
@@ -77,6 +79,8 @@ impl Fields for RecordFields<'_> {
             Cell::Run(GameNumber::Known { run, .. }) => Value::Int(run as i64),
             Cell::Input(GameNumber::Known { input, .. }) => Value::Int(input as i64),
             Cell::Run(_) | Cell::Input(_) => Value::Null,
+            // No game column is a list.
+            Cell::List(_) => Value::Null,
         }
     }
 

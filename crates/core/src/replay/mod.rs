@@ -44,7 +44,7 @@ mod warnings;
 pub use game_tags::Tags;
 pub use notes::{PlyLog, PlyNote};
 
-use arbiter_pgn::{Flow, GameInfo, GameResult, LineCol, Location, PgnError, Visitor};
+use arbiter_pgn::{Flow, GameInfo, GameResult, LineCol, Location, PgnError, PgnErrorKind, Visitor};
 use arbiter_rules::MAX_FEN_BYTES;
 use arbiter_rules::san::{self, San, Suffix};
 use arbiter_rules::{Color, Position};
@@ -772,7 +772,12 @@ impl Visitor for Replayer {
     }
 
     fn error(&mut self, error: PgnError) {
-        let ply = self.stack.lines.last().map(|line| line.ply + 1);
+        // A missing result and text after the result are the game's, at no ply: the ply after
+        // the last move does not exist.
+        let ply = match error.kind {
+            PgnErrorKind::NoResult | PgnErrorKind::TextAfterResult => None,
+            _ => self.stack.lines.last().map(|line| line.ply + 1),
+        };
         let code = Code::Reader(error.kind);
         if breaks_main_line(
             &error,

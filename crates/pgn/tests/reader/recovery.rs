@@ -1,7 +1,7 @@
 //! Recovery from damage: each case reports its location and the games after it are still read.
 
 use arbiter_pgn::{PgnErrorKind, Reader};
-use arbiter_test_support::reader::{Game, Recorder, read_all, read_limited};
+use arbiter_test_support::reader::{Game, Recorder, Token, read_all, read_limited};
 
 /// The single error proper of `game`, checked for kind and location.
 fn the_error(game: &Game, kind: PgnErrorKind, at: &str) -> String {
@@ -139,14 +139,39 @@ fn stray_bytes() {
     next_game_is_whole(&games, 1);
 }
 
+// See: issue 43, point 6: a scoresheet's `1-0 (time)` is a warning that keeps the words.
 #[test]
-fn text_after_the_result() {
-    let text = format!("1. e4 1-0 ff\n{NEXT}");
+fn text_after_the_result_is_a_warning_that_quotes_it() {
+    let long = "a long note ".repeat(20);
+    let text = format!("1. e4 1-0 (time)\n{NEXT}1. d4 0-1 {long}\n{NEXT}");
     let games = read_all(text.as_bytes());
-    assert_eq!(games.len(), 2);
-    let message = the_error(&games[0], PgnErrorKind::TextAfterResult, "1:11");
-    assert_eq!(message, "text after the result: `ff` at 1:11 is ignored");
+    assert_eq!(games.len(), 4);
+    for (game, at, quoted) in [
+        (&games[0], "1:11", "(time)".to_owned()),
+        (&games[2], "5:11", format!("{}…", &long[..200])),
+    ] {
+        assert!(game.hard_errors().is_empty(), "{:#?}", game.errors);
+        assert_eq!(game.errors.len(), 1, "{:#?}", game.errors);
+        let warning = &game.errors[0];
+        assert_eq!(warning.kind, PgnErrorKind::TextAfterResult);
+        assert!(warning.is_warning());
+        assert_eq!(warning.at.to_string(), at);
+        assert_eq!(
+            warning.message,
+            format!("text after the result at {at} is not read as moves: `{quoted}`")
+        );
+    }
+    // The words are kept as a comment after the result, whole.
+    assert_eq!(
+        games[0].bare().last(),
+        Some(&Token::Comment("(time)".into()))
+    );
+    assert_eq!(
+        games[2].bare().last(),
+        Some(&Token::Comment(long.trim_end().into()))
+    );
     next_game_is_whole(&games, 1);
+    next_game_is_whole(&games, 3);
 }
 
 #[test]

@@ -179,3 +179,67 @@ fn a_file_with_no_rows_is_valid() {
         9
     );
 }
+
+#[test]
+fn lists_read_back_as_lists_of_int32() {
+    let columns = [
+        Column::optional("nags", ColumnKind::Int32List),
+        Column::required("codes", ColumnKind::Int32List),
+        Column::required("n", ColumnKind::Int64),
+    ];
+    let rows: [(Option<&[u8]>, &[u8]); 5] = [
+        (Some(&[1, 14]), &[255]),
+        (None, &[]),
+        (Some(&[]), &[0, 1, 2]),
+        (Some(&[3]), &[7]),
+        (None, &[9, 9]),
+    ];
+    let options = ParquetOptions {
+        row_group_rows: 3,
+        ..ParquetOptions::default()
+    };
+    let mut writer = ParquetWriter::new(Vec::new(), &columns, options).unwrap();
+    for (n, (nags, codes)) in (0i64..).zip(rows) {
+        writer.push(nags.map_or(Value::Null, Value::List));
+        writer.push(Value::List(codes));
+        writer.push(n);
+        writer.end_row().unwrap();
+    }
+    let (read_back, reader) = read(writer.finish().unwrap());
+    assert_eq!(reader.metadata().num_row_groups(), 2);
+    // A list as its numbers, a null as `None`.
+    let numbers = |field: &Field| match field {
+        Field::Null => None,
+        Field::ListInternal(list) => Some(
+            list.elements()
+                .iter()
+                .map(|item| match item {
+                    Field::Int(n) => *n,
+                    other => panic!("{other:?} in a list"),
+                })
+                .collect::<Vec<i32>>(),
+        ),
+        other => panic!("{other:?} for a list"),
+    };
+    let got: Vec<_> = read_back
+        .iter()
+        .map(|row| (numbers(&row[0]), numbers(&row[1]), row[2].clone()))
+        .collect();
+    let as_i32 = |items: &[u8]| items.iter().map(|&n| i32::from(n)).collect::<Vec<_>>();
+    let expected: Vec<_> = (0i64..)
+        .zip(rows)
+        .map(|(n, (nags, codes))| (nags.map(as_i32), Some(as_i32(codes)), Field::Long(n)))
+        .collect();
+    assert_eq!(got, expected);
+    let schema = reader.metadata().file_metadata().schema_descr();
+    let nags = schema.column(0);
+    assert_eq!(nags.path().string(), "nags.list.element");
+    assert_eq!((nags.max_def_level(), nags.max_rep_level()), (2, 1));
+    assert_eq!(
+        schema.root_schema().get_fields()[0]
+            .get_basic_info()
+            .logical_type_ref(),
+        Some(&LogicalType::List)
+    );
+    assert_eq!(schema.column(1).max_def_level(), 1);
+}
