@@ -12,8 +12,8 @@ then renames its directory to `OUT/task-NNNNN/` (parts `part-00000.parquet`... a
 `_manifest.json`), so that a retried or speculative attempt never leaves half a task or a task
 twice. The driver then writes `OUT/_job.json` (the tasks, their inputs, games and rows), reads
 the parts back with Spark SQL and prints a summary, also written to `OUT/_summary.json`: games
-by speed and outcome, and the flag falls whose winner could not mate (decisive `time_forfeit`
-games with `result_consistent` false: FIDE Law 6.9, see arbiter's docs/outcomes.md).
+by speed and outcome, and the flag falls whose winner could not mate (`time_forfeit` games with
+a decisive Result that arbiter rules drawn: FIDE Law 6.9, see arbiter's docs/outcomes.md).
 
 Every node needs the arbiter binary (`--arbiter`, default `arbiter` on the PATH) and the inputs
 and OUT at the same path (a shared file system): arbiter reads and writes local paths.
@@ -54,11 +54,12 @@ BY_HOUR_SQL = """
 SELECT hour(utc_time) AS hour, count(*) AS games FROM games GROUP BY 1 ORDER BY 1 NULLS LAST
 """
 
-# Decisive flag falls, and those whose winner could not mate by any series of legal moves.
+# Flag falls the Result calls decisive, and those whose winner could not mate by any series of
+# legal moves (Law 6.9: arbiter rules them drawn, `winner` is `draw`).
 FLAG_FALLS_SQL = """
-SELECT count_if(outcome = 'time_forfeit' AND winner IN ('white', 'black')) AS flag_falls,
-       count_if(outcome = 'time_forfeit' AND winner IN ('white', 'black')
-                AND NOT result_consistent) AS winner_could_not_mate
+SELECT count_if(outcome = 'time_forfeit' AND result IN ('1-0', '0-1')) AS flag_falls,
+       count_if(outcome = 'time_forfeit' AND result IN ('1-0', '0-1')
+                AND winner = 'draw') AS winner_could_not_mate
 FROM games
 """
 

@@ -29,7 +29,7 @@ import arbiter_spark as job  # noqa: E402
 
 IN_CI = os.environ.get("CI") == "true"
 
-# Flag falls: a lone king wins on time (it could not mate: result_consistent is false), a rook
+# Flag falls: a lone king wins on time (it could not mate: drawn, result_consistent false), a rook
 # wins on time (it could), and a game with an illegal move, which makes arbiter exit with status 1.
 FLAG_FALLS = """[Event "Rated bullet game"]
 [Site "https://example.org/flag0001"]
@@ -322,9 +322,9 @@ class SparkJob(unittest.TestCase):
                                 for r in summary["by_hour"]),
                          sorted((h if h is not None else -1, n) for h, n in by_hour))
         falls, could_not = self.duck.execute(
-            f"SELECT count(*) FILTER (WHERE outcome = 'time_forfeit' AND winner <> 'draw'), "
-            f"count(*) FILTER (WHERE outcome = 'time_forfeit' AND winner <> 'draw' "
-            f"AND NOT result_consistent) FROM {plain}").fetchone()
+            f"SELECT count(*) FILTER (WHERE outcome = 'time_forfeit' AND result <> '1/2-1/2'), "
+            f"count(*) FILTER (WHERE outcome = 'time_forfeit' AND result <> '1/2-1/2' "
+            f"AND winner = 'draw' AND NOT result_consistent) FROM {plain}").fetchone()
         self.assertEqual((summary["flag_falls"], summary["winner_could_not_mate"]),
                          (falls, could_not))
         self.assertEqual(could_not, 1)

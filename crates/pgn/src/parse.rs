@@ -264,13 +264,8 @@ impl<'a> Parser<'a, '_> {
                     self.quote_up_to(start..end, TRAILING_CHARS)
                 );
                 self.report(visitor, PgnErrorKind::TextAfterResult, start, message);
-                // Kept as a comment, as a comment after the result is (on the last move): the
-                // words of a scoresheet's `1-0 (time)` are the game's.
-                if visitor.wants_comments() {
-                    visitor.comment(&self.text.get(start..end), Location::at(start));
-                } else {
-                    visitor.comment_skipped(Location::at(start), start..end);
-                }
+                // The words of a scoresheet's `1-0 (time)` are the game's: handed over too.
+                visitor.text_after_result(&self.text.get(start..end), Location::at(start));
                 break;
             }
             match movetext::token(bytes, start, self, visitor) {

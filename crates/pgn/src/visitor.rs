@@ -95,6 +95,15 @@ pub trait Visitor {
         let _ = (location, text);
     }
 
+    /// Words after the game's result that are neither a comment nor a result (a scoresheet's
+    /// `1-0 (time)`): `text` up to the end of the game, trailing blanks left out, starting at
+    /// `location`. The reader also reports them as a `text_after_result` error (a warning to
+    /// the replay); a visitor that keeps the game's text keeps them here, as a comment on the
+    /// last move would be kept.
+    fn text_after_result(&mut self, text: &str, location: Location) {
+        let _ = (text, location);
+    }
+
     /// Whether [`super::Reader`] may read games through this visitor in one pass: parse each game
     /// straight from its read buffer, finding the game's end on the way, instead of cutting the
     /// game out first and then parsing it (twice the work). Return `true` only if `begin_game`

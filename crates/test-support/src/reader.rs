@@ -27,6 +27,8 @@ pub enum Token {
     End,
     /// The game termination marker.
     Result(GameResult),
+    /// Words after the result that are no comment (`1-0 (time)`).
+    AfterResult(String),
 }
 
 /// A recorded game: its tokens (with line:col), its errors, and where it stood.
@@ -150,6 +152,9 @@ impl Visitor for Recorder {
     }
     fn comment(&mut self, text: &str, location: arbiter_pgn::Location) {
         self.push(Token::Comment(text.into()), location);
+    }
+    fn text_after_result(&mut self, text: &str, location: arbiter_pgn::Location) {
+        self.push(Token::AfterResult(text.into()), location);
     }
     fn begin_variation(&mut self, location: arbiter_pgn::Location) -> Flow {
         if self.skip_variations {

@@ -738,6 +738,13 @@ impl Visitor for Replayer {
         }
     }
 
+    fn text_after_result(&mut self, text: &str, location: Location) {
+        // Kept as a comment on the last move (select writes `Nc6 { (time) } 1-0`), located as a
+        // comment is, at the byte before its text (a `{`'s place).
+        let before = Location::at(location.offset().saturating_sub(1));
+        self.comment(text, before);
+    }
+
     /// `begin_game` resets every per-game field.
     fn one_pass(&self) -> bool {
         true

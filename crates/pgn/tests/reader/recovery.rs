@@ -161,14 +161,14 @@ fn text_after_the_result_is_a_warning_that_quotes_it() {
             format!("text after the result at {at} is not read as moves: `{quoted}`")
         );
     }
-    // The words are kept as a comment after the result, whole.
+    // The words are handed over whole, after the result.
     assert_eq!(
         games[0].bare().last(),
-        Some(&Token::Comment("(time)".into()))
+        Some(&Token::AfterResult("(time)".into()))
     );
     assert_eq!(
         games[2].bare().last(),
-        Some(&Token::Comment(long.trim_end().into()))
+        Some(&Token::AfterResult(long.trim_end().into()))
     );
     next_game_is_whole(&games, 1);
     next_game_is_whole(&games, 3);
