@@ -27,6 +27,9 @@ pub(crate) fn threat(pos: &Position) -> (Option<Move>, bool) {
             uncover |= between & ours;
         }
     }
+    // The list stands apart from the sink: built inside it, the compiler zeroed its 3 KB at
+    // every call.
+    let mut list = MoveList::new();
     let mut sink = CheckSink {
         king,
         checks: [
@@ -38,11 +41,11 @@ pub(crate) fn threat(pos: &Position) -> (Option<Move>, bool) {
             Bitboard::EMPTY,
         ],
         uncover,
-        list: MoveList::new(),
+        list: &mut list,
     };
     pos.generate::<true, _>(ALL_ROLES, Bitboard::FULL, &mut sink);
     let mut any = false;
-    for &mv in sink.list.iter() {
+    for &mv in list.iter() {
         let mut child = pos.clone();
         child.play_unchecked(mv);
         if !child.is_check() {
@@ -63,14 +66,14 @@ const ALL_ROLES: u8 = 0b11_1111;
 /// squares from which a `role` attacks it (pawn, knight, bishop, rook, queen, in
 /// [`Role::index`] order); moves of the men on `uncover` may open a line. Never a move onto the
 /// king's square (which a turned position could offer).
-struct CheckSink {
+struct CheckSink<'a> {
     king: Square,
     checks: [Bitboard; 6],
     uncover: Bitboard,
-    list: MoveList,
+    list: &'a mut MoveList,
 }
 
-impl CheckSink {
+impl CheckSink<'_> {
     #[inline]
     fn pawn(&mut self, pos: &Position, from: Square, to: Square) {
         let capture = pos.role_at(to);
@@ -89,7 +92,7 @@ impl CheckSink {
     }
 }
 
-impl Sink for CheckSink {
+impl Sink for CheckSink<'_> {
     #[inline]
     fn piece(&mut self, pos: &Position, role: Role, from: Square, targets: Bitboard) {
         let targets = targets.without(self.king);
