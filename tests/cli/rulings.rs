@@ -158,9 +158,10 @@ fn held_out_games_are_ruled_as_labelled() {
             .split(' ')
             .collect();
         // A flag fall's verdict needs only the winner's answer; a dead position needs both.
+        let flag_fall = kinds[kind].starts_with("flag fall");
         let needed = match record["result"].as_str() {
-            Some("1-0") if kind >= 2 => "white_can_mate",
-            Some("0-1") if kind >= 2 => "black_can_mate",
+            Some("1-0") if flag_fall => "white_can_mate",
+            Some("0-1") if flag_fall => "black_can_mate",
             _ => "",
         };
         let mut open = false;
@@ -184,8 +185,9 @@ fn held_out_games_are_ruled_as_labelled() {
         // A dead position arising mid-game whose first dead ply no stage decided: the game is
         // ruled dead at its final position, with no end ply. (A "can mate" is a helpmate replayed
         // before it is trusted, so a null end ply cannot hide a wrong answer at that ply.)
-        let first_dead_open =
-            kind == 1 && record["outcome"] == "dead_position" && record["end_ply"].is_null();
+        let first_dead_open = kinds[kind] == "dead mid-game"
+            && record["outcome"] == "dead_position"
+            && record["end_ply"].is_null();
         if first_dead_open && !open {
             undecided.push(event.to_owned());
         }

@@ -243,21 +243,7 @@ mod tests {
 
     #[test]
     fn the_najdorf_is_named_by_its_deepest_position() {
-        let mut pos = Position::startpos();
-        let mut opening = Classifier::default();
-        let moves = [
-            "e4", "c5", "Nf3", "d6", "d4", "cxd4", "Nxd4", "Nf6", "Nc3", "a6", "Qd3",
-        ];
-        for (ply, text) in moves.iter().enumerate() {
-            let mv = San::from_ascii(text.as_bytes())
-                .unwrap()
-                .resolve(&pos)
-                .unwrap()
-                .mv;
-            pos.play_unchecked(mv);
-            opening.after_ply(ply as u32 + 1, &pos, pos.zobrist());
-        }
-        let named = opening.opening().unwrap();
+        let named = classify("e4 c5 Nf3 d6 d4 cxd4 Nxd4 Nf6 Nc3 a6 Qd3").unwrap();
         assert_eq!(
             (named.eco, named.name),
             ("B90", "Sicilian Defense: Najdorf Variation")
