@@ -3,7 +3,7 @@
 //! and the time each tier took.
 //!
 //! ```text
-//! cargo bench -p arbiter-rules --bench rulings -- [--nodes N] [--step K] [--list] FILE...
+//! cargo bench -p arbiter-rules --bench rulings -- [--nodes N] [--step K] [--list] [--slow MS] FILE...
 //! ```
 //!
 //! A file has one position a line: `XX FEN` (XX the label: `W` or `-` for White, `B` or `-`
@@ -11,7 +11,8 @@
 //! (then nothing is checked against it). Lines starting with `#` are comments. Without files,
 //! the two test sets of `testdata/chasolver/`. `--nodes` is the search's limit per side (the
 //! default of `moves`), `--step K` takes every K-th position only, `--list` prints every
-//! undecided side. A wrong answer, or a helpmate that does not replay to mate, ends the run
+//! undecided side, `--slow MS` every side that took at least MS milliseconds (its time, nodes,
+//! tier and answer). A wrong answer, or a helpmate that does not replay to mate, ends the run
 //! with status 1.
 
 use std::collections::BTreeMap;
@@ -37,6 +38,7 @@ fn main() {
     let mut limits = MateLimits::default();
     let mut step = 1usize;
     let mut list = false;
+    let mut slow = None;
     let mut files = Vec::new();
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -45,6 +47,10 @@ fn main() {
             }
             "--step" => step = args.next().and_then(|n| n.parse().ok()).expect("--step K"),
             "--list" => list = true,
+            "--slow" => {
+                let ms: u64 = args.next().and_then(|n| n.parse().ok()).expect("--slow MS");
+                slow = Some(Duration::from_millis(ms));
+            }
             _ => files.push(PathBuf::from(arg)),
         }
     }
@@ -54,15 +60,22 @@ fn main() {
     }
     let mut failed = false;
     for file in &files {
-        failed |= run(file, &limits, step, list);
+        failed |= run(file, &limits, step, list, slow);
     }
     if failed {
         std::process::exit(1);
     }
 }
 
-/// Rules every side of `file`; prints the table. `true` when an answer was wrong.
-fn run(file: &PathBuf, limits: &MateLimits, step: usize, list: bool) -> bool {
+/// Rules every side of `file`; prints the table (and the sides slower than `slow`). `true` when
+/// an answer was wrong.
+fn run(
+    file: &PathBuf,
+    limits: &MateLimits,
+    step: usize,
+    list: bool,
+    slow: Option<Duration>,
+) -> bool {
     let text =
         std::fs::read_to_string(file).unwrap_or_else(|err| panic!("{}: {err}", file.display()));
     let mut tiers: BTreeMap<Tier, Tally> = BTreeMap::new();
@@ -104,6 +117,16 @@ fn run(file: &PathBuf, limits: &MateLimits, step: usize, list: bool) -> bool {
             let verdict = solver.judge(&pos, side, limits);
             let spent = start.elapsed();
             total += spent;
+            if slow.is_some_and(|slow| spent >= slow) {
+                println!(
+                    "slow line {}: {side}: {:.1} ms, {} nodes, {:?} {:?}: {line}",
+                    number + 1,
+                    1e3 * spent.as_secs_f64(),
+                    verdict.nodes,
+                    verdict.tier,
+                    verdict.answer.known()
+                );
+            }
             if spent > slowest.0 {
                 slowest = (spent, format!("{side} {fen}"));
             }
