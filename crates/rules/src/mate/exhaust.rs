@@ -13,7 +13,7 @@
 //! ([`prior`]), it also finds the long helpmates of endings with few men.
 
 use crate::mate::guide::prior;
-use crate::mate::keys::KeySet;
+use crate::mate::keys::{KeySet, key_after};
 use crate::mate::locked::{cannot_mate_locked, may_lock};
 use crate::mate::search::Found;
 use crate::mate::statics::material_cannot_mate;
@@ -33,8 +33,9 @@ struct Frame {
 pub(crate) struct Exhauster {
     seen: KeySet,
     frames: Vec<Frame>,
-    /// The moves of the line's last position, most promising first.
-    moves: Vec<(i32, Move)>,
+    /// The moves of the line's last position, most promising first, each with the key of the
+    /// position it leads to.
+    moves: Vec<(i32, Move, u64)>,
 }
 
 impl Exhauster {
@@ -61,7 +62,7 @@ impl Exhauster {
 
     fn walk_from(&mut self, mut pos: Position, winner: Color, limit: u64) -> (Found, u64) {
         self.seen.insert(pos.zobrist());
-        self.order(&pos, winner);
+        self.order(&pos, winner, 0);
         self.frames.push(Frame {
             tried: 0,
             came_by: None,
@@ -71,22 +72,24 @@ impl Exhauster {
             let Some(top) = self.frames.last_mut() else {
                 return (Found::None, visited);
             };
-            let Some(&(_, mv)) = self.moves.get(usize::from(top.tried)) else {
+            let Some(&(_, mv, key)) = self.moves.get(usize::from(top.tried)) else {
                 // Every move of the last position tried: back to the one before.
                 if let Some((mv, undo)) = top.came_by {
                     pos.unplay(Some(mv), undo);
                 }
                 self.frames.pop();
-                self.order(&pos, winner);
+                if let Some(parent) = self.frames.last() {
+                    let tried = usize::from(parent.tried);
+                    self.order(&pos, winner, tried);
+                }
                 continue;
             };
             top.tried += 1;
-            let undo = pos.undo();
-            pos.play_unchecked(mv);
-            if !self.seen.insert(pos.zobrist()) {
-                pos.unplay(Some(mv), undo);
+            if !self.seen.insert(key) {
                 continue;
             }
+            let undo = pos.undo();
+            pos.play_unchecked(mv);
             if pos.turn() != winner && pos.is_checkmate() {
                 let mut line: Vec<Move> = self
                     .frames
@@ -110,20 +113,27 @@ impl Exhauster {
                 tried: 0,
                 came_by: Some((mv, undo)),
             });
-            self.order(&pos, winner);
+            self.order(&pos, winner, 0);
         }
     }
 
     /// The moves of `pos`, most promising first (ties in the generator's order, so that the
-    /// same position always gives the same order).
-    fn order(&mut self, pos: &Position, winner: Color) {
+    /// same position always gives the same order), each with the key of the position it leads
+    /// to; the slots of the keys from the `untried`-th move on are fetched into the cache
+    /// together (each is a cache miss in a large set, and the walk looks them up one by one).
+    fn order(&mut self, pos: &Position, winner: Color, untried: usize) {
         self.moves.clear();
-        self.moves.extend(
-            pos.legal_moves()
-                .iter()
-                .map(|&mv| (-prior(pos, winner, mv), mv)),
-        );
-        self.moves.sort_by_key(|&(score, _)| score);
+        self.moves.extend(pos.legal_moves().iter().map(|&mv| {
+            let key = key_after(pos, mv).unwrap_or_else(|| {
+                let mut child = pos.clone();
+                child.play_unchecked(mv);
+                child.zobrist()
+            });
+            (-prior(pos, winner, mv), mv, key)
+        }));
+        self.moves.sort_by_key(|&(score, _, _)| score);
+        let untried = self.moves.get(untried..).unwrap_or_default();
+        self.seen.prefetch(untried.iter().map(|m| m.2));
     }
 }
 
