@@ -147,18 +147,24 @@ pub(crate) struct Bound {
 
 impl Bound {
     /// The segment of every pawn of `candidates`: the squares from it up to, not including,
-    /// the nearest enemy candidate ahead on its file. Pawns without one are dropped (they
-    /// might promote).
-    /// Kings and pieces in `frozen` (assumed never to move) close segments too, and are walls.
+    /// the nearest enemy candidate ahead on its file, or the nearest own candidate that can
+    /// never move (whose segment is its square). Pawns without one are dropped (they might
+    /// promote). Kings and pieces in `frozen` (assumed never to move) close segments too, and
+    /// are walls.
     fn new(pos: &Position, mut candidates: Bitboard, frozen: Bitboard) -> Bound {
+        // Own pawns that never move, closing the segments behind them: found from the
+        // segments, so grown until nothing changes (started afresh when candidates drop out).
+        let mut stops = Bitboard::EMPTY;
         loop {
             let mut segs = Vec::new();
             let mut kept = Bitboard::EMPTY;
+            let mut still = Bitboard::EMPTY;
             for sq in candidates {
                 let Some(color) = pos.piece_at(sq).map(|p| p.color) else {
                     continue;
                 };
-                let enemy = (candidates & pos.by_color(!color)) | frozen;
+                let closers =
+                    (candidates & pos.by_color(!color)) | frozen | (stops & pos.by_color(color));
                 let mut seg = Bitboard::from_square(sq);
                 let mut cur = Bitboard::from_square(sq);
                 let mut closed = false;
@@ -167,7 +173,7 @@ impl Bound {
                     if cur.is_empty() {
                         break;
                     }
-                    if (cur & enemy).any() {
+                    if (cur & closers).any() {
                         closed = true;
                         break;
                     }
@@ -176,27 +182,33 @@ impl Bound {
                 if closed {
                     kept = kept.with(sq);
                     segs.push((sq, seg));
-                }
-            }
-            if kept == candidates {
-                let mut bound = Bound {
-                    pawns: kept,
-                    walls: frozen,
-                    ..Bound::default()
-                };
-                for &(sq, seg) in &segs {
-                    if let Some(piece) = pos.piece_at(sq) {
-                        bound.segments[piece.color.index()] |= seg;
-                    }
                     if seg.count() == 1 {
-                        bound.walls |= seg;
-                        bound.pawn_walls |= seg;
+                        still = still.with(sq);
                     }
                 }
-                bound.list = segs;
-                return bound;
             }
-            candidates = kept;
+            if kept != candidates {
+                candidates = kept;
+                stops = Bitboard::EMPTY;
+                continue;
+            }
+            if (still & !stops).any() {
+                stops = still;
+                continue;
+            }
+            let mut bound = Bound {
+                pawns: kept,
+                walls: frozen | still,
+                pawn_walls: still,
+                ..Bound::default()
+            };
+            for &(sq, seg) in &segs {
+                if let Some(piece) = pos.piece_at(sq) {
+                    bound.segments[piece.color.index()] |= seg;
+                }
+            }
+            bound.list = segs;
+            return bound;
         }
     }
 }
@@ -301,7 +313,11 @@ impl Reach {
 
 /// The pawns that never leave their file and are never captured, in any game from `pos` (see
 /// the module doc), with the reach of everything else. `None` when an en passant square is set.
-pub(crate) fn bound_pawns(pos: &Position) -> Option<(Bound, Reach)> {
+///
+/// With `loser`, the question is whether the other side (the winner) can mate, and a wall that
+/// only the enemy king can take does not count as taken when taking it ends the game without
+/// the winner's mate ([`spared`]): the game goes on only while the wall stands.
+pub(crate) fn bound_pawns(pos: &Position, loser: Option<Color>) -> Option<(Bound, Reach)> {
     if pos.ep_square().is_some() {
         return None;
     }
@@ -352,9 +368,11 @@ pub(crate) fn bound_pawns(pos: &Position) -> Option<(Bound, Reach)> {
             };
             let enemy = (!color).index();
             let defended = guarded(pos, &bound, color);
-            // Captured by an enemy piece or pawn, or by the enemy king where no wall defends.
-            let captured = (seg & reach.attack[enemy]).any()
-                || (seg & king_spread(reach.king[enemy]) & !defended).any();
+            // Captured by an enemy piece or pawn, or by the enemy king where no wall defends
+            // (unless that ends the game).
+            let by_king = (seg & king_spread(reach.king[enemy]) & !defended).any()
+                && !(seg.count() == 1 && spared(pos, &bound, &reach, loser, sq, color));
+            let captured = (seg & reach.attack[enemy]).any() || by_king;
             // Capturing: an enemy unit can stand on one of its capture squares.
             let captures = (pawn_attacks(color, seg) & reach.occupy[enemy]).any();
             if captured || captures {
@@ -368,9 +386,9 @@ pub(crate) fn bound_pawns(pos: &Position) -> Option<(Bound, Reach)> {
             };
             let enemy = (!color).index();
             let defended = guarded(pos, &bound, color);
-            if reach.attack[enemy].contains(unit)
-                || (king_spread(reach.king[enemy]) & !defended).contains(unit)
-            {
+            let by_king = (king_spread(reach.king[enemy]) & !defended).contains(unit)
+                && !spared(pos, &bound, &reach, loser, unit, color);
+            if reach.attack[enemy].contains(unit) || by_king {
                 thawed = thawed.with(unit);
             }
         }
@@ -380,6 +398,126 @@ pub(crate) fn bound_pawns(pos: &Position) -> Option<(Bound, Reach)> {
         candidates &= !dropped;
         frozen &= !thawed;
     }
+}
+
+/// Whether the enemy king taking `owner`'s wall on `sq` ends the game without a mate by the
+/// winner (the side other than `loser`; no wall is spared without one).
+///
+/// `owner` is then left without a legal move: every other unit of it is a wall, its king may
+/// not castle, and of the squares its king can ever stand on, at most one (`t`) is not next to
+/// `sq`. (The king stands on `t`, as kings never stand side by side, and every other square it
+/// could step to is next to the taker; the walls stay where they were, and a wall pawn's square
+/// ahead or a frozen piece's exit is still held, now by the taker where the wall stood.) When
+/// the loser takes, the game is over without the winner's mate. When the winner takes, its king
+/// move must not uncover a check of the king on `t` ([`discovers_check`]): a stalemate.
+fn spared(
+    pos: &Position,
+    bound: &Bound,
+    reach: &Reach,
+    loser: Option<Color>,
+    sq: Square,
+    owner: Color,
+) -> bool {
+    let Some(loser) = loser else {
+        return false;
+    };
+    let kings = pos.by_role(Role::King);
+    let stays = reach.king[owner.index()] & !king_spread(Bitboard::from_square(sq));
+    let ends = (pos.by_color(owner) & !kings & !bound.walls).is_empty()
+        && (pos.castling_rooks() & pos.by_color(owner)).is_empty()
+        && stays.count() <= 1;
+    if !ends {
+        return false;
+    }
+    let taker = !owner;
+    taker == loser
+        || stays.into_iter().all(|t| {
+            let from = attacks::king(sq) & reach.king[taker.index()];
+            !discovers_check(pos, bound, reach, taker, t, from, Bitboard::from_square(sq))
+        })
+}
+
+/// Whether `side`'s king, stepping from a square of `from` to one of `to` (`from` within the
+/// squares it can ever stand on), may uncover a check by one of its sliders (or a queen a pawn of it may become)
+/// on the enemy king on `k`: the square it leaves lies on a line to `k` with no wall between,
+/// two steps or more from `k`.
+fn discovers_check(
+    pos: &Position,
+    bound: &Bound,
+    reach: &Reach,
+    side: Color,
+    k: Square,
+    from: Bitboard,
+    to: Bitboard,
+) -> bool {
+    let ours = pos.by_color(side);
+    let promotes = (ours & pos.by_role(Role::Pawn) & !bound.walls).any();
+    let queens = pos.by_role(Role::Queen);
+    let diagonal = promotes || (ours & (pos.by_role(Role::Bishop) | queens)).any();
+    let straight = promotes || (ours & (pos.by_role(Role::Rook) | queens)).any();
+    let mut lines = Bitboard::EMPTY;
+    if diagonal {
+        lines |= attacks::bishop(k, bound.walls);
+    }
+    if straight {
+        lines |= attacks::rook(k, bound.walls);
+    }
+    let king = reach.king[side.index()];
+    (lines & from & king & !attacks::king(k))
+        .into_iter()
+        .any(|s| (attacks::king(s) & to).any())
+}
+
+/// Whether the loser, whose only moving unit is its king, on at most two squares, can never be
+/// mated on `k` for want of a tempo: the other square `r` is a flight unless the winner's king
+/// stands next to it (no other unit of the winner can ever attack it, nor stand there
+/// defended); a mate on `k` follows the loser's king move from `r` to `k` (its only move), made
+/// while the winner's king was not next to `r`, so the mating move is a king move, which gives
+/// check only by uncovering a slider ([`discovers_check`]). On a single square the loser never
+/// moves at all, and only a mate in one from `pos` is possible. The caller checks the rest:
+/// the loser's other units are walls, neither side may castle, no mate in one.
+fn no_tempo(pos: &Position, bound: &Bound, reach: &Reach, winner: Color, k: Square) -> bool {
+    let region = reach.king[(!winner).index()];
+    let others = region & !Bitboard::from_square(k);
+    if others.is_empty() {
+        return true;
+    }
+    let Some(r) = others.into_iter().next().filter(|_| others.count() == 1) else {
+        return false;
+    };
+    !reach.attack[winner.index()].contains(r)
+        && !discovers_check(
+            pos,
+            bound,
+            reach,
+            winner,
+            k,
+            reach.king[winner.index()],
+            attacks::king(r) & !king_spread(Bitboard::from_square(k)) & reach.king[winner.index()],
+        )
+}
+
+/// Whether the loser (the side other than `winner`) can only ever move its king, on at most two
+/// squares, neither side may castle, and `winner` has no mate in one from `pos` (nor has mated
+/// already): the conditions of [`no_tempo`].
+fn lone_king(pos: &Position, bound: &Bound, reach: &Reach, winner: Color) -> bool {
+    let loser = !winner;
+    let kings = pos.by_role(Role::King);
+    if (pos.by_color(loser) & !kings & !bound.walls).any()
+        || pos.castling_rooks().any()
+        || reach.king[loser.index()].count() > 2
+    {
+        return false;
+    }
+    if pos.turn() == loser {
+        return !pos.is_checkmate();
+    }
+    let moves = pos.legal_moves();
+    moves.iter().all(|&mv| {
+        let mut child = pos.clone();
+        child.play_unchecked(mv);
+        !child.is_checkmate()
+    })
 }
 
 /// The squares `color`'s walls guard for good: attacked by its pawn walls, its frozen king, or
@@ -406,7 +544,7 @@ fn frozen_guard(kings: Bitboard) -> Bitboard {
 /// Whether `winner` can never give check to the other king, whatever both sides play: proved
 /// with the bound pawns and the reach of every unit (see the module doc).
 pub fn cannot_check(pos: &Position, winner: Color) -> bool {
-    let Some((_, reach)) = bound_pawns(pos) else {
+    let Some((_, reach)) = bound_pawns(pos, Some(!winner)) else {
         return false;
     };
     (reach.attack[winner.index()] & reach.king[(!winner).index()]).is_empty()
@@ -425,7 +563,7 @@ pub fn cannot_check(pos: &Position, winner: Color) -> bool {
 /// `k`. If that holds on every square of the king's reach that `winner` can ever attack, no mate
 /// is possible. This contains [`cannot_check`] (no such square).
 pub fn cannot_mate_locked(pos: &Position, winner: Color) -> bool {
-    let Some((bound, reach)) = bound_pawns(pos) else {
+    let Some((bound, reach)) = bound_pawns(pos, Some(!winner)) else {
         return false;
     };
     let loser = (!winner).index();
@@ -434,9 +572,12 @@ pub fn cannot_mate_locked(pos: &Position, winner: Color) -> bool {
     let cover = attack | king_spread(reach.king[winner.index()]);
     let open = !cover & !bound.walls;
     let units = &reach.units[loser];
-    (attack & region)
-        .into_iter()
-        .all(|k| !can_fill(attacks::king(k) & open, units))
+    let mut lone = None;
+    (attack & region).into_iter().all(|k| {
+        !can_fill(attacks::king(k) & open, units)
+            || (*lone.get_or_insert_with(|| lone_king(pos, &bound, &reach, winner))
+                && no_tempo(pos, &bound, &reach, winner, k))
+    })
 }
 
 /// Whether each square of `squares` can get a unit of its own among `units` (each given by the
@@ -559,7 +700,7 @@ mod tests {
         let pos = fen("8/8/4k3/p1p1p1p1/P1P1P1P1/8/3K4/8 w - - 0 1");
         assert!(cannot_check(&pos, Color::White));
         assert!(cannot_check(&pos, Color::Black));
-        let (bound, _) = bound_pawns(&pos).unwrap();
+        let (bound, _) = bound_pawns(&pos, None).unwrap();
         assert_eq!(bound.walls.count(), 8);
     }
 
@@ -583,7 +724,7 @@ mod tests {
         // and stop below their own walls c6 and e6; c5 and e5 may be taken by the white king,
         // but until then they cannot pass c2 and e2. White never checks.
         let pos = fen("2k5/p1p1p1p1/P1P1P1P1/2p1p2K/8/8/2P1P3/8 w - - 0 1");
-        let (bound, _) = bound_pawns(&pos).unwrap();
+        let (bound, _) = bound_pawns(&pos, None).unwrap();
         assert_eq!(bound.pawns.count(), 10);
         assert!(!bound.pawns.contains(Square::C5));
         assert!(cannot_check(&pos, Color::White));
@@ -605,7 +746,7 @@ mod tests {
         // The rook reaches h5 and takes g5, so the g-pawns and the wall are not proved.
         let pos = fen("8/8/4k3/p1p1p1p1/P1P1P1P1/8/3K4/7R w - - 0 1");
         assert!(!cannot_check(&pos, Color::White));
-        let (bound, _) = bound_pawns(&pos).unwrap();
+        let (bound, _) = bound_pawns(&pos, None).unwrap();
         assert!(bound.walls.count() < 8);
     }
 
@@ -633,7 +774,7 @@ mod tests {
         // own blocked pawn), so the a2 pawn never promotes; Black's light bishop can never
         // check a dark a1, and the white bishop never reaches the black king's light escape.
         let pos = fen("k7/1b6/8/8/8/1pB5/pP6/K7 w - - 0 1");
-        let (bound, _) = bound_pawns(&pos).unwrap();
+        let (bound, _) = bound_pawns(&pos, None).unwrap();
         assert!(bound.walls.contains(Square::A1));
         assert!(cannot_check(&pos, Color::Black));
     }
@@ -644,7 +785,7 @@ mod tests {
         // one guards d5 and f5, the black one d4 and f4, so no king can take a wall pawn, and
         // Black, with nothing else, can never check.
         let pos = fen("4k3/8/3p1p2/3PbP2/3pBp2/3P1P2/4B3/4K3 w - - 0 1");
-        let (bound, _) = bound_pawns(&pos).unwrap();
+        let (bound, _) = bound_pawns(&pos, None).unwrap();
         assert!(bound.walls.contains(Square::E4) && bound.walls.contains(Square::E5));
         assert_eq!(bound.walls.count(), 10);
         assert!(cannot_check(&pos, Color::Black));
@@ -681,9 +822,52 @@ mod tests {
         assert!(!can_fill(only_a, &[Bitboard::from_square(b)]));
     }
 
+    /// Black's f5 stands behind its own f4, which White's f3 blocks: neither ever moves.
+    #[test]
+    fn a_pawn_behind_its_own_wall_is_a_wall() {
+        let pos = fen("8/8/3b3p/4bp1P/5p1K/4bPp1/5bP1/5k2 b - - 0 1");
+        let (bound, _) = bound_pawns(&pos, Some(Color::Black)).unwrap();
+        assert!(bound.pawn_walls.contains(Square::F5));
+        assert!(bound.pawn_walls.contains(Square::F4));
+    }
+
+    /// The black king may take g2 or h5, but the white king, which only ever stands on h3 and
+    /// h4, then has no move (nor anything else of White): a stalemate. So White, whose pawns
+    /// never move while the game goes on, never checks.
+    #[test]
+    fn a_capture_that_ends_the_game_breaks_no_wall() {
+        let pos = fen("8/8/3b3p/4bp1P/5p1K/4bPp1/5bP1/5k2 b - - 0 1");
+        assert!(cannot_check(&pos, Color::White));
+        // Asked without a winner, g2 is taken and the wall falls.
+        let (bound, _) = bound_pawns(&pos, None).unwrap();
+        assert!(!bound.pawns.contains(Square::G2));
+    }
+
+    /// Black's bishops check the white king on h4, and the black king covers h3 from h2, but
+    /// the white king only moves between h3 and h4: coming to h4 from h3, it left h3 while the
+    /// black king was not next to it, and a king move checks only by uncovering a slider.
+    #[test]
+    fn a_lone_king_on_two_squares_is_not_mated_without_a_tempo() {
+        let pos = fen("8/8/3b3p/4bp1P/5p1K/4bPp1/5bP1/5k2 b - - 0 1");
+        assert!(!cannot_check(&pos, Color::Black));
+        assert!(cannot_mate_locked(&pos, Color::Black));
+        // The black king moves between a6 and a5 only; mated on a5 it needs a6 covered, which
+        // only the white king (from a7) can do.
+        let pos = fen("1K6/1p4B1/kPp2B2/2P1B3/p1PB4/P1B5/8/8 w - - 0 1");
+        assert!(cannot_mate_locked(&pos, Color::White));
+    }
+
+    /// A black rook on the h-file checks h4 and covers h3 behind it in one move; and the black
+    /// king taking g2 may uncover the rook's check: neither proof holds.
+    #[test]
+    fn a_rook_that_covers_the_other_square_leaves_no_proof() {
+        let pos = fen("8/8/3b3p/4bp1P/5p1K/4bPp1/5bP1/r4k2 b - - 0 1");
+        assert!(!cannot_mate_locked(&pos, Color::Black));
+    }
+
     #[test]
     fn en_passant_is_left_alone() {
         let pos = fen("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1");
-        assert!(bound_pawns(&pos).is_none());
+        assert!(bound_pawns(&pos, None).is_none());
     }
 }

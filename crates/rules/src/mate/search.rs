@@ -47,7 +47,7 @@ fn approach_map(pos: &Position, winner: Color) -> [u8; 64] {
     if !walled_enough(pos) {
         return map;
     }
-    let Some((_, reach)) = locked::bound_pawns(pos) else {
+    let Some((_, reach)) = locked::bound_pawns(pos, Some(!winner)) else {
         return map;
     };
     let region = reach.king[(!winner).index()];
