@@ -179,6 +179,20 @@ mod tests {
     }
 
     #[test]
+    fn a_capture_of_a_piece_behind_a_wall_is_proved_at_once() {
+        // Black, in check, must take the queen (with the king or the bishop); then the wall
+        // stands for good, and the locked-position proof sets each line aside.
+        let pos = fen("7b/3B2Q1/4Bk2/p1p1p1p1/P1P1P1P1/8/8/4K3 b - - 0 1");
+        for side in Color::ALL {
+            let (found, visited) = Exhauster::new().walk(&pos, side, 1_000);
+            assert!(
+                matches!(found, Found::None),
+                "{side}: {found:?} after {visited}"
+            );
+        }
+    }
+
+    #[test]
     fn a_small_limit_is_unknown() {
         let (found, visited) = Exhauster::new().walk(&Position::startpos(), Color::White, 10);
         assert!(matches!(found, Found::Unknown));

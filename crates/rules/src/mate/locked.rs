@@ -652,8 +652,8 @@ pub(crate) fn blocked_pawns(pos: &Position) -> u32 {
 }
 
 /// Whether `mv`, just played to reach `pos`, may have made a locked-position proof possible: a
-/// capture by or of a pawn, or a pawn push that ends in front of a pawn, in a position
-/// [`walled_enough`]. (Other moves are not worth the proof's cost; skipping the proof only costs
+/// capture (one unit fewer to break a wall), or a pawn push that ends in front of a pawn, in a
+/// position [`walled_enough`]. (Other moves are not worth the proof's cost; skipping the proof only costs
 /// search time, never soundness.)
 #[inline]
 pub(crate) fn may_lock(pos: &Position, mv: Move) -> bool {
@@ -661,7 +661,7 @@ pub(crate) fn may_lock(pos: &Position, mv: Move) -> bool {
         return false;
     }
     if mv.is_capture() {
-        return mv.role() == Role::Pawn || mv.capture() == Some(Role::Pawn);
+        return true;
     }
     mv.role() == Role::Pawn
         && mv.promotion().is_none()
