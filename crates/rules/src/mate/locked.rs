@@ -6,8 +6,8 @@
 //!
 //! 1. *Assumptions.* Some pawns are assumed *bound*: they never capture (so never leave their
 //!    file) and are never captured. A bound pawn can only walk up its file to just below the
-//!    nearest enemy bound pawn ahead, or a frozen unit (below): that is its *segment*; a pawn
-//!    whose walk reaches the last rank is not bound. Some kings and pieces are assumed *frozen*:
+//!    nearest enemy bound pawn ahead, own bound pawn that never moves, or frozen unit (below):
+//!    that is its *segment*; a pawn whose walk reaches the last rank is not bound. Some kings and pieces are assumed *frozen*:
 //!    they never move and are never captured. A bound pawn whose segment is its own square, and
 //!    every frozen unit, is a *wall*.
 //! 2. *Reach.* With the walls as the only obstacles, flood every other unit: a king steps onto
@@ -22,16 +22,19 @@
 //!    game, as long as the assumptions hold.
 //! 3. *Checking the assumptions.* A bound pawn is dropped if an enemy unit can attack a square
 //!    of its segment, or the enemy king can step next to one where no wall of its own guards it
-//!    for good, or an enemy unit can stand where it could capture. A frozen king is thawed if a
-//!    neighbour is neither its own wall nor attacked by an enemy pawn wall or frozen king, or if
-//!    it may castle; a frozen piece if some square it attacks (walls as blockers) is not its own
-//!    wall, or it can be taken as a pawn can. Everything is recomputed until nothing changes.
+//!    for good (unless taking it ends the game without the winner's mate: the side that loses
+//!    the wall is left without a move), or an enemy unit can stand where it could capture. A
+//!    frozen king is thawed if a neighbour is neither its own wall nor attacked by an enemy pawn
+//!    wall or frozen king, or if it may castle; a frozen piece if some square it attacks (walls
+//!    as blockers) is not its own wall, or it can be taken as a pawn can. Everything is recomputed until nothing changes.
 //!    Then the assumptions hold by induction over the moves of any game: the first move that
 //!    would break one needs a unit on a square its flood excludes.
 //!
 //! With that, a side can never check when none of its units can attack a square the other king
 //! can reach ([`cannot_check`]), and never mate when around every such square the king keeps a
-//! flight nothing can take away ([`cannot_mate_locked`]).
+//! flight nothing can take away, or, when that king is the loser's only unit that moves and has
+//! two squares, the winner's king alone can take the other square from it and a king that
+//! stands next to that square cannot have let the loser's king leave it ([`cannot_mate_locked`]).
 //!
 //! A position with an en passant square is left alone (the capture could break an assumption).
 
@@ -321,9 +324,8 @@ pub(crate) fn bound_pawns(pos: &Position, loser: Option<Color>) -> Option<(Bound
     if pos.ep_square().is_some() {
         return None;
     }
-    // Every pawn is a candidate (those that could promote drop out at once), and so is every
-    // king without castling rights.
-    let mut candidates = pos.by_role(Role::Pawn);
+    // Every pawn is a candidate (those that could promote drop out at once).
+    let candidates = pos.by_role(Role::Pawn);
     // Candidates for never moving: kings without castling rights and every piece.
     let kings = pos.by_role(Role::King);
     let mut frozen = pos.occupied() & !pos.by_role(Role::Pawn) & !kings;
@@ -332,6 +334,20 @@ pub(crate) fn bound_pawns(pos: &Position, loser: Option<Color>) -> Option<(Bound
             frozen |= pos.king_of(color);
         }
     }
+    Some(fixed_point(pos, loser, candidates, frozen, Bitboard::EMPTY))
+}
+
+/// The greatest fixed point of the assumptions (see the module doc), from the pawns
+/// `candidates` and the kings and pieces `frozen`. The pieces of `kept` are assumed never to be
+/// taken (the caller answers for the games in which one is): they thaw only if they can move.
+fn fixed_point(
+    pos: &Position,
+    loser: Option<Color>,
+    mut candidates: Bitboard,
+    mut frozen: Bitboard,
+    kept: Bitboard,
+) -> (Bound, Reach) {
+    let kings = pos.by_role(Role::King);
     loop {
         let bound = Bound::new(pos, candidates, frozen);
         // A frozen king has no square to go to: each neighbour holds one of its own walls, or
@@ -380,7 +396,7 @@ pub(crate) fn bound_pawns(pos: &Position, loser: Option<Color>) -> Option<(Bound
             }
         }
         // A frozen piece must never be taken either.
-        for unit in frozen & !kings {
+        for unit in frozen & !kings & !kept {
             let Some(color) = pos.piece_at(unit).map(|p| p.color) else {
                 continue;
             };
@@ -393,7 +409,7 @@ pub(crate) fn bound_pawns(pos: &Position, loser: Option<Color>) -> Option<(Bound
             }
         }
         if dropped.is_empty() && thawed.is_empty() {
-            return Some((bound, reach));
+            return (bound, reach);
         }
         candidates &= !dropped;
         frozen &= !thawed;
@@ -560,12 +576,21 @@ pub fn cannot_check(pos: &Position, winner: Color) -> bool {
 /// holding an enemy unit it may take, is a way out). Each of the loser's men stands on one
 /// square at a time, and only on squares of its reach, so when the flights cannot be matched
 /// each to a different man that can ever stand there, the king always keeps one: no mate on
-/// `k`. If that holds on every square of the king's reach that `winner` can ever attack, no mate
-/// is possible. This contains [`cannot_check`] (no such square).
+/// `k`. Where the flights can be filled, a loser that only ever moves its king, between two
+/// squares, may still never be mated on `k` for want of a tempo ([`no_tempo`]). If either holds
+/// on every square of the king's reach that `winner` can ever attack, no mate is possible. This
+/// contains [`cannot_check`] (no such square).
 pub fn cannot_mate_locked(pos: &Position, winner: Color) -> bool {
     let Some((bound, reach)) = bound_pawns(pos, Some(!winner)) else {
         return false;
     };
+    no_mate(pos, &bound, &reach, winner, true) || no_mate_either_side_of_a_capture(pos, winner)
+}
+
+/// Whether no square where the loser's king can be checked (by the reach of `bound`) can be a
+/// mate: the flights cannot be filled, or (with `tempo`, where `pos` is the position itself)
+/// the winner lacks the tempo.
+fn no_mate(pos: &Position, bound: &Bound, reach: &Reach, winner: Color, tempo: bool) -> bool {
     let loser = (!winner).index();
     let region = reach.king[loser];
     let attack = reach.attack[winner.index()];
@@ -575,10 +600,57 @@ pub fn cannot_mate_locked(pos: &Position, winner: Color) -> bool {
     let mut lone = None;
     (attack & region).into_iter().all(|k| {
         !can_fill(attacks::king(k) & open, units)
-            || (*lone.get_or_insert_with(|| lone_king(pos, &bound, &reach, winner))
-                && no_tempo(pos, &bound, &reach, winner, k))
+            || (tempo
+                && *lone.get_or_insert_with(|| lone_king(pos, bound, reach, winner))
+                && no_tempo(pos, bound, reach, winner, k))
     })
 }
+
+/// The proof in two parts when a piece boxed in by its own men can be taken (a rook in the
+/// corner behind its king and a bishop, say): while it stands, it is assumed never to be taken
+/// (so it and what it boxes in never move), and no mate is possible; once it is taken, the
+/// position is ruled afresh without it, every pawn and frozen unit of the first part at most
+/// still bound or frozen (so that every other unit, wherever the first part let it go, is
+/// within its new reach), and no mate is possible either. Each boxed piece that can be taken is
+/// tried (at most [`BOXED_TRIES`]); none where castling is allowed.
+fn no_mate_either_side_of_a_capture(pos: &Position, winner: Color) -> bool {
+    if pos.castling_rooks().any() || pos.ep_square().is_some() {
+        return false;
+    }
+    let kings = pos.by_role(Role::King);
+    let pawns = pos.by_role(Role::Pawn);
+    let occupied = pos.occupied();
+    let boxed = (occupied & !kings & !pawns).into_iter().filter(|&sq| {
+        let Some(piece) = pos.piece_at(sq) else {
+            return false;
+        };
+        (piece_attacks(piece.role, sq, occupied) & !pos.by_color(piece.color)).is_empty()
+    });
+    let mut frozen = occupied & !pawns & !kings;
+    for color in Color::ALL {
+        frozen |= pos.king_of(color);
+    }
+    let loser = Some(!winner);
+    boxed.take(BOXED_TRIES).any(|piece_sq| {
+        let kept = Bitboard::from_square(piece_sq);
+        let (bound, reach) = fixed_point(pos, loser, pawns, frozen, kept);
+        let still = frozen & bound.walls;
+        if !still.contains(piece_sq) || !no_mate(pos, &bound, &reach, winner, true) {
+            return false;
+        }
+        let Some(piece) = pos.piece_at(piece_sq) else {
+            return false;
+        };
+        let mut after = pos.clone();
+        after.take(piece_sq, piece);
+        let (bound, reach) =
+            fixed_point(&after, loser, bound.pawns, still & !kept, Bitboard::EMPTY);
+        no_mate(&after, &bound, &reach, winner, false)
+    })
+}
+
+/// Boxed pieces [`no_mate_either_side_of_a_capture`] tries at most.
+const BOXED_TRIES: usize = 2;
 
 /// Whether each square of `squares` can get a unit of its own among `units` (each given by the
 /// squares it can stand on), no unit serving two squares: a bipartite matching, by augmenting
@@ -863,6 +935,20 @@ mod tests {
     fn a_rook_that_covers_the_other_square_leaves_no_proof() {
         let pos = fen("8/8/3b3p/4bp1P/5p1K/4bPp1/5bP1/r4k2 b - - 0 1");
         assert!(!cannot_mate_locked(&pos, Color::Black));
+    }
+
+    /// The white rook on a1, boxed in by its king and bishop, can be taken by the black bishop
+    /// from b2; until then the white king, bishop and rook never move, and afterwards the king
+    /// and bishop only walk the first two ranks behind the wall. Neither side ever mates, on
+    /// either side of the capture; the proof that thaws the rook at once proves nothing.
+    #[test]
+    fn a_boxed_rook_is_ruled_on_either_side_of_its_capture() {
+        let pos = fen("B2b4/8/8/4k2B/1p1p1p1p/1PpP1P1P/K1P5/RB4b1 b - - 0 1");
+        for side in Color::ALL {
+            let (bound, reach) = bound_pawns(&pos, Some(!side)).unwrap();
+            assert!(!no_mate(&pos, &bound, &reach, side, true), "{side}");
+            assert!(cannot_mate_locked(&pos, side), "{side}");
+        }
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! generator, every position refused must name its defect. `bench/rulings.sh` runs both sets
 //! whole, beside chasolver itself.
 
-use arbiter_rules::mate::{CanMate, MateLimits, Solver, replays_to_mate};
+use arbiter_rules::mate::{CanMate, MateLimits, Solver, cannot_mate_locked, replays_to_mate};
 use arbiter_rules::{Color, Position, epd_to_fen};
 
 /// What a run over a sample found.
@@ -115,4 +115,32 @@ fn hard_positions_are_answered_rightly() {
             outcome.undecided
         );
     }
+}
+
+/// Hard positions in which the only unit of one side that ever moves is its king, shut in on two
+/// squares behind a pawn wall, while the other side's bishops roam: a search meets millions of
+/// positions; the locked-position proof decides each "no" side at once (the walls a king can
+/// take only by stalemating, and the tempo the winner lacks; see `mate::locked`).
+#[test]
+fn kings_shut_in_on_two_squares_are_proved_without_a_search() {
+    let path = arbiter_test_support::fixture("chasolver/positions.txt");
+    let text =
+        std::fs::read_to_string(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
+    let lines: Vec<&str> = text.lines().collect();
+    let mut proved = 0;
+    for number in [446, 1392, 1393, 1413, 1827, 2457, 2463, 3309, 3396] {
+        let line = lines[number - 1];
+        let (label, fen) = line.split_at(2);
+        let pos = Position::from_fen(&epd_to_fen(fen)).unwrap();
+        for (i, side) in Color::ALL.into_iter().enumerate() {
+            if label.as_bytes()[i] == b'-' {
+                assert!(
+                    cannot_mate_locked(&pos, side),
+                    "line {number}: {side}: {line}"
+                );
+                proved += 1;
+            }
+        }
+    }
+    assert_eq!(proved, 18);
 }
