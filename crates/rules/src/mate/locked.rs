@@ -611,7 +611,8 @@ fn no_mate(pos: &Position, bound: &Bound, reach: &Reach, winner: Color, tempo: b
 /// (so it and what it boxes in never move), and no mate is possible; once it is taken, the
 /// position is ruled afresh without it, every pawn and frozen unit of the first part at most
 /// still bound or frozen (so that every other unit, wherever the first part let it go, is
-/// within its new reach), and no mate is possible either. Each boxed piece that can be taken is
+/// within its new reach, the taker on the piece's square included: the taker's side may have no
+/// pawn that is not bound), and no mate is possible either. Each boxed piece that can be taken is
 /// tried (at most [`BOXED_TRIES`]); none where castling is allowed.
 fn no_mate_either_side_of_a_capture(pos: &Position, winner: Color) -> bool {
     if pos.castling_rooks().any() || pos.ep_square().is_some() {
@@ -633,14 +634,20 @@ fn no_mate_either_side_of_a_capture(pos: &Position, winner: Color) -> bool {
     let loser = Some(!winner);
     boxed.take(BOXED_TRIES).any(|piece_sq| {
         let kept = Bitboard::from_square(piece_sq);
-        let (bound, reach) = fixed_point(pos, loser, pawns, frozen, kept);
-        let still = frozen & bound.walls;
-        if !still.contains(piece_sq) || !no_mate(pos, &bound, &reach, winner, true) {
-            return false;
-        }
         let Some(piece) = pos.piece_at(piece_sq) else {
             return false;
         };
+        let (bound, reach) = fixed_point(pos, loser, pawns, frozen, kept);
+        let still = frozen & bound.walls;
+        // A pawn that takes the piece would stand where no flood of the second part need bring
+        // it (it moves there only by that capture): the taker's pawns must all be bound.
+        let loose_pawns = pawns & pos.by_color(!piece.color) & !bound.pawns;
+        if !still.contains(piece_sq)
+            || loose_pawns.any()
+            || !no_mate(pos, &bound, &reach, winner, true)
+        {
+            return false;
+        }
         let mut after = pos.clone();
         after.take(piece_sq, piece);
         let (bound, reach) =
