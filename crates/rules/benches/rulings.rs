@@ -3,7 +3,7 @@
 //! and the time each tier took.
 //!
 //! ```text
-//! cargo bench -p arbiter-rules --bench rulings -- [--nodes N] [--step K] [--list] FILE...
+//! cargo bench -p arbiter-rules --bench rulings -- [--nodes N] [--step K] [--list] [--tier T] FILE...
 //! ```
 //!
 //! A file has one position a line: `XX FEN` (XX the label: `W` or `-` for White, `B` or `-`
@@ -11,7 +11,8 @@
 //! (then nothing is checked against it). Lines starting with `#` are comments. Without files,
 //! the two test sets of `testdata/chasolver/`. `--nodes` is the search's limit per side (the
 //! default of `moves`), `--step K` takes every K-th position only, `--list` prints every
-//! undecided side. A wrong answer, or a helpmate that does not replay to mate, ends the run
+//! undecided side, `--tier T` every side the tier named `T` (`dive`, `quick`, `search`...)
+//! decided, with its nodes and microseconds. A wrong answer, or a helpmate that does not replay to mate, ends the run
 //! with status 1.
 
 use std::collections::BTreeMap;
@@ -37,6 +38,7 @@ fn main() {
     let mut limits = MateLimits::default();
     let mut step = 1usize;
     let mut list = false;
+    let mut shown = None;
     let mut files = Vec::new();
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -45,6 +47,7 @@ fn main() {
             }
             "--step" => step = args.next().and_then(|n| n.parse().ok()).expect("--step K"),
             "--list" => list = true,
+            "--tier" => shown = Some(args.next().expect("--tier T")),
             _ => files.push(PathBuf::from(arg)),
         }
     }
@@ -54,7 +57,7 @@ fn main() {
     }
     let mut failed = false;
     for file in &files {
-        failed |= run(file, &limits, step, list);
+        failed |= run(file, &limits, step, list, shown.as_deref());
     }
     if failed {
         std::process::exit(1);
@@ -62,7 +65,7 @@ fn main() {
 }
 
 /// Rules every side of `file`; prints the table. `true` when an answer was wrong.
-fn run(file: &PathBuf, limits: &MateLimits, step: usize, list: bool) -> bool {
+fn run(file: &PathBuf, limits: &MateLimits, step: usize, list: bool, shown: Option<&str>) -> bool {
     let text =
         std::fs::read_to_string(file).unwrap_or_else(|err| panic!("{}: {err}", file.display()));
     let mut tiers: BTreeMap<Tier, Tally> = BTreeMap::new();
@@ -109,6 +112,14 @@ fn run(file: &PathBuf, limits: &MateLimits, step: usize, list: bool) -> bool {
             }
             if verdict.nodes > most.0 && verdict.answer.known().is_some() {
                 most = (verdict.nodes, format!("{side} {fen}"));
+            }
+            if shown == Some(verdict.tier.name()) {
+                println!(
+                    "{} {side} {} nodes {:.0} µs: {fen}",
+                    verdict.tier.name(),
+                    verdict.nodes,
+                    1e6 * spent.as_secs_f64()
+                );
             }
             let tally = tiers.entry(verdict.tier).or_default();
             tally.time += spent;
