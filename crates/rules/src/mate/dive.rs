@@ -1,6 +1,6 @@
 //! The greedy dive: one line of play, each side choosing its move at once by a simple rule,
 //! that often reaches a helpmate where material abounds. With the winner to move, every position
-//! is first tested for a mate in one. No position is kept, and nothing is proved when a dive
+//! is first tested for a plain mate in one ([`plain_mate`]). No position is kept, and nothing is proved when a dive
 //! fails: the search takes over.
 //!
 //! Two rules for the loser are tried in turn ([`Plan`]): it gives up its men one by one where the
@@ -10,7 +10,7 @@
 //! left only captures).
 
 use crate::bitboard::Bitboard;
-use crate::mate::checks::threat;
+use crate::mate::checks::plain_mate;
 use crate::mate::guide::distance;
 use crate::movegen::Sink;
 use crate::moves::Move;
@@ -44,8 +44,7 @@ pub(crate) fn dive(
     let plies = MAX_PLIES.min(usize::try_from(limit).unwrap_or(MAX_PLIES));
     for ply in 0..plies {
         let choice = if p.turn() == winner {
-            let (mate, _) = threat(&p);
-            if let Some(mate) = mate {
+            if let Some(mate) = plain_mate(&p) {
                 line.push(mate);
                 return (Some(line), ply as u64 + 1);
             }
