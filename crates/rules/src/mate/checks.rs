@@ -124,7 +124,9 @@ fn checking_moves(pos: &Position, sink: impl FnMut(&Position, Move, bool)) {
     // (promotions, castling), and the en passant square; the king moves only to castle.
     let (mut roles, mut to_mask) = (ALL_ROLES, Bitboard::FULL);
     if uncover.is_empty() {
-        to_mask = checks.iter().fold(Bitboard::BACK_RANKS, |mask, &squares| mask | squares);
+        to_mask = checks
+            .iter()
+            .fold(Bitboard::BACK_RANKS, |mask, &squares| mask | squares);
         if let Some(ep) = pos.ep_square() {
             to_mask = to_mask.with(ep);
         }

@@ -178,7 +178,13 @@ fn loser_score(pos: &Position, winner: Color, mv: Move, plan: Plan) -> i32 {
     }
     let (from, to) = (mv.from(), mv.to());
     if mv.role() == Role::King {
-        return -corner_distance(to);
+        // Out of the way of the winner's pawns, which may have to promote.
+        let aside = if pawn_paths(pos, winner).contains(to) {
+            4
+        } else {
+            0
+        };
+        return -corner_distance(to) - aside;
     }
     match plan {
         Plan::Shed => {
@@ -196,6 +202,19 @@ fn loser_score(pos: &Position, winner: Color, mv: Move, plan: Plan) -> i32 {
             2 * (distance(from, king) - distance(to, king)) - 5
         }
     }
+}
+
+/// The squares in front of `winner`'s pawns, up to its last rank.
+fn pawn_paths(pos: &Position, winner: Color) -> Bitboard {
+    let step = match winner {
+        Color::White => 8,
+        Color::Black => -8,
+    };
+    let mut paths = pos.by_color(winner) & pos.by_role(Role::Pawn);
+    for _ in 0..6 {
+        paths = paths | paths.shift(step);
+    }
+    paths & !(pos.by_color(winner) & pos.by_role(Role::Pawn))
 }
 
 /// King steps from `sq` to the nearest corner.
