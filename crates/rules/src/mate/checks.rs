@@ -258,7 +258,7 @@ mod tests {
             "k7/8/1K6/8/8/8/8/7R w - - 0 1",
         ];
         let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let (mut checked, mut mates) = (0, 0);
+        let (mut checked, mut mates, mut plain) = (0, 0, 0);
         for start in starts {
             for _ in 0..40 {
                 let mut pos = fen(start);
@@ -282,6 +282,12 @@ mod tests {
                         assert!(child.is_checkmate() && child.turn() != pos.turn());
                         mates += 1;
                     }
+                    if let Some(mv) = plain_mate(&pos) {
+                        let mut child = pos.clone();
+                        child.play_unchecked(mv);
+                        assert!(child.is_checkmate(), "{} {mv:?}", pos.to_fen());
+                        plain += 1;
+                    }
                     checked += 1;
                     seed ^= seed << 13;
                     seed ^= seed >> 7;
@@ -291,5 +297,23 @@ mod tests {
             }
         }
         assert!(checked > 5_000 && mates > 0, "{checked} {mates}");
+        // The plain test misses only the rare mates that need a line opened.
+        assert!(
+            plain <= mates && 10 * plain >= 9 * mates,
+            "{plain} of {mates}"
+        );
+    }
+
+    #[test]
+    fn plain_mates_are_found() {
+        for (text, mate) in [
+            ("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", "a1a8"),
+            ("k7/8/1K6/8/8/8/8/7R w - - 0 1", "h1h8"),
+            ("7k/8/6K1/8/8/8/8/1Q6 w - - 0 1", "b1b8"),
+            ("6rk/6pp/8/6N1/8/8/8/6K1 w - - 0 1", "g5f7"),
+        ] {
+            let found = plain_mate(&fen(text)).map(|mv| mv.to_uci(false).to_string());
+            assert_eq!(found.as_deref(), Some(mate), "{text}");
+        }
     }
 }

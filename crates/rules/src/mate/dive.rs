@@ -242,6 +242,20 @@ mod tests {
         assert!(replays_to_mate(&pos, Color::White, &line));
     }
 
+    /// A final position of lichess16.pgn: Black mates only with a new queen, and the dives find
+    /// it once White's king steps out of the pawns' way (before, the search had to).
+    #[test]
+    fn the_losers_king_steps_out_of_the_pawns_way() {
+        let pos = fen("8/8/6b1/5pkp/8/3n2K1/8/8 w - - 2 63");
+        let line = [Plan::Shed, Plan::Wall]
+            .into_iter()
+            .find_map(|plan| dive(&pos, Color::Black, plan, 100).0)
+            .expect("a helpmate");
+        assert!(replays_to_mate(&pos, Color::Black, &line));
+        assert!(pawn_paths(&pos, Color::Black).contains(Square::H1));
+        assert!(!pawn_paths(&pos, Color::Black).contains(Square::G3));
+    }
+
     #[test]
     fn a_lone_knight_never_mates_a_bare_king() {
         let pos = fen("k7/8/8/8/8/8/8/K5N1 w - - 0 1");
