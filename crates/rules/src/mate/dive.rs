@@ -1,13 +1,14 @@
 //! The greedy dive: one line of play, each side choosing its move at once by a simple rule,
 //! that often reaches a helpmate where material abounds. With the winner to move, every position
-//! is first tested for a plain mate in one ([`plain_mate`]). No position is kept, and nothing is proved when a dive
-//! fails: the search takes over.
+//! is first tested for a plain mate in one ([`plain_mate`]). Only the line's own positions are
+//! kept: a move that would lead back to one gives way to the next best (of [`CHOICES`]), and
+//! nothing is proved when a dive fails: the search takes over.
 //!
 //! Two rules for the loser are tried in turn ([`Plan`]): it gives up its men one by one where the
-//! winner can take them, or it keeps them and walls in its own king in a corner. The winner takes
-//! what is offered, promotes to a queen, and brings its king close while its other men keep a
-//! step away from the loser's king (so that the loser, which never captures by choice, is not
-//! left only captures).
+//! winner can take them, or it keeps them and walls in its own king in a corner; its king keeps
+//! out of the way of the winner's pawns. The winner takes what is offered, promotes to a queen,
+//! and brings its king close while its other men keep a step away from the loser's king (so that
+//! the loser, which never captures by choice, is not left only captures).
 
 use crate::bitboard::Bitboard;
 use crate::mate::checks::plain_mate;
@@ -43,7 +44,7 @@ pub(crate) fn dive(
     let mut keys = [0u64; MAX_PLIES];
     let plies = MAX_PLIES.min(usize::try_from(limit).unwrap_or(MAX_PLIES));
     for ply in 0..plies {
-        let choice = if p.turn() == winner {
+        let choices = if p.turn() == winner {
             if let Some(mate) = plain_mate(&p) {
                 line.push(mate);
                 return (Some(line), ply as u64 + 1);
@@ -52,43 +53,66 @@ pub(crate) fn dive(
         } else {
             best(&p, |pos, mv| loser_score(pos, winner, mv, plan))
         };
-        let Some(mv) = choice else {
+        // The best move that leads to a position not met yet on the line.
+        let mut next = None;
+        for mv in choices.into_iter().flatten() {
+            let mut child = p.clone();
+            child.play_unchecked(mv);
+            if !keys[..ply].contains(&child.zobrist()) {
+                next = Some((mv, child));
+                break;
+            }
+        }
+        let Some((mv, child)) = next else {
             return (None, ply as u64 + 1);
         };
-        p.play_unchecked(mv);
+        p = child;
         line.push(mv);
-        let key = p.zobrist();
-        if keys[..ply].contains(&key) {
-            return (None, ply as u64 + 1);
-        }
-        keys[ply] = key;
+        keys[ply] = p.zobrist();
     }
     (None, plies as u64)
 }
 
-/// The legal move of `pos` that `score` rates highest (the first of equals), without listing
-/// the moves.
-fn best(pos: &Position, score: impl Fn(&Position, Move) -> i32) -> Option<Move> {
-    let mut choose = Choose { score, best: None };
+/// The [`CHOICES`] legal moves of `pos` that `score` rates highest, best first (the first of
+/// equals first), without listing the moves.
+fn best(pos: &Position, score: impl Fn(&Position, Move) -> i32) -> [Option<Move>; CHOICES] {
+    let mut choose = Choose {
+        score,
+        best: [None; CHOICES],
+    };
     pos.generate::<true, _>(ALL_ROLES, Bitboard::FULL, &mut choose);
-    choose.best.map(|(_, mv)| mv)
+    choose.best.map(|choice| choice.map(|(_, mv)| mv))
 }
+
+/// The moves a dive may try at each ply: when the best leads back to a position of the line,
+/// the next best is played instead, and so on (a line that only cycles gives up).
+const CHOICES: usize = 3;
 
 /// Every role, as the generator's bit set.
 const ALL_ROLES: u8 = 0b11_1111;
 
-/// Keeps the best-rated move the generator offers.
+/// Keeps the best-rated moves the generator offers, best first.
 struct Choose<F> {
     score: F,
-    best: Option<(i32, Move)>,
+    best: [Option<(i32, Move)>; CHOICES],
 }
 
 impl<F: Fn(&Position, Move) -> i32> Choose<F> {
     #[inline]
     fn offer(&mut self, pos: &Position, mv: Move) {
-        let s = (self.score)(pos, mv);
-        if self.best.is_none_or(|(b, _)| s > b) {
-            self.best = Some((s, mv));
+        let mut item = ((self.score)(pos, mv), mv);
+        if self.best[CHOICES - 1].is_some_and(|last| last.0 >= item.0) {
+            return;
+        }
+        for slot in &mut self.best {
+            match slot {
+                Some(kept) if kept.0 >= item.0 => {}
+                Some(kept) => item = std::mem::replace(kept, item),
+                None => {
+                    *slot = Some(item);
+                    return;
+                }
+            }
         }
     }
 
@@ -254,6 +278,18 @@ mod tests {
         assert!(replays_to_mate(&pos, Color::Black, &line));
         assert!(pawn_paths(&pos, Color::Black).contains(Square::H1));
         assert!(!pawn_paths(&pos, Color::Black).contains(Square::G3));
+    }
+
+    /// A final position of lichess16.pgn: the best moves alone soon lead back to a position of
+    /// the line (and the dives gave up, for the search); the next best ones reach a mate.
+    #[test]
+    fn a_line_that_would_cycle_plays_the_next_best_move() {
+        let pos = fen("8/8/8/5k2/4p2R/4K3/8/8 b - - 1 45");
+        let line = [Plan::Shed, Plan::Wall]
+            .into_iter()
+            .find_map(|plan| dive(&pos, Color::White, plan, 100).0)
+            .expect("a helpmate");
+        assert!(replays_to_mate(&pos, Color::White, &line));
     }
 
     #[test]
