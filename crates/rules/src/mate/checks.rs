@@ -45,12 +45,7 @@ pub(crate) fn plain_mate(pos: &Position) -> Option<Move> {
     let king = pos.king_of(!us);
     let around = attacks::king(king) & !pos.by_color(!us);
     let seen_through = pos.occupied().without(king);
-    let mut open = Bitboard::EMPTY;
-    for sq in around {
-        if pos.attackers_to(sq, us, seen_through).is_empty() {
-            open = open.with(sq);
-        }
-    }
+    let open = around & !attacked_squares(pos, us, seen_through);
     if open.count() > MAX_OPEN {
         return None;
     }
@@ -81,6 +76,26 @@ pub(crate) fn plain_mate(pos: &Position) -> Option<Move> {
 /// covers six of them at most (a queen next to the king: the square it lands on, and five the
 /// king cannot step to along its lines); more need a second line opened.
 const MAX_OPEN: u32 = 6;
+
+/// The squares the men of `by` attack, given the occupied squares.
+pub(crate) fn attacked_squares(pos: &Position, by: Color, occupied: Bitboard) -> Bitboard {
+    let ours = pos.by_color(by);
+    let queens = pos.by_role(Role::Queen);
+    let mut attacked = attacks::king(pos.king_of(by));
+    for sq in ours & pos.by_role(Role::Pawn) {
+        attacked |= attacks::pawn(by, sq);
+    }
+    for sq in ours & pos.by_role(Role::Knight) {
+        attacked |= attacks::knight(sq);
+    }
+    for sq in ours & (pos.by_role(Role::Bishop) | queens) {
+        attacked |= attacks::bishop(sq, occupied);
+    }
+    for sq in ours & (pos.by_role(Role::Rook) | queens) {
+        attacked |= attacks::rook(sq, occupied);
+    }
+    attacked
+}
 
 /// The squares a `role` of `color` on `sq` attacks, given the occupied squares.
 fn reach(role: Role, color: Color, sq: Square, occupied: Bitboard) -> Bitboard {

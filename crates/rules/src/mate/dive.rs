@@ -11,7 +11,7 @@
 //! the loser, which never captures by choice, is not left only captures).
 
 use crate::bitboard::Bitboard;
-use crate::mate::checks::plain_mate;
+use crate::mate::checks::{attacked_squares, plain_mate};
 use crate::mate::guide::distance;
 use crate::movegen::Sink;
 use crate::moves::Move;
@@ -51,7 +51,11 @@ pub(crate) fn dive(
             }
             best(&p, winner_score)
         } else {
-            best(&p, |pos, mv| loser_score(pos, winner, mv, plan))
+            let attacked = match plan {
+                Plan::Shed => attacked_squares(&p, winner, p.occupied()),
+                Plan::Wall => Bitboard::EMPTY,
+            };
+            best(&p, |pos, mv| loser_score(pos, winner, mv, plan, attacked))
         };
         // The best move that leads to a position not met yet on the line.
         let mut next = None;
@@ -195,8 +199,9 @@ fn winner_score(pos: &Position, mv: Move) -> i32 {
 }
 
 /// The loser's choice: never take if it can help it; by `plan`, give a man up where the winner
-/// can take it, or bring the men next to the king; and take the king toward the nearest corner.
-fn loser_score(pos: &Position, winner: Color, mv: Move, plan: Plan) -> i32 {
+/// can take it (on `attacked`, the squares the winner attacks before the move), or bring the men
+/// next to the king; and take the king toward the nearest corner.
+fn loser_score(pos: &Position, winner: Color, mv: Move, plan: Plan, attacked: Bitboard) -> i32 {
     if mv.is_capture() {
         return -1000;
     }
@@ -212,10 +217,7 @@ fn loser_score(pos: &Position, winner: Color, mv: Move, plan: Plan) -> i32 {
     }
     match plan {
         Plan::Shed => {
-            let attacked = pos
-                .attackers_to(to, winner, pos.occupied().without(from))
-                .any();
-            if attacked {
+            if attacked.contains(to) {
                 100 * value(mv.role())
             } else {
                 -10
