@@ -4,9 +4,9 @@
 //! kept: a move that would lead back to one gives way to the next best (of [`CHOICES`]), and
 //! nothing is proved when a dive fails: the search takes over.
 //!
-//! Two rules for the loser are tried in turn ([`Plan`]): it gives up its men one by one where the
-//! winner can take them, or it keeps them and walls in its own king in a corner; its king keeps
-//! out of the way of the winner's pawns. The winner takes what is offered, promotes to a queen,
+//! Three rules for the loser are tried in turn ([`Plan`]): it gives up its men one by one where
+//! the winner can take them, or it keeps them and walls in its own king in a corner (its king
+//! keeping out of the way of the winner's pawns), or it rushes its king toward the winner's. The winner takes what is offered, promotes to a queen,
 //! and brings its king close while its other men keep a step away from the loser's king (so that
 //! the loser, which never captures by choice, is not left only captures).
 
@@ -29,6 +29,9 @@ pub(crate) enum Plan {
     Shed,
     /// Keep the men: take the king to the nearest corner, and the men next to it.
     Wall,
+    /// Take the king toward the winner's king, into its men; the men stay (tried last: it
+    /// finds the mates the others miss where the winner must promote or close in).
+    Rush,
 }
 
 /// Plays from `pos` by `plan` toward a mate by `winner`, at most `limit` plies (and never more
@@ -53,7 +56,7 @@ pub(crate) fn dive(
         } else {
             let attacked = match plan {
                 Plan::Shed => attacked_squares(&p, winner, p.occupied()),
-                Plan::Wall => Bitboard::EMPTY,
+                Plan::Wall | Plan::Rush => Bitboard::EMPTY,
             };
             best(&p, |pos, mv| loser_score(pos, winner, mv, plan, attacked))
         };
@@ -206,6 +209,13 @@ fn loser_score(pos: &Position, winner: Color, mv: Move, plan: Plan, attacked: Bi
         return -1000;
     }
     let (from, to) = (mv.from(), mv.to());
+    if plan == Plan::Rush {
+        return if mv.role() == Role::King {
+            -distance(to, pos.king_of(winner))
+        } else {
+            -10
+        };
+    }
     if mv.role() == Role::King {
         // Out of the way of the winner's pawns, which may have to promote.
         let aside = if pawn_paths(pos, winner).contains(to) {
@@ -223,7 +233,7 @@ fn loser_score(pos: &Position, winner: Color, mv: Move, plan: Plan, attacked: Bi
                 -10
             }
         }
-        Plan::Wall => {
+        Plan::Wall | Plan::Rush => {
             let king = pos.king_of(pos.turn());
             2 * (distance(from, king) - distance(to, king)) - 5
         }
@@ -292,6 +302,20 @@ mod tests {
             .find_map(|plan| dive(&pos, Color::White, plan, 100).0)
             .expect("a helpmate");
         assert!(replays_to_mate(&pos, Color::White, &line));
+    }
+
+    /// A final position of lichess16.pgn: Black mates with a new queen only if White's king
+    /// comes to meet it; giving up men or walling in a corner does not get there.
+    #[test]
+    fn the_loser_rushing_its_king_meets_a_mate() {
+        let pos = fen("8/8/8/8/1p6/4K3/2k5/8 w - - 0 56");
+        for plan in [Plan::Shed, Plan::Wall] {
+            assert!(dive(&pos, Color::Black, plan, 100).0.is_none(), "{plan:?}");
+        }
+        let line = dive(&pos, Color::Black, Plan::Rush, 100)
+            .0
+            .expect("a helpmate");
+        assert!(replays_to_mate(&pos, Color::Black, &line));
     }
 
     #[test]
