@@ -52,7 +52,7 @@ pub(crate) fn dive(
                 line.push(mate);
                 return (Some(line), ply as u64 + 1);
             }
-            best(&p, winner_score)
+            winner_best(&p)
         } else {
             let attacked = match plan {
                 Plan::Shed => attacked_squares(&p, winner, p.occupied()),
@@ -90,6 +90,28 @@ fn best(pos: &Position, score: impl Fn(&Position, Move) -> i32) -> [Option<Move>
     pos.generate::<true, _>(ALL_ROLES, Bitboard::FULL, &mut choose);
     choose.best.map(|choice| choice.map(|(_, mv)| mv))
 }
+
+/// [`best`] with [`winner_score`], generating the moves that score most first: captures and
+/// pawn moves, then, only if fewer than [`CHOICES`] of those score above [`MAX_QUIET`], the
+/// other moves (most positions with pawns need no more).
+fn winner_best(pos: &Position) -> [Option<Move>; CHOICES] {
+    const PAWN: u8 = 1 << Role::Pawn as u8;
+    let theirs = pos.by_color(!pos.turn());
+    let mut choose = Choose {
+        score: winner_score,
+        best: [None; CHOICES],
+    };
+    pos.generate::<true, _>(ALL_ROLES & !PAWN, theirs, &mut choose);
+    pos.generate::<true, _>(PAWN, Bitboard::FULL, &mut choose);
+    if choose.best[CHOICES - 1].is_none_or(|(s, _)| s <= MAX_QUIET) {
+        pos.generate::<true, _>(ALL_ROLES & !PAWN, !theirs, &mut choose);
+    }
+    choose.best.map(|choice| choice.map(|(_, mv)| mv))
+}
+
+/// The highest [`winner_score`] of a move that takes nothing and moves no pawn: a man other than
+/// the king seven steps closer to the loser's king.
+const MAX_QUIET: i32 = 14;
 
 /// The moves a dive may try at each ply: when the best leads back to a position of the line,
 /// the next best is played instead, and so on (a line that only cycles gives up).
@@ -316,6 +338,42 @@ mod tests {
             .0
             .expect("a helpmate");
         assert!(replays_to_mate(&pos, Color::Black, &line));
+    }
+
+    /// The winner's staged choice picks moves that score as the plain one's, along random
+    /// games (the moves themselves may differ among equals).
+    #[test]
+    fn the_winners_staged_choice_scores_as_the_plain_one() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut checked = 0;
+        for start in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
+        ] {
+            for _ in 0..20 {
+                let mut pos = fen(start);
+                for _ in 0..60 {
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let score = |choices: [Option<Move>; CHOICES]| {
+                        choices.map(|mv| mv.map(|mv| winner_score(&pos, mv)))
+                    };
+                    let staged = score(winner_best(&pos));
+                    let plain = score(best(&pos, winner_score));
+                    assert_eq!(staged, plain, "{}", pos.to_fen());
+                    checked += 1;
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    pos.play_unchecked(moves[(seed % moves.len() as u64) as usize]);
+                }
+            }
+        }
+        assert!(checked > 2_000, "{checked}");
     }
 
     #[test]
