@@ -1,7 +1,9 @@
 //! The checks of the side to move: whether one mates, and whether there is any. The helpmate
 //! search asks it of every position it rates ([`super::guide`]), so it generates only the moves
 //! that may give check (those landing where their piece attacks the king, those that may uncover
-//! a line, promotions, castling, en passant) and plays only those.
+//! a line, promotions, castling, en passant) and plays only those. The greedy dives ask a
+//! cheaper test that may miss a mate ([`plain_mate`]), and the squares a side attacks
+//! ([`attacked_squares`]).
 
 use crate::attacks;
 use crate::bitboard::Bitboard;
