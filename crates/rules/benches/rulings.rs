@@ -3,7 +3,7 @@
 //! and the time each tier took.
 //!
 //! ```text
-//! cargo bench -p arbiter-rules --bench rulings -- [--nodes N] [--step K] [--list] [--slow MS] FILE...
+//! cargo bench -p arbiter-rules --bench rulings -- [--nodes N] [--step K] [--list] [--slow MS] [--tier T] FILE...
 //! ```
 //!
 //! A file has one position a line: `XX FEN` (XX the label: `W` or `-` for White, `B` or `-`
@@ -12,7 +12,9 @@
 //! the two test sets of `testdata/chasolver/`. `--nodes` is the search's limit per side (the
 //! default of `moves`), `--step K` takes every K-th position only, `--list` prints every
 //! undecided side, `--slow MS` every side that took at least MS milliseconds (its time, nodes,
-//! tier and answer). A wrong answer, or a helpmate that does not replay to mate, ends the run
+//! tier and answer), `--tier T` every side the tier named `T` (`dive`, `quick`, `search`...)
+//! decided, with its nodes and microseconds. A wrong answer, or a helpmate that does not replay
+//! to mate, ends the run
 //! with status 1.
 
 use std::collections::BTreeMap;
@@ -37,8 +39,7 @@ fn main() {
     let mut args = std::env::args().skip(1).filter(|a| a != "--bench");
     let mut limits = MateLimits::default();
     let mut step = 1usize;
-    let mut list = false;
-    let mut slow = None;
+    let mut shown = Shown::default();
     let mut files = Vec::new();
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -46,11 +47,12 @@ fn main() {
                 limits.nodes = args.next().and_then(|n| n.parse().ok()).expect("--nodes N")
             }
             "--step" => step = args.next().and_then(|n| n.parse().ok()).expect("--step K"),
-            "--list" => list = true,
+            "--list" => shown.undecided = true,
             "--slow" => {
                 let ms: u64 = args.next().and_then(|n| n.parse().ok()).expect("--slow MS");
-                slow = Some(Duration::from_millis(ms));
+                shown.slow = Some(Duration::from_millis(ms));
             }
+            "--tier" => shown.tier = Some(args.next().expect("--tier T")),
             _ => files.push(PathBuf::from(arg)),
         }
     }
@@ -60,22 +62,25 @@ fn main() {
     }
     let mut failed = false;
     for file in &files {
-        failed |= run(file, &limits, step, list, slow);
+        failed |= run(file, &limits, step, &shown);
     }
     if failed {
         std::process::exit(1);
     }
 }
 
-/// Rules every side of `file`; prints the table (and the sides slower than `slow`). `true` when
-/// an answer was wrong.
-fn run(
-    file: &PathBuf,
-    limits: &MateLimits,
-    step: usize,
-    list: bool,
+/// The sides a run lists beside its table: the undecided ones (`--list`), those slower than
+/// `slow`, those the tier named `tier` decided.
+#[derive(Default)]
+struct Shown {
+    undecided: bool,
     slow: Option<Duration>,
-) -> bool {
+    tier: Option<String>,
+}
+
+/// Rules every side of `file`; prints the table and the sides `shown` asks for. `true` when an
+/// answer was wrong.
+fn run(file: &PathBuf, limits: &MateLimits, step: usize, shown: &Shown) -> bool {
     let text =
         std::fs::read_to_string(file).unwrap_or_else(|err| panic!("{}: {err}", file.display()));
     let mut tiers: BTreeMap<Tier, Tally> = BTreeMap::new();
@@ -103,7 +108,7 @@ fn run(
             Ok(pos) => pos,
             Err(err) => {
                 refused += 1;
-                if list {
+                if shown.undecided {
                     println!("refused line {}: {fen}: {err}", number + 1);
                 }
                 continue;
@@ -117,7 +122,7 @@ fn run(
             let verdict = solver.judge(&pos, side, limits);
             let spent = start.elapsed();
             total += spent;
-            if slow.is_some_and(|slow| spent >= slow) {
+            if shown.slow.is_some_and(|slow| spent >= slow) {
                 println!(
                     "slow line {}: {side}: {:.1} ms, {} nodes, {:?} {:?}: {line}",
                     number + 1,
@@ -132,6 +137,14 @@ fn run(
             }
             if verdict.nodes > most.0 && verdict.answer.known().is_some() {
                 most = (verdict.nodes, format!("{side} {fen}"));
+            }
+            if shown.tier.as_deref() == Some(verdict.tier.name()) {
+                println!(
+                    "{} {side} {} nodes {:.0} µs: {fen}",
+                    verdict.tier.name(),
+                    verdict.nodes,
+                    1e6 * spent.as_secs_f64()
+                );
             }
             let tally = tiers.entry(verdict.tier).or_default();
             tally.time += spent;
@@ -148,7 +161,7 @@ fn run(
                 CanMate::No => tally.no += 1,
                 CanMate::Unknown => {
                     tally.unknown += 1;
-                    if list {
+                    if shown.undecided {
                         println!("undecided line {}: {side}: {line}", number + 1);
                     }
                 }

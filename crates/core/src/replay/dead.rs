@@ -1,6 +1,7 @@
 //! Dead positions (Law 5.2.2) and sides that cannot mate (Law 6.9), judged on archive paths:
 //! the final position of every game is ruled on for both sides by the rules core's
-//! [`rule`](arbiter_rules::mate::rule) (the mate on the board, material, the locked-position
+//! [`Solver::rule`] (the replayer keeps one solver, so that the search's buffers serve every
+//! game; the mate on the board, material, the locked-position
 //! proof, then the helpmate search under the game's node budget, [`ReplayOptions::rulings_budget`]);
 //! a dead final position is then bisected for the first dead ply.
 //!
@@ -10,12 +11,12 @@
 //!
 //! [`ReplayOptions::rulings_budget`]: crate::ReplayOptions::rulings_budget
 
-use arbiter_rules::mate::rule;
+use arbiter_rules::mate::Solver;
 use arbiter_rules::{Move, Position};
 
 /// Whether `pos` is proved dead, within `budget` positions of search: neither side can mate.
-pub fn proved_dead(pos: &Position, budget: u64) -> bool {
-    rule(pos, budget).dead()
+pub fn proved_dead(solver: &mut Solver, pos: &Position, budget: u64) -> bool {
+    solver.rule(pos, budget).dead()
 }
 
 /// The first ply of the line `moves` (`None` for a null move) from `start` at which the position
@@ -23,8 +24,13 @@ pub fn proved_dead(pos: &Position, budget: u64) -> bool {
 /// after the last move: deadness never goes away (a null move only passes the turn), so a
 /// bisection finds it. (A position the budget leaves undecided counts as alive: the ply found
 /// is then a proved dead one, perhaps not the first.)
-pub fn first_dead_ply(start: &Position, moves: &[Option<Move>], budget: u64) -> u32 {
-    let dead_after = |plies: usize| {
+pub fn first_dead_ply(
+    solver: &mut Solver,
+    start: &Position,
+    moves: &[Option<Move>],
+    budget: u64,
+) -> u32 {
+    let mut dead_after = |plies: usize| {
         let mut pos = start.clone();
         for &mv in &moves[..plies] {
             match mv {
@@ -32,7 +38,7 @@ pub fn first_dead_ply(start: &Position, moves: &[Option<Move>], budget: u64) -> 
                 None => pos.play_null(),
             }
         }
-        proved_dead(&pos, budget)
+        proved_dead(solver, &pos, budget)
     };
     // Dead after `hi` plies, not known dead after fewer than `lo`.
     let (mut lo, mut hi) = (0, moves.len());
@@ -63,11 +69,15 @@ mod tests {
     #[test]
     fn a_pawn_wall_with_kings_apart_is_dead() {
         let wall = pos("8/8/4k3/p1p1p1p1/P1P1P1P1/8/3K4/8 w - - 0 1");
-        assert!(proved_dead(&wall, 0));
+        assert!(proved_dead(&mut Solver::new(), &wall, 0));
         // A wall with a gap a king walks through (the f-h files) is not dead.
         let open = pos("8/8/4k3/p1p1p3/P1P1P3/8/3K4/8 w - - 0 1");
-        assert!(!proved_dead(&open, BUDGET));
-        assert!(!proved_dead(&Position::startpos(), BUDGET));
+        assert!(!proved_dead(&mut Solver::new(), &open, BUDGET));
+        assert!(!proved_dead(
+            &mut Solver::new(),
+            &Position::startpos(),
+            BUDGET
+        ));
     }
 
     #[test]
@@ -76,8 +86,8 @@ mod tests {
         // only, so the static proofs leave it open, and the search proves it by visiting every
         // reachable position.
         let dead = pos("Bb1k1b2/bKp1p1p1/1pP1P1P1/1P6/p5P1/P7/8/8 w - - 0 1");
-        assert!(!proved_dead(&dead, 0));
-        assert!(proved_dead(&dead, BUDGET));
+        assert!(!proved_dead(&mut Solver::new(), &dead, 0));
+        assert!(proved_dead(&mut Solver::new(), &dead, BUDGET));
     }
 
     #[test]
@@ -96,11 +106,11 @@ mod tests {
             moves.push(Some(mv));
         }
         assert!(
-            proved_dead(&position, BUDGET),
+            proved_dead(&mut Solver::new(), &position, BUDGET),
             "the wall is closed at the end"
         );
-        assert!(!proved_dead(&start, BUDGET));
-        let first = first_dead_ply(&start, &moves, BUDGET);
+        assert!(!proved_dead(&mut Solver::new(), &start, BUDGET));
+        let first = first_dead_ply(&mut Solver::new(), &start, &moves, BUDGET);
         assert_eq!(first, 3);
     }
 }

@@ -5,7 +5,7 @@
 //! `dead`), and the ruling is kept in the report.
 
 use arbiter_pgn::{GameResult, Location, RawGame, parse_game};
-use arbiter_rules::mate::{Ruling, Tier, rule};
+use arbiter_rules::mate::{Ruling, Tier};
 use arbiter_rules::{Color, Move, Position};
 
 use crate::outcome::{self, BoardFacts, Outcome, termination};
@@ -31,7 +31,7 @@ impl Replayer {
         };
         let mut ended = self.stack.automatic_end.filter(|&(ply, _)| ply < line.ply);
         let budget = self.options.rulings_budget;
-        let ruling = rule(&line.pos, budget);
+        let ruling = self.solver.rule(&line.pos, budget);
         self.report.can_mate = ruling.can_mate;
         // Dead beyond the board and material (stalemate is an end of its own, and so is a dead
         // position by material, found where it arose): bisected for the first dead ply.
@@ -46,7 +46,7 @@ impl Replayer {
                 }
             };
             let moves: Vec<Option<Move>> = played.iter().map(|&(mv, _)| mv).collect();
-            let first = dead::first_dead_ply(&self.stack.start, &moves, budget);
+            let first = dead::first_dead_ply(&mut self.solver, &self.stack.start, &moves, budget);
             // (`played` holds the `line.ply` moves of the main line.)
             if first < line.ply
                 && let Some(&(_, at)) = played.get(first as usize)
@@ -161,6 +161,7 @@ fn main_line_moves(game: &[u8]) -> Vec<(Option<Move>, Location)> {
 
 #[cfg(test)]
 mod tests {
+    use arbiter_rules::mate::Solver;
     use arbiter_rules::san::San;
 
     use super::*;
@@ -192,6 +193,7 @@ mod tests {
         let moves = main_line_moves(game);
         assert_eq!(moves.len(), 3);
         let first = dead::first_dead_ply(
+            &mut Solver::new(),
             &Position::from_fen("8/6p1/4k3/p1p1p3/P1P1P1P1/8/3K4/8 b - - 0 1").expect("a FEN"),
             &moves.iter().map(|&(mv, _)| mv).collect::<Vec<_>>(),
             0,

@@ -46,6 +46,7 @@ pub use notes::{PlyLog, PlyNote};
 
 use arbiter_pgn::{Flow, GameInfo, GameResult, LineCol, Location, PgnError, PgnErrorKind, Visitor};
 use arbiter_rules::MAX_FEN_BYTES;
+use arbiter_rules::mate::Solver;
 use arbiter_rules::san::{self, San, Suffix};
 use arbiter_rules::{Color, Position};
 use game_tags::{TagCapture, VariantKind, variant_kind};
@@ -212,6 +213,8 @@ pub struct Replayer {
     /// [`MAX_PLIES`](crate::position::MAX_PLIES)) or the positions looked for (all); 0 for
     /// none.
     hooks_until: u32,
+    /// The can-mate solver of the rulings, its search buffers kept from one game to the next.
+    solver: Solver,
 }
 
 impl Replayer {
@@ -239,6 +242,7 @@ impl Replayer {
             } else {
                 0
             },
+            solver: Solver::new(),
             options,
         }
     }

@@ -1,16 +1,17 @@
 //! The greedy dive: one line of play, each side choosing its move at once by a simple rule,
 //! that often reaches a helpmate where material abounds. With the winner to move, every position
-//! is first tested for a mate in one. No position is kept, and nothing is proved when a dive
-//! fails: the search takes over.
+//! is first tested for a plain mate in one ([`plain_mate`]). Only the line's own positions are
+//! kept: a move that would lead back to one gives way to the next best (of [`CHOICES`]), and
+//! nothing is proved when a dive fails: the search takes over.
 //!
-//! Two rules for the loser are tried in turn ([`Plan`]): it gives up its men one by one where the
-//! winner can take them, or it keeps them and walls in its own king in a corner. The winner takes
-//! what is offered, promotes to a queen, and brings its king close while its other men keep a
-//! step away from the loser's king (so that the loser, which never captures by choice, is not
-//! left only captures).
+//! Three rules for the loser are tried in turn ([`Plan`]): it gives up its men one by one where
+//! the winner can take them, or it keeps them and walls in its own king in a corner (its king
+//! keeping out of the way of the winner's pawns), or it rushes its king toward the winner's. The winner takes what is offered, promotes to a queen,
+//! and brings its king close while its other men keep a step away from the loser's king (so that
+//! the loser, which never captures by choice, is not left only captures).
 
 use crate::bitboard::Bitboard;
-use crate::mate::checks::threat;
+use crate::mate::checks::{attacked_squares, plain_mate};
 use crate::mate::guide::distance;
 use crate::movegen::Sink;
 use crate::moves::Move;
@@ -28,6 +29,9 @@ pub(crate) enum Plan {
     Shed,
     /// Keep the men: take the king to the nearest corner, and the men next to it.
     Wall,
+    /// Take the king toward the winner's king, into its men; the men stay (tried last: it
+    /// finds the mates the others miss where the winner must promote or close in).
+    Rush,
 }
 
 /// Plays from `pos` by `plan` toward a mate by `winner`, at most `limit` plies (and never more
@@ -43,53 +47,101 @@ pub(crate) fn dive(
     let mut keys = [0u64; MAX_PLIES];
     let plies = MAX_PLIES.min(usize::try_from(limit).unwrap_or(MAX_PLIES));
     for ply in 0..plies {
-        let choice = if p.turn() == winner {
-            let (mate, _) = threat(&p);
-            if let Some(mate) = mate {
+        let choices = if p.turn() == winner {
+            if let Some(mate) = plain_mate(&p) {
                 line.push(mate);
                 return (Some(line), ply as u64 + 1);
             }
-            best(&p, winner_score)
+            winner_best(&p)
         } else {
-            best(&p, |pos, mv| loser_score(pos, winner, mv, plan))
+            let attacked = match plan {
+                Plan::Shed => attacked_squares(&p, winner, p.occupied()),
+                Plan::Wall | Plan::Rush => Bitboard::EMPTY,
+            };
+            best(&p, |pos, mv| loser_score(pos, winner, mv, plan, attacked))
         };
-        let Some(mv) = choice else {
-            return (None, ply as u64 + 1);
-        };
-        p.play_unchecked(mv);
-        line.push(mv);
-        let key = p.zobrist();
-        if keys[..ply].contains(&key) {
-            return (None, ply as u64 + 1);
+        // The best move that leads to a position not met yet on the line.
+        let mut next = None;
+        for mv in choices.into_iter().flatten() {
+            let mut child = p.clone();
+            child.play_unchecked(mv);
+            if !keys[..ply].contains(&child.zobrist()) {
+                next = Some((mv, child));
+                break;
+            }
         }
-        keys[ply] = key;
+        let Some((mv, child)) = next else {
+            return (None, ply as u64 + 1);
+        };
+        p = child;
+        line.push(mv);
+        keys[ply] = p.zobrist();
     }
     (None, plies as u64)
 }
 
-/// The legal move of `pos` that `score` rates highest (the first of equals), without listing
-/// the moves.
-fn best(pos: &Position, score: impl Fn(&Position, Move) -> i32) -> Option<Move> {
-    let mut choose = Choose { score, best: None };
+/// The [`CHOICES`] legal moves of `pos` that `score` rates highest, best first (the first of
+/// equals first), without listing the moves.
+fn best(pos: &Position, score: impl Fn(&Position, Move) -> i32) -> [Option<Move>; CHOICES] {
+    let mut choose = Choose {
+        score,
+        best: [None; CHOICES],
+    };
     pos.generate::<true, _>(ALL_ROLES, Bitboard::FULL, &mut choose);
-    choose.best.map(|(_, mv)| mv)
+    choose.best.map(|choice| choice.map(|(_, mv)| mv))
 }
+
+/// [`best`] with [`winner_score`], generating the moves that score most first: captures and
+/// pawn moves, then, only if fewer than [`CHOICES`] of those score above [`MAX_QUIET`], the
+/// other moves (most positions with pawns need no more).
+fn winner_best(pos: &Position) -> [Option<Move>; CHOICES] {
+    const PAWN: u8 = 1 << Role::Pawn as u8;
+    let theirs = pos.by_color(!pos.turn());
+    let mut choose = Choose {
+        score: winner_score,
+        best: [None; CHOICES],
+    };
+    pos.generate::<true, _>(ALL_ROLES & !PAWN, theirs, &mut choose);
+    pos.generate::<true, _>(PAWN, Bitboard::FULL, &mut choose);
+    if choose.best[CHOICES - 1].is_none_or(|(s, _)| s <= MAX_QUIET) {
+        pos.generate::<true, _>(ALL_ROLES & !PAWN, !theirs, &mut choose);
+    }
+    choose.best.map(|choice| choice.map(|(_, mv)| mv))
+}
+
+/// The highest [`winner_score`] of a move that takes nothing and moves no pawn: a man other than
+/// the king seven steps closer to the loser's king.
+const MAX_QUIET: i32 = 14;
+
+/// The moves a dive may try at each ply: when the best leads back to a position of the line,
+/// the next best is played instead, and so on (a line that only cycles gives up).
+const CHOICES: usize = 3;
 
 /// Every role, as the generator's bit set.
 const ALL_ROLES: u8 = 0b11_1111;
 
-/// Keeps the best-rated move the generator offers.
+/// Keeps the best-rated moves the generator offers, best first.
 struct Choose<F> {
     score: F,
-    best: Option<(i32, Move)>,
+    best: [Option<(i32, Move)>; CHOICES],
 }
 
 impl<F: Fn(&Position, Move) -> i32> Choose<F> {
     #[inline]
     fn offer(&mut self, pos: &Position, mv: Move) {
-        let s = (self.score)(pos, mv);
-        if self.best.is_none_or(|(b, _)| s > b) {
-            self.best = Some((s, mv));
+        let mut item = ((self.score)(pos, mv), mv);
+        if self.best[CHOICES - 1].is_some_and(|last| last.0 >= item.0) {
+            return;
+        }
+        for slot in &mut self.best {
+            match slot {
+                Some(kept) if kept.0 >= item.0 => {}
+                Some(kept) => item = std::mem::replace(kept, item),
+                None => {
+                    *slot = Some(item);
+                    return;
+                }
+            }
         }
     }
 
@@ -172,31 +224,55 @@ fn winner_score(pos: &Position, mv: Move) -> i32 {
 }
 
 /// The loser's choice: never take if it can help it; by `plan`, give a man up where the winner
-/// can take it, or bring the men next to the king; and take the king toward the nearest corner.
-fn loser_score(pos: &Position, winner: Color, mv: Move, plan: Plan) -> i32 {
+/// can take it (on `attacked`, the squares the winner attacks before the move), or bring the men
+/// next to the king; and take the king toward the nearest corner.
+fn loser_score(pos: &Position, winner: Color, mv: Move, plan: Plan, attacked: Bitboard) -> i32 {
     if mv.is_capture() {
         return -1000;
     }
     let (from, to) = (mv.from(), mv.to());
+    if plan == Plan::Rush {
+        return if mv.role() == Role::King {
+            -distance(to, pos.king_of(winner))
+        } else {
+            -10
+        };
+    }
     if mv.role() == Role::King {
-        return -corner_distance(to);
+        // Out of the way of the winner's pawns, which may have to promote.
+        let aside = if pawn_paths(pos, winner).contains(to) {
+            4
+        } else {
+            0
+        };
+        return -corner_distance(to) - aside;
     }
     match plan {
         Plan::Shed => {
-            let attacked = pos
-                .attackers_to(to, winner, pos.occupied().without(from))
-                .any();
-            if attacked {
+            if attacked.contains(to) {
                 100 * value(mv.role())
             } else {
                 -10
             }
         }
-        Plan::Wall => {
+        Plan::Wall | Plan::Rush => {
             let king = pos.king_of(pos.turn());
             2 * (distance(from, king) - distance(to, king)) - 5
         }
     }
+}
+
+/// The squares in front of `winner`'s pawns, up to its last rank.
+fn pawn_paths(pos: &Position, winner: Color) -> Bitboard {
+    let step = match winner {
+        Color::White => 8,
+        Color::Black => -8,
+    };
+    let mut paths = pos.by_color(winner) & pos.by_role(Role::Pawn);
+    for _ in 0..6 {
+        paths = paths | paths.shift(step);
+    }
+    paths & !(pos.by_color(winner) & pos.by_role(Role::Pawn))
 }
 
 /// King steps from `sq` to the nearest corner.
@@ -222,6 +298,82 @@ mod tests {
             .0
             .expect("a helpmate");
         assert!(replays_to_mate(&pos, Color::White, &line));
+    }
+
+    /// A final position of lichess16.pgn: Black mates only with a new queen, and the dives find
+    /// it once White's king steps out of the pawns' way (before, the search had to).
+    #[test]
+    fn the_losers_king_steps_out_of_the_pawns_way() {
+        let pos = fen("8/8/6b1/5pkp/8/3n2K1/8/8 w - - 2 63");
+        let line = [Plan::Shed, Plan::Wall]
+            .into_iter()
+            .find_map(|plan| dive(&pos, Color::Black, plan, 100).0)
+            .expect("a helpmate");
+        assert!(replays_to_mate(&pos, Color::Black, &line));
+        assert!(pawn_paths(&pos, Color::Black).contains(Square::H1));
+        assert!(!pawn_paths(&pos, Color::Black).contains(Square::G3));
+    }
+
+    /// A final position of lichess16.pgn: the best moves alone soon lead back to a position of
+    /// the line (and the dives gave up, for the search); the next best ones reach a mate.
+    #[test]
+    fn a_line_that_would_cycle_plays_the_next_best_move() {
+        let pos = fen("8/8/8/5k2/4p2R/4K3/8/8 b - - 1 45");
+        let line = [Plan::Shed, Plan::Wall]
+            .into_iter()
+            .find_map(|plan| dive(&pos, Color::White, plan, 100).0)
+            .expect("a helpmate");
+        assert!(replays_to_mate(&pos, Color::White, &line));
+    }
+
+    /// A final position of lichess16.pgn: Black mates with a new queen only if White's king
+    /// comes to meet it; giving up men or walling in a corner does not get there.
+    #[test]
+    fn the_loser_rushing_its_king_meets_a_mate() {
+        let pos = fen("8/8/8/8/1p6/4K3/2k5/8 w - - 0 56");
+        for plan in [Plan::Shed, Plan::Wall] {
+            assert!(dive(&pos, Color::Black, plan, 100).0.is_none(), "{plan:?}");
+        }
+        let line = dive(&pos, Color::Black, Plan::Rush, 100)
+            .0
+            .expect("a helpmate");
+        assert!(replays_to_mate(&pos, Color::Black, &line));
+    }
+
+    /// The winner's staged choice picks moves that score as the plain one's, along random
+    /// games (the moves themselves may differ among equals).
+    #[test]
+    fn the_winners_staged_choice_scores_as_the_plain_one() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut checked = 0;
+        for start in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
+        ] {
+            for _ in 0..20 {
+                let mut pos = fen(start);
+                for _ in 0..60 {
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let score = |choices: [Option<Move>; CHOICES]| {
+                        choices.map(|mv| mv.map(|mv| winner_score(&pos, mv)))
+                    };
+                    let staged = score(winner_best(&pos));
+                    let plain = score(best(&pos, winner_score));
+                    assert_eq!(staged, plain, "{}", pos.to_fen());
+                    checked += 1;
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    pos.play_unchecked(moves[(seed % moves.len() as u64) as usize]);
+                }
+            }
+        }
+        assert!(checked > 2_000, "{checked}");
     }
 
     #[test]

@@ -16,8 +16,9 @@
 //!    that the side can never check, or never without leaving the king a flight;
 //! 4. one move ahead ([`lookahead`]): every legal move leaves the game over or the side without
 //!    mating material;
-//! 5. two greedy dives: one line of play each, by a simple rule, tested for a mate in one at
-//!    every move of the winner (most positions of real games are decided here, in microseconds);
+//! 5. three greedy dives: one line of play each, by a simple rule, tested for a plain mate in one
+//!    at every move of the winner (most positions of real games are decided here, in
+//!    microseconds);
 //! 6. the search: a best-first walk of the reachable positions guided toward mates, then an
 //!    exhaustive depth-first walk that either meets a mate or proves, by visiting every
 //!    reachable position, that none exists.

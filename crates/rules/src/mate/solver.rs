@@ -44,7 +44,7 @@ impl Solver {
 
     /// Whether `side` can still checkmate its opponent from `pos`, and which stage decided it:
     /// the game over on the board, material, the locked-position proof (when pawns are blocked),
-    /// one move ahead, then, within `limits` (0: none of them), two greedy dives and the search.
+    /// one move ahead, then, within `limits` (0: none of them), three greedy dives and the search.
     pub fn judge(&mut self, pos: &Position, side: Color, limits: &MateLimits) -> Verdict {
         let verdict = |answer, tier, nodes| Verdict {
             answer,
@@ -74,7 +74,7 @@ impl Solver {
             return verdict(CanMate::Unknown, Tier::Search, 0);
         }
         let mut spent = 0;
-        for plan in [Plan::Shed, Plan::Wall] {
+        for plan in [Plan::Shed, Plan::Wall, Plan::Rush] {
             let (line, plies) = dive(pos, side, plan, limits.nodes - spent);
             spent += plies;
             if let Some(line) = line {
