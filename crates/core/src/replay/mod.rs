@@ -616,7 +616,7 @@ impl Replayer {
                     line: game.first_line(),
                     column: game.first_column(),
                 },
-                |at| game.locate(at),
+                |at| game.locate_once(at),
             );
         }
         self.report.opening = self.opening.opening();
