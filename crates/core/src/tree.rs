@@ -40,6 +40,13 @@ pub struct Span {
     end: u32,
 }
 
+impl Span {
+    /// Where the piece lies in [`GameTree::all_text`].
+    pub fn range(self) -> std::ops::Range<usize> {
+        self.start as usize..self.end as usize
+    }
+}
+
 /// A move's SAN, stored in the node itself (the longest canonical SAN, such as `Qh4xe1#` or
 /// `exd8=Q#`, has 7 bytes): a move costs no copy into the tree's text.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -218,10 +225,11 @@ impl GameTree {
         self.nodes.push(Node::Nag(nag));
     }
 
-    /// A comment, text as read.
-    pub fn comment(&mut self, text: &str) {
+    /// A comment, text as read; returns where its text lies in [`GameTree::all_text`].
+    pub fn comment(&mut self, text: &str) -> Span {
         let span = self.push_text(text);
         self.nodes.push(Node::Comment(span));
+        span
     }
 
     /// A `(`.
@@ -248,6 +256,11 @@ impl GameTree {
     /// Whether every move of the game was replayed, so that the tree can be written.
     pub fn is_complete(&self) -> bool {
         !self.incomplete
+    }
+
+    /// The text of every tag and comment, one after the other ([`Span::range`] cuts it).
+    pub fn all_text(&self) -> &[u8] {
+        self.text.as_bytes()
     }
 
     /// The text of `span`.

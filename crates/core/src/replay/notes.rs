@@ -223,7 +223,8 @@ impl MainLineNotes {
     }
 
     /// Notes a main-line comment the reader skipped, whose text lies at `text` in the game's
-    /// bytes, to be read at the game's end if need be.
+    /// bytes (or in the game tree's text, when the tree keeps the comments), to be read at the
+    /// game's end if need be.
     #[inline(always)]
     pub fn note(&mut self, text: Range<usize>) {
         if self.ply > 0 {
@@ -320,7 +321,7 @@ impl MainLineNotes {
 
     /// The game is over, with this `Termination` tag (standing at `at`) and result: the clocks
     /// are checked against a loss on time. Returns each side's last clock (`game` holds the
-    /// game's bytes, for the comments whose reading was deferred).
+    /// bytes the deferred comments were noted in: the game's, or the game tree's text).
     pub fn end_game(
         &mut self,
         termination: Option<&str>,
