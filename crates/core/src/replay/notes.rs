@@ -301,19 +301,16 @@ impl MainLineNotes {
     /// kept.
     #[inline(never)]
     fn flush_read(&mut self, mover: Color, report: Report<'_>) {
-        if !self.checks {
-            if let Some(note) = self.log.plies.last_mut() {
-                note.notes = self.pending;
-            }
-            self.pending.clear();
-            return;
+        if self.checks {
+            let at = self.clock_at;
+            self.evidence
+                .ply(self.ply, mover, self.pending.clock, |warning| {
+                    report(at, Some(warning.ply()), code(&warning), warning.to_string())
+                });
         }
-        let at = self.clock_at;
-        self.evidence
-            .ply(self.ply, mover, self.pending.clock, |warning| {
-                report(at, Some(warning.ply()), code(&warning), warning.to_string())
-            });
-        if let Some(note) = self.log.plies.last_mut() {
+        if self.keep_plies
+            && let Some(note) = self.log.plies.last_mut()
+        {
             note.notes = self.pending;
         }
         self.pending.clear();
