@@ -4,12 +4,24 @@
 /// `n`'s decimal digits, from the array's start, and how many there are. Two digits at a time
 /// from a table: a move number, a NAG or a row's small number is one or two lookups.
 #[inline]
-pub fn digits(mut n: u64) -> ([u8; 20], usize) {
+pub fn digits(n: u64) -> ([u8; 20], usize) {
     let mut digits = [0u8; 20];
     if n < 10 {
         digits[0] = b'0' + n as u8;
-        return (digits, 1);
+        (digits, 1)
+    } else if n < 100 {
+        // A move number, most of the time: one lookup.
+        let pair = n as usize * 2;
+        digits[..2].copy_from_slice(&PAIRS[pair..pair + 2]);
+        (digits, 2)
+    } else {
+        wide_digits(n)
     }
+}
+
+/// [`digits`] of a number of three digits or more.
+fn wide_digits(mut n: u64) -> ([u8; 20], usize) {
+    let mut digits = [0u8; 20];
     let mut len = 2;
     while len < 20 && n >= POWERS_OF_TEN[len] {
         len += 1;
