@@ -4,24 +4,12 @@
 /// `n`'s decimal digits, from the array's start, and how many there are. Two digits at a time
 /// from a table: a move number, a NAG or a row's small number is one or two lookups.
 #[inline]
-pub fn digits(n: u64) -> ([u8; 20], usize) {
+pub fn digits(mut n: u64) -> ([u8; 20], usize) {
     let mut digits = [0u8; 20];
     if n < 10 {
         digits[0] = b'0' + n as u8;
-        (digits, 1)
-    } else if n < 100 {
-        // A move number, most of the time: one lookup.
-        let pair = n as usize * 2;
-        digits[..2].copy_from_slice(&PAIRS[pair..pair + 2]);
-        (digits, 2)
-    } else {
-        wide_digits(n)
+        return (digits, 1);
     }
-}
-
-/// [`digits`] of a number of three digits or more.
-fn wide_digits(mut n: u64) -> ([u8; 20], usize) {
-    let mut digits = [0u8; 20];
     let mut len = 2;
     while len < 20 && n >= POWERS_OF_TEN[len] {
         len += 1;
@@ -40,6 +28,30 @@ fn wide_digits(mut n: u64) -> ([u8; 20], usize) {
         digits[0] = b'0' + n as u8;
     }
     (digits, len)
+}
+
+/// [`digits`] of a number that is below 100 nearly always (a move number): then one lookup,
+/// inlined where it is used; a larger one goes through [`digits`], out of line.
+#[inline(always)]
+pub fn small_digits(n: u64) -> ([u8; 20], usize) {
+    if n >= 100 {
+        return large_digits(n);
+    }
+    let mut digits = [0u8; 20];
+    if n < 10 {
+        digits[0] = b'0' + n as u8;
+        (digits, 1)
+    } else {
+        let pair = n as usize * 2;
+        digits[..2].copy_from_slice(&PAIRS[pair..pair + 2]);
+        (digits, 2)
+    }
+}
+
+/// [`digits`], out of line (see [`small_digits`]).
+#[inline(never)]
+fn large_digits(n: u64) -> ([u8; 20], usize) {
+    digits(n)
 }
 
 /// `00` to `99`, two bytes each.
@@ -80,6 +92,7 @@ mod tests {
         for n in edges {
             let (digits, len) = digits(n);
             assert_eq!(&digits[..len], n.to_string().as_bytes(), "{n}");
+            assert_eq!(small_digits(n), (digits, len), "{n}");
         }
     }
 }

@@ -367,7 +367,7 @@ fn write_move(
     }
     // Number, dots and move appended as whole fixed-size arrays and cut back: copies of known
     // size are a few stores, where a copy of a slice's length is a call to `memcpy`.
-    let (digits, len) = crate::decimal::digits(u64::from(number));
+    let (digits, len) = crate::decimal::small_digits(u64::from(number));
     let (dots, dots_len) = if black {
         (*b"... ", 4)
     } else {

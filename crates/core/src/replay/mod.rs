@@ -568,6 +568,7 @@ impl Replayer {
     /// only the last clocks are wanted ([`MainLineNotes::deferred`]) but the tree keeps the
     /// comments, a main-line comment is noted where the tree keeps its text, to be read at the
     /// game's end as a skipped comment is.
+    #[inline]
     fn take_comment(&mut self, text: &str, location: Location, movetext: bool) {
         let kept = self.options.tree.then(|| self.report.tree.comment(text));
         if !self.stack.on_main_line() {
