@@ -240,6 +240,42 @@ fn a_where_mistake_is_a_usage_error_naming_its_column() {
 }
 
 #[test]
+fn where_reads_the_last_clocks_as_export_writes_them() {
+    // The clocks of a game whose comments select keeps (for the PGN it writes) are read as
+    // export reads them: the last `[%clk]` of each side.
+    let input = fixture("clocks");
+    let records = records(&input);
+    let mut clocks: Vec<f64> = records
+        .iter()
+        .filter_map(|r| r["white_clock"].as_f64())
+        .collect();
+    clocks.sort_by(f64::total_cmp);
+    assert!(clocks.len() >= 2, "{clocks:?}");
+    let middle = clocks[clocks.len() / 2];
+    for (expr, wanted) in [
+        (
+            format!("white_clock >= {middle}"),
+            records
+                .iter()
+                .filter(|r| r["white_clock"].as_f64().is_some_and(|c| c >= middle))
+                .count(),
+        ),
+        (
+            "black_clock == null".to_owned(),
+            records
+                .iter()
+                .filter(|r| r["black_clock"].is_null())
+                .count(),
+        ),
+    ] {
+        let output = arbiter(&["select", &input, "--where", &expr, "-q"]);
+        assert!(output.status.code() == Some(0) || output.status.code() == Some(1));
+        let kept = stdout(&output).matches("[Event ").count();
+        assert_eq!(kept, wanted, "{expr}");
+    }
+}
+
+#[test]
 fn where_reads_any_tag_and_numbers_in_input_order() {
     let input = fixture("outcomes");
     let output = run(

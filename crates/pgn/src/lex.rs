@@ -110,6 +110,21 @@ pub(crate) fn line_starts(bytes: &[u8]) -> Vec<u32> {
     starts
 }
 
+/// The line that byte `offset` of `bytes` stands on, as [`line_starts`] counts lines: how many
+/// line starts after the first come at or before `offset`, and where the last of them is (0 on
+/// the first line). Scans only up to `offset`, building no index.
+pub(crate) fn line_of(bytes: &[u8], offset: usize) -> (usize, usize) {
+    let offset = offset.min(bytes.len());
+    let (mut lines, mut start) = (0, 0);
+    for i in memchr::memchr2_iter(b'\n', b'\r', &bytes[..offset]) {
+        if bytes[i] == b'\n' || lone_cr(bytes, i) {
+            lines += 1;
+            start = i + 1;
+        }
+    }
+    (lines, start)
+}
+
 /// The line starting at `buf[p]` up to (not including) its end, if it is complete in the buffer
 /// (or the input has ended); a line longer than [`MAX_TAG_LINE`] is cut there: no look-ahead of
 /// the reader needs more of it.

@@ -518,16 +518,15 @@ impl<'a> ExportRecord<'a> {
         }
     }
 
-    /// The record's fields as cells, in the order of [`COLUMNS`] then [`OPENING_COLUMNS`]: what
-    /// `--where` tests.
-    pub fn cells(&self) -> [Cell<'a>; WHERE_FIELDS] {
-        let cells = Cells::of(self, Cell::Str(self.file));
-        let mut fields = COLUMNS.iter().chain(&OPENING_COLUMNS);
-        std::array::from_fn(|_| {
-            fields
-                .next()
-                .map_or(Cell::Null, |column| cells.cell(column))
-        })
+    /// Field `field` of the record as a cell, in the order of [`COLUMNS`] then
+    /// [`OPENING_COLUMNS`] (`None` past them): what `--where` tests, one field at a time.
+    pub fn cell(&self, field: usize) -> Option<Cell<'a>> {
+        let column = COLUMNS.get(field).or_else(|| {
+            field
+                .checked_sub(COLUMNS.len())
+                .and_then(|i| OPENING_COLUMNS.get(i))
+        })?;
+        Some(Cells::of(self, Cell::Str(self.file)).cell(column))
     }
 }
 

@@ -95,7 +95,12 @@ impl Keep {
         self.filter.as_ref().is_none_or(|filter| {
             let record = ExportRecord::from_report(source, number, report);
             let tags = |name: &str| report.tree.tag_value(name);
-            filter.matches(&RecordFields::new(&record, position, &tags))
+            filter.matches(&RecordFields::new(
+                &record,
+                filter.fields(),
+                position,
+                &tags,
+            ))
         })
     }
 

@@ -17,7 +17,7 @@
 //! notes.clear(); // before the next move
 //! ```
 
-use crate::clocks::commands::{Command, Eval, Malformed, Millis, read_commands};
+use crate::clocks::commands::{Command, Eval, Malformed, Millis, eval, read_commands};
 
 /// The annotations of one move, gathered from its comments: fill with [`MoveAnnotations::read`]
 /// for each comment after the move, take the values, then [`MoveAnnotations::clear`] before the
@@ -43,6 +43,14 @@ impl MoveAnnotations {
             && let Some(ms) = lichess_clock(comment.as_bytes())
         {
             self.clock = Some(ms);
+            return;
+        }
+        if let Some((eval, depth, ms)) = lichess_eval_and_clock(comment.as_bytes()) {
+            self.clock.get_or_insert(ms);
+            if self.eval.is_none() {
+                self.eval = Some(eval);
+                self.eval_depth = depth;
+            }
             return;
         }
         read_commands(comment, |command| match command {
@@ -75,23 +83,46 @@ impl MoveAnnotations {
 pub(crate) fn lichess_clock(bytes: &[u8]) -> Option<Millis> {
     let bytes: &[u8; 16] = bytes.try_into().ok()?;
     // One comparison for the fixed bytes and the digits' high nibble (`0` to `?`), then the
-    // five digits' low nibbles.
+    // five digits' low nibbles, each checked against its largest value at once: adding 15 less
+    // that value carries a digit too large into the nibble's fifth bit.
     const SHAPE: u128 = u128::from_le_bytes(*b" [%clk 0:00:00] ");
     const MASK: u128 = u128::from_le_bytes([
         0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xF0, 0xFF, 0xF0, 0xF0, 0xFF, 0xF0, 0xF0, 0xFF,
         0xFF,
     ]);
-    if u128::from_le_bytes(*bytes) & MASK != SHAPE {
+    let word = u128::from_le_bytes(*bytes);
+    if word & MASK != SHAPE {
         return None;
     }
-    let digit = |at: usize, max: u8| {
-        let d = bytes[at] & 0x0F;
-        (d <= max).then_some(u32::from(d))
-    };
-    let hours = digit(7, 9)?;
-    let minutes = digit(9, 5)? * 10 + digit(10, 9)?;
-    let seconds = digit(12, 5)? * 10 + digit(13, 9)?;
-    Some(((hours * 60 + minutes) * 60 + seconds) * 1000)
+    // Bytes 7 to 14: `H:MM:SS]`, the digits' low nibbles kept.
+    const DIGITS: u64 = u64::from_le_bytes([0x0F, 0, 0x0F, 0x0F, 0, 0x0F, 0x0F, 0]);
+    const HEADROOM: u64 = u64::from_le_bytes([15 - 9, 0, 15 - 5, 15 - 9, 0, 15 - 5, 15 - 9, 0]);
+    const FIFTH_BITS: u64 = u64::from_le_bytes([0x10, 0, 0x10, 0x10, 0, 0x10, 0x10, 0]);
+    let digits = (word >> 56) as u64 & DIGITS;
+    if (digits + HEADROOM) & FIFTH_BITS != 0 {
+        return None;
+    }
+    let d = |i: u32| (digits >> (8 * i)) as u32 & 0x0F;
+    Some(((d(0) * 60 + d(2) * 10 + d(3)) * 60 + d(5) * 10 + d(6)) * 1000)
+}
+
+/// The evaluation and clock of a comment that is exactly lichess's
+/// ` [%eval VALUE] [%clk H:MM:SS] ` (a lichess game with computer analysis), when the value
+/// reads as one (`0.17`, `#-3`, `0.36,22`): what [`read_commands`] reads there, in a tenth of
+/// its instructions. `None` for anything else, which `read_commands` then reads.
+#[inline]
+pub(crate) fn lichess_eval_and_clock(bytes: &[u8]) -> Option<(Eval, Option<u32>, Millis)> {
+    let value_and_clock = bytes.strip_prefix(b" [%eval ")?;
+    let at = value_and_clock.len().checked_sub(16)?;
+    let (value, clock) = value_and_clock.split_at(at);
+    let value = value.strip_suffix(b"]")?;
+    // A `[` or `]` inside would end the command elsewhere: the general reading decides.
+    if value.iter().any(|&b| b == b'[' || b == b']') {
+        return None;
+    }
+    let ms = lichess_clock(clock)?;
+    let (eval, depth) = eval(value.trim_ascii()).ok()?;
+    Some((eval, depth, ms))
 }
 
 #[cfg(test)]
@@ -155,5 +186,82 @@ mod tests {
         }
         assert_eq!(lichess_clock(b" [%clk 1:05:09] "), Some(3_909_000));
         assert_eq!(lichess_clock(b" [%clk 0:60:00] "), None);
+    }
+
+    #[test]
+    fn the_lichess_clock_shortcut_reads_every_digit_as_the_general_reading_does() {
+        // Every value of each digit, and the bytes just past `0`-`9` (`:` to `?`), in turn.
+        for at in [7, 9, 10, 12, 13] {
+            for b in b'0'..=b'?' {
+                let mut comment = *b" [%clk 1:23:45] ";
+                comment[at] = b;
+                let comment = std::str::from_utf8(&comment).unwrap();
+                let mut general = Vec::new();
+                read_commands(comment, |c| general.push(c));
+                let expected = match general.as_slice() {
+                    [Command::Clock(ms)] => Some(*ms),
+                    _ => None,
+                };
+                assert_eq!(lichess_clock(comment.as_bytes()), expected, "{comment:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_lichess_eval_shortcut_agrees_with_the_general_reading() {
+        for comment in [
+            " [%eval 0.17] [%clk 0:03:00] ",
+            " [%eval -1.25] [%clk 0:02:59] ",
+            " [%eval #-3] [%clk 1:05:09] ",
+            " [%eval #4] [%clk 0:00:01] ",
+            " [%eval 0.36,22] [%clk 0:03:00] ",
+            " [%eval  +2 ] [%clk 0:03:00] ",
+            " [%eval .5] [%clk 0:03:00] ",
+            " [%eval abc] [%clk 0:03:00] ",
+            " [%eval ] [%clk 0:03:00] ",
+            " [%eval 0.1 [%clk 0:03:00] ",
+            " [%eval 0.1 [x] [%clk 0:03:00] ",
+            " [%eval 99999999999] [%clk 0:03:00] ",
+            " [%eval 0.17] [%clk 0:03:0x] ",
+            " [%eval 0.17] [%clk 0:03:00]  ",
+            " [%eval 0.17][%clk 0:03:00] ",
+            " [%evals 0.17] [%clk 0:03:00] ",
+        ] {
+            let mut general = MoveAnnotations::default();
+            let mut bad = Vec::new();
+            read_commands(comment, |command| match command {
+                Command::Clock(ms) => {
+                    general.clock.get_or_insert(ms);
+                }
+                Command::Emt(ms) => {
+                    general.emt.get_or_insert(ms);
+                }
+                Command::Eval { eval, depth } => {
+                    if general.eval.is_none() {
+                        general.eval = Some(eval);
+                        general.eval_depth = depth;
+                    }
+                }
+                Command::Malformed(m) => bad.push(m.to_string()),
+            });
+            let mut notes = MoveAnnotations::default();
+            let mut warnings = Vec::new();
+            notes.read(comment, |m| warnings.push(m.to_string()));
+            assert_eq!((notes, warnings), (general, bad), "{comment:?}");
+            if let Some((eval, depth, ms)) = lichess_eval_and_clock(comment.as_bytes()) {
+                assert_eq!(
+                    (Some(eval), depth, Some(ms)),
+                    (general.eval, general.eval_depth, general.clock)
+                );
+            }
+        }
+        assert_eq!(
+            lichess_eval_and_clock(b" [%eval 0.36,22] [%clk 0:03:00] "),
+            Some((Eval::Centipawns(36), Some(22), 180_000))
+        );
+        assert_eq!(
+            lichess_eval_and_clock(b" [%eval abc] [%clk 0:03:00] "),
+            None
+        );
     }
 }

@@ -336,7 +336,7 @@ fn duration(value: &[u8], syntax: CommandProblem) -> Result<Millis, CommandProbl
 }
 
 /// An evaluation, pawns or `#N`, with an optional `,depth`.
-fn eval(value: &[u8]) -> Result<(Eval, Option<u32>), CommandProblem> {
+pub(crate) fn eval(value: &[u8]) -> Result<(Eval, Option<u32>), CommandProblem> {
     let (score, depth) = match memchr::memchr(b',', value) {
         Some(comma) => {
             let depth = trim(&value[comma + 1..]);

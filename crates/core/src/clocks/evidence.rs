@@ -79,6 +79,9 @@ struct Side {
 pub struct ClockEvidence {
     /// The timed periods, empty when nothing can be checked.
     periods: Vec<Period>,
+    /// What every move gains when the periods are one of sudden death (nearly every online
+    /// game): the increment, in milliseconds, found once a game rather than once a ply.
+    sudden_death_gain: Option<u64>,
     /// White's and Black's histories.
     sides: [Side; 2],
     /// The last ply seen and who made it.
@@ -95,12 +98,16 @@ impl ClockEvidence {
     /// missing or unreadable.
     pub fn begin_game(&mut self, time_control: Option<&TimeControl>) {
         self.periods.clear();
+        self.sudden_death_gain = None;
         self.sides = [Side::default(); 2];
         self.last_ply = None;
         if let Some(TimeControl::Periods(periods)) = time_control
             && periods.iter().all(|p| matches!(p, Period::Timed { .. }))
         {
             self.periods.extend_from_slice(periods);
+            if let [Period::Timed { moves: None, .. }] = periods.as_slice() {
+                self.sudden_death_gain = Some(allowance(periods, 1));
+            }
             if let Some(&Period::Timed { seconds, .. }) = periods.first() {
                 for side in &mut self.sides {
                     side.budget = u64::from(seconds) * 1000;
@@ -134,7 +141,9 @@ impl ClockEvidence {
             side.last = clock.map(|ms| (ply, ms)).or(side.last);
             return;
         }
-        let gain = allowance(periods, side.moves);
+        let gain = self
+            .sudden_death_gain
+            .unwrap_or_else(|| allowance(periods, side.moves));
         side.allowance += gain;
         side.budget += gain;
         let Some(clock) = clock else {

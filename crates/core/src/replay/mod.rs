@@ -568,6 +568,27 @@ impl Replayer {
         }
     }
 
+    /// A comment handed out by the reader (`movetext` when it stands in the movetext). When
+    /// only the last clocks are wanted ([`MainLineNotes::deferred`]) but the tree keeps the
+    /// comments, a main-line comment is noted where the tree keeps its text, to be read at the
+    /// game's end as a skipped comment is.
+    #[inline]
+    fn take_comment(&mut self, text: &str, location: Location, movetext: bool) {
+        let kept = self.options.tree.then(|| self.report.tree.comment(text));
+        if !self.stack.on_main_line() {
+            return;
+        }
+        if let Some(span) = kept.filter(|_| movetext && self.notes.deferred()) {
+            self.notes.note(span.range());
+            return;
+        }
+        let (log, report) = (&mut self.log, &mut self.report);
+        self.notes
+            .comment(text, location, &mut |at, ply, code, message| {
+                log.record(report, Place::main_line(at, ply), code, message)
+            });
+    }
+
     /// Classifies the game and locates its problems.
     fn finish(&mut self, game: &GameInfo<'_>) {
         if self.stack.lines.is_empty() && !self.main_line_broken {
@@ -600,6 +621,14 @@ impl Replayer {
         // Taken out for the call, so that the problems it finds can go to the report.
         let termination = std::mem::take(&mut self.report.tags.termination);
         let at = self.tags.termination_at.unwrap_or(Location(0));
+        // The deferred comments lie in the tree's text when the tree keeps them (taken out
+        // for the call, and put back).
+        let tree = std::mem::take(&mut self.report.tree);
+        let comments = if self.options.tree {
+            tree.all_text()
+        } else {
+            game.bytes()
+        };
         let (log, report) = (&mut self.log, &mut self.report);
         let clocks = self.notes.end_game(
             self.tags.termination_at.map(|_| termination.as_str()),
@@ -608,8 +637,9 @@ impl Replayer {
             &mut |at, ply, code, message| {
                 log.record(report, Place::main_line(at, ply), code, message)
             },
-            game.bytes(),
+            comments,
         );
+        self.report.tree = tree;
         self.report.tags.termination = termination;
         if self.options.tree {
             self.report.source.clear();
@@ -620,7 +650,7 @@ impl Replayer {
                     line: game.first_line(),
                     column: game.first_column(),
                 },
-                |at| game.locate(at),
+                |at| game.locate_once(at),
             );
         }
         self.report.opening = self.opening.opening();
@@ -730,23 +760,14 @@ impl Visitor for Replayer {
     }
 
     fn comment(&mut self, text: &str, location: Location) {
-        if self.options.tree {
-            self.report.tree.comment(text);
-        }
-        if self.stack.on_main_line() {
-            let (log, report) = (&mut self.log, &mut self.report);
-            self.notes
-                .comment(text, location, &mut |at, ply, code, message| {
-                    log.record(report, Place::main_line(at, ply), code, message)
-                });
-        }
+        self.take_comment(text, location, true);
     }
 
     fn text_after_result(&mut self, text: &str, location: Location) {
         // Kept as a comment on the last move (select writes `Nc6 { (time) } 1-0`), located as a
-        // comment is, at the byte before its text (a `{`'s place).
+        // comment is, at the byte before its text (a `{`'s place); never read for a clock.
         let before = Location::at(location.offset().saturating_sub(1));
-        self.comment(text, before);
+        self.take_comment(text, before, false);
     }
 
     /// `begin_game` resets every per-game field.

@@ -223,7 +223,8 @@ impl MainLineNotes {
     }
 
     /// Notes a main-line comment the reader skipped, whose text lies at `text` in the game's
-    /// bytes, to be read at the game's end if need be.
+    /// bytes (or in the game tree's text, when the tree keeps the comments), to be read at the
+    /// game's end if need be.
     #[inline(always)]
     pub fn note(&mut self, text: Range<usize>) {
         if self.ply > 0 {
@@ -300,19 +301,16 @@ impl MainLineNotes {
     /// kept.
     #[inline(never)]
     fn flush_read(&mut self, mover: Color, report: Report<'_>) {
-        if !self.checks {
-            if let Some(note) = self.log.plies.last_mut() {
-                note.notes = self.pending;
-            }
-            self.pending.clear();
-            return;
+        if self.checks {
+            let at = self.clock_at;
+            self.evidence
+                .ply(self.ply, mover, self.pending.clock, |warning| {
+                    report(at, Some(warning.ply()), code(&warning), warning.to_string())
+                });
         }
-        let at = self.clock_at;
-        self.evidence
-            .ply(self.ply, mover, self.pending.clock, |warning| {
-                report(at, Some(warning.ply()), code(&warning), warning.to_string())
-            });
-        if let Some(note) = self.log.plies.last_mut() {
+        if self.keep_plies
+            && let Some(note) = self.log.plies.last_mut()
+        {
             note.notes = self.pending;
         }
         self.pending.clear();
@@ -320,7 +318,7 @@ impl MainLineNotes {
 
     /// The game is over, with this `Termination` tag (standing at `at`) and result: the clocks
     /// are checked against a loss on time. Returns each side's last clock (`game` holds the
-    /// game's bytes, for the comments whose reading was deferred).
+    /// bytes the deferred comments were noted in: the game's, or the game tree's text).
     pub fn end_game(
         &mut self,
         termination: Option<&str>,

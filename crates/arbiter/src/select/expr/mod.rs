@@ -182,6 +182,11 @@ impl Filter {
     pub fn reads(&self, field: usize) -> bool {
         self.fields.contains(&field)
     }
+
+    /// The fields the expression reads, by number (each once).
+    pub fn fields(&self) -> &[usize] {
+        &self.fields
+    }
 }
 
 /// A `--where` expression that cannot be used, and where it goes wrong.
