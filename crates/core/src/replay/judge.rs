@@ -5,7 +5,7 @@
 //! `dead`), and the ruling is kept in the report.
 
 use arbiter_pgn::{GameResult, Location, RawGame, parse_game};
-use arbiter_rules::mate::{Ruling, Tier};
+use arbiter_rules::mate::{Ruling, Solver, Tier};
 use arbiter_rules::{Color, Move, Position};
 
 use crate::outcome::{self, BoardFacts, Outcome, termination};
@@ -58,6 +58,11 @@ impl Replayer {
                 );
                 self.problem(at, Some(first + 1), None, Code::MoveAfterEnd, message);
             }
+        }
+        if ruling.nodes > KEEP_SOLVER_NODES || dead_at_end {
+            // A long search leaves buffers of up to some hundred megabytes: let them go, so that
+            // memory stays flat after a hard position.
+            self.solver = Solver::new();
         }
         let Some(line) = self.stack.main() else {
             return;
@@ -135,6 +140,10 @@ impl Replayer {
     }
 }
 
+/// The most positions a game's ruling may search for the replayer to keep its solver (and the
+/// buffers it grew, a few megabytes at most) for the next game.
+const KEEP_SOLVER_NODES: u64 = 2_000;
+
 /// `White won`, `Black won`, `the game was drawn`.
 pub(super) fn winner_words(winner: outcome::Winner) -> &'static str {
     match winner {
@@ -161,7 +170,6 @@ fn main_line_moves(game: &[u8]) -> Vec<(Option<Move>, Location)> {
 
 #[cfg(test)]
 mod tests {
-    use arbiter_rules::mate::Solver;
     use arbiter_rules::san::San;
 
     use super::*;
