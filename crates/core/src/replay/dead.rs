@@ -1,9 +1,9 @@
 //! Dead positions (Law 5.2.2) and sides that cannot mate (Law 6.9), judged on archive paths:
 //! the final position of every game is ruled on for both sides by the rules core's
-//! [`Solver::rule`] (the replayer keeps one solver, so that the search's buffers serve every
-//! game; the mate on the board, material, the locked-position
-//! proof, then the helpmate search under the game's node budget, [`ReplayOptions::rulings_budget`]);
-//! a dead final position is then bisected for the first dead ply.
+//! [`Solver::rule`] (the mate on the board, material, the locked-position proof, then the
+//! helpmate search under the game's node budget, [`ReplayOptions::rulings_budget`]; the
+//! replayer keeps one solver, so that the search's buffers serve game after game); a dead final
+//! position is then bisected for the first dead ply.
 //!
 //! Every answer is sound: a position is called dead, or a side unable to mate, only with a
 //! proof, and "can mate" only with a helpmate line replayed to mate. What the budget does not

@@ -6,9 +6,10 @@
 //!
 //! Three rules for the loser are tried in turn ([`Plan`]): it gives up its men one by one where
 //! the winner can take them, or it keeps them and walls in its own king in a corner (its king
-//! keeping out of the way of the winner's pawns), or it rushes its king toward the winner's. The winner takes what is offered, promotes to a queen,
-//! and brings its king close while its other men keep a step away from the loser's king (so that
-//! the loser, which never captures by choice, is not left only captures).
+//! keeping out of the way of the winner's pawns), or it rushes its king toward the winner's. The
+//! winner takes what is offered, promotes to a queen, and brings its king close while its other
+//! men keep a step away from the loser's king (so that the loser, which never captures by
+//! choice, is not left only captures).
 
 use crate::bitboard::Bitboard;
 use crate::mate::checks::{attacked_squares, plain_mate};

@@ -7,9 +7,9 @@
 //! 1. *Assumptions.* Some pawns are assumed *bound*: they never capture (so never leave their
 //!    file) and are never captured. A bound pawn can only walk up its file to just below the
 //!    nearest enemy bound pawn ahead, own bound pawn that never moves, or frozen unit (below):
-//!    that is its *segment*; a pawn whose walk reaches the last rank is not bound. Some kings and pieces are assumed *frozen*:
-//!    they never move and are never captured. A bound pawn whose segment is its own square, and
-//!    every frozen unit, is a *wall*.
+//!    that is its *segment*; a pawn whose walk reaches the last rank is not bound. Some kings
+//!    and pieces are assumed *frozen*: they never move and are never captured. A bound pawn
+//!    whose segment is its own square, and every frozen unit, is a *wall*.
 //! 2. *Reach.* With the walls as the only obstacles, flood every other unit: a king steps onto
 //!    any square that is not a wall and not attacked by an enemy pawn wall (it may never move
 //!    into check); a knight, bishop, rook or queen moves as it does on a board whose only
@@ -26,9 +26,10 @@
 //!    the wall is left without a move), or an enemy unit can stand where it could capture. A
 //!    frozen king is thawed if a neighbour is neither its own wall nor attacked by an enemy pawn
 //!    wall or frozen king, or if it may castle; a frozen piece if some square it attacks (walls
-//!    as blockers) is not its own wall, or it can be taken as a pawn can. Everything is recomputed until nothing changes.
-//!    Then the assumptions hold by induction over the moves of any game: the first move that
-//!    would break one needs a unit on a square its flood excludes.
+//!    as blockers) is not its own wall, or it can be taken as a pawn can. Everything is
+//!    recomputed until nothing changes. Then the assumptions hold by induction over the moves
+//!    of any game: the first move that would break one needs a unit on a square its flood
+//!    excludes.
 //!
 //! With that, a side can never check when none of its units can attack a square the other king
 //! can reach ([`cannot_check`]), and never mate when around every such square the king keeps a
@@ -454,9 +455,9 @@ fn spared(
 }
 
 /// Whether `side`'s king, stepping from a square of `from` to one of `to` (`from` within the
-/// squares it can ever stand on), may uncover a check by one of its sliders (or a queen a pawn of it may become)
-/// on the enemy king on `k`: the square it leaves lies on a line to `k` with no wall between,
-/// two steps or more from `k`.
+/// squares it can ever stand on), may uncover a check by one of its sliders (or a queen a pawn
+/// of it may become) on the enemy king on `k`: the square it leaves lies on a line to `k` with
+/// no wall between, two steps or more from `k`.
 fn discovers_check(
     pos: &Position,
     bound: &Bound,
@@ -577,7 +578,7 @@ pub fn cannot_check(pos: &Position, winner: Color) -> bool {
 /// square at a time, and only on squares of its reach, so when the flights cannot be matched
 /// each to a different man that can ever stand there, the king always keeps one: no mate on
 /// `k`. Where the flights can be filled, a loser that only ever moves its king, between two
-/// squares, may still never be mated on `k` for want of a tempo ([`no_tempo`]). If either holds
+/// squares, may still never be mated on `k` for want of a tempo (`no_tempo`). If either holds
 /// on every square of the king's reach that `winner` can ever attack, no mate is possible. This
 /// contains [`cannot_check`] (no such square).
 pub fn cannot_mate_locked(pos: &Position, winner: Color) -> bool {
@@ -732,8 +733,8 @@ pub(crate) fn blocked_pawns(pos: &Position) -> u32 {
 
 /// Whether `mv`, just played to reach `pos`, may have made a locked-position proof possible: a
 /// capture (one unit fewer to break a wall), or a pawn push that ends in front of a pawn, in a
-/// position [`walled_enough`]. (Other moves are not worth the proof's cost; skipping the proof only costs
-/// search time, never soundness.)
+/// position [`walled_enough`]. (Other moves are not worth the proof's cost; skipping the proof
+/// only costs search time, never soundness.)
 #[inline]
 pub(crate) fn may_lock(pos: &Position, mv: Move) -> bool {
     if !walled_enough(pos) {
