@@ -258,6 +258,7 @@ impl<F: FnMut(&Position, Move, bool)> Sink for CheckSink<F> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mate::along_random_games;
 
     fn fen(s: &str) -> Position {
         Position::from_fen_lenient(s).unwrap()
@@ -274,45 +275,31 @@ mod tests {
             "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",
             "k7/8/1K6/8/8/8/8/7R w - - 0 1",
         ];
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
         let (mut checked, mut mates, mut plain) = (0, 0, 0);
-        for start in starts {
-            for _ in 0..40 {
-                let mut pos = fen(start);
-                for _ in 0..40 {
-                    let moves = pos.legal_moves();
-                    if moves.is_empty() {
-                        break;
-                    }
-                    let (mut mate, mut any) = (false, false);
-                    for &mv in moves.iter() {
-                        let mut child = pos.clone();
-                        child.play_unchecked(mv);
-                        any |= child.is_check();
-                        mate |= child.is_checkmate();
-                    }
-                    let (found, has) = threat(&pos);
-                    assert_eq!((found.is_some(), has), (mate, any), "{}", pos.to_fen());
-                    if let Some(mv) = found {
-                        let mut child = pos.clone();
-                        child.play_unchecked(mv);
-                        assert!(child.is_checkmate() && child.turn() != pos.turn());
-                        mates += 1;
-                    }
-                    if let Some(mv) = plain_mate(&pos) {
-                        let mut child = pos.clone();
-                        child.play_unchecked(mv);
-                        assert!(child.is_checkmate(), "{} {mv:?}", pos.to_fen());
-                        plain += 1;
-                    }
-                    checked += 1;
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    pos.play_unchecked(moves[(seed % moves.len() as u64) as usize]);
-                }
+        along_random_games(&starts, 40, 40, 0x2545_f491_4f6c_dd1d, |pos, moves| {
+            let (mut mate, mut any) = (false, false);
+            for &mv in moves.iter() {
+                let mut child = pos.clone();
+                child.play_unchecked(mv);
+                any |= child.is_check();
+                mate |= child.is_checkmate();
             }
-        }
+            let (found, has) = threat(pos);
+            assert_eq!((found.is_some(), has), (mate, any), "{}", pos.to_fen());
+            if let Some(mv) = found {
+                let mut child = pos.clone();
+                child.play_unchecked(mv);
+                assert!(child.is_checkmate() && child.turn() != pos.turn());
+                mates += 1;
+            }
+            if let Some(mv) = plain_mate(pos) {
+                let mut child = pos.clone();
+                child.play_unchecked(mv);
+                assert!(child.is_checkmate(), "{} {mv:?}", pos.to_fen());
+                plain += 1;
+            }
+            checked += 1;
+        });
         assert!(checked > 5_000 && mates > 0, "{checked} {mates}");
         // The plain test misses only the rare mates that need a line opened.
         assert!(

@@ -286,7 +286,7 @@ fn corner_distance(sq: Square) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mate::replays_to_mate;
+    use crate::mate::{along_random_games, replays_to_mate};
 
     fn fen(s: &str) -> Position {
         Position::from_fen_lenient(s).unwrap()
@@ -345,35 +345,22 @@ mod tests {
     /// games (the moves themselves may differ among equals).
     #[test]
     fn the_winners_staged_choice_scores_as_the_plain_one() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut checked = 0;
-        for start in [
+        let starts = [
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
             "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
             "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
-        ] {
-            for _ in 0..20 {
-                let mut pos = fen(start);
-                for _ in 0..60 {
-                    let moves = pos.legal_moves();
-                    if moves.is_empty() {
-                        break;
-                    }
-                    let score = |choices: [Option<Move>; CHOICES]| {
-                        choices.map(|mv| mv.map(|mv| winner_score(&pos, mv)))
-                    };
-                    let staged = score(winner_best(&pos));
-                    let plain = score(best(&pos, winner_score));
-                    assert_eq!(staged, plain, "{}", pos.to_fen());
-                    checked += 1;
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    pos.play_unchecked(moves[(seed % moves.len() as u64) as usize]);
-                }
-            }
-        }
+        ];
+        let mut checked = 0;
+        along_random_games(&starts, 20, 60, 0x9e37_79b9_7f4a_7c15, |pos, _| {
+            let score = |choices: [Option<Move>; CHOICES]| {
+                choices.map(|mv| mv.map(|mv| winner_score(pos, mv)))
+            };
+            let staged = score(winner_best(pos));
+            let plain = score(best(pos, winner_score));
+            assert_eq!(staged, plain, "{}", pos.to_fen());
+            checked += 1;
+        });
         assert!(checked > 2_000, "{checked}");
     }
 

@@ -157,10 +157,7 @@ impl KeySet {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn fen(s: &str) -> Position {
-        Position::from_fen_lenient(s).unwrap()
-    }
+    use crate::mate::along_random_games;
 
     /// Along random games from positions with every kind of move (castling both ways,
     /// en passant, promotions with and without capture, rook captures that end a right), the
@@ -173,31 +170,17 @@ mod tests {
             "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
             "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
         ];
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
         let mut checked = 0;
-        for start in starts {
-            for _ in 0..40 {
-                let mut pos = fen(start);
-                for _ in 0..60 {
-                    let moves = pos.legal_moves();
-                    if moves.is_empty() {
-                        break;
-                    }
-                    for &mv in moves.iter() {
-                        let mut child = pos.clone();
-                        child.play_unchecked(mv);
-                        if let Some(key) = key_after(&pos, mv) {
-                            assert_eq!(key, child.zobrist(), "{} {mv:?}", pos.to_fen());
-                            checked += 1;
-                        }
-                    }
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    pos.play_unchecked(moves[(seed % moves.len() as u64) as usize]);
+        along_random_games(&starts, 40, 60, 0x2545_f491_4f6c_dd1d, |pos, moves| {
+            for &mv in moves.iter() {
+                let mut child = pos.clone();
+                child.play_unchecked(mv);
+                if let Some(key) = key_after(pos, mv) {
+                    assert_eq!(key, child.zobrist(), "{} {mv:?}", pos.to_fen());
+                    checked += 1;
                 }
             }
-        }
+        });
         assert!(checked > 100_000, "{checked}");
     }
 

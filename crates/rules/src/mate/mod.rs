@@ -218,6 +218,36 @@ pub fn is_dead(pos: &Position, limits: &MateLimits) -> Option<bool> {
     }
 }
 
+/// Every position along random games, for tests: `games` games of at most `plies` plies from
+/// each of `starts`, each move drawn by a xorshift from `seed` (kept from game to game); `visit`
+/// sees each position and its legal moves before the move is drawn. A position without a
+/// legal move ends its game.
+#[cfg(test)]
+pub(crate) fn along_random_games(
+    starts: &[&str],
+    games: usize,
+    plies: usize,
+    mut seed: u64,
+    mut visit: impl FnMut(&Position, &crate::moves::MoveList),
+) {
+    for start in starts {
+        for _ in 0..games {
+            let mut pos = Position::from_fen_lenient(start).expect("a start position");
+            for _ in 0..plies {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                visit(&pos, &moves);
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                pos.play_unchecked(moves[(seed % moves.len() as u64) as usize]);
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
