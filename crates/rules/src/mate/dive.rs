@@ -14,6 +14,7 @@
 use crate::bitboard::Bitboard;
 use crate::mate::checks::{attacked_squares, plain_mate};
 use crate::mate::guide::distance;
+use crate::mate::keys::key_after;
 use crate::movegen::Sink;
 use crate::moves::Move;
 use crate::position::Position;
@@ -61,22 +62,26 @@ pub(crate) fn dive(
             };
             best(&p, |pos, mv| loser_score(pos, winner, mv, plan, attacked))
         };
-        // The best move that leads to a position not met yet on the line.
+        // The best move that leads to a position not met yet on the line (its key computed
+        // without playing it where it can be).
         let mut next = None;
         for mv in choices.into_iter().flatten() {
-            let mut child = p.clone();
-            child.play_unchecked(mv);
-            if !keys[..ply].contains(&child.zobrist()) {
-                next = Some((mv, child));
+            let key = key_after(&p, mv).unwrap_or_else(|| {
+                let mut child = p.clone();
+                child.play_unchecked(mv);
+                child.zobrist()
+            });
+            if !keys[..ply].contains(&key) {
+                next = Some((mv, key));
                 break;
             }
         }
-        let Some((mv, child)) = next else {
+        let Some((mv, key)) = next else {
             return (None, ply as u64 + 1);
         };
-        p = child;
+        p.play_unchecked(mv);
         line.push(mv);
-        keys[ply] = p.zobrist();
+        keys[ply] = key;
     }
     (None, plies as u64)
 }
