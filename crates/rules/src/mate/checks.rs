@@ -15,8 +15,13 @@ use crate::types::{Color, Role, Square};
 /// A move of the side to move that checkmates, if there is one, and whether it has any check.
 pub(crate) fn threat(pos: &Position) -> (Option<Move>, bool) {
     let (mut mate, mut any) = (None, false);
-    let sink = |pos: &Position, mv: Move, _| {
+    let sink = |pos: &Position, mv: Move, uncovers: bool| {
         if mate.is_some() {
+            return;
+        }
+        if !uncovers && mv.promotion().is_none() && king_takes(pos, mv) {
+            // A check (the man checks from where it lands, see `checking_moves`), and no mate.
+            any = true;
             return;
         }
         let mut child = pos.clone();
@@ -60,7 +65,7 @@ pub(crate) fn plain_mate(pos: &Position) -> Option<Move> {
         if alone && mv.promotion().is_none() {
             let (from, to) = (mv.from(), mv.to());
             let reach = reach(mv.role(), us, to, seen_through.without(from).with(to));
-            if (open.without(to) & !reach).any() {
+            if (open.without(to) & !reach).any() || king_takes(pos, mv) {
                 return;
             }
         }
@@ -72,6 +77,22 @@ pub(crate) fn plain_mate(pos: &Position) -> Option<Move> {
     };
     checking_moves(pos, sink);
     mate
+}
+
+/// Whether the enemy king can take the man that `mv` (a move that opens no line, not castling
+/// nor en passant) brings next to it: no other man of the side to move guards the square it
+/// lands on, seen through the king's own square (which the king leaves). Then a check by that
+/// man alone is no mate.
+#[inline]
+fn king_takes(pos: &Position, mv: Move) -> bool {
+    let us = pos.turn();
+    let king = pos.king_of(!us);
+    let (from, to) = (mv.from(), mv.to());
+    if !attacks::king(king).contains(to) {
+        return false;
+    }
+    let occupied = pos.occupied().without(from).without(king).with(to);
+    pos.attackers_to(to, us, occupied).without(from).is_empty()
 }
 
 /// The most open squares next to the enemy king for [`plain_mate`] to look further: one man
