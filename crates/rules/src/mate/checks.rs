@@ -330,6 +330,28 @@ mod tests {
     }
 
     #[test]
+    fn the_king_takes_an_unguarded_checker_next_to_it() {
+        let takes = |text: &str, uci: &str| {
+            let pos = fen(text);
+            let mv = pos
+                .legal_moves()
+                .iter()
+                .copied()
+                .find(|mv| mv.to_uci(false).to_string() == uci)
+                .expect("a legal move");
+            king_takes(&pos, mv)
+        };
+        // Qd7+ next to the king on e8, guarded by nothing: the king takes it.
+        assert!(takes("4k3/8/8/8/8/8/3Q4/4K3 w - - 0 1", "d2d7"));
+        // Guarded by the rook on d1 (through the queen's own square, which it leaves).
+        assert!(!takes("4k3/8/8/8/8/8/3Q4/3RK3 w - - 0 1", "d2d7"));
+        // Guarded by the knight on e5.
+        assert!(!takes("4k3/8/8/4N3/8/8/3Q4/4K3 w - - 0 1", "d2d7"));
+        // Not next to the king: nothing to take.
+        assert!(!takes("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", "d1a4"));
+    }
+
+    #[test]
     fn plain_mates_are_found() {
         for (text, mate) in [
             ("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", "a1a8"),
