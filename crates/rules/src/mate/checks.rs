@@ -13,16 +13,26 @@ use crate::position::Position;
 use crate::types::{Color, Role, Square};
 
 /// A move of the side to move that checkmates, if there is one, and whether it has any check.
+///
+/// A check by a man alone (one that opens no line) is no mate where the king can take it
+/// ([`king_takes`]) or step to a square next to it that nothing attacks after the move
+/// ([`leaves_flight`]): such checks are told without playing them.
 pub(crate) fn threat(pos: &Position) -> (Option<Move>, bool) {
+    let us = pos.turn();
+    let king = pos.king_of(!us);
+    let seen_through = pos.occupied().without(king);
+    let open = attacks::king(king) & !pos.by_color(!us) & !attacked_squares(pos, us, seen_through);
     let (mut mate, mut any) = (None, false);
     let sink = |pos: &Position, mv: Move, uncovers: bool| {
         if mate.is_some() {
             return;
         }
-        if !uncovers && mv.promotion().is_none() && king_takes(pos, mv) {
-            // A check (the man checks from where it lands, see `checking_moves`), and no mate.
+        if !uncovers && mv.promotion().is_none() {
+            // A check: the man checks from where it lands (see `checking_moves`).
             any = true;
-            return;
+            if king_takes(pos, mv) || leaves_flight(pos, mv, open, seen_through) {
+                return;
+            }
         }
         let mut child = pos.clone();
         child.play_unchecked(mv);
@@ -36,6 +46,45 @@ pub(crate) fn threat(pos: &Position) -> (Option<Move>, bool) {
     };
     checking_moves(pos, sink);
     (mate, any)
+}
+
+/// Whether the side to move has a check: [`threat`]'s second answer, without looking for a
+/// mate (a check by a man alone is one without playing it).
+pub(crate) fn any_check(pos: &Position) -> bool {
+    let mut any = false;
+    let sink = |pos: &Position, mv: Move, uncovers: bool| {
+        if any {
+            return;
+        }
+        if !uncovers && mv.promotion().is_none() {
+            any = true;
+            return;
+        }
+        let mut child = pos.clone();
+        child.play_unchecked(mv);
+        any = child.is_check();
+    };
+    checking_moves(pos, sink);
+    any
+}
+
+/// Whether, after `mv` (a move that opens no line, not castling nor en passant, nor a
+/// promotion), the enemy king can step to one of the `open` squares next to it (neither held by
+/// its own men nor attacked before the move, seen through the king: `seen_through` is the
+/// occupied squares without it) other than the one `mv` lands on: one that neither the man
+/// moved, from where it lands, nor any other man of the side to move attacks once the move
+/// is played (a line through the square it leaves included).
+#[inline]
+fn leaves_flight(pos: &Position, mv: Move, open: Bitboard, seen_through: Bitboard) -> bool {
+    let us = pos.turn();
+    let (from, to) = (mv.from(), mv.to());
+    let occupied = seen_through.without(from).with(to);
+    let covered = reach(mv.role(), us, to, occupied);
+    (open.without(to) & !covered).into_iter().any(|flight| {
+        pos.attackers_to(flight, us, occupied)
+            .without(from)
+            .is_empty()
+    })
 }
 
 /// A move of the side to move that checkmates, looked for only among the moves that plainly
@@ -286,7 +335,8 @@ mod tests {
     }
 
     /// Along random games, the checks found are exactly the legal moves that give check: a mate
-    /// is reported exactly when some legal move mates, and "a check" exactly when one checks.
+    /// is reported exactly when some legal move mates, and "a check" (by `threat` and by
+    /// `any_check`) exactly when one checks.
     #[test]
     fn agrees_with_playing_every_move() {
         let starts = [
@@ -307,6 +357,7 @@ mod tests {
             }
             let (found, has) = threat(pos);
             assert_eq!((found.is_some(), has), (mate, any), "{}", pos.to_fen());
+            assert_eq!(any_check(pos), any, "{}", pos.to_fen());
             if let Some(mv) = found {
                 let mut child = pos.clone();
                 child.play_unchecked(mv);

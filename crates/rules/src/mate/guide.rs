@@ -26,7 +26,7 @@
 
 use crate::attacks;
 use crate::bitboard::Bitboard;
-use crate::mate::checks::threat;
+use crate::mate::checks::{any_check, threat};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::types::{Color, Role, Square};
@@ -133,7 +133,7 @@ pub(crate) fn estimate(pos: &Position, winner: Color, guide: Guide) -> (i32, Opt
         (mobility, has_check)
     } else {
         // The winner's checks matter once the king is nearly boxed in.
-        let has_check = check || (flights <= 1 && threat(&turned(winner)).1);
+        let has_check = check || (flights <= 1 && any_check(&turned(winner)));
         let mobility = if check {
             pos.count_legal_moves() as i32
         } else {
