@@ -26,7 +26,7 @@
 
 use crate::attacks;
 use crate::bitboard::Bitboard;
-use crate::mate::checks::{any_check, threat};
+use crate::mate::checks::{any_check, attacked_squares, threat};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::types::{Color, Role, Square};
@@ -64,12 +64,10 @@ pub(crate) fn estimate(pos: &Position, winner: Color, guide: Guide) -> (i32, Opt
     let loser_king = pos.king_of(loser);
     let occupied = pos.occupied();
     let ours = pos.by_color(winner);
-    let mut flights = 0;
-    for flight in attacks::king(loser_king) & !pos.by_color(loser) {
-        if pos.attackers_to(flight, winner, occupied).is_empty() {
-            flights += 1;
-        }
-    }
+    let flights = (attacks::king(loser_king)
+        & !pos.by_color(loser)
+        & !attacked_squares(pos, winner, occupied))
+    .count() as i32;
     let mut h = FLIGHT * flights;
     let mut nearest = 8;
     let mut pawn_to_go = 8;
