@@ -33,6 +33,9 @@ pub(crate) fn threat(pos: &Position) -> (Option<Move>, bool) {
             if king_takes(pos, mv) || leaves_flight(pos, mv, open, seen_through) {
                 return;
             }
+        } else if any && normal(mv) && leaves_flight(pos, mv, open, seen_through) {
+            // No mate, and a check is known already.
+            return;
         }
         let mut child = pos.clone();
         child.play_unchecked(mv);
@@ -68,23 +71,29 @@ pub(crate) fn any_check(pos: &Position) -> bool {
     any
 }
 
-/// Whether, after `mv` (a move that opens no line, not castling nor en passant, nor a
-/// promotion), the enemy king can step to one of the `open` squares next to it (neither held by
-/// its own men nor attacked before the move, seen through the king: `seen_through` is the
-/// occupied squares without it) other than the one `mv` lands on: one that neither the man
-/// moved, from where it lands, nor any other man of the side to move attacks once the move
-/// is played (a line through the square it leaves included).
+/// Whether, after `mv` (neither castling nor en passant), the enemy king can step to one of
+/// the `open` squares next to it (neither held by its own men nor attacked before the move,
+/// seen through the king: `seen_through` is the occupied squares without it) other than the one
+/// `mv` lands on: one that neither the man moved, from where it lands (as its promotion piece,
+/// if any), nor any other man of the side to move attacks once the move is played (a line
+/// through the square it leaves included). Then `mv` is no mate, whether it checks or not.
 #[inline]
 fn leaves_flight(pos: &Position, mv: Move, open: Bitboard, seen_through: Bitboard) -> bool {
     let us = pos.turn();
     let (from, to) = (mv.from(), mv.to());
     let occupied = seen_through.without(from).with(to);
-    let covered = reach(mv.role(), us, to, occupied);
+    let covered = reach(mv.promotion().unwrap_or(mv.role()), us, to, occupied);
     (open.without(to) & !covered).into_iter().any(|flight| {
         pos.attackers_to(flight, us, occupied)
             .without(from)
             .is_empty()
     })
+}
+
+/// Whether `mv` is neither castling nor en passant.
+#[inline]
+fn normal(mv: Move) -> bool {
+    !mv.is_castle() && !mv.is_en_passant()
 }
 
 /// A move of the side to move that checkmates, looked for only among the moves that plainly
@@ -117,6 +126,8 @@ pub(crate) fn plain_mate(pos: &Position) -> Option<Move> {
             if (open.without(to) & !reach).any() || king_takes(pos, mv) {
                 return;
             }
+        } else if normal(mv) && leaves_flight(pos, mv, open, seen_through) {
+            return;
         }
         let mut child = pos.clone();
         child.play_unchecked(mv);
