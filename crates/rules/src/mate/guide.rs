@@ -19,7 +19,8 @@
 //!   the winner's king need to stand in a corner's mating pattern counts instead. The other
 //!   guide ([`Guide::Block`]) counts the loser's men by their distance to their king and the
 //!   king's distance to a corner whenever the winner has no queen or rook: the search tries it
-//!   when the first fails, for the helpmates in which the loser's own men wall in its king.
+//!   when the first fails (first, when the winner has minor pieces only), for the helpmates in
+//!   which the loser's own men wall in its king.
 //!
 //! The weights were tuned on chasolver's lichess test set (every tenth position), on the
 //! positions expanded and the time taken; see `bench/rulings.sh`.

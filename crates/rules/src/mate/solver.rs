@@ -12,7 +12,7 @@ use crate::mate::statics::material_cannot_mate;
 use crate::mate::{CanMate, MateLimits, QUICK_NODES, Tier, Verdict, replays_to_mate};
 use crate::moves::Move;
 use crate::position::Position;
-use crate::types::Color;
+use crate::types::{Color, Role};
 
 /// The can-mate decision with its working memory (the search's buffers), kept from one
 /// position to the next: once warmed up, judging a position allocates little beyond the
@@ -102,12 +102,24 @@ impl Solver {
     /// any is a proof, the guides only order the walk): the best-first search with the shedding
     /// guide; the locked-position proof, if it was skipped before; the best-first search with
     /// the blocking guide, then the shedding one again, each with a share of what is left; and
-    /// last the exhaustive walk with the rest. In a position with pawn walls, where the answer
-    /// is most often that no mate exists, the exhaustive walk follows the first stage at once.
+    /// last the exhaustive walk with the rest. A side with no pawn, rook or queen (minor pieces
+    /// only, which mate against the loser's own men) starts with the blocking guide instead,
+    /// then the shedding one, then the blocking one again. In a position with pawn walls, where
+    /// the answer is most often that no mate exists, the exhaustive walk follows the first stage
+    /// at once.
     fn search(&mut self, pos: &Position, side: Color, limit: u64) -> (Found, u64) {
         let walled = blocked_pawns(pos) >= WALLED;
+        let ours = pos.by_color(side);
+        let heavy = pos.by_role(Role::Pawn) | pos.by_role(Role::Rook) | pos.by_role(Role::Queen);
         let schedule: &[Stage] = if walled {
             &[Stage::First(Guide::Shed), Stage::Exhaust]
+        } else if (ours & heavy).is_empty() {
+            &[
+                Stage::First(Guide::Block),
+                Stage::Later(Guide::Shed),
+                Stage::Later(Guide::Block),
+                Stage::Exhaust,
+            ]
         } else {
             &[
                 Stage::First(Guide::Shed),
@@ -188,3 +200,22 @@ fn verified(pos: &Position, side: Color, line: Vec<Move>) -> CanMate {
 
 /// Lines the solver shortens (see [`shortened`]): longer than any dive's.
 const LONG_LINE: usize = 100;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A final position of a master game: Black, with a lone bishop, mates only against White's
+    /// own men. The blocking guide, first for a side with minor pieces only, finds it in some
+    /// 6,000 positions (the shedding guide first: 13,472).
+    #[test]
+    fn minor_pieces_search_with_the_blocking_guide_first() {
+        let pos = Position::from_fen("5N2/4k3/8/1KP3b1/P7/8/8/8 w - - 1 84").unwrap();
+        let verdict = Solver::new().judge(&pos, Color::Black, &MateLimits::default());
+        let CanMate::Yes(line) = &verdict.answer else {
+            panic!("{verdict:?}");
+        };
+        assert!(replays_to_mate(&pos, Color::Black, line));
+        assert!(verdict.nodes < 10_000, "{}", verdict.nodes);
+    }
+}
