@@ -23,6 +23,10 @@ use crate::types::{Color, Role, Square};
 /// The longest line a dive plays, in plies.
 const MAX_PLIES: usize = 80;
 
+/// The room a dive's line starts with: most helpmates a dive finds are shorter (some 24 plies),
+/// so the line is rarely grown move by move.
+const LINE_ROOM: usize = 32;
+
 /// The loser's rule in a dive.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Plan {
@@ -44,7 +48,7 @@ pub(crate) fn dive(
     plan: Plan,
     limit: u64,
 ) -> (Option<Vec<Move>>, u64) {
-    let mut line = Vec::new();
+    let mut line = Vec::with_capacity(LINE_ROOM);
     let mut p = pos.clone();
     let mut keys = [0u64; MAX_PLIES];
     let plies = MAX_PLIES.min(usize::try_from(limit).unwrap_or(MAX_PLIES));
