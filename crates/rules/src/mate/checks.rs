@@ -13,10 +13,28 @@ use crate::position::Position;
 use crate::types::{Color, Role, Square};
 
 /// A move of the side to move that checkmates, if there is one, and whether it has any check.
+///
+/// A check by a man alone (one that opens no line) is no mate where the king can take it
+/// ([`king_takes`]) or step to a square next to it that nothing attacks after the move
+/// ([`leaves_flight`]): such checks are told without playing them.
 pub(crate) fn threat(pos: &Position) -> (Option<Move>, bool) {
+    let us = pos.turn();
+    let king = pos.king_of(!us);
+    let seen_through = pos.occupied().without(king);
+    let open = attacks::king(king) & !pos.by_color(!us) & !attacked_squares(pos, us, seen_through);
     let (mut mate, mut any) = (None, false);
-    let sink = |pos: &Position, mv: Move, _| {
+    let sink = |pos: &Position, mv: Move, uncovers: bool| {
         if mate.is_some() {
+            return;
+        }
+        if !uncovers && mv.promotion().is_none() {
+            // A check: the man checks from where it lands (see `checking_moves`).
+            any = true;
+            if king_takes(pos, mv) || leaves_flight(pos, mv, open, seen_through) {
+                return;
+            }
+        } else if any && normal(mv) && leaves_flight(pos, mv, open, seen_through) {
+            // No mate, and a check is known already.
             return;
         }
         let mut child = pos.clone();
@@ -31,6 +49,51 @@ pub(crate) fn threat(pos: &Position) -> (Option<Move>, bool) {
     };
     checking_moves(pos, sink);
     (mate, any)
+}
+
+/// Whether the side to move has a check: [`threat`]'s second answer, without looking for a
+/// mate (a check by a man alone is one without playing it).
+pub(crate) fn any_check(pos: &Position) -> bool {
+    let mut any = false;
+    let sink = |pos: &Position, mv: Move, uncovers: bool| {
+        if any {
+            return;
+        }
+        if !uncovers && mv.promotion().is_none() {
+            any = true;
+            return;
+        }
+        let mut child = pos.clone();
+        child.play_unchecked(mv);
+        any = child.is_check();
+    };
+    checking_moves(pos, sink);
+    any
+}
+
+/// Whether, after `mv` (neither castling nor en passant), the enemy king can step to one of
+/// the `open` squares next to it (neither held by its own men nor attacked before the move,
+/// seen through the king: `seen_through` is the occupied squares without it) other than the one
+/// `mv` lands on: one that neither the man moved, from where it lands (as its promotion piece,
+/// if any), nor any other man of the side to move attacks once the move is played (a line
+/// through the square it leaves included). Then `mv` is no mate, whether it checks or not.
+#[inline]
+fn leaves_flight(pos: &Position, mv: Move, open: Bitboard, seen_through: Bitboard) -> bool {
+    let us = pos.turn();
+    let (from, to) = (mv.from(), mv.to());
+    let occupied = seen_through.without(from).with(to);
+    let covered = reach(mv.promotion().unwrap_or(mv.role()), us, to, occupied);
+    (open.without(to) & !covered).into_iter().any(|flight| {
+        pos.attackers_to(flight, us, occupied)
+            .without(from)
+            .is_empty()
+    })
+}
+
+/// Whether `mv` is neither castling nor en passant.
+#[inline]
+fn normal(mv: Move) -> bool {
+    !mv.is_castle() && !mv.is_en_passant()
 }
 
 /// A move of the side to move that checkmates, looked for only among the moves that plainly
@@ -60,9 +123,11 @@ pub(crate) fn plain_mate(pos: &Position) -> Option<Move> {
         if alone && mv.promotion().is_none() {
             let (from, to) = (mv.from(), mv.to());
             let reach = reach(mv.role(), us, to, seen_through.without(from).with(to));
-            if (open.without(to) & !reach).any() {
+            if (open.without(to) & !reach).any() || king_takes(pos, mv) {
                 return;
             }
+        } else if normal(mv) && leaves_flight(pos, mv, open, seen_through) {
+            return;
         }
         let mut child = pos.clone();
         child.play_unchecked(mv);
@@ -72,6 +137,22 @@ pub(crate) fn plain_mate(pos: &Position) -> Option<Move> {
     };
     checking_moves(pos, sink);
     mate
+}
+
+/// Whether the enemy king can take the man that `mv` (a move that opens no line, not castling
+/// nor en passant) brings next to it: no other man of the side to move guards the square it
+/// lands on, seen through the king's own square (which the king leaves). Then a check by that
+/// man alone is no mate.
+#[inline]
+fn king_takes(pos: &Position, mv: Move) -> bool {
+    let us = pos.turn();
+    let king = pos.king_of(!us);
+    let (from, to) = (mv.from(), mv.to());
+    if !attacks::king(king).contains(to) {
+        return false;
+    }
+    let occupied = pos.occupied().without(from).without(king).with(to);
+    pos.attackers_to(to, us, occupied).without(from).is_empty()
 }
 
 /// The most open squares next to the enemy king for [`plain_mate`] to look further: one man
@@ -265,7 +346,8 @@ mod tests {
     }
 
     /// Along random games, the checks found are exactly the legal moves that give check: a mate
-    /// is reported exactly when some legal move mates, and "a check" exactly when one checks.
+    /// is reported exactly when some legal move mates, and "a check" (by `threat` and by
+    /// `any_check`) exactly when one checks.
     #[test]
     fn agrees_with_playing_every_move() {
         let starts = [
@@ -286,6 +368,7 @@ mod tests {
             }
             let (found, has) = threat(pos);
             assert_eq!((found.is_some(), has), (mate, any), "{}", pos.to_fen());
+            assert_eq!(any_check(pos), any, "{}", pos.to_fen());
             if let Some(mv) = found {
                 let mut child = pos.clone();
                 child.play_unchecked(mv);
@@ -306,6 +389,28 @@ mod tests {
             plain <= mates && 10 * plain >= 9 * mates,
             "{plain} of {mates}"
         );
+    }
+
+    #[test]
+    fn the_king_takes_an_unguarded_checker_next_to_it() {
+        let takes = |text: &str, uci: &str| {
+            let pos = fen(text);
+            let mv = pos
+                .legal_moves()
+                .iter()
+                .copied()
+                .find(|mv| mv.to_uci(false).to_string() == uci)
+                .expect("a legal move");
+            king_takes(&pos, mv)
+        };
+        // Qd7+ next to the king on e8, guarded by nothing: the king takes it.
+        assert!(takes("4k3/8/8/8/8/8/3Q4/4K3 w - - 0 1", "d2d7"));
+        // Guarded by the rook on d1 (through the queen's own square, which it leaves).
+        assert!(!takes("4k3/8/8/8/8/8/3Q4/3RK3 w - - 0 1", "d2d7"));
+        // Guarded by the knight on e5.
+        assert!(!takes("4k3/8/8/4N3/8/8/3Q4/4K3 w - - 0 1", "d2d7"));
+        // Not next to the king: nothing to take.
+        assert!(!takes("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", "d1a4"));
     }
 
     #[test]

@@ -14,6 +14,7 @@
 use crate::bitboard::Bitboard;
 use crate::mate::checks::{attacked_squares, plain_mate};
 use crate::mate::guide::distance;
+use crate::mate::keys::key_after;
 use crate::movegen::Sink;
 use crate::moves::Move;
 use crate::position::Position;
@@ -21,6 +22,10 @@ use crate::types::{Color, Role, Square};
 
 /// The longest line a dive plays, in plies.
 const MAX_PLIES: usize = 80;
+
+/// The room a dive's line starts with: most helpmates a dive finds are shorter (some 24 plies),
+/// so the line is rarely grown move by move.
+const LINE_ROOM: usize = 32;
 
 /// The loser's rule in a dive.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -43,7 +48,7 @@ pub(crate) fn dive(
     plan: Plan,
     limit: u64,
 ) -> (Option<Vec<Move>>, u64) {
-    let mut line = Vec::new();
+    let mut line = Vec::with_capacity(LINE_ROOM);
     let mut p = pos.clone();
     let mut keys = [0u64; MAX_PLIES];
     let plies = MAX_PLIES.min(usize::try_from(limit).unwrap_or(MAX_PLIES));
@@ -55,34 +60,36 @@ pub(crate) fn dive(
             }
             winner_best(&p)
         } else {
-            let attacked = match plan {
-                Plan::Shed => attacked_squares(&p, winner, p.occupied()),
-                Plan::Wall | Plan::Rush => Bitboard::EMPTY,
-            };
-            best(&p, |pos, mv| loser_score(pos, winner, mv, plan, attacked))
+            loser_best(&p, winner, plan)
         };
-        // The best move that leads to a position not met yet on the line.
+        // The best move that leads to a position not met yet on the line (its key computed
+        // without playing it where it can be).
         let mut next = None;
         for mv in choices.into_iter().flatten() {
-            let mut child = p.clone();
-            child.play_unchecked(mv);
-            if !keys[..ply].contains(&child.zobrist()) {
-                next = Some((mv, child));
+            let key = key_after(&p, mv).unwrap_or_else(|| {
+                let mut child = p.clone();
+                child.play_unchecked(mv);
+                child.zobrist()
+            });
+            if !keys[..ply].contains(&key) {
+                next = Some((mv, key));
                 break;
             }
         }
-        let Some((mv, child)) = next else {
+        let Some((mv, key)) = next else {
             return (None, ply as u64 + 1);
         };
-        p = child;
+        p.play_unchecked(mv);
         line.push(mv);
-        keys[ply] = p.zobrist();
+        keys[ply] = key;
     }
     (None, plies as u64)
 }
 
 /// The [`CHOICES`] legal moves of `pos` that `score` rates highest, best first (the first of
-/// equals first), without listing the moves.
+/// equals first), without listing the moves: the plain choice, against which the tests hold
+/// the staged ones ([`winner_best`], [`loser_best`]).
+#[cfg(test)]
 fn best(pos: &Position, score: impl Fn(&Position, Move) -> i32) -> [Option<Move>; CHOICES] {
     let mut choose = Choose {
         score,
@@ -90,6 +97,50 @@ fn best(pos: &Position, score: impl Fn(&Position, Move) -> i32) -> [Option<Move>
     };
     pos.generate::<true, _>(ALL_ROLES, Bitboard::FULL, &mut choose);
     choose.best.map(|choice| choice.map(|(_, mv)| mv))
+}
+
+/// [`best`] with [`loser_score`], for the loser to move by `plan`. Shedding, the men's moves
+/// onto squares the winner attacks (which score above every other move) are generated first,
+/// and the rest only if fewer than [`CHOICES`] of those exist.
+fn loser_best(pos: &Position, winner: Color, plan: Plan) -> [Option<Move>; CHOICES] {
+    const KING: u8 = 1 << Role::King as u8;
+    let view = LoserView {
+        winner,
+        plan,
+        attacked: match plan {
+            Plan::Shed => attacked_squares(pos, winner, pos.occupied()),
+            Plan::Wall | Plan::Rush => Bitboard::EMPTY,
+        },
+        paths: match plan {
+            Plan::Shed | Plan::Wall => pawn_paths(pos, winner),
+            Plan::Rush => Bitboard::EMPTY,
+        },
+    };
+    let mut choose = Choose {
+        score: |pos: &Position, mv| loser_score(pos, &view, mv),
+        best: [None; CHOICES],
+    };
+    if plan != Plan::Shed {
+        pos.generate::<true, _>(ALL_ROLES, Bitboard::FULL, &mut choose);
+        return choose.best.map(|choice| choice.map(|(_, mv)| mv));
+    }
+    let offered = view.attacked & !pos.occupied();
+    pos.generate::<true, _>(ALL_ROLES & !KING, offered, &mut choose);
+    if choose.best[CHOICES - 1].is_none() {
+        // (The king's own moves onto `offered` are illegal: those squares are attacked.)
+        pos.generate::<true, _>(ALL_ROLES, !offered, &mut choose);
+    }
+    choose.best.map(|choice| choice.map(|(_, mv)| mv))
+}
+
+/// What the loser's choice needs of a position, worked out once a ply.
+struct LoserView {
+    winner: Color,
+    plan: Plan,
+    /// The squares the winner attacks (shedding only).
+    attacked: Bitboard,
+    /// The squares in front of the winner's pawns ([`pawn_paths`]; not when rushing).
+    paths: Bitboard,
 }
 
 /// [`best`] with [`winner_score`], generating the moves that score most first: captures and
@@ -224,10 +275,11 @@ fn winner_score(pos: &Position, mv: Move) -> i32 {
     s
 }
 
-/// The loser's choice: never take if it can help it; by `plan`, give a man up where the winner
-/// can take it (on `attacked`, the squares the winner attacks before the move), or bring the men
-/// next to the king; and take the king toward the nearest corner.
-fn loser_score(pos: &Position, winner: Color, mv: Move, plan: Plan, attacked: Bitboard) -> i32 {
+/// The loser's choice: never take if it can help it; by the plan, give a man up where the winner
+/// can take it (on the squares the winner attacks before the move), or bring the men next to
+/// the king; and take the king toward the nearest corner.
+fn loser_score(pos: &Position, view: &LoserView, mv: Move) -> i32 {
+    let (winner, plan) = (view.winner, view.plan);
     if mv.is_capture() {
         return -1000;
     }
@@ -241,16 +293,12 @@ fn loser_score(pos: &Position, winner: Color, mv: Move, plan: Plan, attacked: Bi
     }
     if mv.role() == Role::King {
         // Out of the way of the winner's pawns, which may have to promote.
-        let aside = if pawn_paths(pos, winner).contains(to) {
-            4
-        } else {
-            0
-        };
+        let aside = if view.paths.contains(to) { 4 } else { 0 };
         return -corner_distance(to) - aside;
     }
     match plan {
         Plan::Shed => {
-            if attacked.contains(to) {
+            if view.attacked.contains(to) {
                 100 * value(mv.role())
             } else {
                 -10
@@ -362,6 +410,52 @@ mod tests {
             checked += 1;
         });
         assert!(checked > 2_000, "{checked}");
+    }
+
+    /// The loser's choice, staged when shedding, picks moves that score as the plain one's for
+    /// every plan, along random games.
+    #[test]
+    fn the_losers_staged_choice_scores_as_the_plain_one() {
+        let starts = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "4k3/8/8/8/8/8/8/R3K3 b - - 0 1",
+        ];
+        let (mut checked, mut staged_only) = (0, 0);
+        along_random_games(&starts, 20, 60, 0x243f_6a88_85a3_08d3, |pos, _| {
+            let winner = !pos.turn();
+            for plan in [Plan::Shed, Plan::Wall, Plan::Rush] {
+                let view = LoserView {
+                    winner,
+                    plan,
+                    attacked: match plan {
+                        Plan::Shed => attacked_squares(pos, winner, pos.occupied()),
+                        _ => Bitboard::EMPTY,
+                    },
+                    paths: match plan {
+                        Plan::Rush => Bitboard::EMPTY,
+                        _ => pawn_paths(pos, winner),
+                    },
+                };
+                let score = |choices: [Option<Move>; CHOICES]| {
+                    choices.map(|mv| mv.map(|mv| loser_score(pos, &view, mv)))
+                };
+                let staged = loser_best(pos, winner, plan);
+                let plain = best(pos, |pos, mv| loser_score(pos, &view, mv));
+                assert_eq!(score(staged), score(plain), "{plan:?} {}", pos.to_fen());
+                let first_only = (view.attacked & !pos.occupied()).any()
+                    && staged
+                        .iter()
+                        .all(|mv| mv.is_some_and(|mv| view.attacked.contains(mv.to())));
+                staged_only += usize::from(plan == Plan::Shed && first_only);
+            }
+            checked += 1;
+        });
+        assert!(
+            checked > 2_000 && staged_only > 100,
+            "{checked} {staged_only}"
+        );
     }
 
     #[test]

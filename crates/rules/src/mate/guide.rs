@@ -5,8 +5,9 @@
 //! The estimate adds up, each weighed:
 //!
 //! - the loser's king's *flights*: neighbours neither held by its own men nor attacked;
-//! - the loser's *mobility*: how many legal moves it has, or would have were it to move. A mated
-//!   side has none; a king boxed in by its own men has few;
+//! - the loser's *mobility*: how many moves it has, or would have were it to move: its king's
+//!   flights and the squares its other men reach (pins aside; its legal moves when it is in
+//!   check). A king boxed in by its own men has few;
 //! - the winner's *threat*: whether it has a check (were it to move), and a mate ends the
 //!   estimate at once;
 //! - how far the winner's men are from the loser's king, and its most advanced pawn from
@@ -18,14 +19,15 @@
 //!   the winner's king need to stand in a corner's mating pattern counts instead. The other
 //!   guide ([`Guide::Block`]) counts the loser's men by their distance to their king and the
 //!   king's distance to a corner whenever the winner has no queen or rook: the search tries it
-//!   when the first fails, for the helpmates in which the loser's own men wall in its king.
+//!   when the first fails (first, when the winner has minor pieces only), for the helpmates in
+//!   which the loser's own men wall in its king.
 //!
 //! The weights were tuned on chasolver's lichess test set (every tenth position), on the
 //! positions expanded and the time taken; see `bench/rulings.sh`.
 
 use crate::attacks;
 use crate::bitboard::Bitboard;
-use crate::mate::checks::threat;
+use crate::mate::checks::{any_check, attacked_squares, threat};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::types::{Color, Role, Square};
@@ -63,12 +65,10 @@ pub(crate) fn estimate(pos: &Position, winner: Color, guide: Guide) -> (i32, Opt
     let loser_king = pos.king_of(loser);
     let occupied = pos.occupied();
     let ours = pos.by_color(winner);
-    let mut flights = 0;
-    for flight in attacks::king(loser_king) & !pos.by_color(loser) {
-        if pos.attackers_to(flight, winner, occupied).is_empty() {
-            flights += 1;
-        }
-    }
+    let flights = (attacks::king(loser_king)
+        & !pos.by_color(loser)
+        & !attacked_squares(pos, winner, occupied))
+    .count() as i32;
     let mut h = FLIGHT * flights;
     let mut nearest = 8;
     let mut pawn_to_go = 8;
@@ -127,16 +127,55 @@ pub(crate) fn estimate(pos: &Position, winner: Color, guide: Guide) -> (i32, Opt
         let mobility = if check {
             CHECKED_MOBILITY
         } else {
-            turned(loser).count_legal_moves() as i32
+            flights + men_mobility(pos, loser)
         };
         (mobility, has_check)
     } else {
         // The winner's checks matter once the king is nearly boxed in.
-        let has_check = check || (flights <= 1 && threat(&turned(winner)).1);
-        (pos.count_legal_moves() as i32, has_check)
+        let has_check = check || (flights <= 1 && any_check(&turned(winner)));
+        let mobility = if check {
+            pos.count_legal_moves() as i32
+        } else {
+            flights + men_mobility(pos, loser)
+        };
+        (mobility, has_check)
     };
     h += MOBILITY * mobility + if has_check { CHECK } else { NO_CHECK };
     (h, None)
+}
+
+/// The moves of `side`'s men other than its king, counted from their reach alone (the squares
+/// each attacks that its own men do not hold; a pawn's steps and captures, a promotion once),
+/// pins and checks aside: with the king's flights, the loser's mobility, at a fraction of the
+/// cost of counting its legal moves.
+fn men_mobility(pos: &Position, side: Color) -> i32 {
+    let ours = pos.by_color(side);
+    let occupied = pos.occupied();
+    let free = !ours;
+    let queens = pos.by_role(Role::Queen);
+    let mut count = 0;
+    for sq in ours & pos.by_role(Role::Knight) {
+        count += (attacks::knight(sq) & free).count();
+    }
+    for sq in ours & (pos.by_role(Role::Bishop) | queens) {
+        count += (attacks::bishop(sq, occupied) & free).count();
+    }
+    for sq in ours & (pos.by_role(Role::Rook) | queens) {
+        count += (attacks::rook(sq, occupied) & free).count();
+    }
+    let pawns = ours & pos.by_role(Role::Pawn);
+    let empty = !occupied;
+    let theirs = pos.by_color(!side);
+    let (up, third, west, east) = match side {
+        Color::White => (8, Bitboard::RANK_3, 7, 9),
+        Color::Black => (-8, Bitboard::RANK_6, -9, -7),
+    };
+    let single = pawns.shift(up) & empty;
+    let double = (single & third).shift(up) & empty;
+    let west_captures = (pawns & !Bitboard::FILE_A).shift(west) & theirs;
+    let east_captures = (pawns & !Bitboard::FILE_H).shift(east) & theirs;
+    count += single.count() + double.count() + west_captures.count() + east_captures.count();
+    count as i32
 }
 
 /// How promising `mv` looks for a mate of `winner`'s opponent, from the move alone (higher
@@ -269,6 +308,40 @@ mod tests {
         let mut after = pos.clone();
         after.play_unchecked(mate);
         assert!(after.is_checkmate());
+    }
+
+    /// The men's reach holds every legal move of a man other than the king (a promotion
+    /// counted once), and no more than that where nothing is pinned.
+    #[test]
+    fn men_mobility_holds_the_mens_legal_moves() {
+        assert_eq!(men_mobility(&Position::startpos(), Color::White), 20);
+        // The knight on e2 is pinned: its six squares count, though it may not move.
+        let pinned = fen("4r1k1/8/8/8/8/8/4N3/4K3 w - - 0 1");
+        assert_eq!(men_mobility(&pinned, Color::White), 6);
+        assert_eq!(pinned.count_legal_moves(), 4);
+        let starts = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        ];
+        let mut checked = 0;
+        crate::mate::along_random_games(&starts, 20, 60, 0x5851_f42d_4c95_7f2d, |pos, moves| {
+            let men = moves
+                .iter()
+                .filter(|mv| {
+                    mv.role() != Role::King
+                        && !mv.is_en_passant()
+                        && mv.promotion().is_none_or(|role| role == Role::Queen)
+                })
+                .count();
+            assert!(
+                men_mobility(pos, pos.turn()) >= men as i32,
+                "{}",
+                pos.to_fen()
+            );
+            checked += 1;
+        });
+        assert!(checked > 2_000, "{checked}");
     }
 
     #[test]

@@ -12,7 +12,7 @@ use crate::mate::statics::material_cannot_mate;
 use crate::mate::{CanMate, MateLimits, QUICK_NODES, Tier, Verdict, replays_to_mate};
 use crate::moves::Move;
 use crate::position::Position;
-use crate::types::Color;
+use crate::types::{Color, Role};
 
 /// The can-mate decision with its working memory (the search's buffers), kept from one
 /// position to the next: once warmed up, judging a position allocates little beyond the
@@ -102,12 +102,22 @@ impl Solver {
     /// any is a proof, the guides only order the walk): the best-first search with the shedding
     /// guide; the locked-position proof, if it was skipped before; the best-first search with
     /// the blocking guide, then the shedding one again, each with a share of what is left; and
-    /// last the exhaustive walk with the rest. In a position with pawn walls, where the answer
-    /// is most often that no mate exists, the exhaustive walk follows the first stage at once.
+    /// last the exhaustive walk with the rest. A side with minor pieces only (no rook, no queen,
+    /// no pawn free to step forward: [`minor_pieces_only`]), which mates against the loser's
+    /// own men, starts with the blocking guide instead, then the shedding one, then the blocking
+    /// one again. In a position with pawn walls, where the answer is most often that no mate
+    /// exists, the exhaustive walk follows the first stage at once.
     fn search(&mut self, pos: &Position, side: Color, limit: u64) -> (Found, u64) {
         let walled = blocked_pawns(pos) >= WALLED;
         let schedule: &[Stage] = if walled {
             &[Stage::First(Guide::Shed), Stage::Exhaust]
+        } else if minor_pieces_only(pos, side) {
+            &[
+                Stage::First(Guide::Block),
+                Stage::Later(Guide::Shed),
+                Stage::Later(Guide::Block),
+                Stage::Exhaust,
+            ]
         } else {
             &[
                 Stage::First(Guide::Shed),
@@ -144,6 +154,19 @@ impl Solver {
         }
         (found, spent)
     }
+}
+
+/// Whether `side` has no rook, no queen and no pawn free to step forward (a pawn blocked head-on
+/// counts for nothing here): it mates with minor pieces, against the loser's own men.
+fn minor_pieces_only(pos: &Position, side: Color) -> bool {
+    let ours = pos.by_color(side);
+    let behind_a_man = match side {
+        Color::White => pos.occupied().shift(-8),
+        Color::Black => pos.occupied().shift(8),
+    };
+    let free_pawns = ours & pos.by_role(Role::Pawn) & !behind_a_man;
+    (ours & (pos.by_role(Role::Rook) | pos.by_role(Role::Queen))).is_empty()
+        && free_pawns.is_empty()
 }
 
 /// A stage of the search: the best-first search with a guide, first or later (with at most
@@ -188,3 +211,33 @@ fn verified(pos: &Position, side: Color, line: Vec<Move>) -> CanMate {
 
 /// Lines the solver shortens (see [`shortened`]): longer than any dive's.
 const LONG_LINE: usize = 100;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn minor_pieces_only_counts_no_blocked_pawn() {
+        let of = |text: &str, side| minor_pieces_only(&Position::from_fen(text).unwrap(), side);
+        // Black's pawns on f4 and h4 stand blocked by White's on f3 and h3; White's on c4 is free.
+        let pos = "2K5/8/1b1k4/8/2P1Bp1p/5P1P/8/8 w - - 10 70";
+        assert!(of(pos, Color::Black));
+        assert!(!of(pos, Color::White));
+        assert!(of("3k4/8/2B5/K7/n7/8/8/8 w - - 0 86", Color::White));
+        assert!(!of("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", Color::White));
+    }
+
+    /// A final position of a master game: Black, with a lone bishop, mates only against White's
+    /// own men. The blocking guide, first for a side with minor pieces only, finds it in some
+    /// 6,000 positions (the shedding guide first: 13,472).
+    #[test]
+    fn minor_pieces_search_with_the_blocking_guide_first() {
+        let pos = Position::from_fen("5N2/4k3/8/1KP3b1/P7/8/8/8 w - - 1 84").unwrap();
+        let verdict = Solver::new().judge(&pos, Color::Black, &MateLimits::default());
+        let CanMate::Yes(line) = &verdict.answer else {
+            panic!("{verdict:?}");
+        };
+        assert!(replays_to_mate(&pos, Color::Black, line));
+        assert!(verdict.nodes < 10_000, "{}", verdict.nodes);
+    }
+}
