@@ -144,3 +144,25 @@ fn kings_shut_in_on_two_squares_are_proved_without_a_search() {
     }
     assert_eq!(proved, 18);
 }
+
+/// Hard positions in which White's king is shut in and a black piece or pawn could only move by
+/// mating it (a rook or a knight that checks from every square it can go to, a pawn whose push
+/// checks): such a move ends the game, so the man is a wall while White tries to mate, and the
+/// locked-position proof decides White's side at once (a walk meets over a million positions).
+#[test]
+fn men_whose_every_move_mates_are_walls() {
+    let path = arbiter_test_support::fixture("chasolver/positions.txt");
+    let text =
+        std::fs::read_to_string(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
+    let lines: Vec<&str> = text.lines().collect();
+    for number in [2003, 2116, 2395, 3114] {
+        let line = lines[number - 1];
+        let (label, fen) = line.split_at(2);
+        assert_eq!(&label[..1], "-", "line {number}: {line}");
+        let pos = Position::from_fen(&epd_to_fen(fen)).unwrap();
+        assert!(
+            cannot_mate_locked(&pos, Color::White),
+            "line {number}: {line}"
+        );
+    }
+}
