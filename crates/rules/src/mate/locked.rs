@@ -787,7 +787,7 @@ const BOXED_TRIES: usize = 2;
 /// Whether each square of `squares` can get a unit of its own among `units` (each given by the
 /// squares it can stand on), no unit serving two squares: a bipartite matching, by augmenting
 /// paths.
-fn can_fill(squares: Bitboard, units: &[Bitboard]) -> bool {
+pub(crate) fn can_fill(squares: Bitboard, units: &[Bitboard]) -> bool {
     if squares.is_empty() {
         return true;
     }

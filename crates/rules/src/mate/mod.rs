@@ -44,6 +44,7 @@
 //! assert!(matches!(can_mate(&pos, Color::White, &MateLimits::default()), CanMate::Yes(_)));
 //! ```
 
+mod aim;
 mod checks;
 mod dive;
 mod exhaust;

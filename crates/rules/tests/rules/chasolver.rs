@@ -166,3 +166,23 @@ fn men_whose_every_move_mates_are_walls() {
         );
     }
 }
+
+/// Hard position 524 (also the shared unwinnability vector's): White's eight dark bishops mate
+/// only with the black king on a dark square whose light neighbours Black's two light bishops
+/// fill (c1 or h8), a long walk for the king while White clears its way. Neither guide nor the
+/// exhaustive walk meets it within the default limit; the walk aimed at that square does.
+#[test]
+fn eight_bishops_mate_where_the_plan_aims() {
+    let path = arbiter_test_support::fixture("chasolver/positions.txt");
+    let text =
+        std::fs::read_to_string(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
+    let line = text.lines().nth(523).unwrap();
+    let (label, fen) = line.split_at(2);
+    assert_eq!(label, "W-", "{line}");
+    let pos = Position::from_fen(&epd_to_fen(fen)).unwrap();
+    let verdict = Solver::new().judge(&pos, Color::White, &MateLimits::default());
+    let CanMate::Yes(helpmate) = verdict.answer else {
+        panic!("{line}: {verdict:?}");
+    };
+    assert!(replays_to_mate(&pos, Color::White, &helpmate), "{line}");
+}
