@@ -37,7 +37,10 @@
 //! pawn's segment ends below a square where its push would check it. Such a check cannot be
 //! blocked, the king cannot step out (its way out is held by the loser's walls: for a pushed
 //! pawn, by the walls without it), and it is kept only where no unit of the winner can take
-//! the checker there, through the lines the checker opens by leaving.
+//! the checker there, through the lines the checker opens by leaving. Likewise, when the winner
+//! has one piece besides its king and no pawn, taking that piece ends its hopes: the loser's
+//! pawns may take it, and it may take a wall next to the loser's frozen king from which it
+//! checks that king (the loser must take it back, and can).
 //!
 //! With that, a side can never check when none of its units can attack a square the other king
 //! can reach ([`cannot_check`]), and never mate when around every such square the king keeps a
@@ -395,7 +398,9 @@ fn fixed_point(
                     | frozen_guard(frozen & kings & pos.by_color(!color));
                 attacks::king(unit) & !own & !covered
             } else {
-                let exits = piece_attacks(piece.role, unit, bound.walls) & !own;
+                // (No piece ever moves onto a king; a frozen one holds its square for good.)
+                let kept_king = frozen & Bitboard::from_square(pos.king_of(!color));
+                let exits = piece_attacks(piece.role, unit, bound.walls) & !own & !kept_king;
                 // A loser's piece whose every move checks the winner's frozen king where
                 // nothing can ever take it or step between: each move mates (checked below).
                 let mating = loser == Some(color)
@@ -412,20 +417,29 @@ fn fixed_point(
             continue;
         }
         let reach = Reach::compute(pos, &bound);
+        // With a lone piece, the winner loses its last hope when the loser takes it: the
+        // loser's walls may take it, and it may take those that cost it its life at once.
+        let lone = loser.is_some_and(|loser| lone_piece(pos, !loser).is_some());
+        let sacrifices = loser.map_or(Bitboard::EMPTY, |loser| {
+            fatal_takes(pos, &bound, &reach, frozen, loser)
+        });
         let mut dropped = Bitboard::EMPTY;
         for &(sq, seg) in &bound.list {
             let Some(color) = pos.piece_at(sq).map(|p| p.color) else {
                 continue;
             };
             let enemy = (!color).index();
+            let losers = Some(color) == loser;
             let defended = guarded(pos, &bound, color);
             // Captured by an enemy piece or pawn, or by the enemy king where no wall defends
             // (unless that ends the game).
             let by_king = (seg & king_spread(reach.king[enemy]) & !defended).any()
                 && !(seg.count() == 1 && spared(pos, &bound, &reach, loser, sq, color));
-            let captured = (seg & reach.attack[enemy]).any() || by_king;
+            let harmless = if losers { sacrifices } else { Bitboard::EMPTY };
+            let captured = (seg & reach.attack[enemy] & !harmless).any() || by_king;
             // Capturing: an enemy unit can stand on one of its capture squares.
-            let captures = (pawn_attacks(color, seg) & reach.occupy[enemy]).any();
+            let captures =
+                (pawn_attacks(color, seg) & reach.occupy[enemy]).any() && !(losers && lone);
             if captured || captures {
                 dropped = dropped.with(sq);
             }
@@ -438,7 +452,9 @@ fn fixed_point(
                     continue;
                 };
                 let own = bound.walls & pos.by_color(loser);
-                let exits = piece_attacks(role, unit, bound.walls) & !own;
+                let exits = piece_attacks(role, unit, bound.walls)
+                    & !own
+                    & !Bitboard::from_square(pos.king_of(!loser));
                 if exits.any() && (exits & takes_after(pos, &bound, !loser, unit)).any() {
                     thawed = thawed.with(unit);
                 }
@@ -475,7 +491,12 @@ fn fixed_point(
             let defended = guarded(pos, &bound, color);
             let by_king = (king_spread(reach.king[enemy]) & !defended).contains(unit)
                 && !spared(pos, &bound, &reach, loser, unit, color);
-            if reach.attack[enemy].contains(unit) || by_king {
+            let harmless = if Some(color) == loser {
+                sacrifices
+            } else {
+                Bitboard::EMPTY
+            };
+            if (reach.attack[enemy] & !harmless).contains(unit) || by_king {
                 thawed = thawed.with(unit);
             }
         }
@@ -619,10 +640,57 @@ fn guarded_but(pos: &Position, bound: &Bound, color: Color, gone: Bitboard) -> B
     let mut guard = pawn_attacks(color, bound.pawn_walls & own);
     for unit in bound.walls & own & !bound.pawn_walls {
         if let Some(role) = pos.role_at(unit) {
-            guard |= piece_attacks(role, unit, bound.walls);
+            // Only the first square of each line: nothing can step between. (A frozen piece
+            // attacks no further, but one whose every move mates looks past its empty exits.)
+            guard |= piece_attacks(role, unit, Bitboard::FULL);
         }
     }
     guard
+}
+
+/// The square of `side`'s only unit besides its king, when it has exactly one and it is not a
+/// pawn: taking it leaves `side` a bare king, which never mates.
+fn lone_piece(pos: &Position, side: Color) -> Option<Square> {
+    let men = pos.by_color(side) & !pos.by_role(Role::King);
+    let sq = men.into_iter().next().filter(|_| men.count() == 1)?;
+    (pos.role_at(sq) != Some(Role::Pawn)).then_some(sq)
+}
+
+/// The loser's walls the winner's lone piece ([`lone_piece`]) can take only to be taken at
+/// once: next to the loser's frozen king, so that the piece landing there checks it from next
+/// to it (no block, and the king's other squares hold its own walls or are guarded for good:
+/// the loser must take the piece), and where the loser can: its king, when the square is next
+/// to it and the winner's king can never stand next to the square (nothing else of the winner
+/// guards it), or another of its walls but the king that guards it (a wall next to the square
+/// along a line, or a knight's jump away: nothing steps between, and only the taken piece could
+/// pin it). Whichever takes, the winner is left a bare king.
+fn fatal_takes(
+    pos: &Position,
+    bound: &Bound,
+    reach: &Reach,
+    frozen: Bitboard,
+    loser: Color,
+) -> Bitboard {
+    let king = pos.king_of(loser);
+    let Some(piece) = lone_piece(pos, !loser) else {
+        return Bitboard::EMPTY;
+    };
+    if !frozen.contains(king) {
+        return Bitboard::EMPTY;
+    }
+    let Some(role) = pos.role_at(piece) else {
+        return Bitboard::EMPTY;
+    };
+    let walls = bound.walls & pos.by_color(loser) & checking_squares(role, king);
+    let near_winner = king_spread(reach.king[(!loser).index()]);
+    walls
+        .into_iter()
+        .filter(|&w| {
+            let by_king = attacks::king(king).contains(w) && !near_winner.contains(w);
+            let gone = Bitboard::from_square(w).with(king);
+            by_king || guarded_but(pos, bound, loser, gone).contains(w)
+        })
+        .fold(Bitboard::EMPTY, Bitboard::with)
 }
 
 /// The squares from which a `role` piece checks a king on `king` with no square between (a
@@ -1127,6 +1195,27 @@ mod tests {
         }
         // Without the b3 pawn the king takes on c2 and walks out, and White mates.
         let pos = fen("8/B4b2/2k5/1p1p4/1P1Pp1pB/2p1P1P1/1p6/bK3b2 w - - 0 1");
+        assert!(!cannot_mate_locked(&pos, Color::White));
+    }
+
+    /// White's only man is the queen, its king shut in on c1; the black king, shut in on b3 by
+    /// its own men, is never checked: to reach it the queen must take a man next to it, which
+    /// checks it from next to it, and Black, with no other way out, takes the queen back.
+    /// Black's pawns may take the queen too. Either way White is left a bare king.
+    #[test]
+    fn a_lone_piece_that_takes_next_to_the_king_is_taken() {
+        for fen_text in [
+            "8/6pp/8/8/ppp5/bkp4Q/qnp5/n1K5 b - - 0 1",
+            "8/4b3/6r1/4q3/ppp5/bkp4Q/qnp5/n1K5 b - - 0 1",
+        ] {
+            let pos = fen(fen_text);
+            assert!(cannot_mate_locked(&pos, Color::White), "{fen_text}");
+        }
+        // A rook taking a4 or c4 gives no check, so Black need not take it back: White mates.
+        let pos = fen("8/6pp/8/8/ppp5/bkp4R/qnp5/n1K5 b - - 0 1");
+        assert!(!cannot_mate_locked(&pos, Color::White));
+        // With a knight beside the queen, taking the queen leaves White mating material.
+        let pos = fen("8/6pp/8/8/ppp5/bkp4Q/qnp5/n1K2N2 b - - 0 1");
         assert!(!cannot_mate_locked(&pos, Color::White));
     }
 

@@ -167,6 +167,28 @@ fn men_whose_every_move_mates_are_walls() {
     }
 }
 
+/// Hard positions in which White has its king, shut in, and a queen, and the black king is
+/// shut in by its own men: the queen reaches it only by taking one of them next to it, with
+/// check, and is taken back; White is then a bare king. The locked-position proof decides
+/// White's side at once (a walk does not within five million positions).
+#[test]
+fn a_lone_queen_that_must_take_next_to_the_king_is_lost() {
+    let path = arbiter_test_support::fixture("chasolver/positions.txt");
+    let text =
+        std::fs::read_to_string(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
+    let lines: Vec<&str> = text.lines().collect();
+    for number in [2072, 2073, 2075, 2076] {
+        let line = lines[number - 1];
+        let (label, fen) = line.split_at(2);
+        assert_eq!(&label[..1], "-", "line {number}: {line}");
+        let pos = Position::from_fen(&epd_to_fen(fen)).unwrap();
+        assert!(
+            cannot_mate_locked(&pos, Color::White),
+            "line {number}: {line}"
+        );
+    }
+}
+
 /// Hard position 524 (also the shared unwinnability vector's): White's eight dark bishops mate
 /// only with the black king on a dark square whose light neighbours Black's two light bishops
 /// fill (c1 or h8), a long walk for the king while White clears its way. Neither guide nor the
