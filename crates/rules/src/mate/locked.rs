@@ -31,6 +31,17 @@
 //!    of any game: the first move that would break one needs a unit on a square its flood
 //!    excludes.
 //!
+//! Asked whether the winner can mate, a move of the loser that mates the winner ends the game
+//! first, so it breaks nothing: when the winner's king is frozen, a loser's piece stays frozen
+//! if its every move checks that king from a knight's jump or from next to it, and a loser's
+//! pawn's segment ends below a square where its push would check it. Such a check cannot be
+//! blocked, the king cannot step out (its way out is held by the loser's walls: for a pushed
+//! pawn, by the walls without it), and it is kept only where no unit of the winner can take
+//! the checker there, through the lines the checker opens by leaving. Likewise, when the winner
+//! has one piece besides its king and no pawn, taking that piece ends its hopes: the loser's
+//! pawns may take it, and it may take a wall next to the loser's frozen king from which it
+//! checks that king (the loser must take it back, and can).
+//!
 //! With that, a side can never check when none of its units can attack a square the other king
 //! can reach ([`cannot_check`]), and never mate when around every such square the king keeps a
 //! flight nothing can take away, or, when that king is the loser's only unit that moves and has
@@ -154,8 +165,14 @@ impl Bound {
     /// the nearest enemy candidate ahead on its file, or the nearest own candidate that can
     /// never move (whose segment is its square). Pawns without one are dropped (they might
     /// promote). Kings and pieces in `frozen` (assumed never to move) close segments too, and
-    /// are walls.
-    fn new(pos: &Position, mut candidates: Bitboard, frozen: Bitboard) -> Bound {
+    /// are walls; so do the squares of `mating` for the pawns of `loser` (a push there mates).
+    fn new(
+        pos: &Position,
+        mut candidates: Bitboard,
+        frozen: Bitboard,
+        loser: Option<Color>,
+        mating: Bitboard,
+    ) -> Bound {
         // Own pawns that never move, closing the segments behind them: found from the
         // segments, so grown until nothing changes (started afresh when candidates drop out).
         let mut stops = Bitboard::EMPTY;
@@ -167,8 +184,11 @@ impl Bound {
                 let Some(color) = pos.piece_at(sq).map(|p| p.color) else {
                     continue;
                 };
-                let closers =
+                let mut closers =
                     (candidates & pos.by_color(!color)) | frozen | (stops & pos.by_color(color));
+                if loser == Some(color) {
+                    closers |= mating;
+                }
                 let mut seg = Bitboard::from_square(sq);
                 let mut cur = Bitboard::from_square(sq);
                 let mut closed = false;
@@ -238,7 +258,12 @@ impl Reach {
             let pieces = pos.by_color(color) & !kings & !pos.by_role(Role::Pawn);
             for sq in pieces {
                 if let Some(role) = pos.role_at(sq) {
-                    let (r, a) = flood_piece(role, Bitboard::from_square(sq), walls);
+                    // A frozen piece stays (one whose moves all mate may attack beyond walls).
+                    let (r, a) = if walls.contains(sq) {
+                        (Bitboard::from_square(sq), piece_attacks(role, sq, walls))
+                    } else {
+                        flood_piece(role, Bitboard::from_square(sq), walls)
+                    };
                     occupy[ci] |= r;
                     piece_attack[ci] |= a;
                     units[ci].push(r);
@@ -349,8 +374,14 @@ fn fixed_point(
     kept: Bitboard,
 ) -> (Bound, Reach) {
     let kings = pos.by_role(Role::King);
+    // Squares where a loser's pawn pushed would mate, found not to (some unit of the winner
+    // could take it there).
+    let mut refused = Bitboard::EMPTY;
     loop {
-        let bound = Bound::new(pos, candidates, frozen);
+        let mating = loser.map_or(Bitboard::EMPTY, |loser| {
+            mating_pushes(pos, loser, frozen) & !refused
+        });
+        let bound = Bound::new(pos, candidates, frozen, loser, mating);
         // A frozen king has no square to go to: each neighbour holds one of its own walls, or
         // is attacked by an enemy pawn wall or frozen king (which also covers an enemy unit
         // that stands there defended). A frozen piece has no square to go to: every square it
@@ -367,7 +398,15 @@ fn fixed_point(
                     | frozen_guard(frozen & kings & pos.by_color(!color));
                 attacks::king(unit) & !own & !covered
             } else {
-                piece_attacks(piece.role, unit, bound.walls) & !own
+                // (No piece ever moves onto a king; a frozen one holds its square for good.)
+                let kept_king = frozen & Bitboard::from_square(pos.king_of(!color));
+                let exits = piece_attacks(piece.role, unit, bound.walls) & !own & !kept_king;
+                // A loser's piece whose every move checks the winner's frozen king where
+                // nothing can ever take it or step between: each move mates (checked below).
+                let mating = loser == Some(color)
+                    && frozen.contains(pos.king_of(!color))
+                    && (exits & !checking_squares(piece.role, pos.king_of(!color))).is_empty();
+                if mating { Bitboard::EMPTY } else { exits }
             };
             if exits.any() {
                 thawed = thawed.with(unit);
@@ -378,22 +417,69 @@ fn fixed_point(
             continue;
         }
         let reach = Reach::compute(pos, &bound);
+        // With a lone piece, the winner loses its last hope when the loser takes it: the
+        // loser's walls may take it, and it may take those that cost it its life at once.
+        let lone = loser.is_some_and(|loser| lone_piece(pos, !loser).is_some());
+        let sacrifices = loser.map_or(Bitboard::EMPTY, |loser| {
+            fatal_takes(pos, &bound, &reach, frozen, loser)
+        });
         let mut dropped = Bitboard::EMPTY;
         for &(sq, seg) in &bound.list {
             let Some(color) = pos.piece_at(sq).map(|p| p.color) else {
                 continue;
             };
             let enemy = (!color).index();
+            let losers = Some(color) == loser;
             let defended = guarded(pos, &bound, color);
             // Captured by an enemy piece or pawn, or by the enemy king where no wall defends
             // (unless that ends the game).
             let by_king = (seg & king_spread(reach.king[enemy]) & !defended).any()
                 && !(seg.count() == 1 && spared(pos, &bound, &reach, loser, sq, color));
-            let captured = (seg & reach.attack[enemy]).any() || by_king;
+            let harmless = if losers { sacrifices } else { Bitboard::EMPTY };
+            let captured = (seg & reach.attack[enemy] & !harmless).any() || by_king;
             // Capturing: an enemy unit can stand on one of its capture squares.
-            let captures = (pawn_attacks(color, seg) & reach.occupy[enemy]).any();
+            let captures =
+                (pawn_attacks(color, seg) & reach.occupy[enemy]).any() && !(losers && lone);
             if captured || captures {
                 dropped = dropped.with(sq);
+            }
+        }
+        // A piece frozen because its every move mates: no unit of the winner can take it on
+        // the square it moves to (the lines through the square it leaves open then).
+        if let Some(loser) = loser {
+            for unit in frozen & !kings & pos.by_color(loser) {
+                let Some(role) = pos.role_at(unit) else {
+                    continue;
+                };
+                let own = bound.walls & pos.by_color(loser);
+                let exits = piece_attacks(role, unit, bound.walls)
+                    & !own
+                    & !Bitboard::from_square(pos.king_of(!loser));
+                if exits.any() && (exits & takes_after(pos, &bound, !loser, unit)).any() {
+                    thawed = thawed.with(unit);
+                }
+            }
+        }
+        // A loser's pawn stopped below a square where its push would mate: no unit of the
+        // winner can take it there.
+        if let Some(loser) = loser {
+            let ours = pos.by_color(loser);
+            for &(sq, seg) in &bound.list {
+                let ahead = pushes(loser, seg) & !seg;
+                if !ours.contains(sq) || (ahead & mating).is_empty() {
+                    continue;
+                }
+                let Some(top) = pushes(!loser, ahead).into_iter().next() else {
+                    continue;
+                };
+                // The king's every way out stays guarded without the pawn where it stood.
+                let winner_walls = bound.walls & pos.by_color(!loser);
+                let guard = guarded_but(pos, &bound, loser, Bitboard::from_square(top))
+                    | pawn_attacks(loser, ahead);
+                let out = attacks::king(pos.king_of(!loser)) & !winner_walls & !guard;
+                if out.any() || (ahead & takes_after(pos, &bound, !loser, top)).any() {
+                    refused |= ahead;
+                }
             }
         }
         // A frozen piece must never be taken either.
@@ -405,11 +491,16 @@ fn fixed_point(
             let defended = guarded(pos, &bound, color);
             let by_king = (king_spread(reach.king[enemy]) & !defended).contains(unit)
                 && !spared(pos, &bound, &reach, loser, unit, color);
-            if reach.attack[enemy].contains(unit) || by_king {
+            let harmless = if Some(color) == loser {
+                sacrifices
+            } else {
+                Bitboard::EMPTY
+            };
+            if (reach.attack[enemy] & !harmless).contains(unit) || by_king {
                 thawed = thawed.with(unit);
             }
         }
-        if dropped.is_empty() && thawed.is_empty() {
+        if dropped.is_empty() && thawed.is_empty() && (mating & refused).is_empty() {
             return (bound, reach);
         }
         candidates &= !dropped;
@@ -540,14 +631,112 @@ fn lone_king(pos: &Position, bound: &Bound, reach: &Reach, winner: Color) -> boo
 /// The squares `color`'s walls guard for good: attacked by its pawn walls, its frozen king, or
 /// its frozen pieces (through the walls).
 fn guarded(pos: &Position, bound: &Bound, color: Color) -> Bitboard {
-    let own = pos.by_color(color);
+    guarded_but(pos, bound, color, Bitboard::EMPTY)
+}
+
+/// The squares `color`'s walls but those on `gone` guard for good (see [`guarded`]).
+fn guarded_but(pos: &Position, bound: &Bound, color: Color, gone: Bitboard) -> Bitboard {
+    let own = pos.by_color(color) & !gone;
     let mut guard = pawn_attacks(color, bound.pawn_walls & own);
     for unit in bound.walls & own & !bound.pawn_walls {
         if let Some(role) = pos.role_at(unit) {
-            guard |= piece_attacks(role, unit, bound.walls);
+            // Only the first square of each line: nothing can step between. (A frozen piece
+            // attacks no further, but one whose every move mates looks past its empty exits.)
+            guard |= piece_attacks(role, unit, Bitboard::FULL);
         }
     }
     guard
+}
+
+/// The square of `side`'s only unit besides its king, when it has exactly one and it is not a
+/// pawn: taking it leaves `side` a bare king, which never mates.
+fn lone_piece(pos: &Position, side: Color) -> Option<Square> {
+    let men = pos.by_color(side) & !pos.by_role(Role::King);
+    let sq = men.into_iter().next().filter(|_| men.count() == 1)?;
+    (pos.role_at(sq) != Some(Role::Pawn)).then_some(sq)
+}
+
+/// The loser's walls the winner's lone piece ([`lone_piece`]) can take only to be taken at
+/// once: next to the loser's frozen king, so that the piece landing there checks it from next
+/// to it (no block, and the king's other squares hold its own walls or are guarded for good:
+/// the loser must take the piece), and where the loser can: its king, when the square is next
+/// to it and the winner's king can never stand next to the square (nothing else of the winner
+/// guards it), or another of its walls but the king that guards it (a wall next to the square
+/// along a line, or a knight's jump away: nothing steps between, and only the taken piece could
+/// pin it). Whichever takes, the winner is left a bare king.
+fn fatal_takes(
+    pos: &Position,
+    bound: &Bound,
+    reach: &Reach,
+    frozen: Bitboard,
+    loser: Color,
+) -> Bitboard {
+    let king = pos.king_of(loser);
+    let Some(piece) = lone_piece(pos, !loser) else {
+        return Bitboard::EMPTY;
+    };
+    if !frozen.contains(king) {
+        return Bitboard::EMPTY;
+    }
+    let Some(role) = pos.role_at(piece) else {
+        return Bitboard::EMPTY;
+    };
+    let walls = bound.walls & pos.by_color(loser) & checking_squares(role, king);
+    let near_winner = king_spread(reach.king[(!loser).index()]);
+    walls
+        .into_iter()
+        .filter(|&w| {
+            let by_king = attacks::king(king).contains(w) && !near_winner.contains(w);
+            let gone = Bitboard::from_square(w).with(king);
+            by_king || guarded_but(pos, bound, loser, gone).contains(w)
+        })
+        .fold(Bitboard::EMPTY, Bitboard::with)
+}
+
+/// The squares from which a `role` piece checks a king on `king` with no square between (a
+/// knight's, or next to the king), so that the check cannot be blocked.
+fn checking_squares(role: Role, king: Square) -> Bitboard {
+    match role {
+        Role::Knight => attacks::knight(king),
+        _ => piece_attacks(role, king, Bitboard::EMPTY) & attacks::king(king),
+    }
+}
+
+/// The squares where a pawn of `loser`, pushed one step, checks the other king, when that king
+/// is in `frozen` (it never moves): a check no unit can step into and the king cannot answer
+/// by taking (the squares next to a frozen king that are not its own walls are guarded). Not
+/// where a double step could land (an en passant capture could take the pawn).
+fn mating_pushes(pos: &Position, loser: Color, frozen: Bitboard) -> Bitboard {
+    let king = pos.king_of(!loser);
+    if !frozen.contains(king) {
+        return Bitboard::EMPTY;
+    }
+    let double_step = Bitboard::rank(if loser == Color::White { 3 } else { 4 });
+    pawn_attacks(!loser, Bitboard::from_square(king)) & !double_step
+}
+
+/// The squares some unit of `winner` other than its king may ever take on, once the wall on
+/// `freed` has left it: its pawns' captures from their segments, and its pieces' attacks from
+/// every square they can reach (reached with the walls of `bound` as obstacles, as the game
+/// went until then) through the walls less `freed`. Every square when a pawn of `winner` is not
+/// bound (its promotions are not followed here).
+fn takes_after(pos: &Position, bound: &Bound, winner: Color, freed: Square) -> Bitboard {
+    let ours = pos.by_color(winner);
+    let pawns = ours & pos.by_role(Role::Pawn);
+    if (pawns & !bound.pawns).any() {
+        return Bitboard::FULL;
+    }
+    let open = bound.walls.without(freed);
+    let mut takes = pawn_attacks(winner, bound.segments[winner.index()]);
+    for sq in ours & !pawns & !pos.by_role(Role::King) {
+        if let Some(role) = pos.role_at(sq) {
+            let (reach, _) = flood_piece(role, Bitboard::from_square(sq), bound.walls);
+            for from in reach {
+                takes |= piece_attacks(role, from, open);
+            }
+        }
+    }
+    takes
 }
 
 /// The squares next to the frozen kings `kings`: they guard them for good.
@@ -626,7 +815,10 @@ fn no_mate_either_side_of_a_capture(pos: &Position, winner: Color) -> bool {
         let Some(piece) = pos.piece_at(sq) else {
             return false;
         };
-        (piece_attacks(piece.role, sq, occupied) & !pos.by_color(piece.color)).is_empty()
+        let exits = piece_attacks(piece.role, sq, occupied) & !pos.by_color(piece.color);
+        let mating = piece.color != winner
+            && (exits & !checking_squares(piece.role, pos.king_of(winner))).is_empty();
+        exits.is_empty() || mating
     });
     let mut frozen = occupied & !pawns & !kings;
     for color in Color::ALL {
@@ -663,7 +855,7 @@ const BOXED_TRIES: usize = 2;
 /// Whether each square of `squares` can get a unit of its own among `units` (each given by the
 /// squares it can stand on), no unit serving two squares: a bipartite matching, by augmenting
 /// paths.
-fn can_fill(squares: Bitboard, units: &[Bitboard]) -> bool {
+pub(crate) fn can_fill(squares: Bitboard, units: &[Bitboard]) -> bool {
     if squares.is_empty() {
         return true;
     }
@@ -957,6 +1149,74 @@ mod tests {
             assert!(!no_mate(&pos, &bound, &reach, side, true), "{side}");
             assert!(cannot_mate_locked(&pos, side), "{side}");
         }
+    }
+
+    /// The black rook's only move, to a1, checks the white king on b1, which can never move
+    /// (a2, c1 and c2 are guarded by Black's walls) nor take it (b2 guards a1): a mate, which
+    /// ends the game. So the rook never moves while the game goes on, the a3 pawn never
+    /// promotes behind it, and White's light bishops, shut above the wall with the black king
+    /// and its dark bishop, never mate it: every light square has two dark neighbours.
+    #[test]
+    fn a_piece_whose_every_move_mates_is_a_wall() {
+        let pos = fen("6B1/b7/2k5/p1p1p1pB/P1P1P1P1/pp6/rp6/1K2b3 b - - 0 1");
+        let (bound, _) = bound_pawns(&pos, Some(Color::Black)).unwrap();
+        assert!(bound.walls.contains(Square::A2) && bound.walls.contains(Square::A3));
+        assert!(cannot_mate_locked(&pos, Color::White));
+        // Without the b2 pawn the king takes the rook on a1, walks out, and White mates.
+        let pos = fen("6B1/b7/2k5/p1p1p1pB/P1P1P1P1/pp6/r7/1K2b3 b - - 0 1");
+        assert!(!cannot_mate_locked(&pos, Color::White));
+    }
+
+    /// The black knight on h2 mates from either square it can go to (f1 and g4 check the
+    /// white king, shut in on e3); a white bishop may take it from g3. On either side of that
+    /// capture, White's dark bishops never mate: Black's king has two light neighbours wherever
+    /// they check it, and Black has one light bishop.
+    #[test]
+    fn a_piece_whose_every_move_mates_is_ruled_on_either_side_of_its_capture() {
+        let pos = fen("6b1/8/1k6/3p1p2/3PpP1B/3pKp2/3P1P1n/B7 w - - 0 1");
+        assert!(cannot_mate_locked(&pos, Color::White));
+        // The knight on h7 fills a light flight of h8 (mate: Bg7, guarded from h6).
+        let pos = fen("6b1/7n/1k6/3p1p2/3PpP1B/3pKp2/3P1P2/B7 w - - 0 1");
+        assert!(!cannot_mate_locked(&pos, Color::White));
+    }
+
+    /// Black's c3 pawn, pushed to c2, mates the white king shut in on b1 (b3 guards c2, the
+    /// a1 bishop b2): it never moves while the game goes on, so it never promotes, and the
+    /// squares behind it stay closed to White's dark bishops.
+    #[test]
+    fn a_pawn_whose_push_mates_is_a_wall() {
+        for turn in ["w", "b"] {
+            let pos = fen(&format!(
+                "8/B4b2/2k5/1p1p4/1P1Pp1pB/1pp1P1P1/1p6/bK3b2 {turn} - - 0 1"
+            ));
+            let (bound, _) = bound_pawns(&pos, Some(Color::Black)).unwrap();
+            assert!(bound.pawn_walls.contains(Square::C3), "{turn}");
+            assert!(cannot_mate_locked(&pos, Color::White), "{turn}");
+        }
+        // Without the b3 pawn the king takes on c2 and walks out, and White mates.
+        let pos = fen("8/B4b2/2k5/1p1p4/1P1Pp1pB/2p1P1P1/1p6/bK3b2 w - - 0 1");
+        assert!(!cannot_mate_locked(&pos, Color::White));
+    }
+
+    /// White's only man is the queen, its king shut in on c1; the black king, shut in on b3 by
+    /// its own men, is never checked: to reach it the queen must take a man next to it, which
+    /// checks it from next to it, and Black, with no other way out, takes the queen back.
+    /// Black's pawns may take the queen too. Either way White is left a bare king.
+    #[test]
+    fn a_lone_piece_that_takes_next_to_the_king_is_taken() {
+        for fen_text in [
+            "8/6pp/8/8/ppp5/bkp4Q/qnp5/n1K5 b - - 0 1",
+            "8/4b3/6r1/4q3/ppp5/bkp4Q/qnp5/n1K5 b - - 0 1",
+        ] {
+            let pos = fen(fen_text);
+            assert!(cannot_mate_locked(&pos, Color::White), "{fen_text}");
+        }
+        // A rook taking a4 or c4 gives no check, so Black need not take it back: White mates.
+        let pos = fen("8/6pp/8/8/ppp5/bkp4R/qnp5/n1K5 b - - 0 1");
+        assert!(!cannot_mate_locked(&pos, Color::White));
+        // With a knight beside the queen, taking the queen leaves White mating material.
+        let pos = fen("8/6pp/8/8/ppp5/bkp4Q/qnp5/n1K2N2 b - - 0 1");
+        assert!(!cannot_mate_locked(&pos, Color::White));
     }
 
     #[test]

@@ -21,7 +21,8 @@
 //!    microseconds);
 //! 6. the search: a best-first walk of the reachable positions guided toward mates, then an
 //!    exhaustive depth-first walk that either meets a mate or proves, by visiting every
-//!    reachable position, that none exists.
+//!    reachable position, that none exists, and last a walk aimed at one planned mate
+//!    (a private module, `aim`), which can only find one.
 //!
 //! [`rule`] judges a position for both sides under one node budget (the ruling `export` gives
 //! every game's final position).
@@ -44,6 +45,7 @@
 //! assert!(matches!(can_mate(&pos, Color::White, &MateLimits::default()), CanMate::Yes(_)));
 //! ```
 
+mod aim;
 mod checks;
 mod dive;
 mod exhaust;

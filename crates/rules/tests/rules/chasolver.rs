@@ -144,3 +144,67 @@ fn kings_shut_in_on_two_squares_are_proved_without_a_search() {
     }
     assert_eq!(proved, 18);
 }
+
+/// Hard positions in which White's king is shut in and a black piece or pawn could only move by
+/// mating it (a rook or a knight that checks from every square it can go to, a pawn whose push
+/// checks): such a move ends the game, so the man is a wall while White tries to mate, and the
+/// locked-position proof decides White's side at once (a walk meets over a million positions).
+#[test]
+fn men_whose_every_move_mates_are_walls() {
+    let path = arbiter_test_support::fixture("chasolver/positions.txt");
+    let text =
+        std::fs::read_to_string(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
+    let lines: Vec<&str> = text.lines().collect();
+    for number in [2003, 2116, 2395, 3114] {
+        let line = lines[number - 1];
+        let (label, fen) = line.split_at(2);
+        assert_eq!(&label[..1], "-", "line {number}: {line}");
+        let pos = Position::from_fen(&epd_to_fen(fen)).unwrap();
+        assert!(
+            cannot_mate_locked(&pos, Color::White),
+            "line {number}: {line}"
+        );
+    }
+}
+
+/// Hard positions in which White has its king, shut in, and a queen, and the black king is
+/// shut in by its own men: the queen reaches it only by taking one of them next to it, with
+/// check, and is taken back; White is then a bare king. The locked-position proof decides
+/// White's side at once (a walk does not within five million positions).
+#[test]
+fn a_lone_queen_that_must_take_next_to_the_king_is_lost() {
+    let path = arbiter_test_support::fixture("chasolver/positions.txt");
+    let text =
+        std::fs::read_to_string(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
+    let lines: Vec<&str> = text.lines().collect();
+    for number in [2072, 2073, 2075, 2076] {
+        let line = lines[number - 1];
+        let (label, fen) = line.split_at(2);
+        assert_eq!(&label[..1], "-", "line {number}: {line}");
+        let pos = Position::from_fen(&epd_to_fen(fen)).unwrap();
+        assert!(
+            cannot_mate_locked(&pos, Color::White),
+            "line {number}: {line}"
+        );
+    }
+}
+
+/// Hard position 524 (also the shared unwinnability vector's): White's eight dark bishops mate
+/// only with the black king on a dark square whose light neighbours Black's two light bishops
+/// fill (c1 or h8), a long walk for the king while White clears its way. Neither guide nor the
+/// exhaustive walk meets it within the default limit; the walk aimed at that square does.
+#[test]
+fn eight_bishops_mate_where_the_plan_aims() {
+    let path = arbiter_test_support::fixture("chasolver/positions.txt");
+    let text =
+        std::fs::read_to_string(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
+    let line = text.lines().nth(523).unwrap();
+    let (label, fen) = line.split_at(2);
+    assert_eq!(label, "W-", "{line}");
+    let pos = Position::from_fen(&epd_to_fen(fen)).unwrap();
+    let verdict = Solver::new().judge(&pos, Color::White, &MateLimits::default());
+    let CanMate::Yes(helpmate) = verdict.answer else {
+        panic!("{line}: {verdict:?}");
+    };
+    assert!(replays_to_mate(&pos, Color::White, &helpmate), "{line}");
+}
