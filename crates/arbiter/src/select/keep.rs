@@ -269,9 +269,9 @@ mod tests {
         while let Some(game) = games.next_game() {
             let game = game.unwrap();
             assert!(game.tree.tag_value("WhiteElo").is_some());
-            moves.push(game.tree.main_line().count());
+            moves.push((game.tree.main_line().count(), game.tags_passed));
         }
-        assert_eq!(moves, [2, 0]);
+        assert_eq!(moves, [(2, Some(true)), (0, Some(false))]);
     }
 
     #[test]

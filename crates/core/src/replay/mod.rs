@@ -217,6 +217,9 @@ pub struct GameReport {
     /// The first ply at which the main line reaches one of [`ReplayOptions::positions`] (0: its
     /// start).
     pub position_ply: Option<u32>,
+    /// Whether the game's tags passed [`ReplayOptions::movetext_if`], when they were tested (a
+    /// game without movetext never is).
+    pub tags_passed: Option<bool>,
 }
 
 /// Replays games; reusable from one game to the next so that buffers are allocated once.
@@ -732,6 +735,7 @@ impl Visitor for Replayer {
         report.tree.clear();
         report.opening = None;
         report.position_ply = None;
+        report.tags_passed = None;
         self.opening.reset();
         self.log.reset();
         self.notes.reset();
@@ -760,7 +764,9 @@ impl Visitor for Replayer {
             .as_ref()
             .filter(|_| self.options.tree)
         {
-            self.tree_movetext = test.passes(&self.report);
+            let passed = test.passes(&self.report);
+            self.report.tags_passed = Some(passed);
+            self.tree_movetext = passed;
         }
         Flow::Continue
     }
