@@ -30,30 +30,6 @@ pub fn digits(mut n: u64) -> ([u8; 20], usize) {
     (digits, len)
 }
 
-/// [`digits`] of a number that is below 100 nearly always (a move number): then one lookup,
-/// inlined where it is used; a larger one goes through [`digits`], out of line.
-#[inline(always)]
-pub fn small_digits(n: u64) -> ([u8; 20], usize) {
-    if n >= 100 {
-        return large_digits(n);
-    }
-    let mut digits = [0u8; 20];
-    if n < 10 {
-        digits[0] = b'0' + n as u8;
-        (digits, 1)
-    } else {
-        let pair = n as usize * 2;
-        digits[..2].copy_from_slice(&PAIRS[pair..pair + 2]);
-        (digits, 2)
-    }
-}
-
-/// [`digits`], out of line (see [`small_digits`]).
-#[inline(never)]
-fn large_digits(n: u64) -> ([u8; 20], usize) {
-    digits(n)
-}
-
 /// `00` to `99`, two bytes each.
 const PAIRS: [u8; 200] = {
     let mut pairs = [0u8; 200];
@@ -92,7 +68,6 @@ mod tests {
         for n in edges {
             let (digits, len) = digits(n);
             assert_eq!(&digits[..len], n.to_string().as_bytes(), "{n}");
-            assert_eq!(small_digits(n), (digits, len), "{n}");
         }
     }
 }

@@ -247,6 +247,44 @@ impl Lines<'_> {
         }
     }
 
+    /// Places a unit of at most 15 ASCII bytes, given as the low bytes of `word` (little-endian)
+    /// and its length: the separator before it (a space or a line end) and the unit go out as one
+    /// store of 16 bytes, cut back.
+    #[inline(always)]
+    fn word(&mut self, word: u128, len: usize) {
+        let (word, written) = if self.column == 0 {
+            (word, len)
+        } else if self.fits(len) {
+            self.column += 1;
+            ((word << 8) | u128::from(b' '), len + 1)
+        } else {
+            self.column = 0;
+            ((word << 8) | u128::from(b'\n'), len + 1)
+        };
+        self.column += len;
+        push_cut(self.out, &word.to_le_bytes(), written);
+    }
+
+    /// Places a clock comment ([`clock_comment`]), with the separator before it, as one copy of
+    /// a fixed size.
+    #[inline]
+    fn clock(&mut self, comment: &[u8; 18]) {
+        let mut unit = [b' '; 19];
+        unit[1..].copy_from_slice(comment);
+        if self.column == 0 {
+            self.out.extend_from_slice(&unit[1..]);
+        } else {
+            if self.fits(comment.len()) {
+                self.column += 1;
+            } else {
+                unit[0] = b'\n';
+                self.column = 0;
+            }
+            self.out.extend_from_slice(&unit);
+        }
+        self.column += comment.len();
+    }
+
     /// Places a unit of text.
     fn text(&mut self, text: &str) {
         self.unit(width(text), |out| out.extend_from_slice(text.as_bytes()));
@@ -305,8 +343,8 @@ fn write_movetext(tree: &GameTree, options: &WriteOptions, lines: &mut Lines<'_>
             Node::Comment(span) => {
                 let text = tree.text(span);
                 let written = if options.comments {
-                    if let Some(comment) = clock_comment(text) {
-                        lines.unit(comment.len(), |out| out.extend_from_slice(&comment));
+                    if let Some(comment) = clock_comment(text.as_bytes()) {
+                        lines.clock(&comment);
                         numbered = true;
                         continue;
                     }
@@ -351,7 +389,9 @@ fn write_movetext(tree: &GameTree, options: &WriteOptions, lines: &mut Lines<'_>
 }
 
 /// A move (its SAN padded, and its length) with its number: `12. e4` for White, `12... e5` for
-/// Black when `numbered`, else `e5`.
+/// Black when `numbered`, else `e5`. A move numbered below 100 (nearly all) is one word: its
+/// number and dots from a table, its SAN shifted in after them, and the separator before them
+/// ([`Lines::word`]).
 #[inline]
 fn write_move(
     tree: &GameTree,
@@ -361,13 +401,21 @@ fn write_move(
     lines: &mut Lines<'_>,
 ) {
     let (number, black) = tree.move_number(ply);
+    let mut padded = [0; 8];
+    padded[..7].copy_from_slice(san);
+    let san_word = u128::from(u64::from_le_bytes(padded));
     if black && !numbered {
-        lines.unit(san_len, |out| push_cut(out, san, san_len));
+        lines.word(san_word, san_len);
         return;
     }
-    // Number, dots and move appended as whole fixed-size arrays and cut back: copies of known
-    // size are a few stores, where a copy of a slice's length is a call to `memcpy`.
-    let (digits, len) = crate::decimal::small_digits(u64::from(number));
+    if let Some(&(prefix, prefix_len)) = MOVE_PREFIXES[usize::from(black)].get(number as usize) {
+        let prefix_len = usize::from(prefix_len);
+        let word = u128::from(prefix) | san_word << (8 * prefix_len);
+        lines.word(word, prefix_len + san_len);
+        return;
+    }
+    // A larger number: number, dots and move appended as whole fixed-size arrays and cut back.
+    let (digits, len) = crate::decimal::digits(u64::from(number));
     let (dots, dots_len) = if black {
         (*b"... ", 4)
     } else {
@@ -380,13 +428,46 @@ fn write_move(
     });
 }
 
+/// The numbers and dots before a move numbered below 100, as the low bytes of a word and their
+/// length: `12. ` for White (`[0]`), `12... ` for Black (`[1]`).
+const MOVE_PREFIXES: [[(u64, u8); 100]; 2] = {
+    let mut prefixes = [[(0, 0); 100]; 2];
+    let mut n = 0;
+    while n < 100 {
+        let mut side = 0;
+        while side < 2 {
+            let mut bytes = [0u8; 8];
+            let mut len = 0;
+            if n >= 10 {
+                bytes[0] = b'0' + (n / 10) as u8;
+                len = 1;
+            }
+            bytes[len] = b'0' + (n % 10) as u8;
+            len += 1;
+            let dots = if side == 0 { 1 } else { 3 };
+            let mut d = 0;
+            while d < dots {
+                bytes[len] = b'.';
+                len += 1;
+                d += 1;
+            }
+            bytes[len] = b' ';
+            len += 1;
+            prefixes[side][n] = (u64::from_le_bytes(bytes), len as u8);
+            side += 1;
+        }
+        n += 1;
+    }
+    prefixes
+};
+
 /// The comment `{ [%clk H:MM:SS] }` when `text` is lichess's ` [%clk H:MM:SS] ` (nearly every
 /// comment of a lichess archive), each `H`, `M` and `S` a byte from `0` to `?`: a single unit
 /// with nothing to fold, written as it is, where [`folded`] and the copy of a slice's length
 /// cost select a fifth of what writing a lichess game costs.
 #[inline]
-fn clock_comment(text: &str) -> Option<[u8; 18]> {
-    let bytes: &[u8; 16] = text.as_bytes().try_into().ok()?;
+fn clock_comment(text: &[u8]) -> Option<[u8; 18]> {
+    let bytes: &[u8; 16] = text.try_into().ok()?;
     const SHAPE: u128 = u128::from_le_bytes(*b" [%clk 0:00:00] ");
     const MASK: u128 = u128::from_le_bytes([
         0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xF0, 0xFF, 0xF0, 0xF0, 0xFF, 0xF0, 0xF0, 0xFF,
@@ -837,6 +918,62 @@ mod tests {
         );
     }
 
+    /// Every move number, below 100 (from the table) and above, for both sides, as `format!`
+    /// writes it, numbered after a NAG, the lines broken where a token would pass the width.
+    #[test]
+    fn move_numbers_are_written_as_format_writes_them() {
+        let sans = [
+            "Kd2", "Kd7", "Ke2", "Ke7", "Kd1", "Ke8", "Kc2", "Kd8", "Kc1", "Kc8",
+        ];
+        for fullmove in [1, 2, 9, 10, 11, 49, 98, 99, 100, 101, 999, 1000, 99_999] {
+            for black_first in [false, true] {
+                let turn = if black_first { 'b' } else { 'w' };
+                let fen = format!("4k3/8/8/8/8/8/8/4K3 {turn} - - 0 {fullmove}");
+                let mut tree = GameTree::default();
+                tree.start(&Position::from_fen(&fen).unwrap());
+                let mut tokens = Vec::new();
+                for (i, san) in sans.iter().enumerate() {
+                    let ply = i as u32 + 1;
+                    tree.san(san, ply);
+                    let (number, black) = tree.move_number(ply);
+                    // Black's move is numbered first and after the NAG.
+                    tokens.push(match (black, i == 0 || i == 4) {
+                        (true, true) => format!("{number}... {san}"),
+                        (true, false) => san.to_string(),
+                        (false, _) => format!("{number}. {san}"),
+                    });
+                    if i == 3 {
+                        tree.nag(3);
+                        tokens.push("$3".into());
+                    }
+                }
+                tokens.push("*".into());
+                let mut lines = vec![String::new()];
+                for token in &tokens {
+                    let line = lines.last_mut().unwrap();
+                    if line.is_empty() {
+                        line.push_str(token);
+                    } else if line.len() + 1 + token.len() <= LINE_WIDTH {
+                        line.push(' ');
+                        line.push_str(token);
+                    } else {
+                        lines.push(token.clone());
+                    }
+                }
+                let expected = lines.join("\n") + "\n\n";
+                assert_eq!(
+                    movetext(&written(
+                        &tree,
+                        GameResult::Unknown,
+                        &WriteOptions::default()
+                    )),
+                    expected,
+                    "{fen}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn lines_stay_within_eighty_characters() {
         let moves: Vec<String> = (0..200)
@@ -907,8 +1044,8 @@ mod tests {
                     }
                 }
             }
-            assert!(clock_comment(&format!(" [%clk {clock}] ")).is_some());
-            assert!(clock_comment(&format!(" [%clk {clock}]  ")).is_none());
+            assert!(clock_comment(format!(" [%clk {clock}] ").as_bytes()).is_some());
+            assert!(clock_comment(format!(" [%clk {clock}]  ").as_bytes()).is_none());
             let options = WriteOptions::default();
             let text = written(&fast, GameResult::Unknown, &options);
             assert_eq!(text, written(&general, GameResult::Unknown, &options));

@@ -16,6 +16,8 @@
 //! arbiter's verdict columns (the rulings last), so that the output unions with that dataset and
 //! joins on `Site`.
 
+use std::cell::OnceCell;
+
 use crate::columns::{Column, ColumnKind, table_columns};
 use crate::date::{CalendarDate, YearMonth};
 use crate::moment::Moment;
@@ -58,29 +60,44 @@ impl std::fmt::Debug for RecordColumn {
 /// How a record gives a column's cell.
 type CellOf = for<'r, 'a> fn(&'r Cells<'r, 'a>) -> Cell<'a>;
 
-/// A record, with what its cells share, worked out once a row: the `file` cell (plain text or
-/// not, as the formatter knows), the `UTCTime` tag read as a time of day, and the year and month
-/// the game was played.
+/// A record, with what its cells share, worked out at most once a row, when a cell first asks:
+/// the `file` cell (plain text or not, as the formatter knows), the `UTCTime` tag read as a time
+/// of day, and the year and month the game was played (`--where` asks for one or two cells, and
+/// working out the dates for each cost select 3% of its instructions on master games).
 struct Cells<'r, 'a> {
     r: &'r ExportRecord<'a>,
     file: Cell<'a>,
-    utc_time: Option<Moment>,
-    played_in: YearMonth,
+    utc_time: OnceCell<Option<Moment>>,
+    played_in: OnceCell<YearMonth>,
 }
 
 impl<'r, 'a> Cells<'r, 'a> {
     fn of(r: &'r ExportRecord<'a>, file: Cell<'a>) -> Cells<'r, 'a> {
-        // The tags `played_on` reads, in its order: the first that gives a year.
-        let utc = YearMonth::from_pgn(r.utc_date);
         Cells {
             r,
             file,
-            utc_time: Moment::time_of_day(r.utc_time),
-            played_in: match utc.year {
-                Some(_) => utc,
-                None => YearMonth::from_pgn(r.date),
-            },
+            utc_time: OnceCell::new(),
+            played_in: OnceCell::new(),
         }
+    }
+
+    /// The `UTCTime` tag read as a time of day.
+    fn utc_time(&self) -> Option<Moment> {
+        *self
+            .utc_time
+            .get_or_init(|| Moment::time_of_day(self.r.utc_time))
+    }
+
+    /// The year and month the game was played: from the first of the tags `played_on` reads, in
+    /// its order, that gives a year.
+    fn played_in(&self) -> YearMonth {
+        *self.played_in.get_or_init(|| {
+            let utc = YearMonth::from_pgn(self.r.utc_date);
+            match utc.year {
+                Some(_) => utc,
+                None => YearMonth::from_pgn(self.r.date),
+            }
+        })
     }
 
     fn cell(&self, column: &RecordColumn) -> Cell<'a> {
@@ -156,17 +173,17 @@ pub const COLUMNS: [RecordColumn; 41] = {
             date.map_or(Cell::Null, Cell::Date)
         }),
         column("year", Int32, true, |c| {
-            c.played_in
+            c.played_in()
                 .year
                 .map_or(Cell::Null, |year| Cell::Int(year.into()))
         }),
         column("month", Int32, true, |c| {
-            c.played_in
+            c.played_in()
                 .month
                 .map_or(Cell::Null, |month| Cell::Int(month.into()))
         }),
         column("utc_time", Time, true, |c| {
-            c.utc_time.map_or(Cell::Null, Cell::Moment)
+            c.utc_time().map_or(Cell::Null, Cell::Moment)
         }),
         column("white_clock", Float64, true, |c| {
             c.r.final_clocks[0].map_or(Cell::Null, Cell::Seconds)
@@ -183,7 +200,7 @@ pub const COLUMNS: [RecordColumn; 41] = {
             rating_diff(c.r.rating_diffs[1], i32::MAX.into())
         }),
         column("utc_timestamp", Timestamp, true, |c| {
-            utc_timestamp(c.r.utc_date, c.utc_time)
+            utc_timestamp(c.r.utc_date, c.utc_time())
         }),
         column("offset", Int64, false, |c| offset(c.r.offset)),
         column("white_can_mate", Bool, true, |c| {
@@ -213,6 +230,38 @@ pub const WHERE_FIELDS: usize = COLUMNS.len() + OPENING_COLUMNS.len();
 
 /// The fixed export fields' names, in order.
 pub const FIELDS: [&str; COLUMNS.len()] = names(&COLUMNS);
+
+/// The fixed export fields a game's tags decide alone, by name: their values are known once the
+/// tags are read (the `TimeControl` tag read into the speed and the periods), whatever the
+/// movetext holds. `result` is not one (a game without a `Result` tag takes its termination
+/// marker's), nor are `file`, `index` and `game` (the run's, not the game's).
+pub const TAG_FIELDS: [&str; 25] = [
+    "event",
+    "site",
+    "date",
+    "round",
+    "white",
+    "black",
+    "white_elo",
+    "black_elo",
+    "eco",
+    "opening",
+    "termination",
+    "time_control",
+    "base_seconds",
+    "increment_seconds",
+    "speed",
+    "played_on",
+    "year",
+    "month",
+    "utc_time",
+    "white_title",
+    "black_title",
+    "white_rating_diff",
+    "black_rating_diff",
+    "utc_timestamp",
+    "offset",
+];
 
 /// The optional column of the main line in SAN (`--movetext`), after the fixed ones.
 pub(crate) const MOVETEXT: RecordColumn = column("movetext", ColumnKind::String, false, |c| {
@@ -255,7 +304,7 @@ pub(crate) const LICHESS_COLUMNS: [RecordColumn; 35] = {
             CalendarDate::from_pgn(c.r.utc_date).map_or(Cell::Null, Cell::Date)
         }),
         column("UTCTime", TimeMillisUtc, true, |c| {
-            c.utc_time.map_or(Cell::Null, Cell::Moment)
+            c.utc_time().map_or(Cell::Null, Cell::Moment)
         }),
         column("ECO", String, true, |c| known(c.r.eco)),
         column("Opening", String, true, |c| text(c.r.opening)),

@@ -93,7 +93,10 @@ impl GameFormatter for Chooser<'_> {
         let options = &plan.options;
         let tree = &report.tree;
         let invalid = report.errors > 0;
-        let passes = plan.keep.keeps(source, number, report);
+        // The tags' test at their end gave the answer already when the tags alone decide.
+        let passes = report
+            .tags_passed
+            .unwrap_or_else(|| plan.keep.keeps(source, number, report));
         let original: &[u8] = if options.keep_source {
             &report.source
         } else {

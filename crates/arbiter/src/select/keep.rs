@@ -7,11 +7,12 @@
 //! not.
 
 use std::fmt;
+use std::sync::Arc;
 
 use arbiter_core::position::Targets;
-use arbiter_core::replay::GameReport;
+use arbiter_core::replay::{GameReport, TagTest};
 use arbiter_report::output::GameNumber;
-use arbiter_report::record::{COLUMNS, ExportRecord, WHERE_FIELDS};
+use arbiter_report::record::{COLUMNS, ExportRecord, FIELDS, TAG_FIELDS, WHERE_FIELDS};
 use arbiter_rules::{FenError, Position};
 
 use super::expr::{ExprError, Filter};
@@ -104,6 +105,27 @@ impl Keep {
         })
     }
 
+    /// Whether the tags alone decide which games are kept: no position is looked for, and the
+    /// expression reads only fields the tags decide ([`TAG_FIELDS`]) and tags.
+    pub fn decided_by_tags(&self) -> bool {
+        let tag_field = |&field: &usize| FIELDS.get(field).is_some_and(|f| TAG_FIELDS.contains(f));
+        !self.has_positions()
+            && self
+                .filter
+                .as_ref()
+                .is_some_and(|f| f.fields().iter().all(tag_field))
+    }
+
+    /// When the tags alone decide ([`Keep::decided_by_tags`]), the test of `keep` a game's tags
+    /// pass exactly when [`Keep::keeps`] keeps the game (the replay then builds the tree only for
+    /// the games kept).
+    pub fn tag_test(keep: &Arc<Keep>) -> Option<TagTest> {
+        keep.decided_by_tags().then(|| {
+            let keep = Arc::clone(keep);
+            TagTest::new(move |report| keep.keeps("", GameNumber::default(), report))
+        })
+    }
+
     /// Whether `position` was given (a game must reach one, and rows have `position_ply`).
     pub fn has_positions(&self) -> bool {
         !self.positions.is_empty()
@@ -172,6 +194,84 @@ mod tests {
         assert!(!keep("eco == \"B20\"").reads_opening());
         assert!(keep("tag(\"WhiteTitle\") == \"GM\"").reads_tags());
         assert!(!keep("valid").reads_tags());
+    }
+
+    /// Each field of `TAG_FIELDS` has its final value once the tags are read: games with and
+    /// without a `Result` tag, a time control, a date and time, a bad FEN and a broken main line.
+    #[test]
+    fn the_tag_fields_are_known_once_the_tags_are_read() {
+        use std::sync::Mutex;
+
+        use arbiter_core::{Games, ReplayOptions};
+
+        let pgn = "[Event \"Rated Blitz\"]\n[Site \"https://lichess.org/x\"]\n\
+                   [Date \"2024.01.02\"]\n[Round \"-\"]\n[White \"a\"]\n[Black \"b\"]\n\
+                   [Result \"1-0\"]\n[UTCDate \"2024.01.02\"]\n[UTCTime \"10:11:12\"]\n\
+                   [WhiteElo \"2100\"]\n[BlackElo \"1900\"]\n[WhiteRatingDiff \"+5\"]\n\
+                   [BlackRatingDiff \"-5\"]\n[WhiteTitle \"FM\"]\n[ECO \"C20\"]\n\
+                   [Opening \"King's Pawn\"]\n[TimeControl \"180+2\"]\n\
+                   [Termination \"Normal\"]\n\n\
+                   1. e4 { [%clk 0:03:00] } e5 { [%clk 0:03:00] } 2. Qh5 Nc6 3. Bc4 Nf6 \
+                   4. Qxf7# 1-0\n\n\
+                   [White \"c\"]\n[TimeControl \"40/7200:3600\"]\n\n1. d4 d5 2. Kd3 Kd7 *\n\n\
+                   [FEN \"8/8/8 w\"]\n[Date \"2001.??.??\"]\n\n1. e4 1/2-1/2\n\n\
+                   [Black \"d\"]\n\n1. e4 e5 2. Ke3 Nf6 3. Qxf7 0-1\n";
+        let early = Arc::new(Mutex::new(Vec::new()));
+        let tag_cells = |report: &GameReport| -> Vec<String> {
+            let record = ExportRecord::from_report("", GameNumber::default(), report);
+            (0..COLUMNS.len())
+                .filter(|&field| TAG_FIELDS.contains(&FIELDS[field]))
+                .map(|field| format!("{:?}", record.cell(field)))
+                .collect()
+        };
+        let seen = Arc::clone(&early);
+        let options = ReplayOptions {
+            tree: true,
+            movetext_if: Some(TagTest::new(move |report| {
+                seen.lock().unwrap().push(tag_cells(report));
+                true
+            })),
+            ..ReplayOptions::default()
+        };
+        let mut last = Vec::new();
+        let mut games = Games::from_reader("t.pgn", pgn.as_bytes(), options);
+        while let Some(game) = games.next_game() {
+            last.push(tag_cells(game.unwrap()));
+        }
+        assert_eq!(last.len(), 4);
+        assert_eq!(*early.lock().unwrap(), last);
+        assert_eq!(
+            TAG_FIELDS.iter().filter(|f| FIELDS.contains(f)).count(),
+            TAG_FIELDS.len(),
+            "every tag field is an export field"
+        );
+    }
+
+    #[test]
+    fn the_tree_holds_the_movetext_of_the_games_the_tags_keep() {
+        use arbiter_core::{Games, ReplayOptions};
+
+        let pgn = "[WhiteElo \"2600\"]\n\n1. e4 e5 *\n\n[WhiteElo \"2400\"]\n\n1. d4 d5 *\n";
+        let keep = |text: &str, fens: &[String]| Arc::new(Keep::new(Some(text), fens).unwrap());
+        let strong = keep("white_elo >= 2500 and tag(\"Event\") == null", &[]);
+        assert!(strong.decided_by_tags());
+        assert!(!keep("plies > 2", &[]).decided_by_tags());
+        assert!(!keep("result == \"1-0\"", &[]).decided_by_tags());
+        let e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -".to_owned();
+        assert!(!keep("white_elo >= 2500", &[e4]).decided_by_tags());
+        let options = ReplayOptions {
+            tree: true,
+            movetext_if: Keep::tag_test(&strong),
+            ..ReplayOptions::default()
+        };
+        let mut moves = Vec::new();
+        let mut games = Games::from_reader("t.pgn", pgn.as_bytes(), options);
+        while let Some(game) = games.next_game() {
+            let game = game.unwrap();
+            assert!(game.tree.tag_value("WhiteElo").is_some());
+            moves.push((game.tree.main_line().count(), game.tags_passed));
+        }
+        assert_eq!(moves, [(2, Some(true)), (0, Some(false))]);
     }
 
     #[test]

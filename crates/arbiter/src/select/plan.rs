@@ -19,6 +19,8 @@
 //! # Ok::<(), arbiter::select::KeepError>(())
 //! ```
 
+use std::sync::Arc;
+
 use arbiter_core::replay::ReplayOptions;
 use arbiter_report::pgn_writer::WriteOptions;
 
@@ -49,7 +51,7 @@ pub struct SelectOptions {
 #[derive(Debug)]
 pub struct SelectPlan {
     /// The games kept.
-    pub(super) keep: Keep,
+    pub(super) keep: Arc<Keep>,
     /// The options, as given.
     pub(super) options: SelectOptions,
 }
@@ -58,14 +60,19 @@ impl SelectPlan {
     /// Checks `options`.
     pub fn new(options: SelectOptions) -> Result<SelectPlan, KeepError> {
         let keep = Keep::new(options.filter.as_deref(), &options.positions)?;
-        Ok(SelectPlan { keep, options })
+        Ok(SelectPlan {
+            keep: Arc::new(keep),
+            options,
+        })
     }
 
-    /// How the games are to be replayed: with their trees (select writes from them), naming
-    /// openings for `eco` or an expression that reads them, looking for the positions.
+    /// How the games are to be replayed: with their trees (select writes from them; the
+    /// movetext only for the games whose tags pass, when the tags alone decide), naming openings
+    /// for `eco` or an expression that reads them, looking for the positions.
     pub fn replay_options(&self) -> ReplayOptions {
         ReplayOptions {
             tree: true,
+            movetext_if: Keep::tag_test(&self.keep),
             eco: self.options.eco || self.keep.reads_opening(),
             positions: self.keep.targets(),
             ..ReplayOptions::default()

@@ -44,6 +44,9 @@ mod warnings;
 pub use game_tags::Tags;
 pub use notes::{PlyLog, PlyNote};
 
+use std::fmt;
+use std::sync::Arc;
+
 use arbiter_pgn::{Flow, GameInfo, GameResult, LineCol, Location, PgnError, PgnErrorKind, Visitor};
 use arbiter_rules::MAX_FEN_BYTES;
 use arbiter_rules::mate::Solver;
@@ -101,6 +104,10 @@ pub struct ReplayOptions {
     /// Keep each game's tags and movetext, moves in canonical SAN, in [`GameReport::tree`], and
     /// its original text in [`GameReport::source`] (`select`).
     pub tree: bool,
+    /// With `tree`, keep a game's movetext in the tree only when its tags pass this test (made
+    /// once they are read): select builds the tree only for the games it may keep. The tags
+    /// and the original text are kept for every game; `None` keeps every game's movetext.
+    pub movetext_if: Option<TagTest>,
     /// Name each game's opening from the opening table ([`GameReport::opening`]).
     pub eco: bool,
     /// Positions looked for on the main line ([`GameReport::position_ply`]).
@@ -119,10 +126,35 @@ impl Default for ReplayOptions {
             plies: false,
             comments: false,
             tree: false,
+            movetext_if: None,
             eco: false,
             positions: Targets::default(),
             rulings_budget: DEFAULT_RULINGS_BUDGET,
         }
+    }
+}
+
+/// A test of a game's report once its tags are read ([`ReplayOptions::movetext_if`]): its
+/// [`GameReport::tags`], the tags in its tree, and its `TimeControl` read
+/// ([`GameReport::speed`], [`GameReport::base_and_increment`]) are filled in; the rest is not.
+#[derive(Clone)]
+pub struct TagTest(Arc<dyn Fn(&GameReport) -> bool + Send + Sync>);
+
+impl TagTest {
+    /// A test that passes the games for which `test` is true.
+    pub fn new(test: impl Fn(&GameReport) -> bool + Send + Sync + 'static) -> TagTest {
+        TagTest(Arc::new(test))
+    }
+
+    /// Whether the game of `report` passes.
+    pub fn passes(&self, report: &GameReport) -> bool {
+        (self.0)(report)
+    }
+}
+
+impl fmt::Debug for TagTest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("TagTest(..)")
     }
 }
 
@@ -185,6 +217,9 @@ pub struct GameReport {
     /// The first ply at which the main line reaches one of [`ReplayOptions::positions`] (0: its
     /// start).
     pub position_ply: Option<u32>,
+    /// Whether the game's tags passed [`ReplayOptions::movetext_if`], when they were tested (a
+    /// game without movetext never is).
+    pub tags_passed: Option<bool>,
 }
 
 /// Replays games; reusable from one game to the next so that buffers are allocated once.
@@ -215,6 +250,9 @@ pub struct Replayer {
     hooks_until: u32,
     /// The can-mate solver of the rulings, its search buffers kept from one game to the next.
     solver: Solver,
+    /// This game's movetext goes into the tree ([`ReplayOptions::tree`] and
+    /// [`ReplayOptions::movetext_if`]).
+    tree_movetext: bool,
 }
 
 impl Replayer {
@@ -243,6 +281,7 @@ impl Replayer {
                 0
             },
             solver: Solver::new(),
+            tree_movetext: options.tree,
             options,
         }
     }
@@ -412,7 +451,7 @@ impl Replayer {
         // For the tree, a move written in a non-standard form is written anew, from the
         // position before it (the canonical SAN without its suffix); any other is canonical as
         // written, once its suffix is set right.
-        let rewritten = (self.options.tree && !resolved.leniency.is_empty())
+        let rewritten = (self.tree_movetext && !resolved.leniency.is_empty())
             .then(|| san::write_without_suffix(&line.pos, mv));
         if !resolved.leniency.is_empty() {
             self.warn_leniency(index, text, location, ply, resolved);
@@ -439,7 +478,7 @@ impl Replayer {
         } else {
             None
         };
-        if self.options.tree {
+        if self.tree_movetext {
             let base = rewritten
                 .as_deref()
                 .unwrap_or_else(|| text.trim_end_matches(['+', '#']));
@@ -482,7 +521,7 @@ impl Replayer {
     /// tree cannot give its canonical SAN.
     #[cold]
     fn not_replayed(&mut self) {
-        if self.options.tree {
+        if self.tree_movetext {
             self.report.tree.set_incomplete();
         }
     }
@@ -509,7 +548,7 @@ impl Replayer {
         let line = &self.stack.lines[index];
         let ply = line.ply + 1;
         if index == 0 && !line.pos.has_legal_moves() {
-            if self.options.tree {
+            if self.tree_movetext {
                 // Kept as written: the main line stops there, and a rewrite says so again.
                 self.report.tree.null_move(ply);
             }
@@ -523,7 +562,7 @@ impl Replayer {
         if index == 0 && self.stack.automatic_end.is_some() {
             self.warn_after_end(text, location, ply);
         }
-        if self.options.tree {
+        if self.tree_movetext {
             self.report.tree.null_move(ply);
         }
         let line = &mut self.stack.lines[index];
@@ -574,7 +613,7 @@ impl Replayer {
     /// game's end as a skipped comment is.
     #[inline]
     fn take_comment(&mut self, text: &str, location: Location, movetext: bool) {
-        let kept = self.options.tree.then(|| self.report.tree.comment(text));
+        let kept = self.tree_movetext.then(|| self.report.tree.comment(text));
         if !self.stack.on_main_line() {
             return;
         }
@@ -624,7 +663,7 @@ impl Replayer {
         // The deferred comments lie in the tree's text when the tree keeps them (taken out
         // for the call, and put back).
         let tree = std::mem::take(&mut self.report.tree);
-        let comments = if self.options.tree {
+        let comments = if self.tree_movetext {
             tree.all_text()
         } else {
             game.bytes()
@@ -696,6 +735,7 @@ impl Visitor for Replayer {
         report.tree.clear();
         report.opening = None;
         report.position_ply = None;
+        report.tags_passed = None;
         self.opening.reset();
         self.log.reset();
         self.notes.reset();
@@ -704,6 +744,7 @@ impl Visitor for Replayer {
         self.main_line_broken = false;
         self.warned_too_deep = false;
         self.marker = None;
+        self.tree_movetext = self.options.tree;
     }
 
     fn tag(&mut self, name: &str, value: &str, location: Location) {
@@ -717,6 +758,16 @@ impl Visitor for Replayer {
 
     fn end_tags(&mut self) -> Flow {
         self.set_up();
+        if let Some(test) = self
+            .options
+            .movetext_if
+            .as_ref()
+            .filter(|_| self.options.tree)
+        {
+            let passed = test.passes(&self.report);
+            self.report.tags_passed = Some(passed);
+            self.tree_movetext = passed;
+        }
         Flow::Continue
     }
 
@@ -739,7 +790,7 @@ impl Visitor for Replayer {
     }
 
     fn nag(&mut self, nag: u8, _location: Location) {
-        if self.options.tree {
+        if self.tree_movetext {
             self.report.tree.nag(nag);
         }
         if self.stack.on_main_line() {
@@ -748,7 +799,7 @@ impl Visitor for Replayer {
     }
 
     fn wants_comments(&self) -> bool {
-        self.options.tree || !self.notes.deferred()
+        self.tree_movetext || !self.notes.deferred()
     }
 
     /// Always inlined: it runs for nearly every move of an online archive.
@@ -776,7 +827,7 @@ impl Visitor for Replayer {
     }
 
     fn begin_variation(&mut self, location: Location) -> Flow {
-        if self.options.tree {
+        if self.tree_movetext {
             self.report.tree.open_variation();
         }
         if self.stack.open_variation() == Opened::TooDeep && !self.warned_too_deep {
@@ -790,14 +841,14 @@ impl Visitor for Replayer {
     }
 
     fn end_variation(&mut self, _location: Location) {
-        if self.options.tree {
+        if self.tree_movetext {
             self.report.tree.close_variation();
         }
         self.stack.close_variation();
     }
 
     fn result(&mut self, result: GameResult, location: Location) {
-        if self.options.tree {
+        if self.tree_movetext {
             self.report.tree.marker(result);
         }
         self.marker = Some((result, location));
