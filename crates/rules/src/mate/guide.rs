@@ -226,8 +226,9 @@ pub(crate) fn prior(pos: &Position, winner: Color, mv: Move) -> i32 {
 const CHECKED_MOBILITY: i32 = 8;
 
 /// With minor pieces only, the winner mates in a corner (one its bishops can reach, when it has
-/// no knight): the loser's king in it, one of the loser's men beside it, the winner's king a
-/// knight's jump away. The fewest king steps the three need, over the corners.
+/// no knight): the loser's king in it, one of the loser's men beside it (a bishop only on a
+/// square of its colour), the winner's king a knight's jump away. The fewest king steps the
+/// three need, over the corners.
 fn corner_pattern(pos: &Position, winner: Color) -> i32 {
     let loser = !winner;
     let loser_king = pos.king_of(loser);
@@ -236,6 +237,7 @@ fn corner_pattern(pos: &Position, winner: Color) -> i32 {
     let bishops = ours & pos.by_role(Role::Bishop);
     let knights = ours & pos.by_role(Role::Knight);
     let loser_men = pos.by_color(loser) & !pos.by_role(Role::King);
+    let bishops_of_loser = loser_men & pos.by_role(Role::Bishop);
     let mut best = None;
     for (corner, beside, cover) in CORNERS {
         let shade = if Bitboard::LIGHT_SQUARES.contains(corner) {
@@ -249,7 +251,10 @@ fn corner_pattern(pos: &Position, winner: Color) -> i32 {
         let mut blocker = 8;
         for man in loser_men {
             for b in beside {
-                blocker = blocker.min(distance(man, b));
+                // A bishop never stands on a square of the other colour.
+                if !bishops_of_loser.contains(man) || same_shade(man, b) {
+                    blocker = blocker.min(distance(man, b));
+                }
             }
         }
         let d = distance(loser_king, corner) + blocker + distance(winner_king, cover);
@@ -266,6 +271,11 @@ const CORNERS: [(Square, [Square; 2], Square); 4] = [
     (Square::A8, [Square::A7, Square::B8], Square::C7),
     (Square::H8, [Square::H7, Square::G8], Square::F7),
 ];
+
+/// Whether two squares have the same colour.
+fn same_shade(a: Square, b: Square) -> bool {
+    Bitboard::LIGHT_SQUARES.contains(a) == Bitboard::LIGHT_SQUARES.contains(b)
+}
 
 /// The king distance between two squares.
 #[inline]
@@ -352,5 +362,17 @@ mod tests {
         // The white king two steps from its square.
         let pos = fen("k7/p3K3/8/8/8/8/8/6N1 w - - 0 1");
         assert_eq!(corner_pattern(&pos, Color::White), 2);
+    }
+
+    /// A bishop of the loser blocks only on a square of its colour: White's light bishop on b7
+    /// never stands on a7 or b8 (dark) beside its king on a8, so a8 counts no blocker (8), and
+    /// the other corners are farther.
+    #[test]
+    fn a_bishop_blocks_only_on_its_colour() {
+        let pos = fen("K7/1Bk5/8/8/8/8/8/6n1 b - - 0 1");
+        assert_eq!(corner_pattern(&pos, Color::Black), 8);
+        // A knight on b7 reaches a7 in one step.
+        let pos = fen("K7/1Nk5/8/8/8/8/8/6n1 b - - 0 1");
+        assert_eq!(corner_pattern(&pos, Color::Black), 1);
     }
 }
