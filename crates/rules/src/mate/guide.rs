@@ -65,10 +65,9 @@ pub(crate) fn estimate(pos: &Position, winner: Color, guide: Guide) -> (i32, Opt
     let loser_king = pos.king_of(loser);
     let occupied = pos.occupied();
     let ours = pos.by_color(winner);
-    let flights = (attacks::king(loser_king)
-        & !pos.by_color(loser)
-        & !attacked_squares(pos, winner, occupied))
-    .count() as i32;
+    let open =
+        attacks::king(loser_king) & !pos.by_color(loser) & !attacked_squares(pos, winner, occupied);
+    let flights = open.count() as i32;
     let mut h = FLIGHT * flights;
     let mut nearest = 8;
     let mut pawn_to_go = 8;
@@ -120,7 +119,8 @@ pub(crate) fn estimate(pos: &Position, winner: Color, guide: Guide) -> (i32, Opt
         turned
     };
     let (mobility, has_check) = if pos.turn() == winner {
-        let (mate, has_check) = threat(pos);
+        // The loser's king is not in check: its open squares are the flights counted above.
+        let (mate, has_check) = threat(pos, open);
         if mate.is_some() {
             return (0, mate);
         }
