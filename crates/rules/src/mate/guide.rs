@@ -18,9 +18,10 @@
 //!   knight mates against, in a corner: how many king steps the loser's king, one of its men and
 //!   the winner's king need to stand in a corner's mating pattern counts instead. The other
 //!   guide ([`Guide::Block`]) counts the loser's men by their distance to their king and the
-//!   king's distance to a corner whenever the winner has no queen or rook: the search tries it
-//!   when the first fails (first, when the winner has minor pieces only), for the helpmates in
-//!   which the loser's own men wall in its king.
+//!   king's distance to a corner (one the winner's bishops can check in, when it has no knight)
+//!   whenever the winner has no queen or rook: the search tries it when the first fails (first,
+//!   when the winner has minor pieces only), for the helpmates in which the loser's own men wall
+//!   in its king.
 //!
 //! The weights were tuned on chasolver's lichess test set (every tenth position), on the
 //! positions expanded and the time taken; see `bench/rulings.sh`.
@@ -104,8 +105,7 @@ pub(crate) fn estimate(pos: &Position, winner: Color, guide: Guide) -> (i32, Opt
             for sq in loser_men {
                 h += BLOCKER * distance(sq, loser_king);
             }
-            let (f, r) = (loser_king.file() as i32, loser_king.rank() as i32);
-            h += CORNER * f.min(7 - f).max(r.min(7 - r));
+            h += CORNER * corner_distance(pos, winner, loser_king);
         }
         Guide::Block => h += LOSER_MAN * loser_men.count() as i32,
     }
@@ -240,12 +240,7 @@ fn corner_pattern(pos: &Position, winner: Color) -> i32 {
     let bishops_of_loser = loser_men & pos.by_role(Role::Bishop);
     let mut best = None;
     for (corner, beside, cover) in CORNERS {
-        let shade = if Bitboard::LIGHT_SQUARES.contains(corner) {
-            Bitboard::LIGHT_SQUARES
-        } else {
-            Bitboard::DARK_SQUARES
-        };
-        if knights.is_empty() && (bishops & shade).is_empty() {
+        if knights.is_empty() && (bishops & shade_of(corner)).is_empty() {
             continue;
         }
         let mut blocker = 8;
@@ -271,6 +266,30 @@ const CORNERS: [(Square, [Square; 2], Square); 4] = [
     (Square::A8, [Square::A7, Square::B8], Square::C7),
     (Square::H8, [Square::H7, Square::G8], Square::F7),
 ];
+
+/// The king steps from `sq` to the nearest corner where `winner`'s minor pieces can check (of
+/// its bishops' colour, when it has no knight).
+fn corner_distance(pos: &Position, winner: Color, sq: Square) -> i32 {
+    let ours = pos.by_color(winner);
+    let bishops = ours & pos.by_role(Role::Bishop);
+    let any = (ours & pos.by_role(Role::Knight)).any() || bishops.is_empty();
+    let mut best = 8;
+    for (corner, _, _) in CORNERS {
+        if any || (bishops & shade_of(corner)).any() {
+            best = best.min(distance(sq, corner));
+        }
+    }
+    best
+}
+
+/// The squares of the colour of `sq`.
+fn shade_of(sq: Square) -> Bitboard {
+    if Bitboard::LIGHT_SQUARES.contains(sq) {
+        Bitboard::LIGHT_SQUARES
+    } else {
+        Bitboard::DARK_SQUARES
+    }
+}
 
 /// Whether two squares have the same colour.
 fn same_shade(a: Square, b: Square) -> bool {
@@ -362,6 +381,18 @@ mod tests {
         // The white king two steps from its square.
         let pos = fen("k7/p3K3/8/8/8/8/8/6N1 w - - 0 1");
         assert_eq!(corner_pattern(&pos, Color::White), 2);
+    }
+
+    /// With bishops alone, only the corners of their colour count; with a knight, every corner.
+    #[test]
+    fn corner_distance_counts_the_corners_the_bishops_check() {
+        // White's bishop on c4 is light: a8 and h1 count, a1 and h8 do not.
+        let pos = fen("8/8/8/8/2B5/8/1k6/6K1 w - - 0 1");
+        assert_eq!(corner_distance(&pos, Color::White, Square::B2), 6);
+        assert_eq!(corner_distance(&pos, Color::White, Square::G7), 6);
+        assert_eq!(corner_distance(&pos, Color::White, Square::G2), 1);
+        let pos = fen("8/8/8/8/2B5/8/1k6/4N1K1 w - - 0 1");
+        assert_eq!(corner_distance(&pos, Color::White, Square::B2), 1);
     }
 
     /// A bishop of the loser blocks only on a square of its colour: White's light bishop on b7
