@@ -13,15 +13,16 @@ use crate::position::Position;
 use crate::types::{Color, Role, Square};
 
 /// A move of the side to move that checkmates, if there is one, and whether it has any check.
+/// `open` holds the enemy king's [`open_squares`] (the caller often has them at hand).
 ///
 /// A check by a man alone (one that opens no line) is no mate where the king can take it
 /// ([`king_takes`]) or step to a square next to it that nothing attacks after the move
 /// ([`leaves_flight`]): such checks are told without playing them.
-pub(crate) fn threat(pos: &Position) -> (Option<Move>, bool) {
+pub(crate) fn threat(pos: &Position, open: Bitboard) -> (Option<Move>, bool) {
     let us = pos.turn();
     let king = pos.king_of(!us);
     let seen_through = pos.occupied().without(king);
-    let open = attacks::king(king) & !pos.by_color(!us) & !attacked_squares(pos, us, seen_through);
+    debug_assert_eq!(open, open_squares(pos));
     let (mut mate, mut any) = (None, false);
     let sink = |pos: &Position, mv: Move, uncovers: bool| {
         if mate.is_some() {
@@ -49,6 +50,16 @@ pub(crate) fn threat(pos: &Position) -> (Option<Move>, bool) {
     };
     checking_moves(pos, sink);
     (mate, any)
+}
+
+/// The squares next to the enemy king (of the side to move) that neither its own men hold nor
+/// the side to move attacks (seen through that king, which is not in check: the same as with
+/// it on the board).
+pub(crate) fn open_squares(pos: &Position) -> Bitboard {
+    let us = pos.turn();
+    let king = pos.king_of(!us);
+    let seen_through = pos.occupied().without(king);
+    attacks::king(king) & !pos.by_color(!us) & !attacked_squares(pos, us, seen_through)
 }
 
 /// Whether the side to move has a check: [`threat`]'s second answer, without looking for a
@@ -366,7 +377,7 @@ mod tests {
                 any |= child.is_check();
                 mate |= child.is_checkmate();
             }
-            let (found, has) = threat(pos);
+            let (found, has) = threat(pos, open_squares(pos));
             assert_eq!((found.is_some(), has), (mate, any), "{}", pos.to_fen());
             assert_eq!(any_check(pos), any, "{}", pos.to_fen());
             if let Some(mv) = found {

@@ -18,9 +18,10 @@
 //!   knight mates against, in a corner: how many king steps the loser's king, one of its men and
 //!   the winner's king need to stand in a corner's mating pattern counts instead. The other
 //!   guide ([`Guide::Block`]) counts the loser's men by their distance to their king and the
-//!   king's distance to a corner whenever the winner has no queen or rook: the search tries it
-//!   when the first fails (first, when the winner has minor pieces only), for the helpmates in
-//!   which the loser's own men wall in its king.
+//!   king's distance to a corner (one the winner's bishops can check in, when it has no knight)
+//!   whenever the winner has no queen or rook: the search tries it when the first fails (first,
+//!   when the winner has minor pieces only), for the helpmates in which the loser's own men wall
+//!   in its king.
 //!
 //! The weights were tuned on chasolver's lichess test set (every tenth position), on the
 //! positions expanded and the time taken; see `bench/rulings.sh`.
@@ -65,10 +66,9 @@ pub(crate) fn estimate(pos: &Position, winner: Color, guide: Guide) -> (i32, Opt
     let loser_king = pos.king_of(loser);
     let occupied = pos.occupied();
     let ours = pos.by_color(winner);
-    let flights = (attacks::king(loser_king)
-        & !pos.by_color(loser)
-        & !attacked_squares(pos, winner, occupied))
-    .count() as i32;
+    let open =
+        attacks::king(loser_king) & !pos.by_color(loser) & !attacked_squares(pos, winner, occupied);
+    let flights = open.count() as i32;
     let mut h = FLIGHT * flights;
     let mut nearest = 8;
     let mut pawn_to_go = 8;
@@ -105,8 +105,7 @@ pub(crate) fn estimate(pos: &Position, winner: Color, guide: Guide) -> (i32, Opt
             for sq in loser_men {
                 h += BLOCKER * distance(sq, loser_king);
             }
-            let (f, r) = (loser_king.file() as i32, loser_king.rank() as i32);
-            h += CORNER * f.min(7 - f).max(r.min(7 - r));
+            h += CORNER * corner_distance(pos, winner, loser_king);
         }
         Guide::Block => h += LOSER_MAN * loser_men.count() as i32,
     }
@@ -120,7 +119,8 @@ pub(crate) fn estimate(pos: &Position, winner: Color, guide: Guide) -> (i32, Opt
         turned
     };
     let (mobility, has_check) = if pos.turn() == winner {
-        let (mate, has_check) = threat(pos);
+        // The loser's king is not in check: its open squares are the flights counted above.
+        let (mate, has_check) = threat(pos, open);
         if mate.is_some() {
             return (0, mate);
         }
@@ -226,8 +226,9 @@ pub(crate) fn prior(pos: &Position, winner: Color, mv: Move) -> i32 {
 const CHECKED_MOBILITY: i32 = 8;
 
 /// With minor pieces only, the winner mates in a corner (one its bishops can reach, when it has
-/// no knight): the loser's king in it, one of the loser's men beside it, the winner's king a
-/// knight's jump away. The fewest king steps the three need, over the corners.
+/// no knight): the loser's king in it, one of the loser's men beside it (a bishop only on a
+/// square of its colour), the winner's king a knight's jump away. The fewest king steps the
+/// three need, over the corners.
 fn corner_pattern(pos: &Position, winner: Color) -> i32 {
     let loser = !winner;
     let loser_king = pos.king_of(loser);
@@ -236,20 +237,19 @@ fn corner_pattern(pos: &Position, winner: Color) -> i32 {
     let bishops = ours & pos.by_role(Role::Bishop);
     let knights = ours & pos.by_role(Role::Knight);
     let loser_men = pos.by_color(loser) & !pos.by_role(Role::King);
+    let bishops_of_loser = loser_men & pos.by_role(Role::Bishop);
     let mut best = None;
     for (corner, beside, cover) in CORNERS {
-        let shade = if Bitboard::LIGHT_SQUARES.contains(corner) {
-            Bitboard::LIGHT_SQUARES
-        } else {
-            Bitboard::DARK_SQUARES
-        };
-        if knights.is_empty() && (bishops & shade).is_empty() {
+        if knights.is_empty() && (bishops & shade_of(corner)).is_empty() {
             continue;
         }
         let mut blocker = 8;
         for man in loser_men {
             for b in beside {
-                blocker = blocker.min(distance(man, b));
+                // A bishop never stands on a square of the other colour.
+                if !bishops_of_loser.contains(man) || same_shade(man, b) {
+                    blocker = blocker.min(distance(man, b));
+                }
             }
         }
         let d = distance(loser_king, corner) + blocker + distance(winner_king, cover);
@@ -266,6 +266,35 @@ const CORNERS: [(Square, [Square; 2], Square); 4] = [
     (Square::A8, [Square::A7, Square::B8], Square::C7),
     (Square::H8, [Square::H7, Square::G8], Square::F7),
 ];
+
+/// The king steps from `sq` to the nearest corner where `winner`'s minor pieces can check (of
+/// its bishops' colour, when it has no knight).
+fn corner_distance(pos: &Position, winner: Color, sq: Square) -> i32 {
+    let ours = pos.by_color(winner);
+    let bishops = ours & pos.by_role(Role::Bishop);
+    let any = (ours & pos.by_role(Role::Knight)).any() || bishops.is_empty();
+    let mut best = 8;
+    for (corner, _, _) in CORNERS {
+        if any || (bishops & shade_of(corner)).any() {
+            best = best.min(distance(sq, corner));
+        }
+    }
+    best
+}
+
+/// The squares of the colour of `sq`.
+fn shade_of(sq: Square) -> Bitboard {
+    if Bitboard::LIGHT_SQUARES.contains(sq) {
+        Bitboard::LIGHT_SQUARES
+    } else {
+        Bitboard::DARK_SQUARES
+    }
+}
+
+/// Whether two squares have the same colour.
+fn same_shade(a: Square, b: Square) -> bool {
+    Bitboard::LIGHT_SQUARES.contains(a) == Bitboard::LIGHT_SQUARES.contains(b)
+}
 
 /// The king distance between two squares.
 #[inline]
@@ -352,5 +381,29 @@ mod tests {
         // The white king two steps from its square.
         let pos = fen("k7/p3K3/8/8/8/8/8/6N1 w - - 0 1");
         assert_eq!(corner_pattern(&pos, Color::White), 2);
+    }
+
+    /// With bishops alone, only the corners of their colour count; with a knight, every corner.
+    #[test]
+    fn corner_distance_counts_the_corners_the_bishops_check() {
+        // White's bishop on c4 is light: a8 and h1 count, a1 and h8 do not.
+        let pos = fen("8/8/8/8/2B5/8/1k6/6K1 w - - 0 1");
+        assert_eq!(corner_distance(&pos, Color::White, Square::B2), 6);
+        assert_eq!(corner_distance(&pos, Color::White, Square::G7), 6);
+        assert_eq!(corner_distance(&pos, Color::White, Square::G2), 1);
+        let pos = fen("8/8/8/8/2B5/8/1k6/4N1K1 w - - 0 1");
+        assert_eq!(corner_distance(&pos, Color::White, Square::B2), 1);
+    }
+
+    /// A bishop of the loser blocks only on a square of its colour: White's light bishop on b7
+    /// never stands on a7 or b8 (dark) beside its king on a8, so a8 counts no blocker (8), and
+    /// the other corners are farther.
+    #[test]
+    fn a_bishop_blocks_only_on_its_colour() {
+        let pos = fen("K7/1Bk5/8/8/8/8/8/6n1 b - - 0 1");
+        assert_eq!(corner_pattern(&pos, Color::Black), 8);
+        // A knight on b7 reaches a7 in one step.
+        let pos = fen("K7/1Nk5/8/8/8/8/8/6n1 b - - 0 1");
+        assert_eq!(corner_pattern(&pos, Color::Black), 1);
     }
 }
