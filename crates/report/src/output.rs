@@ -186,7 +186,9 @@ impl Output {
         self.rows
     }
 
-    /// Appends a typed cell of a Parquet row.
+    /// Appends a typed cell of a Parquet row (inlined: a caller gives one kind of cell, and
+    /// the match on it goes away).
+    #[inline]
     pub fn cell(&mut self, cell: Cell<'_>) {
         let stored = match cell {
             Cell::Null => StoredCell::Null,
