@@ -188,7 +188,7 @@ impl Output {
 
     /// Appends a typed cell of a Parquet row (inlined: a caller gives one kind of cell, and
     /// the match on it goes away).
-    #[inline]
+    #[inline(always)]
     pub fn cell(&mut self, cell: Cell<'_>) {
         let stored = match cell {
             Cell::Null => StoredCell::Null,
