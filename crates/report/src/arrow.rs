@@ -306,6 +306,33 @@ impl RowSink for BatchBuilder {
 
     fn end_row(&mut self) -> Result<(), ParquetError> {
         self.buffered.end_row();
+        self.cut_if_full()
+    }
+
+    fn room(&self) -> (usize, usize) {
+        (
+            self.batch_rows.saturating_sub(self.buffered.rows()),
+            BATCH_BYTES.saturating_sub(self.buffered.bytes()),
+        )
+    }
+
+    fn push_rows<'a, I>(
+        &mut self,
+        rows: usize,
+        column: impl FnMut(usize) -> I,
+    ) -> Result<usize, ParquetError>
+    where
+        I: Iterator<Item = Value<'a>>,
+    {
+        let bytes = self.buffered.push_rows(rows, column);
+        self.cut_if_full()?;
+        Ok(bytes)
+    }
+}
+
+impl BatchBuilder {
+    /// Cuts a batch when the buffers are full.
+    fn cut_if_full(&mut self) -> Result<(), ParquetError> {
         if self.buffered.rows() >= self.batch_rows || self.buffered.bytes() >= BATCH_BYTES {
             let batch = self
                 .cut()

@@ -95,6 +95,69 @@ pub struct ColumnBuffer {
     pub levels: Vec<i16>,
 }
 
+impl ColumnBuffer {
+    /// Appends a value of `column` (this buffer's); returns the bytes it counts for (strings
+    /// their length, other values 8 bytes, a list 4 more a number, a null none).
+    ///
+    /// # Panics
+    ///
+    /// As [`ColumnBuffers::push`] does.
+    #[inline]
+    fn push(&mut self, column: &Column, value: Value<'_>) -> usize {
+        let mismatch = || -> ! {
+            panic!(
+                "column {:?} holds {:?} values{}, not {value:?}",
+                column.name,
+                column.kind,
+                if column.nullable { " or nulls" } else { "" }
+            )
+        };
+        let mut bytes = 8;
+        match (value, &mut self.values) {
+            (Value::Null, _) if column.nullable => {
+                self.levels.push(0);
+                return 0;
+            }
+            (Value::Str(s), Values::Bytes { data, ends }) if column.kind == ColumnKind::String => {
+                data.extend_from_slice(s.as_bytes());
+                ends.push(data.len());
+                bytes += s.len();
+            }
+            (Value::Utf8(s), Values::Bytes { data, ends }) if column.kind == ColumnKind::String => {
+                data.extend_from_slice(s);
+                ends.push(data.len());
+                bytes += s.len();
+            }
+            (Value::I64(n), Values::I64(values)) => values.push(n),
+            (Value::I32(n), Values::I32(values))
+                if matches!(column.kind, ColumnKind::Int32 | ColumnKind::TimeMillisUtc)
+                    || column.kind == ColumnKind::Int16 && i16::try_from(n).is_ok() =>
+            {
+                values.push(n)
+            }
+            // Unsigned 32-bit integers are kept in INT32 by their bits (as Parquet stores them).
+            (Value::U32(n), Values::I32(values)) if column.kind == ColumnKind::UInt32 => {
+                values.push(n as i32)
+            }
+            (Value::Date(d), Values::I32(values)) if column.kind == ColumnKind::Date => {
+                values.push(d.0)
+            }
+            (Value::F64(x), Values::F64(values)) => values.push(x),
+            (Value::Bool(b), Values::Bool(values)) => values.push(b),
+            (Value::List(list), Values::Lists { items, ends }) => {
+                items.extend(list.iter().map(|&n| i32::from(n)));
+                ends.push(items.len());
+                bytes += 4 * list.len();
+            }
+            _ => mismatch(),
+        }
+        if column.nullable {
+            self.levels.push(1);
+        }
+        bytes
+    }
+}
+
 /// The rows of a table, column by column, until a writer takes them.
 #[derive(Debug)]
 pub struct ColumnBuffers {
@@ -167,59 +230,39 @@ impl ColumnBuffers {
                 self.columns.len()
             );
         };
-        let buffer = &mut self.buffers[self.cursor];
-        let mismatch = || -> ! {
-            panic!(
-                "column {:?} holds {:?} values{}, not {value:?}",
-                column.name,
-                column.kind,
-                if column.nullable { " or nulls" } else { "" }
-            )
-        };
-        match (value, &mut buffer.values) {
-            (Value::Null, _) if column.nullable => {
-                buffer.levels.push(0);
-                self.cursor += 1;
-                return;
-            }
-            (Value::Str(s), Values::Bytes { data, ends }) if column.kind == ColumnKind::String => {
-                data.extend_from_slice(s.as_bytes());
-                ends.push(data.len());
-                self.bytes += s.len();
-            }
-            (Value::Utf8(s), Values::Bytes { data, ends }) if column.kind == ColumnKind::String => {
-                data.extend_from_slice(s);
-                ends.push(data.len());
-                self.bytes += s.len();
-            }
-            (Value::I64(n), Values::I64(values)) => values.push(n),
-            (Value::I32(n), Values::I32(values))
-                if matches!(column.kind, ColumnKind::Int32 | ColumnKind::TimeMillisUtc)
-                    || column.kind == ColumnKind::Int16 && i16::try_from(n).is_ok() =>
-            {
-                values.push(n)
-            }
-            // Unsigned 32-bit integers are kept in INT32 by their bits (as Parquet stores them).
-            (Value::U32(n), Values::I32(values)) if column.kind == ColumnKind::UInt32 => {
-                values.push(n as i32)
-            }
-            (Value::Date(d), Values::I32(values)) if column.kind == ColumnKind::Date => {
-                values.push(d.0)
-            }
-            (Value::F64(x), Values::F64(values)) => values.push(x),
-            (Value::Bool(b), Values::Bool(values)) => values.push(b),
-            (Value::List(list), Values::Lists { items, ends }) => {
-                items.extend(list.iter().map(|&n| i32::from(n)));
-                ends.push(items.len());
-                self.bytes += 4 * list.len();
-            }
-            _ => mismatch(),
-        }
-        if column.nullable {
-            buffer.levels.push(1);
-        }
-        self.bytes += 8;
+        self.bytes += self.buffers[self.cursor].push(column, value);
         self.cursor += 1;
+    }
+
+    /// Appends `rows` whole rows column by column, a column's values at a time (`column(i)`
+    /// gives column `i`'s, one a row), without a row's dispatch to its columns; returns the
+    /// bytes added (as [`ColumnBuffers::bytes`] counts them).
+    ///
+    /// # Panics
+    ///
+    /// When a row was started and not ended, when a column is not given `rows` values, and as
+    /// [`ColumnBuffers::push`] does.
+    pub fn push_rows<'a, I>(&mut self, rows: usize, mut column: impl FnMut(usize) -> I) -> usize
+    where
+        I: Iterator<Item = Value<'a>>,
+    {
+        assert!(!self.in_row(), "rows pushed inside a row");
+        let mut bytes = 0;
+        for (i, (spec, buffer)) in self.columns.iter().zip(&mut self.buffers).enumerate() {
+            let mut given = 0;
+            for value in column(i) {
+                bytes += buffer.push(spec, value);
+                given += 1;
+            }
+            assert_eq!(
+                given, rows,
+                "column {:?} given {given} of {rows} rows",
+                spec.name
+            );
+        }
+        self.rows += rows;
+        self.bytes += bytes;
+        bytes
     }
 
     /// Ends the current row.

@@ -87,6 +87,8 @@ pub struct Output {
     holes: Vec<Hole>,
     /// Parquet rows: their cells end to end.
     cells: Vec<StoredCell>,
+    /// The bytes the cells count for in a writer's buffers ([`counted_bytes`]).
+    cell_bytes: usize,
     /// Rows (records) in the output.
     rows: u64,
 }
@@ -170,6 +172,7 @@ impl Output {
         self.bytes.clear();
         self.holes.clear();
         self.cells.clear();
+        self.cell_bytes = 0;
         self.rows = 0;
     }
 
@@ -183,7 +186,9 @@ impl Output {
         self.rows
     }
 
-    /// Appends a typed cell of a Parquet row.
+    /// Appends a typed cell of a Parquet row (inlined: a caller gives one kind of cell, and
+    /// the match on it goes away).
+    #[inline(always)]
     pub fn cell(&mut self, cell: Cell<'_>) {
         let stored = match cell {
             Cell::Null => StoredCell::Null,
@@ -212,6 +217,7 @@ impl Output {
             // once, rather than a dozen copies as the vector doubles.
             self.cells.reserve(CELLS_RESERVED);
         }
+        self.cell_bytes += counted_bytes(stored);
         self.cells.push(stored);
     }
 
@@ -287,7 +293,8 @@ impl Output {
 
     #[cfg(feature = "parquet")]
     /// Writes the output's Parquet rows to `writer`, game numbers filled in as
-    /// [`Output::write_to`] fills them.
+    /// [`Output::write_to`] fills them. The rows go column by column, as many at a time as the
+    /// writer's buffers take before they are full, so that they fill where row by row would.
     pub fn write_cells(
         &self,
         run_before: u64,
@@ -295,36 +302,81 @@ impl Output {
         writer: &mut impl RowSink,
     ) -> Result<(), ParquetError> {
         let kinds: Vec<ColumnKind> = writer.columns().iter().map(|c| c.kind).collect();
-        let rows = self.cells.chunks_exact(kinds.len().max(1));
-        debug_assert!(rows.remainder().is_empty(), "a row without all its cells");
-        for row in rows {
-            for (&cell, &kind) in row.iter().zip(&kinds) {
-                let value = match cell {
-                    StoredCell::Null => Value::Null,
-                    // Copied from a `str` by `Output::cell`.
-                    StoredCell::Str(start, end) => {
-                        Value::Utf8(&self.bytes[start as usize..end as usize])
+        let width = kinds.len().max(1);
+        debug_assert!(
+            self.cells.len().is_multiple_of(width),
+            "a row without all its cells"
+        );
+        let rows = self.cells.len() / width;
+        let mut first = 0;
+        let mut bytes_left = self.cell_bytes;
+        while first < rows {
+            let (room_rows, room_bytes) = writer.room();
+            let mut take = room_rows.clamp(1, rows - first);
+            if bytes_left >= room_bytes {
+                // The buffers may fill by their bytes within these rows: at the row that does.
+                let mut bytes = 0;
+                let row_cells = self.cells[first * width..].chunks_exact(width);
+                for (k, row) in row_cells.take(take).enumerate() {
+                    bytes += row.iter().map(|&cell| counted_bytes(cell)).sum::<usize>();
+                    if bytes >= room_bytes {
+                        take = k + 1;
+                        break;
                     }
-                    StoredCell::Int(n) => int_value(n, kind),
-                    StoredCell::Seconds(ms) => Value::F64(f64::from(ms) / 1000.0),
-                    StoredCell::Bool(b) => Value::Bool(b),
-                    StoredCell::Date(d) => Value::Date(d),
-                    StoredCell::Run(n) | StoredCell::Input(n) => int_value(n as i64, kind),
-                    StoredCell::RunLater(in_batch) => {
-                        int_value((run_before + in_batch + 1) as i64, kind)
-                    }
-                    StoredCell::InputLater(in_batch) => {
-                        int_value((input_before + in_batch + 1) as i64, kind)
-                    }
-                    StoredCell::List(start, end) => {
-                        Value::List(&self.bytes[start as usize..end as usize])
-                    }
-                };
-                writer.push_value(value);
+                }
             }
-            writer.end_row()?;
+            let cells = &self.cells[first * width..(first + take) * width];
+            let added = writer.push_rows(take, |column| {
+                let kind = kinds[column];
+                cells[column..]
+                    .iter()
+                    .step_by(width)
+                    .map(move |&cell| self.value(cell, kind, run_before, input_before))
+            })?;
+            debug_assert!(added <= bytes_left, "the cells' bytes miscounted");
+            bytes_left -= added;
+            first += take;
         }
         Ok(())
+    }
+
+    #[cfg(feature = "parquet")]
+    /// A stored cell as a value of a column of `kind`, its game number filled in.
+    #[inline]
+    fn value(
+        &self,
+        cell: StoredCell,
+        kind: ColumnKind,
+        run_before: u64,
+        input_before: u64,
+    ) -> Value<'_> {
+        match cell {
+            StoredCell::Null => Value::Null,
+            // Copied from a `str` by `Output::cell`.
+            StoredCell::Str(start, end) => Value::Utf8(&self.bytes[start as usize..end as usize]),
+            StoredCell::Int(n) => int_value(n, kind),
+            StoredCell::Seconds(ms) => Value::F64(f64::from(ms) / 1000.0),
+            StoredCell::Bool(b) => Value::Bool(b),
+            StoredCell::Date(d) => Value::Date(d),
+            StoredCell::Run(n) | StoredCell::Input(n) => int_value(n as i64, kind),
+            StoredCell::RunLater(in_batch) => int_value((run_before + in_batch + 1) as i64, kind),
+            StoredCell::InputLater(in_batch) => {
+                int_value((input_before + in_batch + 1) as i64, kind)
+            }
+            StoredCell::List(start, end) => Value::List(&self.bytes[start as usize..end as usize]),
+        }
+    }
+}
+
+/// The bytes a stored cell counts for in a writer's column buffers, as
+/// [`ColumnBuffers::bytes`](crate::columnar::ColumnBuffers::bytes) counts them: a string its
+/// length and 8, a list 4 a number and 8, a null none, any other value 8.
+fn counted_bytes(cell: StoredCell) -> usize {
+    match cell {
+        StoredCell::Null => 0,
+        StoredCell::Str(start, end) => (end - start) as usize + 8,
+        StoredCell::List(start, end) => 4 * (end - start) as usize + 8,
+        _ => 8,
     }
 }
 
@@ -446,6 +498,52 @@ mod tests {
         let later = records((0..2).map(|in_batch| GameNumber::Later { in_batch }));
         assert_eq!(written(&later, 0, 0, 0), "[]1/1;[,]2/2;");
         assert_eq!(written(&later, 9, 9, 1), "[,]10/2;[,]11/3;");
+    }
+
+    #[cfg(feature = "parquet")]
+    #[test]
+    fn rows_written_column_by_column_fill_row_groups_as_row_by_row() {
+        use crate::columns::Column;
+        use crate::parquet::{ParquetOptions, ParquetWriter};
+
+        let columns = [
+            Column::required("game", ColumnKind::Int64),
+            Column::optional("name", ColumnKind::String),
+            Column::optional("nags", ColumnKind::Int32List),
+        ];
+        let names = ["", "a", "a longer name, of forty bytes or so....."];
+        const NAGS: [u8; 5] = [1, 2, 3, 4, 5];
+        let mut output = Output::default();
+        let mut expected = Vec::new();
+        for in_batch in 0..200u64 {
+            let name = (in_batch % 4 != 3).then(|| names[in_batch as usize % 3]);
+            let nags = (in_batch % 5 != 4).then(|| &NAGS[..in_batch as usize % 6]);
+            output.cell(Cell::Run(GameNumber::Later { in_batch }));
+            output.cell(Cell::from(name));
+            output.cell(nags.map_or(Cell::Null, Cell::List));
+            output.count_row();
+            expected.push((1000 + in_batch as i64 + 1, name, nags));
+        }
+        // Groups cut by their rows, by their bytes, and by neither within the batch.
+        for (row_group_rows, row_group_bytes) in [(7, 1 << 20), (1000, 300), (13, 250), (1, 0)] {
+            let options = ParquetOptions {
+                row_group_rows,
+                row_group_bytes,
+                ..ParquetOptions::default()
+            };
+            let mut by_columns = ParquetWriter::new(Vec::new(), &columns, options).unwrap();
+            output.write_cells(1000, 0, &mut by_columns).unwrap();
+            let mut by_rows = ParquetWriter::new(Vec::new(), &columns, options).unwrap();
+            for &(game, name, nags) in &expected {
+                by_rows.push(game);
+                by_rows.push(name);
+                by_rows.push(nags.map_or(Value::Null, Value::List));
+                by_rows.end_row().unwrap();
+            }
+            assert!(by_rows.row_groups() > 1);
+            assert_eq!(by_columns.row_groups(), by_rows.row_groups());
+            assert_eq!(by_columns.finish().unwrap(), by_rows.finish().unwrap());
+        }
     }
 
     #[test]

@@ -126,6 +126,19 @@ pub trait RowSink {
     fn push_value(&mut self, value: Value<'_>);
     /// Ends the current row (see [`ParquetWriter::end_row`]).
     fn end_row(&mut self) -> Result<(), ParquetError>;
+    /// How many more rows, and bytes as [`ColumnBuffers::bytes`] counts them, fill the sink's
+    /// buffers: the row that reaches either is the last before they are written out.
+    fn room(&self) -> (usize, usize);
+    /// Appends `rows` whole rows column by column (see [`ColumnBuffers::push_rows`]), no more
+    /// than [`RowSink::room`] allows, and writes the buffers out when they are full; returns the
+    /// bytes added.
+    fn push_rows<'a, I>(
+        &mut self,
+        rows: usize,
+        column: impl FnMut(usize) -> I,
+    ) -> Result<usize, ParquetError>
+    where
+        I: Iterator<Item = Value<'a>>;
 }
 
 impl<W: Write + Send> RowSink for ParquetWriter<W> {
@@ -139,6 +152,30 @@ impl<W: Write + Send> RowSink for ParquetWriter<W> {
 
     fn end_row(&mut self) -> Result<(), ParquetError> {
         ParquetWriter::end_row(self)
+    }
+
+    fn room(&self) -> (usize, usize) {
+        (
+            self.options
+                .row_group_rows
+                .saturating_sub(self.buffered.rows()),
+            self.options
+                .row_group_bytes
+                .saturating_sub(self.buffered.bytes()),
+        )
+    }
+
+    fn push_rows<'a, I>(
+        &mut self,
+        rows: usize,
+        column: impl FnMut(usize) -> I,
+    ) -> Result<usize, ParquetError>
+    where
+        I: Iterator<Item = Value<'a>>,
+    {
+        let bytes = self.buffered.push_rows(rows, column);
+        self.write_if_full()?;
+        Ok(bytes)
     }
 }
 
@@ -267,6 +304,11 @@ impl<W: Write + Send> ParquetWriter<W> {
     /// When the row lacks a value for some column.
     pub fn end_row(&mut self) -> Result<(), ParquetError> {
         self.buffered.end_row();
+        self.write_if_full()
+    }
+
+    /// Writes a row group when the buffers are full.
+    fn write_if_full(&mut self) -> Result<(), ParquetError> {
         if self.buffered.rows() >= self.options.row_group_rows
             || self.buffered.bytes() >= self.options.row_group_bytes
         {

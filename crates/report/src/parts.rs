@@ -116,6 +116,37 @@ impl RowSink for Shards {
     fn end_row(&mut self) -> Result<(), ParquetError> {
         self.current().end_row()?;
         self.rows_in_current += 1;
+        self.next_part_if_full()
+    }
+
+    fn room(&self) -> (usize, usize) {
+        let current = self
+            .current
+            .as_ref()
+            .expect("a part is open until finished");
+        let (rows, bytes) = current.room();
+        let left_in_file = usize::try_from(self.rows_per_file - self.rows_in_current);
+        (rows.min(left_in_file.unwrap_or(usize::MAX)), bytes)
+    }
+
+    fn push_rows<'a, I>(
+        &mut self,
+        rows: usize,
+        column: impl FnMut(usize) -> I,
+    ) -> Result<usize, ParquetError>
+    where
+        I: Iterator<Item = Value<'a>>,
+    {
+        let bytes = self.current().push_rows(rows, column)?;
+        self.rows_in_current += rows as u64;
+        self.next_part_if_full()?;
+        Ok(bytes)
+    }
+}
+
+impl Shards {
+    /// Closes the current part when it holds its rows, and opens the next.
+    fn next_part_if_full(&mut self) -> Result<(), ParquetError> {
         if self.rows_in_current == self.rows_per_file {
             let full = self.current.take().expect("a part is open");
             close_part(full).map_err(|err| ParquetError::External(Box::new(err)))?;
