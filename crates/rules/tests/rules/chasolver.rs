@@ -117,27 +117,35 @@ fn hard_positions_are_answered_rightly() {
     }
 }
 
+/// The hard set's lines numbered `numbers` (from 1): each line, its label ("W-", say: can White,
+/// can Black) and its position.
+fn hard_lines(numbers: &[usize]) -> Vec<(String, String, Position)> {
+    let path = arbiter_test_support::fixture("chasolver/positions.txt");
+    let text =
+        std::fs::read_to_string(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
+    let lines: Vec<&str> = text.lines().collect();
+    numbers
+        .iter()
+        .map(|&number| {
+            let line = lines[number - 1];
+            let (label, fen) = line.split_at(2);
+            let pos = Position::from_fen(&epd_to_fen(fen)).unwrap();
+            (line.to_owned(), label.to_owned(), pos)
+        })
+        .collect()
+}
+
 /// Hard positions in which the only unit of one side that ever moves is its king, shut in on two
 /// squares behind a pawn wall, while the other side's bishops roam: a search meets millions of
 /// positions; the locked-position proof decides each "no" side at once (the walls a king can
 /// take only by stalemating, and the tempo the winner lacks; see `mate::locked`).
 #[test]
 fn kings_shut_in_on_two_squares_are_proved_without_a_search() {
-    let path = arbiter_test_support::fixture("chasolver/positions.txt");
-    let text =
-        std::fs::read_to_string(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
-    let lines: Vec<&str> = text.lines().collect();
     let mut proved = 0;
-    for number in [446, 1392, 1393, 1413, 1827, 2457, 2463, 3309, 3396] {
-        let line = lines[number - 1];
-        let (label, fen) = line.split_at(2);
-        let pos = Position::from_fen(&epd_to_fen(fen)).unwrap();
+    for (line, label, pos) in hard_lines(&[446, 1392, 1393, 1413, 1827, 2457, 2463, 3309, 3396]) {
         for (i, side) in Color::ALL.into_iter().enumerate() {
             if label.as_bytes()[i] == b'-' {
-                assert!(
-                    cannot_mate_locked(&pos, side),
-                    "line {number}: {side}: {line}"
-                );
+                assert!(cannot_mate_locked(&pos, side), "{side}: {line}");
                 proved += 1;
             }
         }
@@ -151,19 +159,9 @@ fn kings_shut_in_on_two_squares_are_proved_without_a_search() {
 /// locked-position proof decides White's side at once (a walk meets over a million positions).
 #[test]
 fn men_whose_every_move_mates_are_walls() {
-    let path = arbiter_test_support::fixture("chasolver/positions.txt");
-    let text =
-        std::fs::read_to_string(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
-    let lines: Vec<&str> = text.lines().collect();
-    for number in [2003, 2116, 2395, 3114] {
-        let line = lines[number - 1];
-        let (label, fen) = line.split_at(2);
-        assert_eq!(&label[..1], "-", "line {number}: {line}");
-        let pos = Position::from_fen(&epd_to_fen(fen)).unwrap();
-        assert!(
-            cannot_mate_locked(&pos, Color::White),
-            "line {number}: {line}"
-        );
+    for (line, label, pos) in hard_lines(&[2003, 2116, 2395, 3114]) {
+        assert_eq!(&label[..1], "-", "{line}");
+        assert!(cannot_mate_locked(&pos, Color::White), "{line}");
     }
 }
 
@@ -173,19 +171,9 @@ fn men_whose_every_move_mates_are_walls() {
 /// White's side at once (a walk does not within five million positions).
 #[test]
 fn a_lone_queen_that_must_take_next_to_the_king_is_lost() {
-    let path = arbiter_test_support::fixture("chasolver/positions.txt");
-    let text =
-        std::fs::read_to_string(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
-    let lines: Vec<&str> = text.lines().collect();
-    for number in [2072, 2073, 2075, 2076] {
-        let line = lines[number - 1];
-        let (label, fen) = line.split_at(2);
-        assert_eq!(&label[..1], "-", "line {number}: {line}");
-        let pos = Position::from_fen(&epd_to_fen(fen)).unwrap();
-        assert!(
-            cannot_mate_locked(&pos, Color::White),
-            "line {number}: {line}"
-        );
+    for (line, label, pos) in hard_lines(&[2072, 2073, 2075, 2076]) {
+        assert_eq!(&label[..1], "-", "{line}");
+        assert!(cannot_mate_locked(&pos, Color::White), "{line}");
     }
 }
 
@@ -195,13 +183,8 @@ fn a_lone_queen_that_must_take_next_to_the_king_is_lost() {
 /// exhaustive walk meets it within the default limit; the walk aimed at that square does.
 #[test]
 fn eight_bishops_mate_where_the_plan_aims() {
-    let path = arbiter_test_support::fixture("chasolver/positions.txt");
-    let text =
-        std::fs::read_to_string(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
-    let line = text.lines().nth(523).unwrap();
-    let (label, fen) = line.split_at(2);
+    let [(line, label, pos)] = hard_lines(&[524]).try_into().unwrap();
     assert_eq!(label, "W-", "{line}");
-    let pos = Position::from_fen(&epd_to_fen(fen)).unwrap();
     let verdict = Solver::new().judge(&pos, Color::White, &MateLimits::default());
     let CanMate::Yes(helpmate) = verdict.answer else {
         panic!("{line}: {verdict:?}");
