@@ -126,10 +126,10 @@ pub trait RowSink {
     fn push_value(&mut self, value: Value<'_>);
     /// Ends the current row (see [`ParquetWriter::end_row`]).
     fn end_row(&mut self) -> Result<(), ParquetError>;
-    /// How many more rows, and bytes as [`ColumnBuffers::bytes`] counts them, fill the sink's
+    /// How many more rows, and bytes as `ColumnBuffers::bytes` counts them, fill the sink's
     /// buffers: the row that reaches either is the last before they are written out.
     fn room(&self) -> (usize, usize);
-    /// Appends `rows` whole rows column by column (see [`ColumnBuffers::push_rows`]), no more
+    /// Appends `rows` whole rows column by column (see `ColumnBuffers::push_rows`), no more
     /// than [`RowSink::room`] allows, and writes the buffers out when they are full; returns the
     /// bytes added.
     fn push_rows<'a, I>(
