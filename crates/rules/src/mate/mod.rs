@@ -120,7 +120,8 @@ pub enum Tier {
     Over,
     /// The material on the board ([`material_cannot_mate`]).
     Material,
-    /// A blocked position: the locked-position proof ([`cannot_mate_locked`]).
+    /// A blocked position: the locked-position proof ([`cannot_mate_locked`]), at once where
+    /// many pawns are blocked, else after the search's first stage did not decide.
     Blocked,
     /// One move ahead: every legal move leaves the position over, or the side without mating
     /// material ([`cannot_mate_after_any_move`]).

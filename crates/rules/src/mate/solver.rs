@@ -87,16 +87,16 @@ impl Solver {
                 return verdict(CanMate::Yes(line), Tier::Dive, spent);
             }
         }
-        let (found, nodes) = self.search(pos, side, limits.nodes - spent);
+        let (found, nodes, tier) = self.search(pos, side, limits.nodes - spent);
         let answer = match found {
             Found::Mate(line) => verified(pos, side, line),
             Found::None => CanMate::No,
             Found::Unknown => CanMate::Unknown,
         };
-        let tier = if nodes <= QUICK_NODES && answer != CanMate::Unknown {
+        let tier = if tier == Tier::Search && nodes <= QUICK_NODES && answer != CanMate::Unknown {
             Tier::Quick
         } else {
-            Tier::Search
+            tier
         };
         verdict(answer, tier, spent + nodes)
     }
@@ -111,8 +111,10 @@ impl Solver {
     /// forward: [`minor_pieces_only`]), which mates against the loser's own men, starts with the
     /// blocking guide instead, then the shedding one, then the blocking one again. In a position
     /// with pawn walls, where the answer is most often that no mate exists, the exhaustive walk
-    /// follows the first stage at once.
-    fn search(&mut self, pos: &Position, side: Color, limit: u64) -> (Found, u64) {
+    /// follows the first stage at once. Returns what was found, the positions expanded, and
+    /// the stage that decided: [`Tier::Blocked`] when the locked-position proof did (a "no"
+    /// then names that proof), else [`Tier::Search`].
+    fn search(&mut self, pos: &Position, side: Color, limit: u64) -> (Found, u64, Tier) {
         let walled = blocked_pawns(pos) >= WALLED;
         let schedule: &[Stage] = if walled {
             &[Stage::First(Guide::Shed), Stage::Exhaust, Stage::Aim]
@@ -139,7 +141,7 @@ impl Solver {
             if i == 1 && blocked_pawns(pos) < LOCK_MIN_BLOCKED && cannot_mate_locked(pos, side) {
                 // The locked-position proof, skipped before for its cost, once the search did not
                 // decide quickly.
-                return (Found::None, spent);
+                return (Found::None, spent, Tier::Blocked);
             }
             let left = limit - spent;
             let (result, more) = match stage {
@@ -160,7 +162,7 @@ impl Solver {
                 break;
             }
         }
-        (found, spent)
+        (found, spent, Tier::Search)
     }
 }
 

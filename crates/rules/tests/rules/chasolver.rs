@@ -5,7 +5,7 @@
 //! generator, every position refused must name its defect. `bench/rulings.sh` runs both sets
 //! whole, beside chasolver itself.
 
-use arbiter_rules::mate::{CanMate, MateLimits, Solver, cannot_mate_locked, replays_to_mate};
+use arbiter_rules::mate::{CanMate, MateLimits, Solver, Tier, cannot_mate_locked, replays_to_mate};
 use arbiter_rules::{Color, Position, epd_to_fen};
 
 /// What a run over a sample found.
@@ -174,6 +174,11 @@ fn a_lone_queen_that_must_take_next_to_the_king_is_lost() {
     for (line, label, pos) in hard_lines(&[2072, 2073, 2075, 2076]) {
         assert_eq!(&label[..1], "-", "{line}");
         assert!(cannot_mate_locked(&pos, Color::White), "{line}");
+        // Ruled by the same proof, after the search's first stage: the verdict names it.
+        let verdict = Solver::new().judge(&pos, Color::White, &MateLimits::default());
+        assert_eq!(verdict.answer, CanMate::No, "{line}");
+        assert_eq!(verdict.tier, Tier::Blocked, "{line}");
+        assert!(verdict.nodes > 0, "{line}");
     }
 }
 
