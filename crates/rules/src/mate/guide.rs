@@ -72,24 +72,20 @@ pub(crate) fn estimate(pos: &Position, winner: Color, guide: Guide) -> (i32, Opt
     let mut h = FLIGHT * flights;
     let mut nearest = 8;
     let mut pawn_to_go = 8;
-    for sq in ours {
-        match pos.role_at(sq) {
-            Some(Role::Pawn) => {
-                let to_go = match winner {
-                    Color::White => 7 - sq.rank() as i32,
-                    Color::Black => sq.rank() as i32,
-                };
-                pawn_to_go = pawn_to_go.min(to_go);
-                nearest = nearest.min(distance(sq, loser_king) + 1);
-            }
-            Some(Role::King) => h += distance(sq, loser_king) / 2,
-            Some(_) => {
-                let d = distance(sq, loser_king);
-                h += d / 2;
-                nearest = nearest.min(d);
-            }
-            None => {}
-        }
+    let pawns = ours & pos.by_role(Role::Pawn);
+    h += distance(pos.king_of(winner), loser_king) / 2;
+    for sq in ours & !pawns & !pos.by_role(Role::King) {
+        let d = distance(sq, loser_king);
+        h += d / 2;
+        nearest = nearest.min(d);
+    }
+    for sq in pawns {
+        let to_go = match winner {
+            Color::White => 7 - sq.rank() as i32,
+            Color::Black => sq.rank() as i32,
+        };
+        pawn_to_go = pawn_to_go.min(to_go);
+        nearest = nearest.min(distance(sq, loser_king) + 1);
     }
     h += 2 * nearest + edge_distance(loser_king);
     if (ours & pos.by_role(Role::Queen)).is_empty() && pawn_to_go < 8 {
@@ -186,6 +182,7 @@ fn check_at_hand(pos: &Position, winner: Color) -> bool {
 /// each attacks that its own men do not hold; a pawn's steps and captures, a promotion once),
 /// pins and checks aside: with the king's flights, the loser's mobility, at a fraction of the
 /// cost of counting its legal moves.
+#[inline]
 fn men_mobility(pos: &Position, side: Color) -> i32 {
     let ours = pos.by_color(side);
     let occupied = pos.occupied();
