@@ -10,9 +10,9 @@
 //! keeps every position it expanded and every one it generated (about a kilobyte each): the walk
 //! can go on far longer within the same memory, and positions walled in by pawns, where no mate
 //! exists but many positions can be reached, are decided by it. Tried most promising move first
-//! ([`prior`]), it also finds the long helpmates of endings with few men.
+//! ([`Prior`]), it also finds the long helpmates of endings with few men.
 
-use crate::mate::guide::prior;
+use crate::mate::guide::Prior;
 use crate::mate::keys::{KeySet, key_after};
 use crate::mate::locked::{cannot_mate_locked, may_lock};
 use crate::mate::search::Found;
@@ -123,13 +123,14 @@ impl Exhauster {
     /// together (each is a cache miss in a large set, and the walk looks them up one by one).
     fn order(&mut self, pos: &Position, winner: Color, untried: usize) {
         self.moves.clear();
+        let prior = Prior::new(pos, winner);
         self.moves.extend(pos.legal_moves().iter().map(|&mv| {
             let key = key_after(pos, mv).unwrap_or_else(|| {
                 let mut child = pos.clone();
                 child.play_unchecked(mv);
                 child.zobrist()
             });
-            (-prior(pos, winner, mv), mv, key)
+            (-prior.score(mv), mv, key)
         }));
         self.moves.sort_by_key(|&(score, _, _)| score);
         let untried = self.moves.get(untried..).unwrap_or_default();

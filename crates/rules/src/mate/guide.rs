@@ -72,24 +72,20 @@ pub(crate) fn estimate(pos: &Position, winner: Color, guide: Guide) -> (i32, Opt
     let mut h = FLIGHT * flights;
     let mut nearest = 8;
     let mut pawn_to_go = 8;
-    for sq in ours {
-        match pos.role_at(sq) {
-            Some(Role::Pawn) => {
-                let to_go = match winner {
-                    Color::White => 7 - sq.rank() as i32,
-                    Color::Black => sq.rank() as i32,
-                };
-                pawn_to_go = pawn_to_go.min(to_go);
-                nearest = nearest.min(distance(sq, loser_king) + 1);
-            }
-            Some(Role::King) => h += distance(sq, loser_king) / 2,
-            Some(_) => {
-                let d = distance(sq, loser_king);
-                h += d / 2;
-                nearest = nearest.min(d);
-            }
-            None => {}
-        }
+    let pawns = ours & pos.by_role(Role::Pawn);
+    h += distance(pos.king_of(winner), loser_king) / 2;
+    for sq in ours & !pawns & !pos.by_role(Role::King) {
+        let d = distance(sq, loser_king);
+        h += d / 2;
+        nearest = nearest.min(d);
+    }
+    for sq in pawns {
+        let to_go = match winner {
+            Color::White => 7 - sq.rank() as i32,
+            Color::Black => sq.rank() as i32,
+        };
+        pawn_to_go = pawn_to_go.min(to_go);
+        nearest = nearest.min(distance(sq, loser_king) + 1);
     }
     h += 2 * nearest + edge_distance(loser_king);
     if (ours & pos.by_role(Role::Queen)).is_empty() && pawn_to_go < 8 {
@@ -132,7 +128,8 @@ pub(crate) fn estimate(pos: &Position, winner: Color, guide: Guide) -> (i32, Opt
         (mobility, has_check)
     } else {
         // The winner's checks matter once the king is nearly boxed in.
-        let has_check = check || (flights <= 1 && any_check(&turned(winner)));
+        let has_check =
+            check || (flights <= 1 && (check_at_hand(pos, winner) || any_check(&turned(winner))));
         let mobility = if check {
             pos.count_legal_moves() as i32
         } else {
@@ -144,10 +141,48 @@ pub(crate) fn estimate(pos: &Position, winner: Color, guide: Guide) -> (i32, Opt
     (h, None)
 }
 
+/// Whether `winner`, were it to move, has a knight, bishop, rook or queen that can step
+/// straight to a square from which it checks the loser's king (on a diagonal for a bishop or a
+/// queen, on a line for a rook or a queen), none of them standing between its own king and an
+/// enemy line piece that could pin it: a check at hand, told without generating moves. `false`
+/// says nothing (a pawn's check, a discovered one or a pinned man's are [`any_check`]'s to
+/// find). Asked with the loser to move and not in check, so the winner's king is not in check
+/// either.
+fn check_at_hand(pos: &Position, winner: Color) -> bool {
+    let king = pos.king_of(!winner);
+    let own_king = pos.king_of(winner);
+    let ours = pos.by_color(winner);
+    let occupied = pos.occupied();
+    let queens = pos.by_role(Role::Queen);
+    let diagonal = pos.by_role(Role::Bishop) | queens;
+    let straight = pos.by_role(Role::Rook) | queens;
+    let snipers = ((attacks::bishop(own_king, Bitboard::EMPTY) & diagonal)
+        | (attacks::rook(own_king, Bitboard::EMPTY) & straight))
+        & pos.by_color(!winner);
+    let mut movers = ours;
+    for sniper in snipers {
+        movers &= !attacks::between(own_king, sniper);
+    }
+    let free = !ours;
+    let knight_checks = attacks::knight(king) & free;
+    let diagonal_checks = attacks::bishop(king, occupied) & free;
+    let straight_checks = attacks::rook(king, occupied) & free;
+    (movers & pos.by_role(Role::Knight))
+        .into_iter()
+        .any(|sq| (attacks::knight(sq) & knight_checks).any())
+        || (movers & diagonal)
+            .into_iter()
+            .any(|sq| (attacks::bishop(sq, occupied) & diagonal_checks).any())
+        || (movers & straight)
+            .into_iter()
+            .any(|sq| (attacks::rook(sq, occupied) & straight_checks).any())
+}
+
 /// The moves of `side`'s men other than its king, counted from their reach alone (the squares
 /// each attacks that its own men do not hold; a pawn's steps and captures, a promotion once),
 /// pins and checks aside: with the king's flights, the loser's mobility, at a fraction of the
 /// cost of counting its legal moves.
+#[inline]
 fn men_mobility(pos: &Position, side: Color) -> i32 {
     let ours = pos.by_color(side);
     let occupied = pos.occupied();
@@ -178,48 +213,79 @@ fn men_mobility(pos: &Position, side: Color) -> i32 {
     count as i32
 }
 
-/// How promising `mv` looks for a mate of `winner`'s opponent, from the move alone (higher
-/// first): the order in which the search tries the positions of one priority. For the winner,
-/// steps toward the loser's king, attacks on its neighbourhood, captures and promotions; for
-/// the loser, king steps toward the edge among its own men, men stepping next to their king,
-/// and never a capture.
-pub(crate) fn prior(pos: &Position, winner: Color, mv: Move) -> i32 {
-    let loser_king = pos.king_of(!winner);
-    let (from, to) = (mv.from(), mv.to());
-    let us = pos.turn();
-    let mut s = 0;
-    if us == winner {
-        let landing = mv.promotion().unwrap_or(mv.role());
-        if landing != Role::King {
-            s += 2 * (distance(from, loser_king) - distance(to, loser_king));
-            let occupied = pos.occupied();
-            let reach = match landing {
-                Role::Knight => attacks::knight(to),
-                Role::Bishop => attacks::bishop(to, occupied),
-                Role::Rook => attacks::rook(to, occupied),
-                Role::Queen => attacks::queen(to, occupied),
-                _ => attacks::pawn(us, to),
-            };
-            s += 3 * (reach & attacks::king(loser_king).with(loser_king)).count() as i32;
-        }
-        if mv.promotion() == Some(Role::Queen) {
-            s += 10;
-        }
-        if mv.is_capture() {
-            s += 4;
-        }
-    } else {
-        if mv.role() == Role::King {
-            s += 2 * (edge_distance(from) - edge_distance(to));
-            s += (attacks::king(to) & pos.by_color(us)).count() as i32;
-        } else if attacks::king(loser_king).contains(to) {
-            s += 4;
-        }
-        if mv.is_capture() {
-            s -= 6;
+/// How promising each move of one position looks for a mate of `winner`'s opponent, from the
+/// move alone (higher first): the order in which the searches try the positions one position
+/// leads to. For the winner, steps toward the loser's king, attacks on its neighbourhood,
+/// captures and promotions; for the loser, king steps toward the edge among its own men, men
+/// stepping next to their king, and never a capture. What the moves share (the loser's king
+/// and its neighbourhood, the occupied squares) is worked out once per position.
+pub(crate) struct Prior {
+    /// Whether the side to move is the winner.
+    winner_moves: bool,
+    /// The side to move.
+    us: Color,
+    loser_king: Square,
+    /// The loser's king's square and its neighbours.
+    zone: Bitboard,
+    occupied: Bitboard,
+    /// The men of the side to move.
+    ours: Bitboard,
+}
+
+impl Prior {
+    /// The ordering of the moves of `pos`.
+    #[inline]
+    pub(crate) fn new(pos: &Position, winner: Color) -> Prior {
+        let loser_king = pos.king_of(!winner);
+        let us = pos.turn();
+        Prior {
+            winner_moves: us == winner,
+            us,
+            loser_king,
+            zone: attacks::king(loser_king).with(loser_king),
+            occupied: pos.occupied(),
+            ours: pos.by_color(us),
         }
     }
-    s
+
+    /// How promising `mv` (a move of the position) looks.
+    #[inline]
+    pub(crate) fn score(&self, mv: Move) -> i32 {
+        let (from, to) = (mv.from(), mv.to());
+        let mut s = 0;
+        if self.winner_moves {
+            let landing = mv.promotion().unwrap_or(mv.role());
+            if landing != Role::King {
+                s += 2 * (distance(from, self.loser_king) - distance(to, self.loser_king));
+                let occupied = self.occupied;
+                let reach = match landing {
+                    Role::Knight => attacks::knight(to),
+                    Role::Bishop => attacks::bishop(to, occupied),
+                    Role::Rook => attacks::rook(to, occupied),
+                    Role::Queen => attacks::queen(to, occupied),
+                    _ => attacks::pawn(self.us, to),
+                };
+                s += 3 * (reach & self.zone).count() as i32;
+            }
+            if mv.promotion() == Some(Role::Queen) {
+                s += 10;
+            }
+            if mv.is_capture() {
+                s += 4;
+            }
+        } else {
+            if mv.role() == Role::King {
+                s += 2 * (edge_distance(from) - edge_distance(to));
+                s += (attacks::king(to) & self.ours).count() as i32;
+            } else if self.zone.without(self.loser_king).contains(to) {
+                s += 4;
+            }
+            if mv.is_capture() {
+                s -= 6;
+            }
+        }
+        s
+    }
 }
 
 /// The loser's mobility counted for a winner in check (whose position cannot be turned).
@@ -371,6 +437,52 @@ mod tests {
             checked += 1;
         });
         assert!(checked > 2_000, "{checked}");
+    }
+
+    /// A check at hand is a check: along random games, wherever the side to move is not in
+    /// check and [`check_at_hand`] finds one for the other side, that side, were it to move,
+    /// has a checking move ([`any_check`]); and it finds most of the knights' and line pieces'
+    /// checks.
+    #[test]
+    fn a_check_at_hand_is_a_check() {
+        let starts = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        ];
+        let (mut at_hand, mut checks) = (0, 0);
+        crate::mate::along_random_games(&starts, 20, 60, 0x2c1b_3c6d_9e37_79b9, |pos, _| {
+            if pos.is_check() {
+                return;
+            }
+            let winner = !pos.turn();
+            let mut turned = pos.clone();
+            turned.ep = None;
+            turned.set_turn(winner);
+            let any = any_check(&turned);
+            if check_at_hand(pos, winner) {
+                assert!(any, "{}", pos.to_fen());
+                at_hand += 1;
+            }
+            checks += usize::from(any);
+        });
+        assert!(
+            at_hand > 100 && 2 * at_hand > checks,
+            "{at_hand} of {checks}"
+        );
+    }
+
+    /// A pinned knight's check is not at hand (it may not move), nor a pawn's; a free
+    /// knight's is.
+    #[test]
+    fn a_pinned_mans_check_is_not_at_hand() {
+        // White's knight on e2 would check from c3 or f4, but Black's rook on e8 pins it.
+        let pinned = fen("4r3/8/8/3k4/8/8/4N3/4K3 b - - 0 1");
+        assert!(!check_at_hand(&pinned, Color::White));
+        let free = fen("7r/8/8/3k4/8/8/4N3/4K3 b - - 0 1");
+        assert!(check_at_hand(&free, Color::White));
+        let pawn = fen("8/8/8/3k4/8/4P3/8/4K3 b - - 0 1");
+        assert!(!check_at_hand(&pawn, Color::White));
     }
 
     #[test]

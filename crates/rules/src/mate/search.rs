@@ -14,7 +14,7 @@
 //! at most a few million positions the odds are below one in a million million; a line found
 //! is replayed before it is returned, so "yes" never rests on a key.)
 
-use crate::mate::guide::{self, Guide};
+use crate::mate::guide::{self, Guide, Prior};
 use crate::mate::keys::{KeySet, key_after};
 use crate::mate::locked::{self, may_lock, walled_enough};
 use crate::mate::queue::BucketQueue;
@@ -206,13 +206,14 @@ impl Searcher {
             let depth = self.arena.get(parent as usize).map_or(0, |p| p.depth + 1);
             let at = self.arena.len() as u32;
             let moves = node.legal_moves();
+            let prior = Prior::new(&node, winner);
             for &m in moves.iter() {
                 let key = key_after(&node, m).unwrap_or_else(|| {
                     let mut child = node.clone();
                     child.play_unchecked(m);
                     child.zobrist()
                 });
-                let score = guide::prior(&node, winner, m);
+                let score = prior.score(m);
                 self.children.push((score, m, key));
             }
             self.seen.prefetch(self.children.iter().map(|c| c.2));
