@@ -265,3 +265,40 @@ fn the_verdict_only_ruling_judges_every_game_as_both_sides_do() {
         );
     }
 }
+
+#[test]
+fn a_game_without_timed_periods_checks_its_sparse_clocks_as_with_ply_rows() {
+    // Clocks on some plies only, in games without a time control of timed periods: the ply
+    // rows' path hands every ply to the evidence, the validate path only those with a clock and
+    // the last; the warnings are the same (a loss on time with the loser's stopped clock
+    // showing 0:01:00 on the last ply, and the same clock one ply before the end).
+    let pgn = "\
+[Result \"1-0\"]\n[Termination \"Time forfeit\"]\n[TimeControl \"-\"]\n\n\
+1. e4 e5 2. Nf3 { [%clk 0:02:00] } Nc6 3. Bb5 a6 { [%clk 0:01:00] } 1-0\n\n\
+[Result \"1-0\"]\n[Termination \"Time forfeit\"]\n\n\
+1. e4 e5 2. Nf3 Nc6 { [%clk 0:01:00] } 3. Bb5 a6 { [%eval 0.2] } 1-0\n\n\
+[Result \"0-1\"]\n[Termination \"Time forfeit\"]\n[TimeControl \"?\"]\n\n\
+1. e4 { [%clk 0:01:00] } e5 { [%clk 0:01:00] } 2. Nf3 { [%clk 0:01:00] [%eval x] } 0-1\n";
+    let options = |plies| ReplayOptions {
+        clock_checks: true,
+        plies,
+        ..ReplayOptions::default()
+    };
+    let rows = replay_all(pgn, options(true));
+    let checks = replay_all(pgn, options(false));
+    assert_eq!(rows.len(), 3);
+    for (rows, checks) in rows.iter().zip(&checks) {
+        assert_eq!(checks.problems, rows.problems, "game {}", rows.index);
+        assert_eq!(
+            checks.final_clocks, rows.final_clocks,
+            "game {}",
+            rows.index
+        );
+    }
+    assert_eq!(codes(&checks[0]), [Code::TimeLeftAtForfeit]);
+    assert_eq!(codes(&checks[1]), []);
+    assert_eq!(
+        codes(&checks[2]),
+        [Code::MalformedCommand, Code::TimeLeftAtForfeit]
+    );
+}
