@@ -154,7 +154,7 @@ impl Keep {
     /// ([`RulingsWanted::VerdictOnly`](arbiter_core::replay::RulingsWanted::VerdictOnly)).
     pub(crate) const RULING_FIELDS: [&str; 2] = ["white_can_mate", "black_can_mate"];
 
-    /// Whether the expression reads a side's ruling ([`Keep::RULING_FIELDS`]).
+    /// Whether the expression reads a side's ruling (`white_can_mate` or `black_can_mate`).
     pub fn reads_rulings(&self) -> bool {
         self.filter.as_ref().is_some_and(|f| {
             let ruling = |(field, name): (usize, &&str)| {
