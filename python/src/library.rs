@@ -4,7 +4,7 @@
 
 pub use arbiter::core::position::{Checks, Status, can_mate_each, named, sorted_moves};
 pub use arbiter::core::problem::Severities;
-pub use arbiter::core::replay::DEFAULT_RULINGS_BUDGET;
+pub use arbiter::core::replay::{DEFAULT_RULINGS_BUDGET, RulingsWanted};
 pub use arbiter::io::Sink;
 pub use arbiter::io::input::{InputError, sources};
 pub use arbiter::io::sink::clash;

@@ -20,7 +20,7 @@ use serde::Deserialize;
 use crate::inputs::{InputErrors, Inputs};
 use crate::library::{
     DEFAULT_RULINGS_BUDGET, Destination, DiagnosticFormat, DiagnosticFormatter, Output,
-    ReplayOptions, Severities, Totals, run,
+    ReplayOptions, RulingsWanted, Severities, Totals, run,
 };
 
 /// What the producer sends: a batch's diagnostics (JSON Lines), then the end.
@@ -385,6 +385,7 @@ pub fn validate(
         },
         clock_checks: true,
         rulings_budget,
+        rulings: RulingsWanted::VerdictOnly,
         ..ReplayOptions::default()
     };
     let (send, batches) = sync_channel(4);

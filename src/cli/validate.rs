@@ -14,6 +14,7 @@ use std::time::Instant;
 
 use anyhow::anyhow;
 use arbiter::ReplayOptions;
+use arbiter::core::replay::RulingsWanted;
 use arbiter::report::diagnostic::{DiagnosticFormat, DiagnosticFormatter};
 use arbiter::report::output::Bytes;
 use clap::{Args, ValueEnum};
@@ -81,9 +82,11 @@ pub(crate) fn run(args: &ValidateArgs) -> anyhow::Result<Ran> {
     let started = Instant::now();
     let path = output::path(args.run.output.as_deref());
     let format = format(args.format, path)?;
+    // Validate shows no ruling: only the sides its verdict reads are ruled.
     let options = ReplayOptions {
         severities: args.severity.severities()?,
         clock_checks: true,
+        rulings: RulingsWanted::VerdictOnly,
         ..ReplayOptions::default()
     };
     // Batches are written from whichever thread finished them (stdout is not locked: each write

@@ -31,7 +31,7 @@ use std::path::Path;
 #[cfg(feature = "parquet")]
 use arbiter_io::Compression;
 
-use arbiter_core::replay::{GameReport, ReplayOptions};
+use arbiter_core::replay::{GameReport, ReplayOptions, RulingsWanted};
 use arbiter_report::columns::Column;
 use arbiter_report::output::{GameFormatter, GameNumber, Output};
 use arbiter_report::plies::{PlyColumns, PlyFormatter};
@@ -223,8 +223,15 @@ impl ExportPlan {
         }
     }
 
-    /// How the games are to be replayed for these rows.
+    /// How the games are to be replayed for these rows: both sides of the final position ruled
+    /// only when a column or the filter reads them.
     pub fn replay_options(&self) -> ReplayOptions {
+        let ruling_column = |column: &Column| Keep::RULING_FIELDS.contains(&column.name.as_str());
+        let rulings = if self.columns().iter().any(ruling_column) || self.keep.reads_rulings() {
+            RulingsWanted::BothSides
+        } else {
+            RulingsWanted::VerdictOnly
+        };
         ReplayOptions {
             extra_tags: self.tags.clone(),
             plies: self.set.is_none_or(ColumnSet::needs_moves),
@@ -235,6 +242,7 @@ impl ExportPlan {
                 || self.wanted.opening
                 || self.keep.reads_opening(),
             positions: self.keep.targets(),
+            rulings,
             ..ReplayOptions::default()
         }
     }
@@ -339,6 +347,27 @@ mod tests {
 
     fn plan(options: ExportOptions) -> Result<ExportPlan, String> {
         ExportPlan::new(&options, ExportFormat::Csv).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn both_sides_are_ruled_only_for_a_column_or_a_filter_that_reads_them() {
+        let rulings = |options| plan(options).unwrap().replay_options().rulings;
+        let lichess = ExportOptions {
+            lichess: true,
+            ..ExportOptions::default()
+        };
+        assert_eq!(rulings(ExportOptions::default()), RulingsWanted::BothSides);
+        assert_eq!(rulings(lichess), RulingsWanted::BothSides);
+        let plies = |filter: &str| ExportOptions {
+            plies: true,
+            filter: Some(filter.into()),
+            ..ExportOptions::default()
+        };
+        assert_eq!(rulings(plies("valid")), RulingsWanted::VerdictOnly);
+        assert_eq!(
+            rulings(plies("white_can_mate == false")),
+            RulingsWanted::BothSides
+        );
     }
 
     #[test]

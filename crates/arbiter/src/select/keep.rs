@@ -149,6 +149,21 @@ impl Keep {
         filter.is_some_and(|f| (COLUMNS.len()..WHERE_FIELDS).any(|field| f.reads(field)))
     }
 
+    /// The fields that hold the final position's ruling (can White mate, can Black mate),
+    /// which a replay for the verdict only leaves unknown
+    /// ([`RulingsWanted::VerdictOnly`](arbiter_core::replay::RulingsWanted::VerdictOnly)).
+    pub(crate) const RULING_FIELDS: [&str; 2] = ["white_can_mate", "black_can_mate"];
+
+    /// Whether the expression reads a side's ruling (`white_can_mate` or `black_can_mate`).
+    pub fn reads_rulings(&self) -> bool {
+        self.filter.as_ref().is_some_and(|f| {
+            let ruling = |(field, name): (usize, &&str)| {
+                Keep::RULING_FIELDS.contains(name) && f.reads(field)
+            };
+            FIELDS.iter().enumerate().any(ruling)
+        })
+    }
+
     /// The jobs a run may use, given `jobs`: one when the expression reads `index` or `game`,
     /// which are known on one job only (the games of a part of an input are numbered later).
     pub fn jobs(&self, jobs: usize) -> usize {
@@ -194,6 +209,15 @@ mod tests {
         assert!(!keep("eco == \"B20\"").reads_opening());
         assert!(keep("tag(\"WhiteTitle\") == \"GM\"").reads_tags());
         assert!(!keep("valid").reads_tags());
+    }
+
+    #[test]
+    fn the_ruling_fields_are_found_in_the_expression() {
+        let keep = |text: &str| Keep::new(Some(text), &[]).unwrap();
+        assert!(keep("white_can_mate == false").reads_rulings());
+        assert!(keep("valid and not black_can_mate").reads_rulings());
+        assert!(!keep("outcome == \"dead_position\" or winner == \"draw\"").reads_rulings());
+        assert!(!Keep::default().reads_rulings());
     }
 
     /// Each field of `TAG_FIELDS` has its final value once the tags are read: games with and

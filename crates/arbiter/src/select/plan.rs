@@ -21,7 +21,7 @@
 
 use std::sync::Arc;
 
-use arbiter_core::replay::ReplayOptions;
+use arbiter_core::replay::{ReplayOptions, RulingsWanted};
 use arbiter_report::pgn_writer::WriteOptions;
 
 use super::dedup::DedupMode;
@@ -68,13 +68,19 @@ impl SelectPlan {
 
     /// How the games are to be replayed: with their trees (select writes from them; the
     /// movetext only for the games whose tags pass, when the tags alone decide), naming openings
-    /// for `eco` or an expression that reads them, looking for the positions.
+    /// for `eco` or an expression that reads them, looking for the positions, ruling both sides
+    /// of the final position only for an expression that reads them (the verdict is the same).
     pub fn replay_options(&self) -> ReplayOptions {
         ReplayOptions {
             tree: true,
             movetext_if: Keep::tag_test(&self.keep),
             eco: self.options.eco || self.keep.reads_opening(),
             positions: self.keep.targets(),
+            rulings: if self.keep.reads_rulings() {
+                RulingsWanted::BothSides
+            } else {
+                RulingsWanted::VerdictOnly
+            },
             ..ReplayOptions::default()
         }
     }
@@ -87,5 +93,30 @@ impl SelectPlan {
     /// `dedup`.
     pub fn dedup(&self) -> Option<DedupMode> {
         self.options.dedup
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_sides_are_ruled_only_for_an_expression_that_reads_them() {
+        let rulings = |filter: Option<&str>| {
+            let options = SelectOptions {
+                filter: filter.map(str::to_owned),
+                ..SelectOptions::default()
+            };
+            SelectPlan::new(options).unwrap().replay_options().rulings
+        };
+        assert_eq!(rulings(None), RulingsWanted::VerdictOnly);
+        assert_eq!(
+            rulings(Some("winner == \"draw\"")),
+            RulingsWanted::VerdictOnly
+        );
+        assert_eq!(
+            rulings(Some("black_can_mate == false")),
+            RulingsWanted::BothSides
+        );
     }
 }

@@ -16,6 +16,7 @@
 pub(crate) mod termination;
 
 use arbiter_pgn::GameResult;
+use arbiter_rules::Color;
 use serde::Serialize;
 
 /// The winner a declared result names.
@@ -259,10 +260,10 @@ pub(crate) fn classify(
     let winner = declared_winner(result);
     // Law 6.9: a flag fall against a side that cannot mate is a draw. (A resignation stands,
     // 5.1.2, whatever material the winner has.)
-    let unwinnable = match (outcome, winner) {
-        (Outcome::TimeForfeit, Winner::White) => board.white_cannot_mate,
-        (Outcome::TimeForfeit, Winner::Black) => board.black_cannot_mate,
-        _ => None,
+    let unwinnable = match flag_fall_winner(termination, result) {
+        Some(Color::White) => board.white_cannot_mate,
+        Some(Color::Black) => board.black_cannot_mate,
+        None => None,
     };
     Classification {
         outcome,
@@ -273,6 +274,23 @@ pub(crate) fn classify(
         },
         result_consistent: unwinnable.is_none(),
         unwinnable_flag_fall: unwinnable,
+    }
+}
+
+/// The side that won on time, when the `Termination` tag says a flag fell (the time forfeit
+/// category) and the Result names a winner: the side whose proof that it cannot mate would
+/// draw the game (Law 6.9).
+pub(crate) fn flag_fall_winner(
+    termination: Option<&termination::Termination>,
+    result: GameResult,
+) -> Option<Color> {
+    if termination.and_then(|t| t.category) != Some(Outcome::TimeForfeit) {
+        return None;
+    }
+    match declared_winner(result) {
+        Winner::White => Some(Color::White),
+        Winner::Black => Some(Color::Black),
+        Winner::Draw | Winner::Unknown => None,
     }
 }
 

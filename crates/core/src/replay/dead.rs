@@ -1,6 +1,6 @@
 //! Dead positions (Law 5.2.2) and sides that cannot mate (Law 6.9), judged on archive paths:
-//! the final position of every game is ruled on for both sides by the rules core's
-//! [`Solver::rule`] (the mate on the board, material, the locked-position proof, then the
+//! the final position of every game is ruled on for both sides (or for the sides the verdict
+//! reads) by the rules core's [`Solver::rule`] (the mate on the board, material, the locked-position proof, then the
 //! helpmate search under the game's node budget, [`ReplayOptions::rulings_budget`]; the
 //! replayer keeps one solver, so that the search's buffers serve game after game); a dead final
 //! position is then bisected for the first dead ply.
@@ -11,12 +11,15 @@
 //!
 //! [`ReplayOptions::rulings_budget`]: crate::ReplayOptions::rulings_budget
 
-use arbiter_rules::mate::Solver;
+use arbiter_rules::mate::{Solver, Wanted};
 use arbiter_rules::{Move, Position};
 
-/// Whether `pos` is proved dead, within `budget` positions of search: neither side can mate.
+/// Whether `pos` is proved dead, within `budget` positions of search: neither side can mate
+/// (Black is ruled only when White is proved unable, as [`Wanted::Verdict`] rules; the answer
+/// is the both-sides ruling's).
 pub fn proved_dead(solver: &mut Solver, pos: &Position, budget: u64) -> bool {
-    solver.rule(pos, budget).dead()
+    let wanted = Wanted::Verdict { flag_winner: None };
+    solver.rule_for(pos, budget, wanted).dead()
 }
 
 /// The first ply of the line `moves` (`None` for a null move) from `start` at which the position

@@ -1,16 +1,17 @@
 //! The game's verdict once its moves are replayed: the first automatic end of the main line
 //! decides (the first dead ply found by bisection), else its final position with the claims a
 //! drawn result may rest on, else the tags; then what the board and the Termination tag say
-//! against the Result. The final position is ruled on for both sides (can each still mate?,
-//! `dead`), and the ruling is kept in the report.
+//! against the Result. The final position is ruled on (can each side still mate?, `dead`): for
+//! both sides, or only where the verdict reads the answer ([`RulingsWanted::VerdictOnly`]), and
+//! the ruling is kept in the report.
 
 use arbiter_pgn::{GameResult, Location, RawGame, parse_game};
-use arbiter_rules::mate::{Ruling, Solver, Tier};
+use arbiter_rules::mate::{Ruling, Solver, Tier, Wanted};
 use arbiter_rules::{Color, Move, Position};
 
 use crate::outcome::{self, BoardFacts, Outcome, termination};
 use crate::problem::Code;
-use crate::replay::{ReplayOptions, Replayer, claims, dead};
+use crate::replay::{ReplayOptions, Replayer, RulingsWanted, claims, dead};
 
 impl Replayer {
     /// Classifies the game and reports what the tags say against the board: the first automatic
@@ -31,7 +32,18 @@ impl Replayer {
         };
         let mut ended = self.stack.automatic_end.filter(|&(ply, _)| ply < line.ply);
         let budget = self.options.rulings_budget;
-        let ruling = self.solver.rule(&line.pos, budget);
+        // What follows reads the ruling only through `dead()` (and `tier()` when dead), the flag
+        // fall's winner's proof, and, when the main line did not end before its last move, not
+        // at all: the verdict-only ruling gives all of these as the both-sides one does.
+        let ruling = match self.options.rulings {
+            RulingsWanted::BothSides => self.solver.rule(&line.pos, budget),
+            RulingsWanted::VerdictOnly if ended.is_some() => Ruling::unruled(),
+            RulingsWanted::VerdictOnly => {
+                let flag_winner = outcome::flag_fall_winner(termination.as_ref(), declared);
+                let wanted = Wanted::Verdict { flag_winner };
+                self.solver.rule_for(&line.pos, budget, wanted)
+            }
+        };
         self.report.can_mate = ruling.can_mate;
         // Dead beyond the board and material (stalemate is an end of its own, and so is a dead
         // position by material, found where it arose): bisected for the first dead ply.

@@ -115,6 +115,23 @@ pub struct ReplayOptions {
     /// Positions the helpmate searches may expand to rule on a game's final position (can each
     /// side still mate?), both sides together; 0 for the static proofs only (docs/outcomes.md).
     pub rulings_budget: u64,
+    /// Which answers of that ruling the caller needs: both sides' in
+    /// [`GameReport::can_mate`] (export's columns), or only what the verdict reads.
+    pub rulings: RulingsWanted,
+}
+
+/// Which answers of a game's final ruling a replay gives ([`ReplayOptions::rulings`]). The
+/// verdict (outcome, winner, problems) is the same either way.
+#[derive(Copy, Clone, Debug, Default, Eq, PartialEq)]
+pub enum RulingsWanted {
+    /// Both sides ruled: [`GameReport::can_mate`] holds both answers.
+    #[default]
+    BothSides,
+    /// Only the sides the verdict reads
+    /// ([`Wanted::Verdict`](arbiter_rules::mate::Wanted::Verdict)): [`GameReport::can_mate`] is
+    /// `None` for a side not ruled. No side is ruled when the main line ended before its last
+    /// move (the verdict then does not look at the final position).
+    VerdictOnly,
 }
 
 impl Default for ReplayOptions {
@@ -130,6 +147,7 @@ impl Default for ReplayOptions {
             eco: false,
             positions: Targets::default(),
             rulings_budget: DEFAULT_RULINGS_BUDGET,
+            rulings: RulingsWanted::BothSides,
         }
     }
 }
@@ -184,7 +202,8 @@ pub struct GameReport {
     /// The outcome, winner and result consistency.
     pub classification: Option<Classification>,
     /// Whether White and Black can still mate in the final position: proved yes, proved no, or
-    /// `None` (not decided within the rulings budget, or the main line was not replayed).
+    /// `None` (not decided within the rulings budget, not ruled for a verdict only
+    /// ([`RulingsWanted::VerdictOnly`]), or the main line was not replayed).
     pub can_mate: [Option<bool>; 2],
     /// Every problem, in source order (the game's own verdicts, found at its end, last).
     pub problems: Vec<Problem>,

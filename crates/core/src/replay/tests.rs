@@ -203,3 +203,102 @@ fn one_replayer_judges_each_game_afresh() {
         Some(Outcome::Agreement)
     );
 }
+
+/// Games whose verdict reads the final position's ruling: dead by a wall with a decisive
+/// result, flag falls won by a side that cannot mate and by sides that can, an end by
+/// insufficient material that moves followed, a mate, a stalemate, an ordinary game.
+const RULED_GAMES: &str = "\
+[FEN \"8/8/4k3/p1p1p1p1/P1P1P1P1/8/3K4/8 w - - 0 1\"]\n[Result \"1-0\"]\n\n1. Kc2 Kd6 2. Kd2 Ke6 1-0\n\n\
+[FEN \"4k3/r7/8/8/8/8/8/4K3 b - - 0 1\"]\n[Result \"1-0\"]\n[Termination \"Time forfeit\"]\n\n1... Ra2 1-0\n\n\
+[FEN \"4k3/r7/8/8/8/8/8/4K3 b - - 0 1\"]\n[Result \"0-1\"]\n[Termination \"Time forfeit\"]\n\n1... Ra2 0-1\n\n\
+[FEN \"4k3/8/8/8/8/8/8/R3K3 b - - 0 1\"]\n[Result \"1-0\"]\n[Termination \"Time forfeit\"]\n\n1... Kd7 1-0\n\n\
+[FEN \"8/8/4k3/p1p1p1p1/P1P1P1P1/8/3K4/8 w - - 0 1\"]\n[Result \"0-1\"]\n[Termination \"Time forfeit\"]\n\n1. Kc2 0-1\n\n\
+[FEN \"4k3/8/8/8/8/8/3n4/4K3 w - - 0 1\"]\n[Result \"1-0\"]\n\n1. Kxd2 Kd7 2. Ke3 1-0\n\n\
+[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n\
+[FEN \"k7/8/K7/8/8/8/8/1Q6 w - - 0 1\"]\n[Result \"1-0\"]\n\n1. Qb6 1-0\n\n\
+[Result \"1-0\"]\n[Termination \"Time forfeit\"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n";
+
+#[test]
+fn the_verdict_only_ruling_judges_every_game_as_both_sides_do() {
+    for budget in [0, 20_000] {
+        let options = |rulings| ReplayOptions {
+            clock_checks: true,
+            rulings_budget: budget,
+            rulings,
+            ..ReplayOptions::default()
+        };
+        let both = replay_all(RULED_GAMES, options(RulingsWanted::BothSides));
+        let verdict = replay_all(RULED_GAMES, options(RulingsWanted::VerdictOnly));
+        assert_eq!(both.len(), 9);
+        let mut skipped = 0;
+        for (both, verdict) in both.iter().zip(&verdict) {
+            let game = format!("game {}, budget {budget}", both.index);
+            assert_eq!(verdict.problems, both.problems, "{game}");
+            assert_eq!(verdict.classification, both.classification, "{game}");
+            assert_eq!(verdict.end_ply, both.end_ply, "{game}");
+            for (given, all) in verdict.can_mate.iter().zip(&both.can_mate) {
+                if given.is_some() {
+                    assert_eq!(given, all, "{game}");
+                } else if all.is_some() {
+                    skipped += 1;
+                }
+            }
+        }
+        // Sides the verdict does not read were left unruled: the wall's flag fall needs both,
+        // the rook's flag fall won by the bare king needs both; the rook's own win does not.
+        assert!(skipped > 0, "budget {budget}");
+        let unwinnable = verdict[1].classification.expect("judged");
+        assert_eq!(
+            (unwinnable.winner, unwinnable.unwinnable_flag_fall),
+            (Winner::Draw, Some("too little material"))
+        );
+        assert_eq!(
+            verdict[1].can_mate[0],
+            Some(false),
+            "the flag's winner is ruled"
+        );
+        assert!(codes(&verdict[0]).contains(&Code::MoveAfterEnd));
+        assert_eq!(
+            verdict[5].can_mate,
+            [None, None],
+            "an earlier end: nothing ruled"
+        );
+    }
+}
+
+#[test]
+fn a_game_without_timed_periods_checks_its_sparse_clocks_as_with_ply_rows() {
+    // Clocks on some plies only, in games without a time control of timed periods: the ply
+    // rows' path hands every ply to the evidence, the validate path only those with a clock and
+    // the last; the warnings are the same (a loss on time with the loser's stopped clock
+    // showing 0:01:00 on the last ply, and the same clock one ply before the end).
+    let pgn = "\
+[Result \"1-0\"]\n[Termination \"Time forfeit\"]\n[TimeControl \"-\"]\n\n\
+1. e4 e5 2. Nf3 { [%clk 0:02:00] } Nc6 3. Bb5 a6 { [%clk 0:01:00] } 1-0\n\n\
+[Result \"1-0\"]\n[Termination \"Time forfeit\"]\n\n\
+1. e4 e5 2. Nf3 Nc6 { [%clk 0:01:00] } 3. Bb5 a6 { [%eval 0.2] } 1-0\n\n\
+[Result \"0-1\"]\n[Termination \"Time forfeit\"]\n[TimeControl \"?\"]\n\n\
+1. e4 { [%clk 0:01:00] } e5 { [%clk 0:01:00] } 2. Nf3 { [%clk 0:01:00] [%eval x] } 0-1\n";
+    let options = |plies| ReplayOptions {
+        clock_checks: true,
+        plies,
+        ..ReplayOptions::default()
+    };
+    let rows = replay_all(pgn, options(true));
+    let checks = replay_all(pgn, options(false));
+    assert_eq!(rows.len(), 3);
+    for (rows, checks) in rows.iter().zip(&checks) {
+        assert_eq!(checks.problems, rows.problems, "game {}", rows.index);
+        assert_eq!(
+            checks.final_clocks, rows.final_clocks,
+            "game {}",
+            rows.index
+        );
+    }
+    assert_eq!(codes(&checks[0]), [Code::TimeLeftAtForfeit]);
+    assert_eq!(codes(&checks[1]), []);
+    assert_eq!(
+        codes(&checks[2]),
+        [Code::MalformedCommand, Code::TimeLeftAtForfeit]
+    );
+}

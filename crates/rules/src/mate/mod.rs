@@ -25,7 +25,8 @@
 //!    (a private module, `aim`), which can only find one.
 //!
 //! [`rule`] judges a position for both sides under one node budget (the ruling `export` gives
-//! every game's final position).
+//! every game's final position); [`Solver::rule_for`] only the sides a game's verdict reads
+//! ([`Wanted::Verdict`]: `validate`'s).
 //!
 //! [`certainly_not_dead`] is the cheap filter for archives: `true` only when some side can
 //! provably mate, by an argument that needs no search.
@@ -68,7 +69,7 @@ use crate::types::Color;
 pub use filter::certainly_not_dead;
 pub use locked::{cannot_check, cannot_mate_locked};
 pub use lookahead::cannot_mate_after_any_move;
-pub use ruling::{Ruling, rule};
+pub use ruling::{Ruling, Wanted, rule};
 pub use shorten::shortened;
 pub use solver::Solver;
 pub use statics::material_cannot_mate;
