@@ -3,7 +3,7 @@
 //! and the time each tier took.
 //!
 //! ```text
-//! cargo bench -p arbiter-rules --bench rulings -- [--nodes N] [--step K] [--list] [--slow MS] [--tier T] FILE...
+//! cargo bench -p arbiter-rules --bench rulings -- [--nodes N] [--step K] [--list] [--slow MS] [--tier T] [--shortest P] FILE...
 //! ```
 //!
 //! A file has one position a line: `XX FEN` (XX the label: `W` or `-` for White, `B` or `-`
@@ -13,7 +13,10 @@
 //! default of `moves`), `--step K` takes every K-th position only, `--list` prints every
 //! undecided side, `--slow MS` every side that took at least MS milliseconds (its time, nodes,
 //! tier and answer), `--tier T` every side the tier named `T` (`dive`, `quick`, `search`...)
-//! decided, with its nodes and microseconds. A wrong answer, or a helpmate that does not replay
+//! decided, with its nodes and microseconds. `--shortest P` measures how far the dives' lines
+//! are from the shortest helpmates: for every side the dives decided, an exact search of every
+//! line of at most P plies (by iterative deepening, at most [`SHORTEST_NODES`] positions a side)
+//! gives the shortest helpmate's length, printed as a table beside the dive's. A wrong answer, or a helpmate that does not replay
 //! to mate, ends the run
 //! with status 1.
 
@@ -53,6 +56,10 @@ fn main() {
                 shown.slow = Some(Duration::from_millis(ms));
             }
             "--tier" => shown.tier = Some(args.next().expect("--tier T")),
+            "--shortest" => {
+                let plies = args.next().and_then(|n| n.parse().ok());
+                shown.shortest = Some(plies.expect("--shortest P"));
+            }
             _ => files.push(PathBuf::from(arg)),
         }
     }
@@ -76,6 +83,7 @@ struct Shown {
     undecided: bool,
     slow: Option<Duration>,
     tier: Option<String>,
+    shortest: Option<usize>,
 }
 
 /// Rules every side of `file`; prints the table and the sides `shown` asks for. `true` when an
@@ -89,6 +97,9 @@ fn run(file: &PathBuf, limits: &MateLimits, step: usize, shown: &Shown) -> bool 
     let mut most = (0u64, String::new());
     let mut solver = Solver::new();
     let mut total = Duration::ZERO;
+    // Dive lines by their length and the shortest helpmate's (`None`: longer than the bound or
+    // not found within the node limit).
+    let mut lengths: BTreeMap<(usize, Option<usize>), usize> = BTreeMap::new();
     for (number, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
@@ -151,6 +162,12 @@ fn run(file: &PathBuf, limits: &MateLimits, step: usize, shown: &Shown) -> bool 
             tally.nodes += verdict.nodes;
             match &verdict.answer {
                 CanMate::Yes(moves) => {
+                    if let Some(bound) = shown.shortest
+                        && verdict.tier == Tier::Dive
+                    {
+                        let shortest = shortest_helpmate(&pos, side, bound);
+                        *lengths.entry((moves.len(), shortest)).or_default() += 1;
+                    }
                     tally.yes += 1;
                     tally.plies += moves.len();
                     if !replays_to_mate(&pos, side, moves) {
@@ -206,5 +223,68 @@ fn run(file: &PathBuf, limits: &MateLimits, step: usize, shown: &Shown) -> bool 
         most.0,
         most.1
     );
+    if let Some(bound) = shown.shortest {
+        print_lengths(&lengths, bound);
+    }
     wrong > 0
+}
+
+/// Positions the exact search of `--shortest` may visit for one side.
+const SHORTEST_NODES: u64 = 2_000_000;
+
+/// The length of the shortest helpmate by `side` from `pos` within `bound` plies, by iterative
+/// deepening over every legal line; `None` if none is that short, or the search ran out of
+/// [`SHORTEST_NODES`] first.
+fn shortest_helpmate(pos: &Position, side: Color, bound: usize) -> Option<usize> {
+    let mut nodes = 0u64;
+    // The mating move is `side`'s: lines of odd length when `side` is to move, even otherwise.
+    let first = if pos.turn() == side { 1 } else { 2 };
+    (first..=bound)
+        .step_by(2)
+        .find(|&plies| mates_within(pos, side, plies, &mut nodes) == Some(true))
+}
+
+/// Whether some line of exactly `plies` plies from `pos` ends in a mate by `side`; `None` when
+/// the node limit ran out.
+fn mates_within(pos: &Position, side: Color, plies: usize, nodes: &mut u64) -> Option<bool> {
+    *nodes += 1;
+    if *nodes > SHORTEST_NODES {
+        return None;
+    }
+    for &mv in pos.legal_moves().iter() {
+        let mut child = pos.clone();
+        child.play_unchecked(mv);
+        let found = if plies == 1 {
+            child.turn() != side && child.is_checkmate()
+        } else {
+            mates_within(&child, side, plies - 1, nodes)?
+        };
+        if found {
+            return Some(true);
+        }
+    }
+    Some(false)
+}
+
+/// The table of `--shortest`: how many dive lines of each length had a shortest helpmate of
+/// each length (`>P`: none within `bound` plies, or not found in the node limit).
+fn print_lengths(lengths: &BTreeMap<(usize, Option<usize>), usize>, bound: usize) {
+    let sides: usize = lengths.values().sum();
+    let dive: usize = lengths.iter().map(|(&(d, _), &n)| d * n).sum();
+    let mut by_shortest: BTreeMap<Option<usize>, (usize, usize)> = BTreeMap::new();
+    for (&(d, s), &n) in lengths {
+        let entry = by_shortest.entry(s).or_default();
+        entry.0 += n;
+        entry.1 += d * n;
+    }
+    println!(
+        "dive sides measured {sides}, dive plies per helpmate {:.1}",
+        dive as f64 / sides.max(1) as f64
+    );
+    println!("| shortest helpmate (plies) | sides | dive plies per helpmate |");
+    println!("| ---: | ---: | ---: |");
+    for (s, (n, d)) in by_shortest {
+        let label = s.map_or(format!(">{bound}"), |s| s.to_string());
+        println!("| {label} | {n} | {:.1} |", d as f64 / n.max(1) as f64);
+    }
 }

@@ -48,7 +48,7 @@ pub(crate) fn threat(pos: &Position, open: Bitboard) -> (Option<Move>, bool) {
             mate = Some(mv);
         }
     };
-    checking_moves(pos, sink);
+    checking_moves(pos, ALL_ROLES, sink);
     (mate, any)
 }
 
@@ -78,7 +78,7 @@ pub(crate) fn any_check(pos: &Position) -> bool {
         child.play_unchecked(mv);
         any = child.is_check();
     };
-    checking_moves(pos, sink);
+    checking_moves(pos, ALL_ROLES, sink);
     any
 }
 
@@ -117,6 +117,12 @@ fn normal(mv: Move) -> bool {
 /// For the greedy dives, which ask it at every move of the winner: there the king mostly has
 /// open squares, and this plays few moves, or none, where [`threat`] plays every check.
 pub(crate) fn plain_mate(pos: &Position) -> Option<Move> {
+    plain_mate_among(pos, mating_alone)
+}
+
+/// [`plain_mate`], looking at the moves of the roles `roles` gives for the number of open
+/// squares, where no line can be uncovered.
+fn plain_mate_among(pos: &Position, roles: impl Fn(&Position, u32) -> u8) -> Option<Move> {
     let us = pos.turn();
     let king = pos.king_of(!us);
     let around = attacks::king(king) & !pos.by_color(!us);
@@ -125,6 +131,7 @@ pub(crate) fn plain_mate(pos: &Position) -> Option<Move> {
     if open.count() > MAX_OPEN {
         return None;
     }
+    let roles = roles(pos, open.count());
     let mut mate = None;
     let sink = |pos: &Position, mv: Move, uncovers: bool| {
         if mate.is_some() {
@@ -146,8 +153,35 @@ pub(crate) fn plain_mate(pos: &Position) -> Option<Move> {
             mate = Some(mv);
         }
     };
-    checking_moves(pos, sink);
+    checking_moves(pos, roles, sink);
     mate
+}
+
+/// The roles of the side to move whose moves [`plain_mate`] looks at when no line can be
+/// uncovered, the enemy king having `open` squares to step to: those whose man, checking alone,
+/// can take them all from the king (the square it lands on counted). A queen takes at most six,
+/// a rook four (next to the king: its own, the square behind the king and the two beside it),
+/// a bishop two (its own or the one between, and the one behind the king), a knight or a pawn
+/// one. The king's moves are castling (the caller keeps them only with castling rights), and
+/// pawns are kept where one may promote or take en passant (such moves are all played).
+fn mating_alone(pos: &Position, open: u32) -> u8 {
+    let us = pos.turn();
+    let seventh = match us {
+        Color::White => Bitboard::rank(6),
+        Color::Black => Bitboard::rank(1),
+    };
+    let mut roles = 1 << Role::Queen as u8 | 1 << Role::King as u8;
+    if open <= 4 {
+        roles |= 1 << Role::Rook as u8;
+    }
+    if open <= 2 {
+        roles |= 1 << Role::Bishop as u8;
+    }
+    let promotes = (pos.by_color(us) & pos.by_role(Role::Pawn) & seventh).any();
+    if open <= 1 || promotes || pos.ep_square().is_some() {
+        roles |= 1 << Role::Knight as u8 | 1 << Role::Pawn as u8;
+    }
+    roles
 }
 
 /// Whether the enemy king can take the man that `mv` (a move that opens no line, not castling
@@ -204,8 +238,9 @@ fn reach(role: Role, color: Color, sq: Square, occupied: Bitboard) -> Bitboard {
 }
 
 /// Offers `sink` the legal moves of the side to move that may give check (see [`CheckSink`]),
-/// each with whether the man moved may uncover a check.
-fn checking_moves(pos: &Position, sink: impl FnMut(&Position, Move, bool)) {
+/// each with whether the man moved may uncover a check; where no man can uncover one, only the
+/// moves of `alone` (a set of roles: the others cannot give the check looked for).
+fn checking_moves(pos: &Position, alone: u8, sink: impl FnMut(&Position, Move, bool)) {
     let us = pos.turn();
     let king = pos.king_of(!us);
     let occupied = pos.occupied();
@@ -233,6 +268,7 @@ fn checking_moves(pos: &Position, sink: impl FnMut(&Position, Move, bool)) {
     // (promotions, castling), and the en passant square; the king moves only to castle.
     let (mut roles, mut to_mask) = (ALL_ROLES, Bitboard::FULL);
     if uncover.is_empty() {
+        roles = alone;
         to_mask = checks
             .iter()
             .fold(Bitboard::BACK_RANKS, |mask, &squares| mask | squares);
@@ -400,6 +436,58 @@ mod tests {
             plain <= mates && 10 * plain >= 9 * mates,
             "{plain} of {mates}"
         );
+    }
+
+    /// Along random games, looking only at the roles that can mate alone finds the same mate
+    /// (the same move) as looking at every role, and mates by rooks, bishops, knights and pawns
+    /// are among them.
+    #[test]
+    fn the_roles_that_cannot_mate_alone_are_not_looked_at() {
+        let starts = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",
+            "k7/8/1K6/8/8/8/8/7R w - - 0 1",
+            "4k3/8/8/8/8/8/8/1NB1KB2 w - - 0 1",
+            "7k/5Kpp/8/8/8/8/6P1/8 w - - 0 1",
+        ];
+        let mut by_role = [0; 6];
+        along_random_games(&starts, 40, 60, 0x6a09_e667_f3bc_c908, |pos, _| {
+            let found = plain_mate(pos);
+            assert_eq!(
+                found,
+                plain_mate_among(pos, |_, _| ALL_ROLES),
+                "{}",
+                pos.to_fen()
+            );
+            if let Some(mv) = found {
+                by_role[mv.role().index()] += 1;
+            }
+        });
+        let [pawn, knight, bishop, rook, queen, _] = by_role;
+        assert!(
+            pawn + knight > 0 && bishop > 0 && rook > 0 && queen > 0,
+            "{by_role:?}"
+        );
+        // A man alone takes as many open squares as it can: a bishop two (Black's king on c5
+        // has b4 and d6: Ba3 takes b4, and d6 behind the king), a knight one (White's king on
+        // d3 has c4; Ne5 takes it).
+        for (text, open, mate) in [
+            (
+                "8/8/1p2Bp1p/p1k1p3/B1pp4/6p1/8/2B2KB1 w - - 0 19",
+                2,
+                "c1a3",
+            ),
+            (
+                "bk6/3n4/4p1p1/8/Pp1p3r/1P1K2Pp/2P2r1P/R4R2 b - - 1 31",
+                1,
+                "d7e5",
+            ),
+        ] {
+            let pos = fen(text);
+            assert_eq!(open_squares(&pos).count(), open, "{text}");
+            let found = plain_mate(&pos).map(|mv| mv.to_uci(false).to_string());
+            assert_eq!(found.as_deref(), Some(mate), "{text}");
+        }
     }
 
     #[test]
