@@ -39,6 +39,7 @@
 
 use std::collections::VecDeque;
 use std::io;
+use std::ops::Range;
 use std::sync::Arc;
 
 use arrow_array::types::{
@@ -50,10 +51,10 @@ use arrow_array::{ArrowPrimitiveType, BooleanArray, ListArray, PrimitiveArray, S
 use arrow_buffer::{BooleanBuffer, Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 pub use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef, TimeUnit};
 
-use crate::columnar::{ColumnBuffer, ColumnBuffers, Value, Values};
+use crate::columnar::{ColumnBuffer, ColumnBuffers, Fill, Value, Values};
 use crate::columns::{Column, ColumnKind};
 use crate::output::{Destination, Output};
-use crate::parquet::{self, ParquetError, RowSink};
+use crate::parquet::{self, ColumnSink, ParquetError, RowSink};
 
 /// The rows of a record batch unless asked otherwise (the Parquet writer's row group).
 pub const BATCH_ROWS: usize = 65_536;
@@ -308,7 +309,9 @@ impl RowSink for BatchBuilder {
         self.buffered.end_row();
         self.cut_if_full()
     }
+}
 
+impl ColumnSink for BatchBuilder {
     fn room(&self) -> (usize, usize) {
         (
             self.batch_rows.saturating_sub(self.buffered.rows()),
@@ -316,15 +319,13 @@ impl RowSink for BatchBuilder {
         )
     }
 
-    fn push_rows<'a, I>(
+    fn append(
         &mut self,
-        rows: usize,
-        column: impl FnMut(usize) -> I,
-    ) -> Result<usize, ParquetError>
-    where
-        I: Iterator<Item = Value<'a>>,
-    {
-        let bytes = self.buffered.push_rows(rows, column);
+        from: &ColumnBuffers,
+        rows: Range<usize>,
+        fills: &[Fill],
+    ) -> Result<usize, ParquetError> {
+        let bytes = self.buffered.append(from, rows, fills);
         self.cut_if_full()?;
         Ok(bytes)
     }
