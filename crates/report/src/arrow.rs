@@ -483,6 +483,56 @@ mod tests {
     }
 
     #[test]
+    fn a_batch_of_cells_makes_the_batches_rows_one_by_one_make() {
+        use crate::output::{Cell, GameNumber};
+
+        let columns: Arc<[Column]> = [
+            Column::required("game", ColumnKind::Int64),
+            Column::optional("name", ColumnKind::String),
+            Column::optional("elo", ColumnKind::Int16),
+            Column::optional("clock", ColumnKind::Float64),
+            Column::optional("nags", ColumnKind::Int32List),
+        ]
+        .into();
+        const NAGS: [u8; 3] = [1, 2, 3];
+        let names = ["", "a", "a longer name"];
+        let mut output = Output::default();
+        let mut by_rows = BatchBuilder::new(&columns, 7);
+        for in_batch in 0..40u64 {
+            let i = in_batch as usize;
+            let name = (i % 4 != 3).then(|| names[i % 3]);
+            let elo = (!i.is_multiple_of(3)).then(|| 1500 + i as i64);
+            let clock = (!i.is_multiple_of(5)).then_some(61_500 + i as u32);
+            let nags = (i % 6 != 5).then(|| &NAGS[..i % 4]);
+            output.cell(&columns, Cell::Run(GameNumber::Later { in_batch }));
+            output.cell(&columns, Cell::from(name));
+            output.cell(&columns, elo.map_or(Cell::Null, Cell::Int));
+            output.cell(&columns, clock.map_or(Cell::Null, Cell::Seconds));
+            output.cell(&columns, nags.map_or(Cell::Null, Cell::List));
+            output.end_cells(&columns);
+            output.count_row();
+            by_rows.push_value(Value::I64(100 + in_batch as i64 + 1));
+            by_rows.push_value(name.into());
+            by_rows.push_value(elo.map_or(Value::Null, |n| Value::I32(n as i32)));
+            by_rows.push_value(clock.map_or(Value::Null, |ms| Value::F64(f64::from(ms) / 1000.0)));
+            by_rows.push_value(nags.map_or(Value::Null, Value::List));
+            by_rows.end_row().unwrap();
+        }
+        let mut expected: Vec<RecordBatch> = by_rows.take_ready().collect();
+        expected.extend(by_rows.finish().unwrap());
+        let mut sent = Vec::new();
+        let mut batches = Batches::new(&columns, 7, |batch| {
+            sent.push(batch);
+            Ok(())
+        });
+        // Written after 100 games: the numbers left open are filled in, across the cuts.
+        batches.write(&output, 100, 0).unwrap();
+        batches.finish().unwrap();
+        assert_eq!(sent.len(), 6);
+        assert_eq!(sent, expected);
+    }
+
+    #[test]
     #[should_panic(expected = "column \"n\" holds Int64 values, not Null")]
     fn a_null_in_a_required_column_is_a_bug() {
         let mut builder = BatchBuilder::new(&[Column::required("n", ColumnKind::Int64)], 3);
