@@ -39,6 +39,7 @@
 
 use std::collections::VecDeque;
 use std::io;
+use std::ops::Range;
 use std::sync::Arc;
 
 use arrow_array::types::{
@@ -50,10 +51,10 @@ use arrow_array::{ArrowPrimitiveType, BooleanArray, ListArray, PrimitiveArray, S
 use arrow_buffer::{BooleanBuffer, Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 pub use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef, TimeUnit};
 
-use crate::columnar::{ColumnBuffer, ColumnBuffers, Value, Values};
+use crate::columnar::{ColumnBuffer, ColumnBuffers, Fill, Value, Values};
 use crate::columns::{Column, ColumnKind};
 use crate::output::{Destination, Output};
-use crate::parquet::{self, ParquetError, RowSink};
+use crate::parquet::{self, ColumnSink, ParquetError, RowSink};
 
 /// The rows of a record batch unless asked otherwise (the Parquet writer's row group).
 pub const BATCH_ROWS: usize = 65_536;
@@ -308,7 +309,9 @@ impl RowSink for BatchBuilder {
         self.buffered.end_row();
         self.cut_if_full()
     }
+}
 
+impl ColumnSink for BatchBuilder {
     fn room(&self) -> (usize, usize) {
         (
             self.batch_rows.saturating_sub(self.buffered.rows()),
@@ -316,15 +319,13 @@ impl RowSink for BatchBuilder {
         )
     }
 
-    fn push_rows<'a, I>(
+    fn append(
         &mut self,
-        rows: usize,
-        column: impl FnMut(usize) -> I,
-    ) -> Result<usize, ParquetError>
-    where
-        I: Iterator<Item = Value<'a>>,
-    {
-        let bytes = self.buffered.push_rows(rows, column);
+        from: &ColumnBuffers,
+        rows: Range<usize>,
+        fills: &[Fill],
+    ) -> Result<usize, ParquetError> {
+        let bytes = self.buffered.append(from, rows, fills);
         self.cut_if_full()?;
         Ok(bytes)
     }
@@ -479,6 +480,56 @@ mod tests {
         assert_eq!(sizes, [3, 3]);
         assert_eq!(builder.finish().unwrap().map(|b| b.num_rows()), Some(1));
         assert!(builder.finish().unwrap().is_none());
+    }
+
+    #[test]
+    fn a_batch_of_cells_makes_the_batches_rows_one_by_one_make() {
+        use crate::output::{Cell, GameNumber};
+
+        let columns: Arc<[Column]> = [
+            Column::required("game", ColumnKind::Int64),
+            Column::optional("name", ColumnKind::String),
+            Column::optional("elo", ColumnKind::Int16),
+            Column::optional("clock", ColumnKind::Float64),
+            Column::optional("nags", ColumnKind::Int32List),
+        ]
+        .into();
+        const NAGS: [u8; 3] = [1, 2, 3];
+        let names = ["", "a", "a longer name"];
+        let mut output = Output::default();
+        let mut by_rows = BatchBuilder::new(&columns, 7);
+        for in_batch in 0..40u64 {
+            let i = in_batch as usize;
+            let name = (i % 4 != 3).then(|| names[i % 3]);
+            let elo = (!i.is_multiple_of(3)).then(|| 1500 + i as i64);
+            let clock = (!i.is_multiple_of(5)).then_some(61_500 + i as u32);
+            let nags = (i % 6 != 5).then(|| &NAGS[..i % 4]);
+            output.cell(&columns, Cell::Run(GameNumber::Later { in_batch }));
+            output.cell(&columns, Cell::from(name));
+            output.cell(&columns, elo.map_or(Cell::Null, Cell::Int));
+            output.cell(&columns, clock.map_or(Cell::Null, Cell::Seconds));
+            output.cell(&columns, nags.map_or(Cell::Null, Cell::List));
+            output.end_cells(&columns);
+            output.count_row();
+            by_rows.push_value(Value::I64(100 + in_batch as i64 + 1));
+            by_rows.push_value(name.into());
+            by_rows.push_value(elo.map_or(Value::Null, |n| Value::I32(n as i32)));
+            by_rows.push_value(clock.map_or(Value::Null, |ms| Value::F64(f64::from(ms) / 1000.0)));
+            by_rows.push_value(nags.map_or(Value::Null, Value::List));
+            by_rows.end_row().unwrap();
+        }
+        let mut expected: Vec<RecordBatch> = by_rows.take_ready().collect();
+        expected.extend(by_rows.finish().unwrap());
+        let mut sent = Vec::new();
+        let mut batches = Batches::new(&columns, 7, |batch| {
+            sent.push(batch);
+            Ok(())
+        });
+        // Written after 100 games: the numbers left open are filled in, across the cuts.
+        batches.write(&output, 100, 0).unwrap();
+        batches.finish().unwrap();
+        assert_eq!(sent.len(), 6);
+        assert_eq!(sent, expected);
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! A table's rows held column by column, one value at a time, until a writer takes them: the
 //! Parquet writer (a row group) and the Arrow batch builder (a record batch) fill the same
-//! buffers and differ only in how they hand them on.
+//! buffers and differ only in how they hand them on. A batch's formatted rows (`Output`) are
+//! kept in such buffers too, and go to a writer's a column's run of values at a time
+//! ([`ColumnBuffers::append`]): one copy of each run, not one per value.
 //!
 //! Each column keeps its values without its nulls, in one vector of its kind (strings end to end
 //! in one byte buffer, with where each ends; lists likewise, their numbers end to end), and, when
@@ -8,6 +10,9 @@
 //! writer takes as it is (a list's levels are worked out from it as its row group is written),
 //! and from which an Arrow array is made by spreading the values over the rows where a level says
 //! null.
+
+use std::ops::Range;
+use std::sync::Arc;
 
 use crate::columns::{Column, ColumnKind};
 use crate::date::Date32;
@@ -102,7 +107,7 @@ impl ColumnBuffer {
     /// # Panics
     ///
     /// As [`ColumnBuffers::push`] does.
-    #[inline]
+    #[inline(always)]
     fn push(&mut self, column: &Column, value: Value<'_>) -> usize {
         let mismatch = || -> ! {
             panic!(
@@ -158,10 +163,123 @@ impl ColumnBuffer {
     }
 }
 
+impl ColumnBuffer {
+    /// The values of rows `rows` (nulls hold none).
+    fn value_range(&self, rows: Range<usize>) -> Range<usize> {
+        if self.levels.is_empty() {
+            return rows;
+        }
+        let defined = |levels: &[i16]| levels.iter().filter(|&&level| level != 0).count();
+        let start = defined(&self.levels[..rows.start]);
+        start..start + defined(&self.levels[rows])
+    }
+}
+
+impl Values {
+    /// How many values there are.
+    fn len(&self) -> usize {
+        match self {
+            Values::Bytes { ends, .. } | Values::Lists { ends, .. } => ends.len(),
+            Values::I64(values) => values.len(),
+            Values::I32(values) => values.len(),
+            Values::F64(values) => values.len(),
+            Values::Bool(values) => values.len(),
+        }
+    }
+
+    /// Empties the values, keeping their memory.
+    fn clear(&mut self) {
+        match self {
+            Values::Bytes { data, ends } => {
+                data.clear();
+                ends.clear();
+            }
+            Values::Lists { items, ends } => {
+                items.clear();
+                ends.clear();
+            }
+            Values::I64(values) => values.clear(),
+            Values::I32(values) => values.clear(),
+            Values::F64(values) => values.clear(),
+            Values::Bool(values) => values.clear(),
+        }
+    }
+
+    /// Appends the values `range` of `from` (of the same kind); returns the bytes they count
+    /// for, as [`ColumnBuffer::push`] counts them.
+    fn extend_from(&mut self, from: &Values, range: Range<usize>) -> usize {
+        let count = range.len();
+        match (self, from) {
+            (Values::Bytes { data, ends }, Values::Bytes { data: d, ends: e }) => {
+                let (start, end) = ends_range(e, range.clone());
+                let base = data.len();
+                data.extend_from_slice(&d[start..end]);
+                ends.extend(e[range].iter().map(|&e| e - start + base));
+                end - start + 8 * count
+            }
+            (Values::Lists { items, ends }, Values::Lists { items: i, ends: e }) => {
+                let (start, end) = ends_range(e, range.clone());
+                let base = items.len();
+                items.extend_from_slice(&i[start..end]);
+                ends.extend(e[range].iter().map(|&e| e - start + base));
+                4 * (end - start) + 8 * count
+            }
+            (Values::I64(values), Values::I64(v)) => {
+                values.extend_from_slice(&v[range]);
+                8 * count
+            }
+            (Values::I32(values), Values::I32(v)) => {
+                values.extend_from_slice(&v[range]);
+                8 * count
+            }
+            (Values::F64(values), Values::F64(v)) => {
+                values.extend_from_slice(&v[range]);
+                8 * count
+            }
+            (Values::Bool(values), Values::Bool(v)) => {
+                values.extend_from_slice(&v[range]);
+                8 * count
+            }
+            (to, from) => panic!("{from:?} appended to {to:?}"),
+        }
+    }
+
+    /// Sets value `index`, a whole number, to `number` (its bits, in an `I32` column).
+    ///
+    /// # Panics
+    ///
+    /// When the values are not whole numbers.
+    fn set_int(&mut self, index: usize, number: i64) {
+        match self {
+            Values::I64(values) => values[index] = number,
+            Values::I32(values) => values[index] = number as i32,
+            other => panic!("a whole number set in {other:?}"),
+        }
+    }
+}
+
+/// Where values `range` start and end in the items that `ends` cut.
+fn ends_range(ends: &[usize], range: Range<usize>) -> (usize, usize) {
+    let end_of = |i: usize| if i == 0 { 0 } else { ends[i - 1] };
+    (end_of(range.start), end_of(range.end))
+}
+
+/// A whole number to set in a batch's buffers once it is known: a game's number, when the batch
+/// was formatted before the games ahead of it were counted.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Fill {
+    /// The column.
+    pub column: usize,
+    /// The value's index among the column's values (nulls left out).
+    pub value: usize,
+    /// The number, as the column keeps it (see [`Values::I32`]).
+    pub number: i64,
+}
+
 /// The rows of a table, column by column, until a writer takes them.
 #[derive(Debug)]
 pub struct ColumnBuffers {
-    columns: Vec<Column>,
+    columns: Arc<[Column]>,
     buffers: Vec<ColumnBuffer>,
     /// The column the next [`ColumnBuffers::push`] goes to.
     cursor: usize,
@@ -175,34 +293,43 @@ pub struct ColumnBuffers {
 impl ColumnBuffers {
     /// Empty buffers for `columns`.
     pub fn new(columns: &[Column]) -> ColumnBuffers {
+        ColumnBuffers::with_capacity(columns.into(), 0)
+    }
+
+    /// Empty buffers for `columns` with room for `rows` rows (strings of 16 bytes), each
+    /// vector allocated once rather than grown from nothing.
+    pub fn with_capacity(columns: Arc<[Column]>, rows: usize) -> ColumnBuffers {
         let buffers = columns
             .iter()
             .map(|column| ColumnBuffer {
                 values: match column.kind {
                     ColumnKind::String => Values::Bytes {
-                        data: Vec::new(),
-                        ends: Vec::new(),
+                        data: Vec::with_capacity(16 * rows),
+                        ends: Vec::with_capacity(rows),
                     },
                     ColumnKind::Int64 | ColumnKind::Timestamp | ColumnKind::Time => {
-                        Values::I64(Vec::new())
+                        Values::I64(Vec::with_capacity(rows))
                     }
                     ColumnKind::Int32
                     | ColumnKind::Int16
                     | ColumnKind::UInt32
                     | ColumnKind::Date
-                    | ColumnKind::TimeMillisUtc => Values::I32(Vec::new()),
-                    ColumnKind::Float64 => Values::F64(Vec::new()),
-                    ColumnKind::Bool => Values::Bool(Vec::new()),
+                    | ColumnKind::TimeMillisUtc => Values::I32(Vec::with_capacity(rows)),
+                    ColumnKind::Float64 => Values::F64(Vec::with_capacity(rows)),
+                    ColumnKind::Bool => Values::Bool(Vec::with_capacity(rows)),
                     ColumnKind::Int32List => Values::Lists {
                         items: Vec::new(),
-                        ends: Vec::new(),
+                        ends: Vec::with_capacity(rows),
                     },
                 },
-                levels: Vec::new(),
+                levels: match column.nullable {
+                    true => Vec::with_capacity(rows),
+                    false => Vec::new(),
+                },
             })
             .collect();
         ColumnBuffers {
-            columns: columns.to_vec(),
+            columns,
             buffers,
             cursor: 0,
             rows: 0,
@@ -222,7 +349,7 @@ impl ColumnBuffers {
     /// When the row already has a value for every column, when the value's kind is not the
     /// column's, or when it is [`Value::Null`] for a required column: these are mistakes in the
     /// calling code, not in the data.
-    #[inline]
+    #[inline(always)]
     pub fn push(&mut self, value: Value<'_>) {
         let Some(column) = self.columns.get(self.cursor) else {
             panic!(
@@ -234,35 +361,72 @@ impl ColumnBuffers {
         self.cursor += 1;
     }
 
-    /// Appends `rows` whole rows column by column, a column's values at a time (`column(i)`
-    /// gives column `i`'s, one a row), without a row's dispatch to its columns; returns the
-    /// bytes added (as [`ColumnBuffers::bytes`] counts them).
+    /// The column the next [`ColumnBuffers::push`] goes to.
+    #[inline]
+    pub fn cursor(&self) -> usize {
+        self.cursor
+    }
+
+    /// The index the next value of column `column` will have among its values (nulls left
+    /// out).
+    pub fn next_value_index(&self, column: usize) -> usize {
+        self.buffers[column].values.len()
+    }
+
+    /// Appends rows `rows` of `from`, whose columns are these, a column's values at a time (a
+    /// copy of each column's run of values, not one per value), then sets the values `fills`
+    /// name that fall in those rows; returns the bytes added (as [`ColumnBuffers::bytes`]
+    /// counts them).
     ///
     /// # Panics
     ///
-    /// When a row was started and not ended, when a column is not given `rows` values, and as
-    /// [`ColumnBuffers::push`] does.
-    pub fn push_rows<'a, I>(&mut self, rows: usize, mut column: impl FnMut(usize) -> I) -> usize
-    where
-        I: Iterator<Item = Value<'a>>,
-    {
-        assert!(!self.in_row(), "rows pushed inside a row");
+    /// When a row was started and not ended here, or `rows` is not within `from`'s rows.
+    pub fn append(&mut self, from: &ColumnBuffers, rows: Range<usize>, fills: &[Fill]) -> usize {
+        assert!(!self.in_row(), "rows appended inside a row");
+        assert!(rows.end <= from.rows, "rows beyond the batch's");
+        debug_assert_eq!(self.columns, from.columns, "buffers of other columns");
+        let whole = rows.start == 0 && rows.end == from.rows;
         let mut bytes = 0;
-        for (i, (spec, buffer)) in self.columns.iter().zip(&mut self.buffers).enumerate() {
-            let mut given = 0;
-            for value in column(i) {
-                bytes += buffer.push(spec, value);
-                given += 1;
+        // Per column, the values taken and where they went.
+        let mut taken = Vec::with_capacity(if fills.is_empty() {
+            0
+        } else {
+            self.buffers.len()
+        });
+        for (to, from) in self.buffers.iter_mut().zip(&from.buffers) {
+            let values = if whole {
+                0..from.values.len()
+            } else {
+                from.value_range(rows.clone())
+            };
+            if !fills.is_empty() {
+                taken.push((values.clone(), to.values.len()));
             }
-            assert_eq!(
-                given, rows,
-                "column {:?} given {given} of {rows} rows",
-                spec.name
-            );
+            bytes += to.values.extend_from(&from.values, values);
+            to.levels
+                .extend_from_slice(from.levels.get(rows.clone()).unwrap_or(&[]));
         }
-        self.rows += rows;
+        for fill in fills {
+            let (values, first) = &taken[fill.column];
+            if values.contains(&fill.value) {
+                let at = first + fill.value - values.start;
+                self.buffers[fill.column].values.set_int(at, fill.number);
+            }
+        }
+        self.rows += rows.len();
         self.bytes += bytes;
         bytes
+    }
+
+    /// Empties every buffer, keeping its memory.
+    pub fn clear(&mut self) {
+        for buffer in &mut self.buffers {
+            buffer.values.clear();
+            buffer.levels.clear();
+        }
+        self.cursor = 0;
+        self.rows = 0;
+        self.bytes = 0;
     }
 
     /// Ends the current row.

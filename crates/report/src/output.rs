@@ -7,18 +7,21 @@
 //! feature).
 
 use std::io::{self, Write};
+#[cfg(feature = "parquet")]
+use std::sync::Arc;
 
 use arbiter_core::clocks::Millis;
 use arbiter_core::replay::GameReport;
 
-use crate::date::{CalendarDate, Date32};
+use crate::date::CalendarDate;
 use crate::decimal;
 use crate::moment::Moment;
 
 #[cfg(feature = "parquet")]
 use crate::{
-    columns::ColumnKind,
-    parquet::{self, ParquetError, ParquetWriter, RowSink, Value},
+    columnar::{ColumnBuffers, Fill},
+    columns::{Column, ColumnKind},
+    parquet::{self, ColumnSink, ParquetError, ParquetWriter, Value},
 };
 
 /// A game's numbers, or where the game stands in its batch when they are not known yet.
@@ -85,38 +88,46 @@ impl<'a> From<Option<&'a str>> for Cell<'a> {
 pub struct Output {
     bytes: Vec<u8>,
     holes: Vec<Hole>,
-    /// Parquet rows: their cells end to end.
-    cells: Vec<StoredCell>,
-    /// The bytes the cells count for in a writer's buffers ([`counted_bytes`]).
-    cell_bytes: usize,
+    /// Parquet rows, column by column (made at their first cell), as a writer's buffers hold
+    /// them: each value copied once, and handed to the writer a column's run at a time.
+    #[cfg(feature = "parquet")]
+    cells: Option<ColumnBuffers>,
+    /// The bytes the cells count for in a writer's buffers ([`ColumnBuffers::bytes`]) at the end
+    /// of each row, to find the row at which a writer's buffers fill.
+    #[cfg(feature = "parquet")]
+    row_bytes: Vec<usize>,
+    /// The game numbers among the cells not known yet.
+    #[cfg(feature = "parquet")]
+    later: Vec<LaterNumber>,
     /// Rows (records) in the output.
     rows: u64,
 }
 
-/// A [`Cell`] kept for a Parquet row: strings go to the output's bytes. Sixteen bytes (a game
-/// number is kept as the one number its column shows): a batch holds some forty cells a game,
-/// and at 32 bytes a cell, growing and copying them cost Parquet export 2% of its instructions.
-#[derive(Copy, Clone, Debug, PartialEq)]
-enum StoredCell {
-    Null,
-    /// A string at `bytes[start..end]`.
-    Str(u32, u32),
-    Int(i64),
-    Seconds(Millis),
-    Bool(bool),
-    Date(Date32),
-    /// The game's number across all inputs, known, or a hole: its place in its batch.
-    Run(u64),
-    RunLater(u64),
-    /// The game's number in its input, known, or a hole: its place in its batch.
-    Input(u64),
-    InputLater(u64),
-    /// A list of small numbers at `bytes[start..end]`, one byte each.
-    List(u32, u32),
+/// A game number among a batch's cells known only when the batch is written: the value
+/// `value` of column `column`, the game's number across all inputs (`run`) or in its input.
+#[cfg(feature = "parquet")]
+#[derive(Copy, Clone, Debug)]
+struct LaterNumber {
+    column: usize,
+    value: usize,
+    in_batch: u64,
+    run: bool,
 }
 
-/// The cells an output makes room for at its first (256 KiB of them).
-const CELLS_RESERVED: usize = (256 << 10) / size_of::<StoredCell>();
+/// The memory a batch's Parquet rows are given room for at their first cell (the pipeline cuts
+/// a batch's output at some 256 KiB), counting 16 bytes a value.
+#[cfg(feature = "parquet")]
+const CELLS_RESERVED: usize = 256 << 10;
+
+/// A batch's buffers for rows of `columns`, with room for as many as fill [`CELLS_RESERVED`] at
+/// 16 bytes a value: each vector allocated once, rather than a dozen times as it doubles.
+#[cfg(feature = "parquet")]
+fn cells_for(columns: &Arc<[Column]>) -> ColumnBuffers {
+    ColumnBuffers::with_capacity(
+        Arc::clone(columns),
+        CELLS_RESERVED / (16 * columns.len().max(1)),
+    )
+}
 
 /// A place in the output to fill in.
 #[derive(Copy, Clone, Debug)]
@@ -157,22 +168,36 @@ impl Output {
     /// The memory the output holds, in bytes: its bytes, its holes and its cells (what bounds a
     /// batch's output, whatever the format).
     pub fn footprint(&self) -> usize {
-        self.bytes.len()
-            + self.holes.len() * size_of::<Hole>()
-            + self.cells.len() * size_of::<StoredCell>()
+        let footprint = self.bytes.len() + self.holes.len() * size_of::<Hole>();
+        #[cfg(feature = "parquet")]
+        let footprint = footprint
+            + self.cells.as_ref().map_or(0, ColumnBuffers::bytes)
+            + self.row_bytes.len() * size_of::<usize>()
+            + self.later.len() * size_of::<LaterNumber>();
+        footprint
     }
 
     /// Whether nothing was written.
     pub fn is_empty(&self) -> bool {
-        self.bytes.is_empty() && self.holes.is_empty() && self.cells.is_empty()
+        #[cfg(feature = "parquet")]
+        if !self.row_bytes.is_empty() {
+            return false;
+        }
+        self.bytes.is_empty() && self.holes.is_empty()
     }
 
     /// Empties the output, keeping its memory.
     pub fn clear(&mut self) {
         self.bytes.clear();
         self.holes.clear();
-        self.cells.clear();
-        self.cell_bytes = 0;
+        #[cfg(feature = "parquet")]
+        {
+            if let Some(cells) = &mut self.cells {
+                cells.clear();
+            }
+            self.row_bytes.clear();
+            self.later.clear();
+        }
         self.rows = 0;
     }
 
@@ -186,39 +211,46 @@ impl Output {
         self.rows
     }
 
-    /// Appends a typed cell of a Parquet row (inlined: a caller gives one kind of cell, and
-    /// the match on it goes away).
+    /// Appends a typed cell of a Parquet row of `columns`, in the next column's kind
+    /// (inlined: a caller gives one kind of cell, and the match on it goes away).
+    #[cfg(feature = "parquet")]
     #[inline(always)]
-    pub fn cell(&mut self, cell: Cell<'_>) {
-        let stored = match cell {
-            Cell::Null => StoredCell::Null,
-            Cell::Str(s) | Cell::Plain(s) => {
-                let start = self.bytes.len() as u32;
-                self.bytes.extend_from_slice(s.as_bytes());
-                StoredCell::Str(start, self.bytes.len() as u32)
+    pub fn cell(&mut self, columns: &Arc<[Column]>, cell: Cell<'_>) {
+        let cells = self.cells.get_or_insert_with(|| cells_for(columns));
+        let kind = |cells: &ColumnBuffers| columns[cells.cursor()].kind;
+        let value = match cell {
+            Cell::Null => Value::Null,
+            // Text known to be UTF-8.
+            Cell::Str(s) | Cell::Plain(s) => Value::Utf8(s.as_bytes()),
+            Cell::Int(n) => int_value(n, kind(cells)),
+            Cell::Seconds(ms) => Value::F64(f64::from(ms) / 1000.0),
+            Cell::Bool(b) => Value::Bool(b),
+            Cell::Date(d) => Value::Date(d.days()),
+            Cell::Moment(m) => int_value(m.millis(), kind(cells)),
+            Cell::Run(GameNumber::Known { run, .. }) => int_value(run as i64, kind(cells)),
+            Cell::Input(GameNumber::Known { input, .. }) => int_value(input as i64, kind(cells)),
+            Cell::Run(GameNumber::Later { in_batch })
+            | Cell::Input(GameNumber::Later { in_batch }) => {
+                let column = cells.cursor();
+                self.later.push(LaterNumber {
+                    column,
+                    value: cells.next_value_index(column),
+                    in_batch,
+                    run: matches!(cell, Cell::Run(_)),
+                });
+                int_value(0, kind(cells))
             }
-            Cell::Int(n) => StoredCell::Int(n),
-            Cell::Seconds(ms) => StoredCell::Seconds(ms),
-            Cell::Bool(b) => StoredCell::Bool(b),
-            Cell::Date(d) => StoredCell::Date(d.days()),
-            Cell::Moment(m) => StoredCell::Int(m.millis()),
-            Cell::Run(GameNumber::Known { run, .. }) => StoredCell::Run(run),
-            Cell::Run(GameNumber::Later { in_batch }) => StoredCell::RunLater(in_batch),
-            Cell::Input(GameNumber::Known { input, .. }) => StoredCell::Input(input),
-            Cell::Input(GameNumber::Later { in_batch }) => StoredCell::InputLater(in_batch),
-            Cell::List(items) => {
-                let start = self.bytes.len() as u32;
-                self.bytes.extend_from_slice(items);
-                StoredCell::List(start, self.bytes.len() as u32)
-            }
+            Cell::List(items) => Value::List(items),
         };
-        if self.cells.capacity() == 0 {
-            // A batch's output is cut at some 256 KiB (the pipeline's): room for its cells at
-            // once, rather than a dozen copies as the vector doubles.
-            self.cells.reserve(CELLS_RESERVED);
-        }
-        self.cell_bytes += counted_bytes(stored);
-        self.cells.push(stored);
+        cells.push(value);
+    }
+
+    /// Ends a Parquet row of `columns`.
+    #[cfg(feature = "parquet")]
+    pub fn end_cells(&mut self, columns: &Arc<[Column]>) {
+        let cells = self.cells.get_or_insert_with(|| cells_for(columns));
+        cells.end_row();
+        self.row_bytes.push(cells.bytes());
     }
 
     /// Appends bytes.
@@ -293,90 +325,51 @@ impl Output {
 
     #[cfg(feature = "parquet")]
     /// Writes the output's Parquet rows to `writer`, game numbers filled in as
-    /// [`Output::write_to`] fills them. The rows go column by column, as many at a time as the
-    /// writer's buffers take before they are full, so that they fill where row by row would.
-    pub fn write_cells(
+    /// [`Output::write_to`] fills them. The rows go a column's run of values at a time, as many
+    /// rows at a time as the writer's buffers take before they are full, so that they fill where
+    /// row by row would.
+    pub(crate) fn write_cells(
         &self,
         run_before: u64,
         input_before: u64,
-        writer: &mut impl RowSink,
+        writer: &mut impl ColumnSink,
     ) -> Result<(), ParquetError> {
-        let kinds: Vec<ColumnKind> = writer.columns().iter().map(|c| c.kind).collect();
-        let width = kinds.len().max(1);
-        debug_assert!(
-            self.cells.len().is_multiple_of(width),
-            "a row without all its cells"
-        );
-        let rows = self.cells.len() / width;
+        let Some(cells) = &self.cells else {
+            return Ok(());
+        };
+        let fills: Vec<Fill> = self
+            .later
+            .iter()
+            .map(|later| {
+                let before = if later.run { run_before } else { input_before };
+                let number = (before + later.in_batch + 1) as i64;
+                Fill {
+                    column: later.column,
+                    value: later.value,
+                    number: match int_value(number, cells.columns()[later.column].kind) {
+                        Value::I32(n) => n.into(),
+                        Value::U32(n) => (n as i32).into(),
+                        Value::I64(n) => n,
+                        other => unreachable!("a game number as {other:?}"),
+                    },
+                }
+            })
+            .collect();
+        let rows = cells.rows();
         let mut first = 0;
-        let mut bytes_left = self.cell_bytes;
         while first < rows {
             let (room_rows, room_bytes) = writer.room();
             let mut take = room_rows.clamp(1, rows - first);
-            if bytes_left >= room_bytes {
-                // The buffers may fill by their bytes within these rows: at the row that does.
-                let mut bytes = 0;
-                let row_cells = self.cells[first * width..].chunks_exact(width);
-                for (k, row) in row_cells.take(take).enumerate() {
-                    bytes += row.iter().map(|&cell| counted_bytes(cell)).sum::<usize>();
-                    if bytes >= room_bytes {
-                        take = k + 1;
-                        break;
-                    }
-                }
+            let before = first.checked_sub(1).map_or(0, |row| self.row_bytes[row]);
+            let ends = &self.row_bytes[first..first + take];
+            if ends[take - 1] - before >= room_bytes {
+                // The buffers fill by their bytes within these rows: at the row that does.
+                take = ends.partition_point(|&end| end - before < room_bytes) + 1;
             }
-            let cells = &self.cells[first * width..(first + take) * width];
-            let added = writer.push_rows(take, |column| {
-                let kind = kinds[column];
-                cells[column..]
-                    .iter()
-                    .step_by(width)
-                    .map(move |&cell| self.value(cell, kind, run_before, input_before))
-            })?;
-            debug_assert!(added <= bytes_left, "the cells' bytes miscounted");
-            bytes_left -= added;
+            writer.append(cells, first..first + take, &fills)?;
             first += take;
         }
         Ok(())
-    }
-
-    #[cfg(feature = "parquet")]
-    /// A stored cell as a value of a column of `kind`, its game number filled in.
-    #[inline]
-    fn value(
-        &self,
-        cell: StoredCell,
-        kind: ColumnKind,
-        run_before: u64,
-        input_before: u64,
-    ) -> Value<'_> {
-        match cell {
-            StoredCell::Null => Value::Null,
-            // Copied from a `str` by `Output::cell`.
-            StoredCell::Str(start, end) => Value::Utf8(&self.bytes[start as usize..end as usize]),
-            StoredCell::Int(n) => int_value(n, kind),
-            StoredCell::Seconds(ms) => Value::F64(f64::from(ms) / 1000.0),
-            StoredCell::Bool(b) => Value::Bool(b),
-            StoredCell::Date(d) => Value::Date(d),
-            StoredCell::Run(n) | StoredCell::Input(n) => int_value(n as i64, kind),
-            StoredCell::RunLater(in_batch) => int_value((run_before + in_batch + 1) as i64, kind),
-            StoredCell::InputLater(in_batch) => {
-                int_value((input_before + in_batch + 1) as i64, kind)
-            }
-            StoredCell::List(start, end) => Value::List(&self.bytes[start as usize..end as usize]),
-        }
-    }
-}
-
-/// The bytes a stored cell counts for in a writer's column buffers, as
-/// [`ColumnBuffers::bytes`](crate::columnar::ColumnBuffers::bytes) counts them: a string its
-/// length and 8, a list 4 a number and 8, a null none, any other value 8.
-fn counted_bytes(cell: StoredCell) -> usize {
-    match cell {
-        StoredCell::Null => 0,
-        StoredCell::Str(start, end) => (end - start) as usize + 8,
-        StoredCell::List(start, end) => 4 * (end - start) as usize + 8,
-        _ => 8,
     }
 }
 
@@ -478,11 +471,6 @@ mod tests {
     }
 
     #[test]
-    fn a_stored_cell_is_sixteen_bytes() {
-        assert_eq!(size_of::<StoredCell>(), 16);
-    }
-
-    #[test]
     fn holes_are_filled_as_known_numbers_are_written() {
         for (run_before, input_before) in [(0, 0), (9, 2), (99, 99)] {
             let known = records((1..=3).map(|k| GameNumber::Known {
@@ -503,14 +491,14 @@ mod tests {
     #[cfg(feature = "parquet")]
     #[test]
     fn rows_written_column_by_column_fill_row_groups_as_row_by_row() {
-        use crate::columns::Column;
         use crate::parquet::{ParquetOptions, ParquetWriter};
 
-        let columns = [
+        let columns: Arc<[Column]> = [
             Column::required("game", ColumnKind::Int64),
             Column::optional("name", ColumnKind::String),
             Column::optional("nags", ColumnKind::Int32List),
-        ];
+        ]
+        .into();
         let names = ["", "a", "a longer name, of forty bytes or so....."];
         const NAGS: [u8; 5] = [1, 2, 3, 4, 5];
         let mut output = Output::default();
@@ -518,9 +506,10 @@ mod tests {
         for in_batch in 0..200u64 {
             let name = (in_batch % 4 != 3).then(|| names[in_batch as usize % 3]);
             let nags = (in_batch % 5 != 4).then(|| &NAGS[..in_batch as usize % 6]);
-            output.cell(Cell::Run(GameNumber::Later { in_batch }));
-            output.cell(Cell::from(name));
-            output.cell(nags.map_or(Cell::Null, Cell::List));
+            output.cell(&columns, Cell::Run(GameNumber::Later { in_batch }));
+            output.cell(&columns, Cell::from(name));
+            output.cell(&columns, nags.map_or(Cell::Null, Cell::List));
+            output.end_cells(&columns);
             output.count_row();
             expected.push((1000 + in_batch as i64 + 1, name, nags));
         }

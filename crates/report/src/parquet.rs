@@ -53,6 +53,7 @@
 //! ```
 
 use std::io::{self, Write};
+use std::ops::Range;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use ::parquet::basic::{
@@ -66,7 +67,7 @@ use ::parquet::schema::types::{ColumnPath, Type};
 use bytes::Bytes;
 
 pub use crate::columnar::Value;
-use crate::columnar::{ColumnBuffers, Values};
+use crate::columnar::{ColumnBuffers, Fill, Values};
 use crate::columns::{Column, ColumnKind};
 
 /// `err` as an I/O error: the output's own error when writing to the output failed (Parquet
@@ -126,19 +127,23 @@ pub trait RowSink {
     fn push_value(&mut self, value: Value<'_>);
     /// Ends the current row (see [`ParquetWriter::end_row`]).
     fn end_row(&mut self) -> Result<(), ParquetError>;
+}
+
+/// A [`RowSink`] that takes a batch's rows a column's run of values at a time (`Output`'s
+/// cells, in `ColumnBuffers` as the sink's own buffers hold them).
+pub(crate) trait ColumnSink: RowSink {
     /// How many more rows, and bytes as `ColumnBuffers::bytes` counts them, fill the sink's
     /// buffers: the row that reaches either is the last before they are written out.
     fn room(&self) -> (usize, usize);
-    /// Appends `rows` whole rows column by column (see `ColumnBuffers::push_rows`), no more
-    /// than [`RowSink::room`] allows, and writes the buffers out when they are full; returns the
+    /// Appends rows `rows` of `from` (see `ColumnBuffers::append`), no more than
+    /// [`ColumnSink::room`] allows, and writes the buffers out when they are full; returns the
     /// bytes added.
-    fn push_rows<'a, I>(
+    fn append(
         &mut self,
-        rows: usize,
-        column: impl FnMut(usize) -> I,
-    ) -> Result<usize, ParquetError>
-    where
-        I: Iterator<Item = Value<'a>>;
+        from: &ColumnBuffers,
+        rows: Range<usize>,
+        fills: &[Fill],
+    ) -> Result<usize, ParquetError>;
 }
 
 impl<W: Write + Send> RowSink for ParquetWriter<W> {
@@ -153,7 +158,9 @@ impl<W: Write + Send> RowSink for ParquetWriter<W> {
     fn end_row(&mut self) -> Result<(), ParquetError> {
         ParquetWriter::end_row(self)
     }
+}
 
+impl<W: Write + Send> ColumnSink for ParquetWriter<W> {
     fn room(&self) -> (usize, usize) {
         (
             self.options
@@ -165,15 +172,13 @@ impl<W: Write + Send> RowSink for ParquetWriter<W> {
         )
     }
 
-    fn push_rows<'a, I>(
+    fn append(
         &mut self,
-        rows: usize,
-        column: impl FnMut(usize) -> I,
-    ) -> Result<usize, ParquetError>
-    where
-        I: Iterator<Item = Value<'a>>,
-    {
-        let bytes = self.buffered.push_rows(rows, column);
+        from: &ColumnBuffers,
+        rows: Range<usize>,
+        fills: &[Fill],
+    ) -> Result<usize, ParquetError> {
+        let bytes = self.buffered.append(from, rows, fills);
         self.write_if_full()?;
         Ok(bytes)
     }

@@ -12,15 +12,19 @@
 //! bytes the run read ([`InputDigest`]), null where it was not read whole from its start.
 
 use std::io;
+use std::ops::Range;
 use std::path::Path;
 
 use arbiter_io::input::InputDigest;
 use arbiter_io::sink::{Sink, StagedDir};
 use serde::Serialize;
 
+use crate::columnar::{ColumnBuffers, Fill};
 use crate::columns::Column;
 use crate::output::{Destination, Output};
-use crate::parquet::{ParquetError, ParquetOptions, ParquetWriter, RowSink, Value, io_error};
+use crate::parquet::{
+    ColumnSink, ParquetError, ParquetOptions, ParquetWriter, RowSink, Value, io_error,
+};
 use crate::summary::Totals;
 
 /// The manifest's file name in DIR.
@@ -118,7 +122,9 @@ impl RowSink for Shards {
         self.rows_in_current += 1;
         self.next_part_if_full()
     }
+}
 
+impl ColumnSink for Shards {
     fn room(&self) -> (usize, usize) {
         let current = self
             .current
@@ -129,16 +135,15 @@ impl RowSink for Shards {
         (rows.min(left_in_file.unwrap_or(usize::MAX)), bytes)
     }
 
-    fn push_rows<'a, I>(
+    fn append(
         &mut self,
-        rows: usize,
-        column: impl FnMut(usize) -> I,
-    ) -> Result<usize, ParquetError>
-    where
-        I: Iterator<Item = Value<'a>>,
-    {
-        let bytes = self.current().push_rows(rows, column)?;
-        self.rows_in_current += rows as u64;
+        from: &ColumnBuffers,
+        rows: Range<usize>,
+        fills: &[Fill],
+    ) -> Result<usize, ParquetError> {
+        let count = rows.len() as u64;
+        let bytes = self.current().append(from, rows, fills)?;
+        self.rows_in_current += count;
         self.next_part_if_full()?;
         Ok(bytes)
     }

@@ -17,6 +17,7 @@
 use std::cell::RefCell;
 use std::io;
 use std::path::Path;
+use std::sync::Arc;
 
 use arbiter_core::clocks::Millis;
 use arbiter_io::compression::format_extension;
@@ -66,7 +67,8 @@ impl ExportFormat {
 /// Columns and how to write them in one format.
 pub struct Table {
     format: ExportFormat,
-    columns: Vec<Column>,
+    /// Shared with each batch's Parquet rows.
+    columns: Arc<[Column]>,
     /// Per column, what comes before its value in JSON: `{"name":` for the first, `,"name":`
     /// for the others.
     json_keys: Vec<Key>,
@@ -118,7 +120,7 @@ impl Table {
             .collect();
         Table {
             format,
-            columns,
+            columns: columns.into(),
             json_keys,
         }
     }
@@ -228,7 +230,7 @@ impl Row<'_, '_> {
             ExportFormat::Csv => csv_field(s, self.out.bytes_mut()),
             ExportFormat::Json | ExportFormat::Jsonl => json_str(s, self.out.bytes_mut()),
             #[cfg(feature = "parquet")]
-            ExportFormat::Parquet => self.out.cell(Cell::Str(s)),
+            ExportFormat::Parquet => self.out.cell(&self.table.columns, Cell::Str(s)),
         }
     }
 
@@ -247,7 +249,7 @@ impl Row<'_, '_> {
                 bytes.push(b'"');
             }
             #[cfg(feature = "parquet")]
-            ExportFormat::Parquet => self.out.cell(Cell::Plain(s)),
+            ExportFormat::Parquet => self.out.cell(&self.table.columns, Cell::Plain(s)),
         }
     }
 
@@ -257,7 +259,7 @@ impl Row<'_, '_> {
             ExportFormat::Csv => {}
             ExportFormat::Json | ExportFormat::Jsonl => self.out.extend(b"null"),
             #[cfg(feature = "parquet")]
-            ExportFormat::Parquet => self.out.cell(Cell::Null),
+            ExportFormat::Parquet => self.out.cell(&self.table.columns, Cell::Null),
         }
     }
 
@@ -265,7 +267,7 @@ impl Row<'_, '_> {
     fn int(&mut self, n: i64) {
         match self.start_cell() {
             #[cfg(feature = "parquet")]
-            ExportFormat::Parquet => self.out.cell(Cell::Int(n)),
+            ExportFormat::Parquet => self.out.cell(&self.table.columns, Cell::Int(n)),
             _ => {
                 if n < 0 {
                     self.out.extend(b"-");
@@ -279,7 +281,7 @@ impl Row<'_, '_> {
     fn boolean(&mut self, b: bool) {
         match self.start_cell() {
             #[cfg(feature = "parquet")]
-            ExportFormat::Parquet => self.out.cell(Cell::Bool(b)),
+            ExportFormat::Parquet => self.out.cell(&self.table.columns, Cell::Bool(b)),
             _ => self.out.extend(if b { b"true" } else { b"false" }),
         }
     }
@@ -288,7 +290,7 @@ impl Row<'_, '_> {
     fn seconds(&mut self, ms: Millis) {
         match self.start_cell() {
             #[cfg(feature = "parquet")]
-            ExportFormat::Parquet => self.out.cell(Cell::Seconds(ms)),
+            ExportFormat::Parquet => self.out.cell(&self.table.columns, Cell::Seconds(ms)),
             _ => seconds(ms, self.out.bytes_mut()),
         }
     }
@@ -304,7 +306,7 @@ impl Row<'_, '_> {
                 self.out.extend(&quoted);
             }
             #[cfg(feature = "parquet")]
-            ExportFormat::Parquet => self.out.cell(Cell::Date(date)),
+            ExportFormat::Parquet => self.out.cell(&self.table.columns, Cell::Date(date)),
         }
     }
 
@@ -319,7 +321,7 @@ impl Row<'_, '_> {
                 bytes.push(b'"');
             }
             #[cfg(feature = "parquet")]
-            ExportFormat::Parquet => self.out.cell(Cell::Moment(moment)),
+            ExportFormat::Parquet => self.out.cell(&self.table.columns, Cell::Moment(moment)),
         }
     }
 
@@ -330,7 +332,7 @@ impl Row<'_, '_> {
             ExportFormat::Csv => (b"", b' ', b""),
             ExportFormat::Json | ExportFormat::Jsonl => (b"[", b',', b"]"),
             #[cfg(feature = "parquet")]
-            ExportFormat::Parquet => return self.out.cell(Cell::List(items)),
+            ExportFormat::Parquet => return self.out.cell(&self.table.columns, Cell::List(items)),
         };
         let bytes = self.out.bytes_mut();
         bytes.extend_from_slice(open);
@@ -349,9 +351,11 @@ impl Row<'_, '_> {
     fn game_number(&mut self, number: GameNumber, run: bool) {
         match (self.start_cell(), run) {
             #[cfg(feature = "parquet")]
-            (ExportFormat::Parquet, true) => self.out.cell(Cell::Run(number)),
+            (ExportFormat::Parquet, true) => self.out.cell(&self.table.columns, Cell::Run(number)),
             #[cfg(feature = "parquet")]
-            (ExportFormat::Parquet, false) => self.out.cell(Cell::Input(number)),
+            (ExportFormat::Parquet, false) => {
+                self.out.cell(&self.table.columns, Cell::Input(number))
+            }
             (_, true) => self.out.run_number(number),
             (_, false) => self.out.input_number(number),
         }
@@ -374,7 +378,7 @@ impl Row<'_, '_> {
             }
             ExportFormat::Json => self.out.extend(b"}"),
             #[cfg(feature = "parquet")]
-            ExportFormat::Parquet => {}
+            ExportFormat::Parquet => self.out.end_cells(&self.table.columns),
         }
     }
 }
