@@ -740,9 +740,9 @@ fn is_eval_and_clock(text: &[u8]) -> bool {
 }
 
 /// Where `text` lies trimmed, and its width, when that is all folding would do and it holds no
-/// `}` (nearly every comment: `{ [%eval 0.17] [%clk 0:03:00] }`). Eight bytes at a time: a word with no byte below `!`,
-/// no `}` and no byte above ASCII is passed in a few instructions, and only the bytes it flags
-/// are looked at one by one.
+/// `}` (most comments). Eight bytes at a time: a word with no byte below `!`, no `}` and no byte
+/// above ASCII is passed in a few instructions, and only the bytes it flags are looked at one
+/// by one.
 #[inline]
 fn folded(text: &str) -> Option<(Range<usize>, usize)> {
     let trimmed = text.trim_ascii();
