@@ -294,9 +294,20 @@ impl GameTree {
             .map(|&(name, value)| (self.text(name), self.text(value)))
     }
 
+    /// The tags, in input order, as where their names and values lie in
+    /// [`GameTree::all_text`]: for writers that copy them without cutting a `str`.
+    pub fn tag_spans(&self) -> &[(Span, Span)] {
+        &self.tags
+    }
+
     /// The value of the tag `name`, if the game has it.
     pub fn tag_value(&self, name: &str) -> Option<&str> {
-        self.tags().find(|&(n, _)| n == name).map(|(_, v)| v)
+        // The names compared as bytes: no `str` is cut for a tag that is not the one.
+        let text = self.text.as_bytes();
+        self.tags
+            .iter()
+            .find(|(n, _)| text.get(n.range()) == Some(name.as_bytes()))
+            .map(|&(_, value)| self.text(value))
     }
 
     /// The movetext.

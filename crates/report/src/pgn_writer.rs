@@ -46,6 +46,8 @@
 //! );
 //! ```
 
+use std::ops::Range;
+
 use arbiter_core::tree::{GameTree, Node};
 use arbiter_pgn::GameResult;
 
@@ -103,9 +105,8 @@ pub fn write_game(
     out.push(b'\n');
     let mut lines = Lines { out, column: 0 };
     write_movetext(tree, options, &mut lines);
-    lines.unit(result.as_str().len(), |out| {
-        out.extend_from_slice(result.as_str().as_bytes())
-    });
+    let (marker, len) = result_word(result);
+    lines.word(marker, len);
     out.extend_from_slice(b"\n\n");
 }
 
@@ -116,86 +117,160 @@ fn write_tags(
     opening: Option<(&str, &str)>,
     out: &mut Vec<u8>,
 ) {
-    // Each roster tag's first value, found in one pass over the tags.
-    let mut roster: [Option<&str>; ROSTER.len()] = [None; ROSTER.len()];
-    for (name, value) in tree.tags() {
-        if let Some(i) = roster_index(name) {
-            roster[i].get_or_insert(value);
+    let text = tree.all_text();
+    let tags = tree.tag_spans();
+    // The tags' text is the start of the tree's text (a comment's may follow): one scan of it
+    // tells whether a value may hold a `"` or a `\` to escape (nearly never).
+    let tags_end = tags.last().map_or(0, |(_, value)| value.range().end);
+    let may_escape =
+        memchr::memchr2(b'"', b'\\', text.get(..tags_end).unwrap_or_default()).is_some();
+    // Room for every tag at once, with the slack the copies of a fixed size write past a piece.
+    out.reserve(tags_end + (tags.len() + ROSTER.len() + 2) * (PIECE_SLACK + 5));
+    // Each roster tag's first value, and which of the first 64 tags are roster tags, found in
+    // one pass over the tags.
+    let mut roster: [Option<Piece<'_>>; ROSTER.len()] = [None; ROSTER.len()];
+    let mut in_roster = 0u64;
+    for (i, &(name, value)) in tags.iter().enumerate() {
+        if let Some(r) = roster_index(piece(text, name.range()).bytes()) {
+            roster[r].get_or_insert(piece(text, value.range()));
+            in_roster |= 1u64.checked_shl(i as u32).unwrap_or(0);
         }
     }
-    for (i, (name, missing)) in ROSTER.into_iter().enumerate() {
-        let value = if name == "Result" {
-            result.as_str()
-        } else {
-            roster[i].unwrap_or(missing)
-        };
-        tag(name, value, out);
-    }
-    let (mut eco_written, mut opening_written) = (false, false);
-    for (name, value) in tree.tags() {
-        if roster_index(name).is_some() {
+    for (i, &(line_start, missing)) in ROSTER_LINES.iter().enumerate() {
+        if i == RESULT_INDEX {
+            push_result_line(result, out);
             continue;
         }
-        match (name, opening) {
-            ("ECO", Some((eco, _))) => {
+        push_padded(out, &line_start);
+        match roster[i] {
+            Some(value) => push_value(out, value, may_escape),
+            None => push_value(out, Piece::whole(missing), true),
+        }
+        out.extend_from_slice(b"\"]\n");
+    }
+    let (mut eco_written, mut opening_written) = (false, false);
+    for (i, &(name, value)) in tags.iter().enumerate() {
+        let name = piece(text, name.range());
+        let roster_tag = match 1u64.checked_shl(i as u32) {
+            Some(bit) => in_roster & bit != 0,
+            None => roster_index(name.bytes()).is_some(),
+        };
+        if roster_tag {
+            continue;
+        }
+        match (name.bytes(), opening) {
+            (b"ECO", Some((eco, _))) => {
                 eco_written = true;
-                tag(name, eco, out);
+                tag(name, Piece::whole(eco), true, out);
             }
-            ("Opening", Some((_, title))) => {
+            (b"Opening", Some((_, title))) => {
                 opening_written = true;
-                tag(name, title, out);
+                tag(name, Piece::whole(title), true, out);
             }
-            _ => tag(name, value, out),
+            _ => tag(name, piece(text, value.range()), may_escape, out),
         }
     }
     if let Some((eco, title)) = opening {
         if !eco_written {
-            tag("ECO", eco, out);
+            tag(Piece::whole("ECO"), Piece::whole(eco), true, out);
         }
         if !opening_written {
-            tag("Opening", title, out);
+            tag(Piece::whole("Opening"), Piece::whole(title), true, out);
         }
     }
 }
 
 /// Where the tag `name` stands in [`ROSTER`], if it is one of the seven.
-#[inline]
-fn roster_index(name: &str) -> Option<usize> {
+#[inline(always)]
+fn roster_index(name: &[u8]) -> Option<usize> {
     match name {
-        "Event" => Some(0),
-        "Site" => Some(1),
-        "Date" => Some(2),
-        "Round" => Some(3),
-        "White" => Some(4),
-        "Black" => Some(5),
-        "Result" => Some(6),
+        b"Event" => Some(0),
+        b"Site" => Some(1),
+        b"Date" => Some(2),
+        b"Round" => Some(3),
+        b"White" => Some(4),
+        b"Black" => Some(5),
+        b"Result" => Some(RESULT_INDEX),
         _ => None,
     }
 }
 
-/// One tag pair on its line, the value escaped.
-fn tag(name: &str, value: &str, out: &mut Vec<u8>) {
-    let (name, value) = (name.as_bytes(), value.as_bytes());
-    out.reserve(name.len() + value.len() + 5);
+/// Where `Result` stands in [`ROSTER`].
+const RESULT_INDEX: usize = 6;
+
+/// Each roster tag's line up to its value (`[Event "`) padded to 16 bytes with its length, and
+/// what stands for its value when the tag is missing.
+const ROSTER_LINES: [(([u8; 16], usize), &str); ROSTER.len()] = {
+    let mut lines = [(([0; 16], 0), ""); ROSTER.len()];
+    let mut i = 0;
+    while i < ROSTER.len() {
+        let (name, missing) = ROSTER[i];
+        let name = name.as_bytes();
+        let mut line = [0; 16];
+        line[0] = b'[';
+        let mut k = 0;
+        while k < name.len() {
+            line[1 + k] = name[k];
+            k += 1;
+        }
+        line[1 + k] = b' ';
+        line[2 + k] = b'"';
+        lines[i] = ((line, name.len() + 3), missing);
+        i += 1;
+    }
+    lines
+};
+
+/// The Result tag's line, each a copy of a fixed size.
+#[inline]
+fn push_result_line(result: GameResult, out: &mut Vec<u8>) {
+    match result {
+        GameResult::WhiteWins => out.extend_from_slice(b"[Result \"1-0\"]\n"),
+        GameResult::BlackWins => out.extend_from_slice(b"[Result \"0-1\"]\n"),
+        GameResult::Draw => out.extend_from_slice(b"[Result \"1/2-1/2\"]\n"),
+        GameResult::Unknown => out.extend_from_slice(b"[Result \"*\"]\n"),
+    }
+}
+
+/// The termination marker as the low bytes of a word, and its length ([`Lines::word`]).
+fn result_word(result: GameResult) -> (u128, usize) {
+    let marker = result.as_str().as_bytes();
+    let mut bytes = [0; 16];
+    for (slot, &b) in bytes.iter_mut().zip(marker) {
+        *slot = b;
+    }
+    (u128::from_le_bytes(bytes), marker.len())
+}
+
+/// One tag pair on its line, the value escaped when `may_escape` (else it has nothing to
+/// escape).
+#[inline(always)]
+fn tag(name: Piece<'_>, value: Piece<'_>, may_escape: bool, out: &mut Vec<u8>) {
+    out.reserve(name.len + value.len + 2 * PIECE_SLACK + 5);
     out.push(b'[');
-    out.extend_from_slice(name);
+    push_piece(out, name);
     out.extend_from_slice(b" \"");
-    if needs_escapes(value) {
-        for &b in value {
+    push_value(out, value, may_escape);
+    out.extend_from_slice(b"\"]\n");
+}
+
+/// A tag value, its `"` and `\\` escaped when `may_escape` says it may hold one.
+#[inline(always)]
+fn push_value(out: &mut Vec<u8>, value: Piece<'_>, may_escape: bool) {
+    if may_escape && needs_escapes(value.bytes()) {
+        for &b in value.bytes() {
             if b == b'"' || b == b'\\' {
                 out.push(b'\\');
             }
             out.push(b);
         }
     } else {
-        out.extend_from_slice(value);
+        push_piece(out, value);
     }
-    out.extend_from_slice(b"\"]\n");
 }
 
 /// Whether `value` holds a `"` or a `\\`, which a tag value escapes. Eight bytes at a time: a
 /// tag value is a few words, where a call to `memchr2` cost more than the scan.
-#[inline]
 fn needs_escapes(value: &[u8]) -> bool {
     const ONES: u64 = 0x0101_0101_0101_0101;
     let mut chunks = value.chunks_exact(8);
@@ -211,6 +286,71 @@ fn needs_escapes(value: &[u8]) -> bool {
         }
     }
     chunks.remainder().iter().any(|&b| b == b'"' || b == b'\\')
+}
+
+/// A piece of text to copy: its bytes first, then whatever follows them in the same buffer,
+/// which a copy of a fixed size takes along and cuts off ([`push_piece`]).
+#[derive(Copy, Clone, Debug)]
+struct Piece<'a> {
+    /// The piece's bytes, then the rest of its buffer.
+    from: &'a [u8],
+    /// The piece's length.
+    len: usize,
+}
+
+impl<'a> Piece<'a> {
+    /// A whole string (a copy of it calls `memcpy` once it is shorter than 16 bytes).
+    fn whole(text: &'a str) -> Piece<'a> {
+        Piece {
+            from: text.as_bytes(),
+            len: text.len(),
+        }
+    }
+
+    /// The piece's bytes.
+    fn bytes(self) -> &'a [u8] {
+        &self.from[..self.len]
+    }
+}
+
+/// The piece `range` of `text`.
+#[inline]
+fn piece(text: &[u8], range: Range<usize>) -> Piece<'_> {
+    let from = text.get(range.start..).unwrap_or_default();
+    Piece {
+        len: range.len().min(from.len()),
+        from,
+    }
+}
+
+/// How many bytes past a piece [`push_piece`] may write (and cut off): room to reserve.
+const PIECE_SLACK: usize = 16;
+
+/// Appends `piece` in copies of 16 bytes, the last cut back; only its last bytes are copied by
+/// length when its buffer ends less than 16 bytes after them.
+#[inline(always)]
+fn push_piece(out: &mut Vec<u8>, piece: Piece<'_>) {
+    let end = out.len() + piece.len;
+    let mut rest = piece.from;
+    while out.len() < end {
+        match rest.split_first_chunk::<16>() {
+            Some((chunk, after)) => {
+                out.extend_from_slice(chunk);
+                rest = after;
+            }
+            None => {
+                let left = end - out.len();
+                out.extend_from_slice(&rest[..left]);
+            }
+        }
+    }
+    out.truncate(end);
+}
+
+/// Appends the first `len` bytes of a padded piece (`(bytes, len)`), in one copy of its size.
+#[inline(always)]
+fn push_padded<const N: usize>(out: &mut Vec<u8>, &(bytes, len): &([u8; N], usize)) {
+    push_cut(out, &bytes, len);
 }
 
 /// The movetext's lines: pieces that must not be broken ("units") are placed one after the
@@ -313,7 +453,11 @@ fn write_movetext(tree: &GameTree, options: &WriteOptions, lines: &mut Lines<'_>
     // How deep inside a variation that is left out.
     let mut skipping = 0u32;
     let mut scratch = String::new();
-    for node in tree.nodes() {
+    let all_text = tree.all_text();
+    let nodes = tree.nodes();
+    let mut next = 0;
+    while let Some(node) = nodes.get(next) {
+        next += 1;
         if skipping > 0 {
             match *node {
                 Node::Open => skipping += 1,
@@ -324,11 +468,27 @@ fn write_movetext(tree: &GameTree, options: &WriteOptions, lines: &mut Lines<'_>
         }
         match *node {
             Node::Move { ref san, ply } => {
-                write_move(tree, san.padded(), ply, numbered, lines);
+                let Some((word, len)) = move_word(tree, san.padded(), ply, numbered) else {
+                    write_long_move(tree, san.padded(), ply, lines);
+                    numbered = false;
+                    continue;
+                };
+                lines.word(word, len);
                 numbered = false;
+                // The call only where a lichess clock comment may follow.
+                if options.comments
+                    && let Some(Node::Comment(span)) = nodes.get(next)
+                    && span.range().len() == CLOCK_LEN
+                {
+                    (next, numbered) = write_clocked_plies(tree, nodes, next, lines);
+                }
             }
             Node::Null { ply } => {
-                write_move(tree, (b"--\0\0\0\0\0", 2), ply, numbered, lines);
+                let null = (b"--\0\0\0\0\0", 2);
+                match move_word(tree, null, ply, numbered) {
+                    Some((word, len)) => lines.word(word, len),
+                    None => write_long_move(tree, null, ply, lines),
+                }
                 numbered = false;
             }
             Node::Nag(nag) if options.nags => {
@@ -341,23 +501,42 @@ fn write_movetext(tree: &GameTree, options: &WriteOptions, lines: &mut Lines<'_>
             }
             Node::Nag(_) => {}
             Node::Comment(span) => {
+                let range = span.range();
+                if options.comments
+                    && let Some(comment) = all_text.get(range.clone()).and_then(clock_comment)
+                {
+                    lines.clock(&comment);
+                    numbered = true;
+                    continue;
+                }
+                if options.comments
+                    && let Some(bytes) = all_text.get(range.clone())
+                    && is_eval_and_clock(bytes)
+                {
+                    let text = piece(all_text, range);
+                    lines.unit(text.len + 2, |out| {
+                        out.reserve(text.len + 2 + PIECE_SLACK);
+                        out.push(b'{');
+                        push_piece(out, text);
+                        out.push(b'}');
+                    });
+                    numbered = true;
+                    continue;
+                }
                 let text = tree.text(span);
                 let written = if options.comments {
-                    if let Some(comment) = clock_comment(text.as_bytes()) {
-                        lines.clock(&comment);
-                        numbered = true;
-                        continue;
-                    }
                     match folded(text) {
-                        Some((text, width)) if lines.fits(width + 4) && !text.is_empty() => {
+                        Some((trimmed, width)) if lines.fits(width + 4) && !trimmed.is_empty() => {
+                            let at = range.start + trimmed.start;
+                            let text = piece(all_text, at..at + trimmed.len());
                             lines.unit(width + 4, |out| {
-                                out.reserve(width + 4);
+                                out.reserve(width + 4 + PIECE_SLACK);
                                 out.extend_from_slice(b"{ ");
-                                out.extend_from_slice(text.as_bytes());
+                                push_piece(out, text);
                                 out.extend_from_slice(b" }");
                             });
                         }
-                        Some((text, _)) => write_comment(text, lines),
+                        Some((trimmed, _)) => write_comment(&text[trimmed], lines),
                         None => {
                             fold(text, &mut scratch);
                             write_comment(&scratch, lines);
@@ -388,33 +567,80 @@ fn write_movetext(tree: &GameTree, options: &WriteOptions, lines: &mut Lines<'_>
     }
 }
 
-/// A move (its SAN padded, and its length) with its number: `12. e4` for White, `12... e5` for
-/// Black when `numbered`, else `e5`. A move numbered below 100 (nearly all) is one word: its
-/// number and dots from a table, its SAN shifted in after them, and the separator before them
-/// ([`Lines::word`]).
-#[inline]
-fn write_move(
+/// The plies of a lichess game after a move, from `nodes[at]` on: a clock comment, then a
+/// move and its clock comment, and so on, in a loop of their own (where the movetext's loop
+/// goes round once for each node and keeps its state in memory). Returns where they stop, and
+/// whether the last node written was a comment (so that a Black move after it takes its
+/// number).
+#[inline(never)]
+fn write_clocked_plies(
+    tree: &GameTree,
+    nodes: &[Node],
+    mut at: usize,
+    lines: &mut Lines<'_>,
+) -> (usize, bool) {
+    let text = tree.all_text();
+    let mut local = Lines {
+        out: &mut *lines.out,
+        column: lines.column,
+    };
+    let mut commented = false;
+    while let Some(&Node::Comment(span)) = nodes.get(at)
+        && let Some(comment) = text.get(span.range()).and_then(clock_comment)
+    {
+        local.clock(&comment);
+        at += 1;
+        commented = true;
+        let Some(&Node::Move { ref san, ply }) = nodes.get(at) else {
+            break;
+        };
+        let Some((word, len)) = move_word(tree, san.padded(), ply, true) else {
+            break;
+        };
+        local.word(word, len);
+        at += 1;
+        commented = false;
+    }
+    lines.column = local.column;
+    (at, commented)
+}
+
+/// A move (its SAN padded, and its length) with its number as one word ([`Lines::word`]):
+/// `12. e4` for White, `12... e5` for Black when `numbered`, else `e5`; the number and dots
+/// from a table, the SAN shifted in after them. `None` for a move numbered 100 or more, which
+/// takes the number's digits ([`write_long_move`]).
+#[inline(always)]
+fn move_word(
     tree: &GameTree,
     (san, san_len): (&[u8; 7], usize),
     ply: u32,
     numbered: bool,
-    lines: &mut Lines<'_>,
-) {
+) -> Option<(u128, usize)> {
     let (number, black) = tree.move_number(ply);
     let mut padded = [0; 8];
     padded[..7].copy_from_slice(san);
     let san_word = u128::from(u64::from_le_bytes(padded));
     if black && !numbered {
-        lines.word(san_word, san_len);
-        return;
+        return Some((san_word, san_len));
     }
-    if let Some(&(prefix, prefix_len)) = MOVE_PREFIXES[usize::from(black)].get(number as usize) {
-        let prefix_len = usize::from(prefix_len);
-        let word = u128::from(prefix) | san_word << (8 * prefix_len);
-        lines.word(word, prefix_len + san_len);
-        return;
-    }
-    // A larger number: number, dots and move appended as whole fixed-size arrays and cut back.
+    let &(prefix, prefix_len) = MOVE_PREFIXES[usize::from(black)].get(number as usize)?;
+    let prefix_len = usize::from(prefix_len);
+    Some((
+        u128::from(prefix) | san_word << (8 * prefix_len),
+        prefix_len + san_len,
+    ))
+}
+
+/// A move numbered 100 or more, with its number (which [`move_word`] leaves out): number,
+/// dots and move appended as whole fixed-size arrays and cut back.
+#[cold]
+fn write_long_move(
+    tree: &GameTree,
+    (san, san_len): (&[u8; 7], usize),
+    ply: u32,
+    lines: &mut Lines<'_>,
+) {
+    let (number, black) = tree.move_number(ply);
     let (digits, len) = crate::decimal::digits(u64::from(number));
     let (dots, dots_len) = if black {
         (*b"... ", 4)
@@ -465,15 +691,10 @@ const MOVE_PREFIXES: [[(u64, u8); 100]; 2] = {
 /// comment of a lichess archive), each `H`, `M` and `S` a byte from `0` to `?`: a single unit
 /// with nothing to fold, written as it is, where [`folded`] and the copy of a slice's length
 /// cost select a fifth of what writing a lichess game costs.
-#[inline]
+#[inline(always)]
 fn clock_comment(text: &[u8]) -> Option<[u8; 18]> {
-    let bytes: &[u8; 16] = text.try_into().ok()?;
-    const SHAPE: u128 = u128::from_le_bytes(*b" [%clk 0:00:00] ");
-    const MASK: u128 = u128::from_le_bytes([
-        0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xF0, 0xFF, 0xF0, 0xF0, 0xFF, 0xF0, 0xF0, 0xFF,
-        0xFF,
-    ]);
-    if u128::from_le_bytes(*bytes) & MASK != SHAPE {
+    let bytes: &[u8; CLOCK_LEN] = text.try_into().ok()?;
+    if !is_clock(bytes) {
         return None;
     }
     let mut comment = [b'}'; 18];
@@ -482,13 +703,50 @@ fn clock_comment(text: &[u8]) -> Option<[u8; 18]> {
     Some(comment)
 }
 
-/// `text` trimmed, and its width, when that is all folding would do and it holds no `}` (nearly
-/// every comment: `{ [%clk 0:03:00] }`). Eight bytes at a time: a word with no byte below `!`,
-/// no `}` and no byte above ASCII is passed in a few instructions, and only the bytes it flags
-/// are looked at one by one.
+/// The length of lichess's clock comment, ` [%clk H:MM:SS] `.
+const CLOCK_LEN: usize = 16;
+
+/// Whether `bytes` are ` [%clk H:MM:SS] `, each `H`, `M` and `S` a byte from `0` to `?`.
+#[inline(always)]
+fn is_clock(bytes: &[u8; 16]) -> bool {
+    const SHAPE: u128 = u128::from_le_bytes(*b" [%clk 0:00:00] ");
+    const MASK: u128 = u128::from_le_bytes([
+        0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xF0, 0xFF, 0xF0, 0xF0, 0xFF, 0xF0, 0xF0, 0xFF,
+        0xFF,
+    ]);
+    u128::from_le_bytes(*bytes) & MASK == SHAPE
+}
+
+/// Whether `text` is lichess's ` [%eval V] [%clk H:MM:SS] ` (the comments of a game lichess
+/// analysed), `V` a score such as `0.17`, `-1.5` or `#-3` and the clock as [`is_clock`] has it:
+/// a single unit (its two commands glued, as [`Units`] has them) with nothing to fold, written
+/// as `{` `text` `}`.
 #[inline]
-fn folded(text: &str) -> Option<(&str, usize)> {
+fn is_eval_and_clock(text: &[u8]) -> bool {
+    let Some((head, clock)) = text.split_last_chunk::<16>() else {
+        return false;
+    };
+    let Some(score) = head
+        .strip_prefix(b" [%eval ")
+        .and_then(|rest| rest.strip_suffix(b"]"))
+    else {
+        return false;
+    };
+    is_clock(clock)
+        && !score.is_empty()
+        && score
+            .iter()
+            .all(|b| matches!(b, b'0'..=b'9' | b'.' | b'#' | b'+' | b'-'))
+}
+
+/// Where `text` lies trimmed, and its width, when that is all folding would do and it holds no
+/// `}` (most comments). Eight bytes at a time: a word with no byte below `!`, no `}` and no byte
+/// above ASCII is passed in a few instructions, and only the bytes it flags are looked at one
+/// by one.
+#[inline]
+fn folded(text: &str) -> Option<(Range<usize>, usize)> {
     let trimmed = text.trim_ascii();
+    let start = text.len() - text.trim_ascii_start().len();
     let bytes = trimmed.as_bytes();
     let mut ascii = true;
     let mut at = 0;
@@ -513,7 +771,7 @@ fn folded(text: &str) -> Option<(&str, usize)> {
         at += 8;
     }
     let width = if ascii { bytes.len() } else { width(trimmed) };
-    Some((trimmed, width))
+    Some((start..start + bytes.len(), width))
 }
 
 /// The high bit of each byte of a word.
@@ -717,6 +975,11 @@ mod tests {
         all
     }
 
+    /// [`folded`]'s answer as the text it names.
+    fn trimmed(text: &str) -> Option<(&str, usize)> {
+        folded(text).map(|(range, width)| (&text[range], width))
+    }
+
     #[test]
     fn the_comment_scan_agrees_with_the_byte_by_byte_rule() {
         // The rule as it was written first: trimmed, no whitespace but lone spaces, no `}`.
@@ -746,7 +1009,7 @@ mod tests {
         ];
         let mut checked = 0;
         for text in strings(&alphabet, 5) {
-            assert_eq!(folded(&text), general(&text), "{text:?}");
+            assert_eq!(trimmed(&text), general(&text), "{text:?}");
             checked += 1;
         }
         // Long ones, over several words of eight bytes, with the odd byte at every place.
@@ -755,7 +1018,7 @@ mod tests {
                 for odd in [" ", "  ", "}", "\t", "é", "!", "|"] {
                     let mut text = "x".repeat(len);
                     text.replace_range(at..at + 1, odd);
-                    assert_eq!(folded(&text), general(&text), "{text:?}");
+                    assert_eq!(trimmed(&text), general(&text), "{text:?}");
                     checked += 1;
                 }
             }
@@ -804,30 +1067,93 @@ mod tests {
         }
     }
 
+    /// A value escaped byte by byte, as the writer did first.
+    fn escaped(value: &[u8]) -> Vec<u8> {
+        let mut out = Vec::new();
+        for &b in value {
+            if b == b'"' || b == b'\\' {
+                out.push(b'\\');
+            }
+            out.push(b);
+        }
+        out
+    }
+
+    /// `value` written by [`push_value`] from a buffer that holds `after` behind it.
+    fn pushed(value: &[u8], after: &[u8]) -> Vec<u8> {
+        let buffer = [value, after].concat();
+        let mut out = b"[X \"".to_vec();
+        push_value(&mut out, piece(&buffer, 0..value.len()), true);
+        out.split_off(4)
+    }
+
     #[test]
     fn escapes_are_found_in_every_place_of_a_value() {
-        for len in 0..20 {
-            assert!(!needs_escapes(&vec![b'a'; len]));
-            for at in 0..len {
-                for (special, expected) in [(b'"', true), (b'\\', true), (b'#', false)] {
-                    let mut value = vec![b'x'; len];
-                    value[at] = special;
-                    assert_eq!(needs_escapes(&value), expected, "{value:?}");
+        // Every length over two words, the odd byte at every place, the buffer ending at the
+        // value or running on (with quotes and backslashes behind it, which must not count).
+        for len in 0..40 {
+            for after in [
+                &b""[..],
+                b"\"\\\"\\\"\\\"\\\"\\\"\\\"\\\"\\\"\\",
+                b"abcdefghijklmnopqrstuvwxyz",
+            ] {
+                let plain = vec![b'a'; len];
+                assert_eq!(pushed(&plain, after), plain);
+                for at in 0..len {
+                    for special in [b'"', b'\\', b'#', b']', b'!', 0x80, 0] {
+                        let mut value = vec![b'x'; len];
+                        value[at] = special;
+                        assert_eq!(pushed(&value, after), escaped(&value), "{value:?}");
+                    }
                 }
             }
         }
-        // Bytes whose borrow could flag the next one: `!` after `"`, `]` after `\`.
-        assert!(!needs_escapes(b"!!!!!!!!]]]]]]]]#$[]"));
-        assert!(needs_escapes("éà\"ü".as_bytes()));
+        // Bytes whose borrow could flag the next one: `#` after `"`, `]` after `\`.
+        let odd = b"!!!!!!!!]]]]]]]]#$[]##";
+        assert_eq!(pushed(odd, b""), odd);
+        assert_eq!(pushed(b"\"#\\]", b""), b"\\\"#\\\\]");
+        let accented = "éà\"ü".as_bytes();
+        assert_eq!(pushed(accented, b"x"), escaped(accented));
+    }
+
+    #[test]
+    fn every_tag_value_is_escaped_wherever_the_tags_lie() {
+        // A quote or a backslash in any one tag (first, a roster one, the last at the very end
+        // of the tree's text, or in a name), and one only in a comment after the tags.
+        let tags = [
+            ("Event", "a \"b\""),
+            ("White", "c\\"),
+            ("Annotator", "plain"),
+            ("WhiteRatingDiff", "+5"),
+            ("Last", "long value with \\ at its end \\"),
+        ];
+        for odd in 0..tags.len() {
+            let mut tree = GameTree::default();
+            let mut expected = Vec::new();
+            for (i, (name, value)) in tags.iter().enumerate() {
+                let value = if i == odd { *value } else { "x" };
+                tree.tag(name, value);
+                expected.push((name, value.replace('\\', "\\\\").replace('"', "\\\"")));
+            }
+            let text = written(&tree, GameResult::Unknown, &WriteOptions::default());
+            for (name, value) in expected {
+                assert!(text.contains(&format!("[{name} \"{value}\"]\n")), "{text}");
+            }
+        }
+        let mut tree = tree_of(&["e4"]);
+        tree.tag("Site", "x");
+        tree.comment("a \"quote\" \\");
+        let text = written(&tree, GameResult::Unknown, &WriteOptions::default());
+        assert!(text.contains("[Site \"x\"]\n") && text.contains("{ a \"quote\" \\ }"));
     }
 
     #[test]
     fn the_roster_index_is_the_roster_order() {
         for (i, (name, _)) in ROSTER.iter().enumerate() {
-            assert_eq!(roster_index(name), Some(i));
+            assert_eq!(roster_index(name.as_bytes()), Some(i));
         }
         for name in ["Annotator", "event", "WhiteElo", "", "Results"] {
-            assert_eq!(roster_index(name), None);
+            assert_eq!(roster_index(name.as_bytes()), None);
         }
     }
 
@@ -1025,19 +1351,30 @@ mod tests {
 
     #[test]
     fn a_lichess_clock_is_written_as_any_comment_is() {
-        // The clock comments' shortcut against the general way, which a trailing space takes:
-        // the same bytes, wherever the lines break.
+        // The shortcuts of the clock comments, alone or after an eval, and of the plies that
+        // hold one, against the general way, which a trailing space takes: the same bytes,
+        // wherever the lines break, with plies without a comment, NAGs, evals the shortcut
+        // does not take, and move numbers past 100.
         let moves = [
             "e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7",
         ];
         for clock in ["0:03:00", "1:59:59", "0:0?:<="] {
             let (mut fast, mut general) = (tree_of(&[]), tree_of(&[]));
-            for round in 1..=12u32 {
+            for round in 1..=25u32 {
                 for (i, san) in moves.iter().enumerate() {
                     let ply = (round - 1) * 10 + i as u32 + 1;
+                    let eval = match ply {
+                        _ if ply.is_multiple_of(5) => "[%eval 0.17] ",
+                        _ if ply.is_multiple_of(9) => "[%eval #-3] ",
+                        _ if ply.is_multiple_of(11) => "[%eval -12.5] ",
+                        _ if ply.is_multiple_of(17) => "[%eval x] ",
+                        _ => "",
+                    };
                     for (tree, space) in [(&mut fast, ""), (&mut general, " ")] {
                         tree.san(san, ply);
-                        tree.comment(&format!(" [%clk {clock}] {space}"));
+                        if !ply.is_multiple_of(13) {
+                            tree.comment(&format!(" {eval}[%clk {clock}] {space}"));
+                        }
                         if ply.is_multiple_of(7) {
                             tree.nag(1);
                         }
@@ -1046,12 +1383,26 @@ mod tests {
             }
             assert!(clock_comment(format!(" [%clk {clock}] ").as_bytes()).is_some());
             assert!(clock_comment(format!(" [%clk {clock}]  ").as_bytes()).is_none());
+            let eval = format!(" [%eval #-3] [%clk {clock}] ");
+            assert!(is_eval_and_clock(eval.as_bytes()));
+            for other in [
+                &eval[1..],
+                &eval[..eval.len() - 1],
+                " [%eval ] [%clk 0:03:00] ",
+            ] {
+                assert!(!is_eval_and_clock(other.as_bytes()), "{other:?}");
+            }
             let options = WriteOptions::default();
             let text = written(&fast, GameResult::Unknown, &options);
             assert_eq!(text, written(&general, GameResult::Unknown, &options));
             assert!(text.contains(&format!("{{ [%clk {clock}] }}")), "{text}");
+            assert!(
+                text.contains(&format!("{{ [%eval #-3] [%clk {clock}] }}")),
+                "{text}"
+            );
+            assert!(text.contains("121. e4"), "{text}");
             let lines: Vec<&str> = movetext(&text).lines().collect();
-            assert!(lines.len() > 10, "{text}");
+            assert!(lines.len() > 20, "{text}");
             assert!(lines.iter().all(|line| line.len() <= LINE_WIDTH), "{text}");
         }
     }

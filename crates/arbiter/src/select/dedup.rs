@@ -49,9 +49,14 @@ pub fn key(tree: &GameTree, mode: DedupMode, result: &str, key: &mut Vec<u8>) {
     field(tree.start_epd().unwrap_or_default().as_bytes(), key);
     let start = key.len();
     key.extend_from_slice(&[0; 4]);
+    // Each move as one copy of 8 bytes (the space before it, its SAN padded), cut back: a copy
+    // of the SAN's length would call `memcpy` for every move.
+    key.reserve(8 * tree.nodes().len() + 8);
     let mut depth = 0u32;
+    // 1 once a move is in the key: a space goes before each later one.
+    let mut space = 0;
     for node in tree.nodes() {
-        let san = match node {
+        let (san, len) = match *node {
             Node::Open => {
                 depth += 1;
                 continue;
@@ -60,20 +65,35 @@ pub fn key(tree: &GameTree, mode: DedupMode, result: &str, key: &mut Vec<u8>) {
                 depth = depth.saturating_sub(1);
                 continue;
             }
-            Node::Move { san, .. } if depth == 0 => san.as_bytes(),
-            Node::Null { .. } if depth == 0 => b"--",
+            Node::Move { ref san, .. } if depth == 0 => san.padded(),
+            Node::Null { .. } if depth == 0 => (b"--\0\0\0\0\0", 2),
             _ => continue,
         };
-        if key.len() > start + 4 {
-            key.push(b' ');
-        }
-        key.extend_from_slice(san);
+        let [a, b, c, d, e, f, g] = *san;
+        let word = u64::from_le_bytes([b' ', a, b, c, d, e, f, g]) >> (8 * (1 - space));
+        let end = key.len() + space + len;
+        key.extend_from_slice(&word.to_le_bytes());
+        key.truncate(end);
+        space = 1;
     }
     let len = u32::try_from(key.len() - start - 4).unwrap_or(u32::MAX);
     key[start..start + 4].copy_from_slice(&len.to_le_bytes());
     if mode == DedupMode::Game {
-        for name in ["White", "Black", "Date", "Round"] {
-            field(tree.tag_value(name).unwrap_or_default().as_bytes(), key);
+        // The first value of each of the four tags, found in one pass over the tags.
+        let text = tree.all_text();
+        let mut values: [Option<&[u8]>; 4] = [None; 4];
+        for &(name, value) in tree.tag_spans() {
+            let i = match text.get(name.range()).unwrap_or_default() {
+                b"White" => 0,
+                b"Black" => 1,
+                b"Date" => 2,
+                b"Round" => 3,
+                _ => continue,
+            };
+            values[i].get_or_insert(text.get(value.range()).unwrap_or_default());
+        }
+        for value in values {
+            field(value.unwrap_or_default(), key);
         }
         field(result.as_bytes(), key);
     }
@@ -303,6 +323,33 @@ mod tests {
         let mut out = Vec::new();
         key(tree, mode, result, &mut out);
         out
+    }
+
+    #[test]
+    fn a_key_holds_each_field_after_its_length() {
+        let tags = [("Round", "3"), ("White", "Ann"), ("White", "Later")];
+        let mut game = tree(&["e4", "e5", "exd8=Q#"], &tags, None);
+        game.null_move(4);
+        game.open_variation();
+        game.san("Nf3", 4);
+        game.close_variation();
+        game.san("O-O-O+", 5);
+        let mut expected = Vec::new();
+        let fields: [&[u8]; 7] = [
+            b"",
+            b"e4 e5 exd8=Q# -- O-O-O+",
+            b"Ann",
+            b"",
+            b"",
+            b"3",
+            b"1-0",
+        ];
+        for field in fields {
+            expected.extend_from_slice(&(field.len() as u32).to_le_bytes());
+            expected.extend_from_slice(field);
+        }
+        assert_eq!(key_of(&game, DedupMode::Game, "1-0"), expected);
+        assert_eq!(key_of(&game, DedupMode::Moves, "1-0"), expected[..31]);
     }
 
     #[test]
