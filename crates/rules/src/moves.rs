@@ -13,7 +13,13 @@ const EN_PASSANT: u8 = 65;
 
 /// A move of the side to move. Castling is stored as king square, king destination and rook
 /// square, so it works for standard chess and Chess960 alike.
+///
+/// Aligned to eight bytes (six of data): the compiler then moves it as one 64-bit word between
+/// the SAN resolver, the replay's undo record and the make-move, where a six-byte value was cut
+/// into pieces and put together again (-0.7% / -0.9% of export's instructions on the lichess and
+/// master corpora).
 #[derive(Copy, Clone, Eq, PartialEq, Hash)]
+#[repr(align(8))]
 pub struct Move {
     from: Square,
     to: Square,

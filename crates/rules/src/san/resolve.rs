@@ -21,8 +21,8 @@ pub struct Resolved {
 /// What a failed resolution gives back: the whole [`SanError`], or nothing ([`Unexplained`]).
 ///
 /// The resolver is written once, generic over this. [`San::try_resolve_knowing_check`] asks for
-/// no explanation, so its result is a `Result<Resolved, Unexplained>`: eight bytes, handed back
-/// in a register. A `Result<Resolved, SanError>` is larger and comes back through memory, where
+/// no explanation, so its result is a `Result<Resolved, Unexplained>`: sixteen bytes, handed back
+/// in two registers. A `Result<Resolved, SanError>` is larger and comes back through memory, where
 /// the replay read the move as one eight-byte load over the narrower stores that built it, a
 /// store-forwarding stall that cost several percent of the whole replay.
 pub(super) trait Failure: Sized {
