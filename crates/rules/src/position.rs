@@ -288,7 +288,7 @@ impl Position {
     /// lookup. Castling and en passant, which move a second piece, ask [`Position::is_check`].
     #[inline]
     pub fn is_check_after(&self, mv: Move) -> bool {
-        if mv.is_castle() || mv.is_en_passant() {
+        if mv.moves_two_pieces() {
             return self.is_check();
         }
         let king = self.king_of(self.turn);
@@ -391,7 +391,7 @@ impl Position {
     /// work. Castling and en passant are a call of their own.
     #[inline(always)]
     pub fn play_unchecked(&mut self, mv: Move) {
-        if mv.is_castle() || mv.is_en_passant() {
+        if mv.moves_two_pieces() {
             self.play_special(mv);
             return;
         }
