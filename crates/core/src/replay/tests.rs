@@ -156,6 +156,51 @@ fn clocks_and_a_malformed_command_are_read_from_the_main_line_comments() {
 }
 
 #[test]
+fn a_clock_is_checked_as_it_is_read_and_its_warning_given_when_its_ply_is_complete() {
+    // Black's clock rises 30 s at ply 4 in a game without increment. Its warning comes after
+    // the malformed command of the ply's second comment and after the next move's wrong check
+    // mark: problems come in the order the replay has always given them, the clock's once its
+    // ply is complete. (White lost on time, but Black moved last: no proof either way.)
+    let pgn = "[TimeControl \"60+0\"]\n[Termination \"Time forfeit\"]\n[Result \"0-1\"]\n\n\
+               1. e4 { [%clk 0:01:00] } e5 { [%clk 0:01:00] } 2. Nf3 { [%clk 0:00:50] } \
+               Nc6 { [%clk 0:01:30] } { [%clk x] } 3. Bb5+ { [%clk 0:00:40] } a6 0-1\n";
+    let checked = ReplayOptions {
+        clock_checks: true,
+        ..ReplayOptions::default()
+    };
+    let report = &replay_all(pgn, checked)[0];
+    let seen: Vec<(Code, Option<u32>)> = report.problems.iter().map(|p| (p.code, p.ply)).collect();
+    assert_eq!(
+        seen,
+        [
+            (Code::MalformedCommand, Some(4)),
+            (Code::WrongCheckMark, Some(5)),
+            (Code::ClockRise, Some(4)),
+        ],
+        "{:?}",
+        report.problems
+    );
+    let rise = &report.problems[2];
+    assert_eq!(rise.at.column, 78, "at the comment holding the clock");
+    // The last clock of a game is checked against the termination: White lost on time with
+    // 40 s on a stopped clock after the last move.
+    let pgn = "[TimeControl \"60+0\"]\n[Termination \"Time forfeit\"]\n[Result \"0-1\"]\n\n\
+               1. e4 { [%clk 0:01:00] } e5 { [%clk 0:01:00] } 2. Nf3 { [%clk 0:00:40] } 0-1\n";
+    let checked = ReplayOptions {
+        clock_checks: true,
+        ..ReplayOptions::default()
+    };
+    let report = &replay_all(pgn, checked)[0];
+    assert_eq!(
+        codes(report),
+        [Code::TimeLeftAtForfeit],
+        "{:?}",
+        report.problems
+    );
+    assert_eq!(report.problems[0].ply, Some(3));
+}
+
+#[test]
 fn the_tags_asked_for_are_kept_in_their_order() {
     let pgn = "[Annotator \"X\"]\n[Event \"E\"]\n\n1. e4 *\n";
     let options = ReplayOptions {
