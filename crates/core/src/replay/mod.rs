@@ -118,6 +118,9 @@ pub struct ReplayOptions {
     /// Which answers of that ruling the caller needs: both sides' in
     /// [`GameReport::can_mate`] (export's columns), or only what the verdict reads.
     pub rulings: RulingsWanted,
+    /// Write the final position's FEN in [`GameReport::final_fen`] (else it stays empty; no
+    /// verdict or problem reads it: validate does without it).
+    pub final_fen: bool,
 }
 
 /// Which answers of a game's final ruling a replay gives ([`ReplayOptions::rulings`]). The
@@ -148,6 +151,7 @@ impl Default for ReplayOptions {
             positions: Targets::default(),
             rulings_budget: DEFAULT_RULINGS_BUDGET,
             rulings: RulingsWanted::BothSides,
+            final_fen: true,
         }
     }
 }
@@ -630,16 +634,37 @@ impl Replayer {
     /// only the last clocks are wanted ([`MainLineNotes::deferred`]) but the tree keeps the
     /// comments, a main-line comment is noted where the tree keeps its text, to be read at the
     /// game's end as a skipped comment is.
-    #[inline]
+    ///
+    /// Inlined for the comments of a game without a tree (validate reads every clock: as a call
+    /// this cost 25 instructions a comment); the tree's comments take a call of their own.
+    #[inline(always)]
     fn take_comment(&mut self, text: &str, location: Location, movetext: bool) {
-        let kept = self.tree_movetext.then(|| self.report.tree.comment(text));
+        if self.tree_movetext {
+            return self.take_kept_comment(text, location, movetext);
+        }
         if !self.stack.on_main_line() {
             return;
         }
-        if let Some(span) = kept.filter(|_| movetext && self.notes.deferred()) {
+        self.read_comment(text, location);
+    }
+
+    /// [`Replayer::take_comment`] when the tree keeps the comments.
+    #[inline(never)]
+    fn take_kept_comment(&mut self, text: &str, location: Location, movetext: bool) {
+        let span = self.report.tree.comment(text);
+        if !self.stack.on_main_line() {
+            return;
+        }
+        if movetext && self.notes.deferred() {
             self.notes.note(span.range());
             return;
         }
+        self.read_comment(text, location);
+    }
+
+    /// A main-line comment goes to the notes (its problems to the log).
+    #[inline(always)]
+    fn read_comment(&mut self, text: &str, location: Location) {
         let (log, report) = (&mut self.log, &mut self.report);
         self.notes
             .comment(text, location, &mut |at, ply, code, message| {
@@ -717,7 +742,7 @@ impl Replayer {
         self.log.finish(&mut self.report, game);
         let report = &mut self.report;
         report.main_line_valid = !self.main_line_broken;
-        if let Some(line) = self.stack.main() {
+        if let Some(line) = self.stack.main().filter(|_| self.options.final_fen) {
             report.final_fen.clear();
             line.pos.write_fen(&mut report.final_fen);
         }

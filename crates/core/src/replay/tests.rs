@@ -201,6 +201,34 @@ fn a_clock_is_checked_as_it_is_read_and_its_warning_given_when_its_ply_is_comple
 }
 
 #[test]
+fn without_the_final_fen_every_other_part_of_a_report_is_the_same() {
+    // Validate asks for no final FEN: the verdicts, problems and everything else a report holds
+    // must not depend on it. Games that end every way the judge knows, and broken ones.
+    let pgn = "[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n\
+               [FEN \"7k/8/6Q1/8/8/8/8/K7 w - - 0 1\"]\n[SetUp \"1\"]\n[Result \"1-0\"]\n\n\
+               1. Qf7 1-0\n\n\
+               [FEN \"8/8/8/8/8/8/k1K5/8 w - - 0 1\"]\n[Result \"1-0\"]\n\n1. Kc3 Kb1 1-0\n\n\
+               1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 1/2-1/2\n\n\
+               [TimeControl \"60+0\"]\n[Termination \"Time forfeit\"]\n[Result \"0-1\"]\n\n\
+               1. e4 { [%clk 0:01:00] } e5 { [%clk 0:01:30] } 2. Qh5 { [%clk 0:00:40] } 0-1\n\n\
+               1. e4 e5 2. Ke3 Nc6 (2... Nf6 3. Bb5) *\n\n1. e4 e5 2. Nf3+ Nc6 0-1\n";
+    let options = |final_fen| ReplayOptions {
+        clock_checks: true,
+        final_fen,
+        ..ReplayOptions::default()
+    };
+    let with = replay_all(pgn, options(true));
+    let without = replay_all(pgn, options(false));
+    assert_eq!(with.len(), 7);
+    for (mut with, without) in with.into_iter().zip(without) {
+        assert!(without.final_fen.is_empty());
+        assert!(!with.final_fen.is_empty());
+        with.final_fen.clear();
+        assert_eq!(format!("{with:?}"), format!("{without:?}"));
+    }
+}
+
+#[test]
 fn the_tags_asked_for_are_kept_in_their_order() {
     let pgn = "[Annotator \"X\"]\n[Event \"E\"]\n\n1. e4 *\n";
     let options = ReplayOptions {
