@@ -60,6 +60,12 @@ pub(crate) const TOLERANCE_MS: u64 = 1_000;
 /// How much time a player who lost on time may have shown on a stopped clock: 5 seconds.
 pub(crate) const FORFEIT_MARGIN_MS: Millis = 5_000;
 
+/// [`ClockEvidence::sudden_death_gain`] when the periods are not one of sudden death (or there
+/// are none), or its increment is too large for [`ClockEvidence::reading`]'s arithmetic without
+/// overflow checks (over 49 days a move): no real game's. A gain below it times any move count
+/// (a `u32`) fits a `u64`.
+const NO_SUDDEN_DEATH: u64 = 1 << 32;
+
 /// One side's clock history within a game.
 #[derive(Copy, Clone, Debug, Default)]
 struct Side {
@@ -71,6 +77,52 @@ struct Side {
     counted: u32,
     /// The most the clock could show after move `counted`, tolerance excluded.
     budget: u64,
+}
+
+impl Side {
+    /// This side's clock shows `clock` after ply `ply`, its move `moves`, which with the moves
+    /// since its last reading gained `gained`: a rise beyond that, or a clock above all the
+    /// time given, is a warning.
+    #[inline(always)]
+    fn check(
+        &mut self,
+        ply: u32,
+        mover: Color,
+        moves: u32,
+        gained: u64,
+        clock: Millis,
+        mut warn: impl FnMut(ClockWarning),
+    ) {
+        self.counted = self.counted.max(moves);
+        let budget = self.budget.saturating_add(gained);
+        let clock_ms = u64::from(clock);
+        let mut rose = false;
+        if let Some((previous_ply, before)) = self.last {
+            let allowed = gained.saturating_add(TOLERANCE_MS);
+            if clock_ms > u64::from(before).saturating_add(allowed) {
+                rose = true;
+                warn(ClockWarning::Rise {
+                    ply,
+                    side: mover,
+                    previous_ply,
+                    before,
+                    after: clock,
+                    allowed,
+                });
+            }
+        }
+        if !rose && clock_ms > budget.saturating_add(TOLERANCE_MS) {
+            warn(ClockWarning::AboveTimeGiven {
+                ply,
+                side: mover,
+                clock,
+                most: budget,
+                moves,
+            });
+        }
+        self.budget = budget.max(clock_ms);
+        self.last = Some((ply, clock));
+    }
 }
 
 /// Checks one game's clocks as its plies come, then its termination. Keep one and call
@@ -85,8 +137,9 @@ pub struct ClockEvidence {
     /// The timed periods, empty when nothing can be checked.
     periods: Vec<Period>,
     /// What every move gains when the periods are one of sudden death (nearly every online
-    /// game): the increment, in milliseconds, found once a game rather than once a ply.
-    sudden_death_gain: Option<u64>,
+    /// game): the increment, in milliseconds, found once a game rather than once a ply;
+    /// [`NO_SUDDEN_DEATH`] otherwise.
+    sudden_death_gain: u64,
     /// White's and Black's histories.
     sides: [Side; 2],
     /// The last ply seen and who made it.
@@ -103,7 +156,7 @@ impl ClockEvidence {
     /// missing or unreadable.
     pub fn begin_game(&mut self, time_control: Option<&TimeControl>) {
         self.periods.clear();
-        self.sudden_death_gain = None;
+        self.sudden_death_gain = NO_SUDDEN_DEATH;
         self.sides = [Side::default(); 2];
         self.last_ply = None;
         if let Some(TimeControl::Periods(periods)) = time_control
@@ -111,7 +164,7 @@ impl ClockEvidence {
         {
             self.periods.extend_from_slice(periods);
             if let [Period::Timed { moves: None, .. }] = periods.as_slice() {
-                self.sudden_death_gain = Some(allowance(periods, 1));
+                self.sudden_death_gain = allowance(periods, 1).min(NO_SUDDEN_DEATH);
             }
             if let Some(&Period::Timed { seconds, .. }) = periods.first() {
                 for side in &mut self.sides {
@@ -150,14 +203,39 @@ impl ClockEvidence {
     /// `mover`'s clock shows `clock` after ply `ply`, its move `moves` (from 1): the reading
     /// alone, without the plies before it ([`ClockEvidence::ply`] counts them). A side's readings
     /// come in the order of its moves. Warnings go to `warn`.
-    #[inline]
+    ///
+    /// Inlined for a reading in a game of one sudden-death period (nearly every online game),
+    /// which costs a multiplication and two comparisons.
+    #[inline(always)]
     pub fn reading(
         &mut self,
         ply: u32,
         mover: Color,
         moves: u32,
         clock: Millis,
-        mut warn: impl FnMut(ClockWarning),
+        warn: impl FnMut(ClockWarning),
+    ) {
+        let gain = self.sudden_death_gain;
+        let side = &mut self.sides[mover as usize];
+        if gain < NO_SUDDEN_DEATH && moves >= side.counted {
+            // Under 2^32 times under 2^32: the product fits.
+            let gained = gain * u64::from(moves - side.counted);
+            side.check(ply, mover, moves, gained, clock, warn);
+        } else {
+            self.reading_in_periods(ply, mover, moves, clock, warn);
+        }
+    }
+
+    /// [`ClockEvidence::reading`] in any other game: no timed periods (then only the reading is
+    /// kept), several periods, or hostile values (the sums saturate).
+    #[inline(never)]
+    fn reading_in_periods(
+        &mut self,
+        ply: u32,
+        mover: Color,
+        moves: u32,
+        clock: Millis,
+        warn: impl FnMut(ClockWarning),
     ) {
         let periods = &self.periods;
         let side = &mut self.sides[mover as usize];
@@ -165,44 +243,15 @@ impl ClockEvidence {
             side.last = Some((ply, clock));
             return;
         }
-        // What the moves since the last reading gained (saturating: hostile time controls
-        // give gains past u64 in a few million moves).
-        let since = moves.saturating_sub(side.counted);
-        let gained = match self.sudden_death_gain {
-            Some(gain) => gain.saturating_mul(u64::from(since)),
-            None => (side.counted..moves).fold(0, |sum: u64, k| {
+        let gained = if self.sudden_death_gain < NO_SUDDEN_DEATH {
+            let since = moves.saturating_sub(side.counted);
+            self.sudden_death_gain.saturating_mul(u64::from(since))
+        } else {
+            (side.counted..moves).fold(0, |sum: u64, k| {
                 sum.saturating_add(allowance(periods, k + 1))
-            }),
+            })
         };
-        side.counted = side.counted.max(moves);
-        let budget = side.budget.saturating_add(gained);
-        let clock_ms = u64::from(clock);
-        let mut rose = false;
-        if let Some((previous_ply, before)) = side.last {
-            let allowed = gained.saturating_add(TOLERANCE_MS);
-            if clock_ms > u64::from(before).saturating_add(allowed) {
-                rose = true;
-                warn(ClockWarning::Rise {
-                    ply,
-                    side: mover,
-                    previous_ply,
-                    before,
-                    after: clock,
-                    allowed,
-                });
-            }
-        }
-        if !rose && clock_ms > budget.saturating_add(TOLERANCE_MS) {
-            warn(ClockWarning::AboveTimeGiven {
-                ply,
-                side: mover,
-                clock,
-                most: budget,
-                moves,
-            });
-        }
-        side.budget = budget.max(clock_ms);
-        side.last = Some((ply, clock));
+        side.check(ply, mover, moves, gained, clock, warn);
     }
 
     /// The game is over: checks a loss on time against the clocks, from the `Termination` tag's

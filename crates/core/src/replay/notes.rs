@@ -192,7 +192,7 @@ impl MainLineNotes {
     /// A comment on the main line, at `location` (its `{` or `;`). (When comments are
     /// [`MainLineNotes::deferred`], they come to [`MainLineNotes::note`] instead, and this reads
     /// nothing: no move has been noted as made.)
-    #[inline]
+    #[inline(always)]
     pub fn comment(&mut self, text: &str, location: Location, report: Report<'_>) {
         if self.mover.is_none() {
             return;
@@ -210,7 +210,7 @@ impl MainLineNotes {
 
     /// The last ply's first clock shows `ms`, read at `location`: it is checked now, and a
     /// warning held until the ply is complete.
-    #[inline]
+    #[inline(always)]
     fn clock_read(&mut self, ms: Millis, location: Location) {
         self.pending.clock = Some(ms);
         self.clock_at = location;
