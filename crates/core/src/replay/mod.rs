@@ -106,7 +106,9 @@ pub struct ReplayOptions {
     pub tree: bool,
     /// With `tree`, keep a game's movetext in the tree only when its tags pass this test (made
     /// once they are read): select builds the tree only for the games it may keep. The tags
-    /// and the original text are kept for every game; `None` keeps every game's movetext.
+    /// and the original text are kept for every game; `None` keeps every game's movetext. A
+    /// game whose tags fail is replayed for its problems, but not judged when no problem of the
+    /// judgment can be an error ([`GameReport::classification`] `None`, no final FEN).
     pub movetext_if: Option<TagTest>,
     /// Name each game's opening from the opening table ([`GameReport::opening`]).
     pub eco: bool,
@@ -203,7 +205,8 @@ pub struct GameReport {
     /// The ply at which an automatic end (insufficient material, 75-move rule, fivefold
     /// repetition) ended the game while moves followed it.
     pub end_ply: Option<u32>,
-    /// The outcome, winner and result consistency.
+    /// The outcome, winner and result consistency (`None` for a game not judged: see
+    /// [`ReplayOptions::movetext_if`]).
     pub classification: Option<Classification>,
     /// Whether White and Black can still mate in the final position: proved yes, proved no, or
     /// `None` (not decided within the rulings budget, not ruled for a verdict only
@@ -700,7 +703,10 @@ impl Replayer {
             }
         }
         let declared = GameResult::from_tag(&self.report.tags.result);
-        self.judge(declared, game.bytes());
+        let judged = !self.unjudged();
+        if judged {
+            self.judge(declared, game.bytes());
+        }
         // Taken out for the call, so that the problems it finds can go to the report.
         let termination = std::mem::take(&mut self.report.tags.termination);
         let at = self.tags.termination_at.unwrap_or(Location(0));
@@ -742,7 +748,11 @@ impl Replayer {
         self.log.finish(&mut self.report, game);
         let report = &mut self.report;
         report.main_line_valid = !self.main_line_broken;
-        if let Some(line) = self.stack.main().filter(|_| self.options.final_fen) {
+        if let Some(line) = self
+            .stack
+            .main()
+            .filter(|_| self.options.final_fen && judged)
+        {
             report.final_fen.clear();
             line.pos.write_fen(&mut report.final_fen);
         }

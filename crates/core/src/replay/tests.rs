@@ -229,6 +229,62 @@ fn without_the_final_fen_every_other_part_of_a_report_is_the_same() {
 }
 
 #[test]
+fn a_game_turned_down_on_its_tags_is_replayed_for_its_problems_but_not_judged() {
+    // Select asks for the movetext of the games whose White is "Keep" only. Of the games it
+    // turns down it counts only the invalid ones: their errors are found as before, but no
+    // verdict, ruling or final FEN is made, unless a problem of the judgment is an error.
+    let pgn = "[White \"Keep\"]\n[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 1-0\n\n\
+               [White \"Drop\"]\n[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 1-0\n\n\
+               [White \"Drop\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Ke3 Nc6 1-0\n";
+    let options = |severities| ReplayOptions {
+        severities,
+        tree: true,
+        movetext_if: Some(TagTest::new(|report: &GameReport| {
+            report.tags.white == "Keep"
+        })),
+        ..ReplayOptions::default()
+    };
+    let seen = |report: &GameReport| {
+        (
+            report.tags_passed,
+            report.classification.map(|c| c.outcome),
+            report.final_fen.is_empty(),
+            report.errors,
+            codes(report),
+        )
+    };
+    let reports = replay_all(pgn, options(Severities::default()));
+    assert_eq!(
+        reports.iter().map(seen).collect::<Vec<_>>(),
+        [
+            (
+                Some(true),
+                Some(Outcome::Checkmate),
+                false,
+                0,
+                vec![Code::ResultContradictsBoard]
+            ),
+            (Some(false), None, true, 0, vec![]),
+            (Some(false), None, true, 1, vec![Code::IllegalMove]),
+        ]
+    );
+    // With the contradiction an error, the game turned down is judged: it is invalid.
+    let mut severities = Severities::default();
+    severities.deny(Code::ResultContradictsBoard);
+    let reports = replay_all(pgn, options(severities));
+    assert_eq!(
+        seen(&reports[1]),
+        (
+            Some(false),
+            Some(Outcome::Checkmate),
+            false,
+            1,
+            vec![Code::ResultContradictsBoard]
+        )
+    );
+}
+
+#[test]
 fn the_tags_asked_for_are_kept_in_their_order() {
     let pgn = "[Annotator \"X\"]\n[Event \"E\"]\n\n1. e4 *\n";
     let options = ReplayOptions {
