@@ -82,11 +82,13 @@ pub(crate) fn run(args: &ValidateArgs) -> anyhow::Result<Ran> {
     let started = Instant::now();
     let path = output::path(args.run.output.as_deref());
     let format = format(args.format, path)?;
-    // Validate shows no ruling: only the sides its verdict reads are ruled.
+    // Validate shows no ruling, nor the final position: only the sides its verdict reads are
+    // ruled, and no FEN is written.
     let options = ReplayOptions {
         severities: args.severity.severities()?,
         clock_checks: true,
         rulings: RulingsWanted::VerdictOnly,
+        final_fen: false,
         ..ReplayOptions::default()
     };
     // Batches are written from whichever thread finished them (stdout is not locked: each write

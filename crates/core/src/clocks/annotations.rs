@@ -79,7 +79,7 @@ impl MoveAnnotations {
 /// The clock of a comment that is exactly lichess's ` [%clk H:MM:SS] ` (nearly every comment of
 /// a lichess archive), read in a few instructions; `None` for anything else, which
 /// [`read_commands`] then reads (and reports, when malformed).
-#[inline]
+#[inline(always)]
 pub(crate) fn lichess_clock(bytes: &[u8]) -> Option<Millis> {
     let bytes: &[u8; 16] = bytes.try_into().ok()?;
     // One comparison for the fixed bytes and the digits' high nibble (`0` to `?`), then the
@@ -102,8 +102,11 @@ pub(crate) fn lichess_clock(bytes: &[u8]) -> Option<Millis> {
     if (digits + HEADROOM) & FIFTH_BITS != 0 {
         return None;
     }
-    let d = |i: u32| (digits >> (8 * i)) as u32 & 0x0F;
-    Some(((d(0) * 60 + d(2) * 10 + d(3)) * 60 + d(5) * 10 + d(6)) * 1000)
+    // Each byte plus ten times the byte before it: bytes 3 and 6 become the minutes and the
+    // seconds (at most 99, no carry), byte 0 stays the hours.
+    let pairs = digits * (1 + (10 << 8));
+    let part = |byte: u32| (pairs >> (8 * byte)) as u32 & 0xFF;
+    Some(part(0) * 3_600_000 + part(3) * 60_000 + part(6) * 1000)
 }
 
 /// The evaluation and clock of a comment that is exactly lichess's
@@ -121,8 +124,42 @@ pub(crate) fn lichess_eval_and_clock(bytes: &[u8]) -> Option<(Eval, Option<u32>,
         return None;
     }
     let ms = lichess_clock(clock)?;
+    if let Some(eval) = lichess_eval(value) {
+        return Some((eval, None, ms));
+    }
     let (eval, depth) = eval(value.trim_ascii()).ok()?;
     Some((eval, depth, ms))
+}
+
+/// A `[%eval]` value in the two forms lichess writes, pawns with two decimals (`0.17`,
+/// `-1.25`) and mate in N (`#4`, `#-3`), read in one pass: what [`eval`] reads there, in a
+/// fifth of its instructions. `None` for any other form (a sign `+`, a depth, other decimals,
+/// spaces, long numbers), which `eval` then reads.
+#[inline]
+fn lichess_eval(value: &[u8]) -> Option<Eval> {
+    let (mate, value) = match value {
+        [b'#', rest @ ..] => (true, rest),
+        _ => (false, value),
+    };
+    let (negative, value) = match value {
+        [b'-', rest @ ..] => (true, rest),
+        _ => (false, value),
+    };
+    // At most 6 digits: the value fits an `i32` with its two decimals.
+    let number = |digits: &[u8]| {
+        (!digits.is_empty() && digits.len() <= 6 && digits.iter().all(u8::is_ascii_digit))
+            .then(|| digits.iter().fold(0, |n, &b| n * 10 + i32::from(b - b'0')))
+    };
+    let sign = |n: i32| if negative { -n } else { n };
+    if mate {
+        return number(value).map(|n| Eval::Mate(sign(n)));
+    }
+    let [whole @ .., b'.', tens, units] = value else {
+        return None;
+    };
+    let pawns = number(whole)?;
+    let hundredths = number(&[*tens, *units])?;
+    Some(Eval::Centipawns(sign(pawns * 100 + hundredths)))
 }
 
 #[cfg(test)]
@@ -205,6 +242,31 @@ mod tests {
                 assert_eq!(lichess_clock(comment.as_bytes()), expected, "{comment:?}");
             }
         }
+    }
+
+    #[test]
+    fn the_lichess_eval_value_agrees_with_the_general_reading() {
+        // Every value built from these pieces, the forms lichess writes and their near misses.
+        let mut tried = 0;
+        for mark in ["", "#", "+", "#+"] {
+            for sign in ["", "-", "+", "--"] {
+                for whole in ["", "0", "7", "12", "007", "999999", "1234567", "x"] {
+                    for fraction in ["", ".", ".5", ".17", ".00", ".125", ".1x", ",22", " "] {
+                        let value = format!("{mark}{sign}{whole}{fraction}");
+                        if let Some(fast) = lichess_eval(value.as_bytes()) {
+                            tried += 1;
+                            assert_eq!(Ok((fast, None)), eval(value.as_bytes()), "{value:?}");
+                        }
+                    }
+                }
+            }
+        }
+        // Both forms, with and without a sign, were read by the shortcut.
+        assert!(tried >= 20, "{tried}");
+        assert_eq!(lichess_eval(b"-1.25"), Some(Eval::Centipawns(-125)));
+        assert_eq!(lichess_eval(b"#-3"), Some(Eval::Mate(-3)));
+        assert_eq!(lichess_eval(b"0.5"), None);
+        assert_eq!(lichess_eval(b"+0.50"), None);
     }
 
     #[test]

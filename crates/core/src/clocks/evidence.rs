@@ -60,28 +60,86 @@ pub(crate) const TOLERANCE_MS: u64 = 1_000;
 /// How much time a player who lost on time may have shown on a stopped clock: 5 seconds.
 pub(crate) const FORFEIT_MARGIN_MS: Millis = 5_000;
 
+/// [`ClockEvidence::sudden_death_gain`] when the periods are not one of sudden death (or there
+/// are none), or its increment is too large for [`ClockEvidence::reading`]'s arithmetic without
+/// overflow checks (over 49 days a move): no real game's. A gain below it times any move count
+/// (a `u32`) fits a `u64`.
+const NO_SUDDEN_DEATH: u64 = 1 << 32;
+
 /// One side's clock history within a game.
 #[derive(Copy, Clone, Debug, Default)]
 struct Side {
-    /// Moves this side has made.
+    /// Moves this side has made, as counted by [`ClockEvidence::ply`].
     moves: u32,
     /// The last reading: (ply, clock).
     last: Option<(u32, Millis)>,
-    /// How much the clock may have risen since the last reading, tolerance excluded.
-    allowance: u64,
-    /// The most the clock may show, tolerance excluded.
+    /// The moves whose gains `budget` holds: those up to the last reading.
+    counted: u32,
+    /// The most the clock could show after move `counted`, tolerance excluded.
     budget: u64,
+}
+
+impl Side {
+    /// This side's clock shows `clock` after ply `ply`, its move `moves`, which with the moves
+    /// since its last reading gained `gained`: a rise beyond that, or a clock above all the
+    /// time given, is a warning.
+    #[inline(always)]
+    fn check(
+        &mut self,
+        ply: u32,
+        mover: Color,
+        moves: u32,
+        gained: u64,
+        clock: Millis,
+        mut warn: impl FnMut(ClockWarning),
+    ) {
+        self.counted = self.counted.max(moves);
+        let budget = self.budget.saturating_add(gained);
+        let clock_ms = u64::from(clock);
+        let mut rose = false;
+        if let Some((previous_ply, before)) = self.last {
+            let allowed = gained.saturating_add(TOLERANCE_MS);
+            if clock_ms > u64::from(before).saturating_add(allowed) {
+                rose = true;
+                warn(ClockWarning::Rise {
+                    ply,
+                    side: mover,
+                    previous_ply,
+                    before,
+                    after: clock,
+                    allowed,
+                });
+            }
+        }
+        if !rose && clock_ms > budget.saturating_add(TOLERANCE_MS) {
+            warn(ClockWarning::AboveTimeGiven {
+                ply,
+                side: mover,
+                clock,
+                most: budget,
+                moves,
+            });
+        }
+        self.budget = budget.max(clock_ms);
+        self.last = Some((ply, clock));
+    }
 }
 
 /// Checks one game's clocks as its plies come, then its termination. Keep one and call
 /// [`ClockEvidence::begin_game`] for each game: its buffers are reused.
+///
+/// Only a reading costs anything: what a side's moves gained since its last reading is added up
+/// when the next one comes (one multiplication in a game of one sudden-death period), so that a
+/// caller that knows how many moves a side has made can hand over the readings alone
+/// ([`ClockEvidence::reading`]).
 #[derive(Clone, Debug, Default)]
 pub struct ClockEvidence {
     /// The timed periods, empty when nothing can be checked.
     periods: Vec<Period>,
     /// What every move gains when the periods are one of sudden death (nearly every online
-    /// game): the increment, in milliseconds, found once a game rather than once a ply.
-    sudden_death_gain: Option<u64>,
+    /// game): the increment, in milliseconds, found once a game rather than once a ply;
+    /// [`NO_SUDDEN_DEATH`] otherwise.
+    sudden_death_gain: u64,
     /// White's and Black's histories.
     sides: [Side; 2],
     /// The last ply seen and who made it.
@@ -98,7 +156,7 @@ impl ClockEvidence {
     /// missing or unreadable.
     pub fn begin_game(&mut self, time_control: Option<&TimeControl>) {
         self.periods.clear();
-        self.sudden_death_gain = None;
+        self.sudden_death_gain = NO_SUDDEN_DEATH;
         self.sides = [Side::default(); 2];
         self.last_ply = None;
         if let Some(TimeControl::Periods(periods)) = time_control
@@ -106,7 +164,7 @@ impl ClockEvidence {
         {
             self.periods.extend_from_slice(periods);
             if let [Period::Timed { moves: None, .. }] = periods.as_slice() {
-                self.sudden_death_gain = Some(allowance(periods, 1));
+                self.sudden_death_gain = allowance(periods, 1).min(NO_SUDDEN_DEATH);
             }
             if let Some(&Period::Timed { seconds, .. }) = periods.first() {
                 for side in &mut self.sides {
@@ -131,57 +189,87 @@ impl ClockEvidence {
         ply: u32,
         mover: Color,
         clock: Option<Millis>,
-        mut warn: impl FnMut(ClockWarning),
+        warn: impl FnMut(ClockWarning),
     ) {
         self.last_ply = Some((ply, mover));
-        let periods = &self.periods;
         let side = &mut self.sides[mover as usize];
         side.moves += 1;
+        if let Some(clock) = clock {
+            let moves = side.moves;
+            self.reading(ply, mover, moves, clock, warn);
+        }
+    }
+
+    /// `mover`'s clock shows `clock` after ply `ply`, its move `moves` (from 1): the reading
+    /// alone, without the plies before it ([`ClockEvidence::ply`] counts them). A side's readings
+    /// come in the order of its moves. Warnings go to `warn`.
+    ///
+    /// Inlined for a reading in a game of one sudden-death period (nearly every online game),
+    /// which costs a multiplication and two comparisons.
+    #[inline(always)]
+    pub fn reading(
+        &mut self,
+        ply: u32,
+        mover: Color,
+        moves: u32,
+        clock: Millis,
+        warn: impl FnMut(ClockWarning),
+    ) {
+        let gain = self.sudden_death_gain;
+        let side = &mut self.sides[mover as usize];
+        if gain < NO_SUDDEN_DEATH && moves >= side.counted {
+            // Under 2^32 times under 2^32: the product fits.
+            let gained = gain * u64::from(moves - side.counted);
+            side.check(ply, mover, moves, gained, clock, warn);
+        } else {
+            self.reading_in_periods(ply, mover, moves, clock, warn);
+        }
+    }
+
+    /// [`ClockEvidence::reading`] in any other game: no timed periods (then only the reading is
+    /// kept), several periods, or hostile values (the sums saturate).
+    #[inline(never)]
+    fn reading_in_periods(
+        &mut self,
+        ply: u32,
+        mover: Color,
+        moves: u32,
+        clock: Millis,
+        warn: impl FnMut(ClockWarning),
+    ) {
+        let periods = &self.periods;
+        let side = &mut self.sides[mover as usize];
         if periods.is_empty() {
-            side.last = clock.map(|ms| (ply, ms)).or(side.last);
+            side.last = Some((ply, clock));
             return;
         }
-        let gain = self
-            .sudden_death_gain
-            .unwrap_or_else(|| allowance(periods, side.moves));
-        side.allowance += gain;
-        side.budget += gain;
-        let Some(clock) = clock else {
-            return;
+        let gained = if self.sudden_death_gain < NO_SUDDEN_DEATH {
+            let since = moves.saturating_sub(side.counted);
+            self.sudden_death_gain.saturating_mul(u64::from(since))
+        } else {
+            (side.counted..moves).fold(0, |sum: u64, k| {
+                sum.saturating_add(allowance(periods, k + 1))
+            })
         };
-        let mut rose = false;
-        if let Some((previous_ply, before)) = side.last {
-            let allowed = side.allowance + TOLERANCE_MS;
-            if u64::from(clock) > u64::from(before) + allowed {
-                rose = true;
-                warn(ClockWarning::Rise {
-                    ply,
-                    side: mover,
-                    previous_ply,
-                    before,
-                    after: clock,
-                    allowed,
-                });
-            }
-        }
-        if !rose && u64::from(clock) > side.budget + TOLERANCE_MS {
-            warn(ClockWarning::AboveTimeGiven {
-                ply,
-                side: mover,
-                clock,
-                most: side.budget,
-                moves: side.moves,
-            });
-        }
-        side.budget = side.budget.max(u64::from(clock));
-        side.last = Some((ply, clock));
-        side.allowance = 0;
+        side.check(ply, mover, moves, gained, clock, warn);
     }
 
     /// The game is over: checks a loss on time against the clocks, from the `Termination` tag's
     /// value (if any) and the game's result (from the `Result` tag or the movetext's marker).
     pub fn end_game(
         &mut self,
+        termination: Option<&str>,
+        result: GameResult,
+        warn: impl FnMut(ClockWarning),
+    ) {
+        self.end_game_after(self.last_ply, termination, result, warn);
+    }
+
+    /// [`ClockEvidence::end_game`] for a caller that handed over [`ClockEvidence::reading`]s
+    /// only: the game's last ply and who made it (`None` when no move was made) are given.
+    pub fn end_game_after(
+        &mut self,
+        last_ply: Option<(u32, Color)>,
         termination: Option<&str>,
         result: GameResult,
         mut warn: impl FnMut(ClockWarning),
@@ -195,7 +283,7 @@ impl ClockEvidence {
             return;
         }
         if let (Some((last_ply, last_mover)), Some((ply, clock))) =
-            (self.last_ply, self.sides[loser as usize].last)
+            (last_ply, self.sides[loser as usize].last)
             && last_mover == loser
             && ply == last_ply
             && clock > FORFEIT_MARGIN_MS
@@ -492,6 +580,126 @@ mod tests {
         let clocks = [Some(60), Some(60), Some(30), None];
         let (warnings, _) = run("60+0", &clocks, "Time forfeit", GameResult::WhiteWins);
         assert!(warnings.is_empty());
+    }
+
+    /// The checks as they were made before readings were handed over alone: every ply's gain
+    /// added as it comes, the allowance since the last reading and the bound kept per side.
+    fn reference(time_control: &str, clocks: &[Option<u32>]) -> Vec<ClockWarning> {
+        let periods = TimeControl::parse(time_control)
+            .ok()
+            .filter(|tc| {
+                tc.periods()
+                    .iter()
+                    .all(|p| matches!(p, Period::Timed { .. }))
+            })
+            .map(|tc| tc.periods().to_vec())
+            .unwrap_or_default();
+        let start = match periods.first() {
+            Some(&Period::Timed { seconds, .. }) => u64::from(seconds) * 1000,
+            _ => 0,
+        };
+        // Per side: moves, last reading, allowance, bound.
+        let mut sides = [(0u32, None::<(u32, Millis)>, 0u64, start); 2];
+        let mut warnings = Vec::new();
+        for (i, clock) in clocks.iter().enumerate() {
+            let (ply, mover) = (i as u32 + 1, [Color::White, Color::Black][i % 2]);
+            let (moves, last, allowed_gain, most) = &mut sides[i % 2];
+            *moves += 1;
+            if periods.is_empty() {
+                continue;
+            }
+            let gain = allowance(&periods, *moves);
+            *allowed_gain += gain;
+            *most += gain;
+            let Some(clock) = clock.map(|s| s * 1000) else {
+                continue;
+            };
+            let mut rose = false;
+            if let Some((previous_ply, before)) = *last {
+                let allowed = *allowed_gain + TOLERANCE_MS;
+                if u64::from(clock) > u64::from(before) + allowed {
+                    rose = true;
+                    warnings.push(ClockWarning::Rise {
+                        ply,
+                        side: mover,
+                        previous_ply,
+                        before,
+                        after: clock,
+                        allowed,
+                    });
+                }
+            }
+            if !rose && u64::from(clock) > *most + TOLERANCE_MS {
+                warnings.push(ClockWarning::AboveTimeGiven {
+                    ply,
+                    side: mover,
+                    clock,
+                    most: *most,
+                    moves: *moves,
+                });
+            }
+            *most = (*most).max(u64::from(clock));
+            *last = Some((ply, clock));
+            *allowed_gain = 0;
+        }
+        warnings
+    }
+
+    #[test]
+    fn readings_alone_warn_as_every_ply_did() {
+        // A small generator, so that the sequences are the same on every run: clocks around the
+        // start that drift, jump up now and then, and are missing at times.
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move |n: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % n
+        };
+        let mut warned = [0; 2];
+        for time_control in [
+            "60+0",
+            "180+2",
+            "2/100:50+10",
+            "40/7200:20/3600:900+30",
+            "3/60",
+        ] {
+            for _ in 0..200 {
+                let start = TimeControl::parse(time_control).unwrap().periods()[0];
+                let Period::Timed { seconds, .. } = start else {
+                    unreachable!()
+                };
+                let mut clocks = Vec::new();
+                let mut now = [seconds; 2];
+                for i in 0..next(120) as usize {
+                    let side = &mut now[i % 2];
+                    *side = match next(10) {
+                        0 => *side + next(40) as u32,
+                        1 => *side + 3,
+                        _ => side.saturating_sub(next(5) as u32),
+                    };
+                    clocks.push((next(4) != 0).then_some(*side));
+                }
+                let expected = reference(time_control, &clocks);
+                for warning in &expected {
+                    warned[usize::from(matches!(warning, ClockWarning::Rise { .. }))] += 1;
+                }
+                let tc = TimeControl::parse(time_control).unwrap();
+                let mut evidence = ClockEvidence::new();
+                evidence.begin_game(Some(&tc));
+                let mut got = Vec::new();
+                for (i, clock) in clocks.iter().enumerate() {
+                    let (ply, mover) = (i as u32 + 1, [Color::White, Color::Black][i % 2]);
+                    if let Some(clock) = clock {
+                        evidence
+                            .reading(ply, mover, ply.div_ceil(2), clock * 1000, |w| got.push(w));
+                    }
+                }
+                assert_eq!(got, expected, "{time_control} {clocks:?}");
+            }
+        }
+        // The sequences do warn, of both kinds.
+        assert!(warned.iter().all(|&n| n > 50), "{warned:?}");
     }
 
     #[test]

@@ -10,10 +10,31 @@ use arbiter_rules::mate::{Ruling, Solver, Tier, Wanted};
 use arbiter_rules::{Color, Move, Position};
 
 use crate::outcome::{self, BoardFacts, Outcome, termination};
-use crate::problem::Code;
+use crate::problem::{Code, Severity};
 use crate::replay::{ReplayOptions, Replayer, RulingsWanted, claims, dead};
 
+/// The codes of the problems the judgment reports (warnings of their own).
+const JUDGMENT_CODES: [Code; 3] = [
+    Code::MoveAfterEnd,
+    Code::ResultContradictsBoard,
+    Code::TerminationContradictsResult,
+];
+
 impl Replayer {
+    /// Whether the game goes unjudged: select turned it down on its tags
+    /// ([`ReplayOptions::movetext_if`]), so that it is written nowhere as clean PGN and only
+    /// whether it is invalid is counted, and no problem of the judgment can be an error under
+    /// the run's severities. Its verdict, rulings and final FEN are then left out
+    /// ([`GameReport::classification`](crate::replay::GameReport::classification) is `None`):
+    /// a fifth of select's instructions on games its tags turn down.
+    pub(super) fn unjudged(&self) -> bool {
+        let severities = &self.options.severities;
+        self.report.tags_passed == Some(false)
+            && JUDGMENT_CODES
+                .iter()
+                .all(|&code| severities.of(code) != Some(Severity::Error))
+    }
+
     /// Classifies the game and reports what the tags say against the board: the first automatic
     /// end of the main line decides, else its final position, else the tags.
     /// `game` holds the game's bytes, for the rare verdict that replays the main line again.

@@ -106,7 +106,9 @@ pub struct ReplayOptions {
     pub tree: bool,
     /// With `tree`, keep a game's movetext in the tree only when its tags pass this test (made
     /// once they are read): select builds the tree only for the games it may keep. The tags
-    /// and the original text are kept for every game; `None` keeps every game's movetext.
+    /// and the original text are kept for every game; `None` keeps every game's movetext. A
+    /// game whose tags fail is replayed for its problems, but not judged when no problem of the
+    /// judgment can be an error ([`GameReport::classification`] `None`, no final FEN).
     pub movetext_if: Option<TagTest>,
     /// Name each game's opening from the opening table ([`GameReport::opening`]).
     pub eco: bool,
@@ -118,6 +120,9 @@ pub struct ReplayOptions {
     /// Which answers of that ruling the caller needs: both sides' in
     /// [`GameReport::can_mate`] (export's columns), or only what the verdict reads.
     pub rulings: RulingsWanted,
+    /// Write the final position's FEN in [`GameReport::final_fen`] (else it stays empty; no
+    /// verdict or problem reads it: validate does without it).
+    pub final_fen: bool,
 }
 
 /// Which answers of a game's final ruling a replay gives ([`ReplayOptions::rulings`]). The
@@ -148,6 +153,7 @@ impl Default for ReplayOptions {
             positions: Targets::default(),
             rulings_budget: DEFAULT_RULINGS_BUDGET,
             rulings: RulingsWanted::BothSides,
+            final_fen: true,
         }
     }
 }
@@ -199,7 +205,8 @@ pub struct GameReport {
     /// The ply at which an automatic end (insufficient material, 75-move rule, fivefold
     /// repetition) ended the game while moves followed it.
     pub end_ply: Option<u32>,
-    /// The outcome, winner and result consistency.
+    /// The outcome, winner and result consistency (`None` for a game not judged: see
+    /// [`ReplayOptions::movetext_if`]).
     pub classification: Option<Classification>,
     /// Whether White and Black can still mate in the final position: proved yes, proved no, or
     /// `None` (not decided within the rulings budget, not ruled for a verdict only
@@ -630,16 +637,37 @@ impl Replayer {
     /// only the last clocks are wanted ([`MainLineNotes::deferred`]) but the tree keeps the
     /// comments, a main-line comment is noted where the tree keeps its text, to be read at the
     /// game's end as a skipped comment is.
-    #[inline]
+    ///
+    /// Inlined for the comments of a game without a tree (validate reads every clock: as a call
+    /// this cost 25 instructions a comment); the tree's comments take a call of their own.
+    #[inline(always)]
     fn take_comment(&mut self, text: &str, location: Location, movetext: bool) {
-        let kept = self.tree_movetext.then(|| self.report.tree.comment(text));
+        if self.tree_movetext {
+            return self.take_kept_comment(text, location, movetext);
+        }
         if !self.stack.on_main_line() {
             return;
         }
-        if let Some(span) = kept.filter(|_| movetext && self.notes.deferred()) {
+        self.read_comment(text, location);
+    }
+
+    /// [`Replayer::take_comment`] when the tree keeps the comments.
+    #[inline(never)]
+    fn take_kept_comment(&mut self, text: &str, location: Location, movetext: bool) {
+        let span = self.report.tree.comment(text);
+        if !self.stack.on_main_line() {
+            return;
+        }
+        if movetext && self.notes.deferred() {
             self.notes.note(span.range());
             return;
         }
+        self.read_comment(text, location);
+    }
+
+    /// A main-line comment goes to the notes (its problems to the log).
+    #[inline(always)]
+    fn read_comment(&mut self, text: &str, location: Location) {
         let (log, report) = (&mut self.log, &mut self.report);
         self.notes
             .comment(text, location, &mut |at, ply, code, message| {
@@ -675,7 +703,10 @@ impl Replayer {
             }
         }
         let declared = GameResult::from_tag(&self.report.tags.result);
-        self.judge(declared, game.bytes());
+        let judged = !self.unjudged();
+        if judged {
+            self.judge(declared, game.bytes());
+        }
         // Taken out for the call, so that the problems it finds can go to the report.
         let termination = std::mem::take(&mut self.report.tags.termination);
         let at = self.tags.termination_at.unwrap_or(Location(0));
@@ -717,7 +748,11 @@ impl Replayer {
         self.log.finish(&mut self.report, game);
         let report = &mut self.report;
         report.main_line_valid = !self.main_line_broken;
-        if let Some(line) = self.stack.main() {
+        if let Some(line) = self
+            .stack
+            .main()
+            .filter(|_| self.options.final_fen && judged)
+        {
             report.final_fen.clear();
             line.pos.write_fen(&mut report.final_fen);
         }

@@ -82,10 +82,6 @@ pub struct MainLineNotes {
     /// Only the last clocks are wanted: comments are noted here, each as its ply and where its
     /// text lies in the game's bytes, and read at the game's end.
     deferred: bool,
-    /// The clocks are checked in a game without timed periods, and no ply is kept: a ply without
-    /// a clock then changes nothing the evidence reads (see [`MainLineNotes::move_played`]). Set
-    /// for each game by `reset` and `start`.
-    untimed_checks: bool,
     noted: Vec<Noted>,
     /// Black makes the first move (and every odd ply): the game starts from a FEN.
     black_first: bool,
@@ -95,7 +91,12 @@ pub struct MainLineNotes {
     pending: MoveAnnotations,
     /// Where the pending clock was read.
     clock_at: Location,
+    /// The clocks' checks, handed each reading as it is read.
     evidence: ClockEvidence,
+    /// The warning about the last ply's clock, given out once the ply is complete (when the
+    /// next move is played, or at the game's end), where it was given out when the checks were
+    /// made then.
+    held: Option<(Location, ClockWarning)>,
     /// The last `TimeControl` value read, and what it was read as: games of one archive share a
     /// few values, so each is parsed once in a row.
     time_control_text: String,
@@ -126,7 +127,7 @@ impl MainLineNotes {
         self.last_clocks = [None; 2];
         self.noted.clear();
         self.evidence.begin_game(None);
-        self.untimed_checks = self.checks && !self.keep_plies;
+        self.held = None;
     }
 
     /// Starts a game from `start`, with its `TimeControl` tag's value (`None` when there is
@@ -152,7 +153,6 @@ impl MainLineNotes {
         match &self.time_control {
             Some(Ok(tc)) => {
                 self.evidence.begin_game(Some(tc));
-                self.untimed_checks = self.checks && !self.keep_plies && !self.evidence.is_timed();
                 Ok(Some(tc))
             }
             Some(Err(_)) if !self.checks => Ok(None),
@@ -164,12 +164,9 @@ impl MainLineNotes {
     /// A main-line move was played: ply `ply` by `mover` (`mv` is `None` for a null move). The
     /// previous ply's annotations are complete now.
     ///
-    /// When the clocks are checked in a game without timed periods and no ply is kept (most
-    /// over-the-board games), a ply without a clock is not handed to the evidence: there it
-    /// would only be counted (a count that only timed periods read) and become the last ply,
-    /// which the game's last ply, always handed over by [`MainLineNotes::end_game`], is again.
-    /// Its other annotations are not read either without ply rows. This cost validate 25
-    /// instructions a ply (53 M of 1,907 M on master games).
+    /// The clocks are checked as they are read ([`MainLineNotes::comment`]): a ply costs only
+    /// what ends the previous one. Handing every ply to the evidence, to count it, cost validate
+    /// 70 instructions a ply on lichess games.
     #[inline]
     pub fn move_played(&mut self, ply: u32, mover: Color, mv: Option<Move>, report: Report<'_>) {
         if self.deferred {
@@ -177,10 +174,7 @@ impl MainLineNotes {
             self.ply = ply;
             return;
         }
-        if !self.untimed_checks || self.pending.clock.is_some() {
-            // (Not deferred: the clocks are checked, or the plies kept.)
-            self.flush(report);
-        }
+        self.flush(report);
         self.ply = ply;
         self.mover = Some(mover);
         if self.keep_plies {
@@ -198,7 +192,7 @@ impl MainLineNotes {
     /// A comment on the main line, at `location` (its `{` or `;`). (When comments are
     /// [`MainLineNotes::deferred`], they come to [`MainLineNotes::note`] instead, and this reads
     /// nothing: no move has been noted as made.)
-    #[inline]
+    #[inline(always)]
     pub fn comment(&mut self, text: &str, location: Location, report: Report<'_>) {
         if self.mover.is_none() {
             return;
@@ -212,18 +206,26 @@ impl MainLineNotes {
             return;
         }
         self.read_comment(text, location, report);
-        if let Some(ms) = self.pending.clock {
-            self.clock_read(ms, self.clock_at);
-        }
     }
 
-    /// The last ply's clock shows `ms`, read at `location`.
-    #[inline]
+    /// The last ply's first clock shows `ms`, read at `location`: it is checked now, and a
+    /// warning held until the ply is complete.
+    #[inline(always)]
     fn clock_read(&mut self, ms: Millis, location: Location) {
         self.pending.clock = Some(ms);
         self.clock_at = location;
-        if let Some(mover) = self.mover {
-            self.last_clocks[mover as usize] = Some(ms);
+        let Some(mover) = self.mover else {
+            return;
+        };
+        self.last_clocks[mover as usize] = Some(ms);
+        if self.checks {
+            // Moves alternate from ply 1, so the mover's moves so far, this one included, are
+            // half the plies, rounded up.
+            let held = &mut self.held;
+            self.evidence
+                .reading(self.ply, mover, self.ply.div_ceil(2), ms, |warning| {
+                    *held = Some((location, warning))
+                });
         }
     }
 
@@ -259,8 +261,8 @@ impl MainLineNotes {
                 report(at, Some(ply), Code::MalformedCommand, bad.to_string());
             }
         });
-        if !had_clock && self.pending.clock.is_some() {
-            self.clock_at = location;
+        if !had_clock && let Some(ms) = self.pending.clock {
+            self.clock_read(ms, location);
         }
         if self.keep_comments
             && let Some(note) = self.log.plies.last_mut()
@@ -287,39 +289,25 @@ impl MainLineNotes {
         }
     }
 
-    /// The last ply's annotations are complete: they go to the clock evidence and the ply log.
-    /// Inlined for the common case of a game without a timed control and a ply without a clock
-    /// (most over-the-board games): the evidence then only counts the ply, and the call cost
-    /// validate 5% on master games.
+    /// The last ply's annotations are complete: its clock's warning is given out, and its
+    /// annotations go to the ply log. Without ply rows only the clock is cleared (nothing else
+    /// of the annotations is read then).
     #[inline]
     fn flush(&mut self, report: Report<'_>) {
-        let Some(mover) = self.mover else {
-            return;
-        };
-        if self.checks
-            && !self.keep_plies
-            && self.pending.clock.is_none()
-            && !self.evidence.is_timed()
-        {
-            self.evidence.ply(self.ply, mover, None, |_| {});
-            self.pending.clear();
-            return;
+        if self.held.is_some() || self.keep_plies {
+            self.flush_read(report);
         }
-        self.flush_read(mover, report);
+        self.pending.clock = None;
     }
 
-    /// [`MainLineNotes::flush`] for a ply with a clock, in a timed game or when ply rows are
-    /// kept.
+    /// [`MainLineNotes::flush`] for a ply with a warning, or when ply rows are kept.
     #[inline(never)]
-    fn flush_read(&mut self, mover: Color, report: Report<'_>) {
-        if self.checks {
-            let at = self.clock_at;
-            self.evidence
-                .ply(self.ply, mover, self.pending.clock, |warning| {
-                    report(at, Some(warning.ply()), code(&warning), warning.to_string())
-                });
+    fn flush_read(&mut self, report: Report<'_>) {
+        if let Some((at, warning)) = self.held.take() {
+            report(at, Some(warning.ply()), code(&warning), warning.to_string());
         }
         if self.keep_plies
+            && self.mover.is_some()
             && let Some(note) = self.log.plies.last_mut()
         {
             note.notes = self.pending;
@@ -343,9 +331,11 @@ impl MainLineNotes {
             self.read_last_clocks(game);
         }
         if self.checks {
-            self.evidence.end_game(termination, result, |warning| {
-                report(at, Some(warning.ply()), code(&warning), warning.to_string())
-            });
+            let last_ply = self.mover.map(|mover| (self.ply, mover));
+            self.evidence
+                .end_game_after(last_ply, termination, result, |warning| {
+                    report(at, Some(warning.ply()), code(&warning), warning.to_string())
+                });
         }
         self.last_clocks
     }

@@ -156,6 +156,135 @@ fn clocks_and_a_malformed_command_are_read_from_the_main_line_comments() {
 }
 
 #[test]
+fn a_clock_is_checked_as_it_is_read_and_its_warning_given_when_its_ply_is_complete() {
+    // Black's clock rises 30 s at ply 4 in a game without increment. Its warning comes after
+    // the malformed command of the ply's second comment and after the next move's wrong check
+    // mark: problems come in the order the replay has always given them, the clock's once its
+    // ply is complete. (White lost on time, but Black moved last: no proof either way.)
+    let pgn = "[TimeControl \"60+0\"]\n[Termination \"Time forfeit\"]\n[Result \"0-1\"]\n\n\
+               1. e4 { [%clk 0:01:00] } e5 { [%clk 0:01:00] } 2. Nf3 { [%clk 0:00:50] } \
+               Nc6 { [%clk 0:01:30] } { [%clk x] } 3. Bb5+ { [%clk 0:00:40] } a6 0-1\n";
+    let checked = ReplayOptions {
+        clock_checks: true,
+        ..ReplayOptions::default()
+    };
+    let report = &replay_all(pgn, checked)[0];
+    let seen: Vec<(Code, Option<u32>)> = report.problems.iter().map(|p| (p.code, p.ply)).collect();
+    assert_eq!(
+        seen,
+        [
+            (Code::MalformedCommand, Some(4)),
+            (Code::WrongCheckMark, Some(5)),
+            (Code::ClockRise, Some(4)),
+        ],
+        "{:?}",
+        report.problems
+    );
+    let rise = &report.problems[2];
+    assert_eq!(rise.at.column, 78, "at the comment holding the clock");
+    // The last clock of a game is checked against the termination: White lost on time with
+    // 40 s on a stopped clock after the last move.
+    let pgn = "[TimeControl \"60+0\"]\n[Termination \"Time forfeit\"]\n[Result \"0-1\"]\n\n\
+               1. e4 { [%clk 0:01:00] } e5 { [%clk 0:01:00] } 2. Nf3 { [%clk 0:00:40] } 0-1\n";
+    let checked = ReplayOptions {
+        clock_checks: true,
+        ..ReplayOptions::default()
+    };
+    let report = &replay_all(pgn, checked)[0];
+    assert_eq!(
+        codes(report),
+        [Code::TimeLeftAtForfeit],
+        "{:?}",
+        report.problems
+    );
+    assert_eq!(report.problems[0].ply, Some(3));
+}
+
+#[test]
+fn without_the_final_fen_every_other_part_of_a_report_is_the_same() {
+    // Validate asks for no final FEN: the verdicts, problems and everything else a report holds
+    // must not depend on it. Games that end every way the judge knows, and broken ones.
+    let pgn = "[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n\
+               [FEN \"7k/8/6Q1/8/8/8/8/K7 w - - 0 1\"]\n[SetUp \"1\"]\n[Result \"1-0\"]\n\n\
+               1. Qf7 1-0\n\n\
+               [FEN \"8/8/8/8/8/8/k1K5/8 w - - 0 1\"]\n[Result \"1-0\"]\n\n1. Kc3 Kb1 1-0\n\n\
+               1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 1/2-1/2\n\n\
+               [TimeControl \"60+0\"]\n[Termination \"Time forfeit\"]\n[Result \"0-1\"]\n\n\
+               1. e4 { [%clk 0:01:00] } e5 { [%clk 0:01:30] } 2. Qh5 { [%clk 0:00:40] } 0-1\n\n\
+               1. e4 e5 2. Ke3 Nc6 (2... Nf6 3. Bb5) *\n\n1. e4 e5 2. Nf3+ Nc6 0-1\n";
+    let options = |final_fen| ReplayOptions {
+        clock_checks: true,
+        final_fen,
+        ..ReplayOptions::default()
+    };
+    let with = replay_all(pgn, options(true));
+    let without = replay_all(pgn, options(false));
+    assert_eq!(with.len(), 7);
+    for (mut with, without) in with.into_iter().zip(without) {
+        assert!(without.final_fen.is_empty());
+        assert!(!with.final_fen.is_empty());
+        with.final_fen.clear();
+        assert_eq!(format!("{with:?}"), format!("{without:?}"));
+    }
+}
+
+#[test]
+fn a_game_turned_down_on_its_tags_is_replayed_for_its_problems_but_not_judged() {
+    // Select asks for the movetext of the games whose White is "Keep" only. Of the games it
+    // turns down it counts only the invalid ones: their errors are found as before, but no
+    // verdict, ruling or final FEN is made, unless a problem of the judgment is an error.
+    let pgn = "[White \"Keep\"]\n[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 1-0\n\n\
+               [White \"Drop\"]\n[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 1-0\n\n\
+               [White \"Drop\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Ke3 Nc6 1-0\n";
+    let options = |severities| ReplayOptions {
+        severities,
+        tree: true,
+        movetext_if: Some(TagTest::new(|report: &GameReport| {
+            report.tags.white == "Keep"
+        })),
+        ..ReplayOptions::default()
+    };
+    let seen = |report: &GameReport| {
+        (
+            report.tags_passed,
+            report.classification.map(|c| c.outcome),
+            report.final_fen.is_empty(),
+            report.errors,
+            codes(report),
+        )
+    };
+    let reports = replay_all(pgn, options(Severities::default()));
+    assert_eq!(
+        reports.iter().map(seen).collect::<Vec<_>>(),
+        [
+            (
+                Some(true),
+                Some(Outcome::Checkmate),
+                false,
+                0,
+                vec![Code::ResultContradictsBoard]
+            ),
+            (Some(false), None, true, 0, vec![]),
+            (Some(false), None, true, 1, vec![Code::IllegalMove]),
+        ]
+    );
+    // With the contradiction an error, the game turned down is judged: it is invalid.
+    let mut severities = Severities::default();
+    severities.deny(Code::ResultContradictsBoard);
+    let reports = replay_all(pgn, options(severities));
+    assert_eq!(
+        seen(&reports[1]),
+        (
+            Some(false),
+            Some(Outcome::Checkmate),
+            false,
+            1,
+            vec![Code::ResultContradictsBoard]
+        )
+    );
+}
+
+#[test]
 fn the_tags_asked_for_are_kept_in_their_order() {
     let pgn = "[Annotator \"X\"]\n[Event \"E\"]\n\n1. e4 *\n";
     let options = ReplayOptions {
