@@ -386,6 +386,7 @@ pub fn validate(
         clock_checks: true,
         rulings_budget,
         rulings: RulingsWanted::VerdictOnly,
+        final_fen: false,
         ..ReplayOptions::default()
     };
     let (send, batches) = sync_channel(4);
