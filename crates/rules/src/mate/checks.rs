@@ -337,9 +337,11 @@ impl<F: FnMut(&Position, Move, bool)> CheckSink<F> {
         let capture = pos.role_at(to);
         let uncovers = self.uncover.contains(from);
         if Bitboard::BACK_RANKS.contains(to) {
-            // Promotions are few, and the pawn may have stood on the new piece's line: all of
-            // them are tried.
-            for role in Role::PROMOTIONS {
+            // Promotions are few, and the pawn may have stood on the new piece's line: they are
+            // all tried, but for a rook and a bishop: a queen on the same square checks wherever
+            // either would, and mates wherever either would (it takes every square either takes,
+            // and pins every man either pins), and it comes first.
+            for role in [Role::Queen, Role::Knight] {
                 let mv = Move::normal(Role::Pawn, from, capture, to, Some(role));
                 (self.offer)(pos, mv, uncovers);
             }

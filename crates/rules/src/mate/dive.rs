@@ -154,7 +154,9 @@ fn winner_best(pos: &Position) -> [Option<Move>; CHOICES] {
         best: [None; CHOICES],
     };
     pos.generate::<true, _>(ALL_ROLES & !PAWN, theirs, &mut choose);
-    pos.generate::<true, _>(PAWN, Bitboard::FULL, &mut choose);
+    if (pos.by_color(pos.turn()) & pos.by_role(Role::Pawn)).any() {
+        pos.generate::<true, _>(PAWN, Bitboard::FULL, &mut choose);
+    }
     if choose.best[CHOICES - 1].is_none_or(|(s, _)| s <= MAX_QUIET) {
         pos.generate::<true, _>(ALL_ROLES & !PAWN, !theirs, &mut choose);
     }
