@@ -125,12 +125,33 @@ fn loser_best(pos: &Position, winner: Color, plan: Plan) -> [Option<Move>; CHOIC
         return choose.best.map(|choice| choice.map(|(_, mv)| mv));
     }
     let offered = view.attacked & !pos.occupied();
-    pos.generate::<true, _>(ALL_ROLES & !KING, offered, &mut choose);
+    if may_step_onto(pos, offered) {
+        pos.generate::<true, _>(ALL_ROLES & !KING, offered, &mut choose);
+    }
     if choose.best[CHOICES - 1].is_none() {
         // (The king's own moves onto `offered` are illegal: those squares are attacked.)
         pos.generate::<true, _>(ALL_ROLES, !offered, &mut choose);
     }
     choose.best.map(|choice| choice.map(|(_, mv)| mv))
+}
+
+/// Whether a man of the side to move other than its king may step onto one of the empty
+/// squares `onto`: `false` only where it has no such man but pawns, and none of their steps
+/// lands there (the shedding loser, once its pieces are gone).
+fn may_step_onto(pos: &Position, onto: Bitboard) -> bool {
+    let ours = pos.by_color(pos.turn());
+    let pawns = ours & pos.by_role(Role::Pawn);
+    if ours.without(pos.king_of(pos.turn())) != pawns {
+        return true;
+    }
+    let (step, third) = match pos.turn() {
+        Color::White => (8, Bitboard::RANK_3),
+        Color::Black => (-8, Bitboard::RANK_6),
+    };
+    let empty = !pos.occupied();
+    let single = pawns.shift(step) & empty;
+    let double = (single & third).shift(step) & empty;
+    ((single | double) & onto).any()
 }
 
 /// What the loser's choice needs of a position, worked out once a ply.
@@ -153,7 +174,10 @@ fn winner_best(pos: &Position) -> [Option<Move>; CHOICES] {
         score: winner_score,
         best: [None; CHOICES],
     };
-    pos.generate::<true, _>(ALL_ROLES & !PAWN, theirs, &mut choose);
+    if theirs.more_than_one() {
+        // (Else the loser has only its king: nothing to take.)
+        pos.generate::<true, _>(ALL_ROLES & !PAWN, theirs, &mut choose);
+    }
     if (pos.by_color(pos.turn()) & pos.by_role(Role::Pawn)).any() {
         pos.generate::<true, _>(PAWN, Bitboard::FULL, &mut choose);
     }
@@ -430,6 +454,7 @@ mod tests {
             "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
             "4k3/8/8/8/8/8/8/R3K3 b - - 0 1",
+            "4k3/pp4p1/8/8/8/8/6PP/R3K3 b - - 0 1",
         ];
         let (mut checked, mut staged_only) = (0, 0);
         along_random_games(&starts, 20, 60, 0x243f_6a88_85a3_08d3, |pos, _| {
