@@ -7,6 +7,7 @@
 
 use crate::attacks;
 use crate::bitboard::Bitboard;
+use crate::mate::locked::pawn_attacks;
 use crate::movegen::Sink;
 use crate::moves::Move;
 use crate::position::Position;
@@ -225,10 +226,8 @@ const MAX_OPEN: u32 = 6;
 pub(crate) fn attacked_squares(pos: &Position, by: Color, occupied: Bitboard) -> Bitboard {
     let ours = pos.by_color(by);
     let queens = pos.by_role(Role::Queen);
-    let mut attacked = attacks::king(pos.king_of(by));
-    for sq in ours & pos.by_role(Role::Pawn) {
-        attacked |= attacks::pawn(by, sq);
-    }
+    let mut attacked =
+        attacks::king(pos.king_of(by)) | pawn_attacks(by, ours & pos.by_role(Role::Pawn));
     for sq in ours & pos.by_role(Role::Knight) {
         attacked |= attacks::knight(sq);
     }
