@@ -125,12 +125,33 @@ fn loser_best(pos: &Position, winner: Color, plan: Plan) -> [Option<Move>; CHOIC
         return choose.best.map(|choice| choice.map(|(_, mv)| mv));
     }
     let offered = view.attacked & !pos.occupied();
-    pos.generate::<true, _>(ALL_ROLES & !KING, offered, &mut choose);
+    if may_step_onto(pos, offered) {
+        pos.generate::<true, _>(ALL_ROLES & !KING, offered, &mut choose);
+    }
     if choose.best[CHOICES - 1].is_none() {
         // (The king's own moves onto `offered` are illegal: those squares are attacked.)
         pos.generate::<true, _>(ALL_ROLES, !offered, &mut choose);
     }
     choose.best.map(|choice| choice.map(|(_, mv)| mv))
+}
+
+/// Whether a man of the side to move other than its king may step onto one of the empty
+/// squares `onto`: `false` only where it has no such man but pawns, and none of their steps
+/// lands there (the shedding loser, once its pieces are gone).
+fn may_step_onto(pos: &Position, onto: Bitboard) -> bool {
+    let ours = pos.by_color(pos.turn());
+    let pawns = ours & pos.by_role(Role::Pawn);
+    if ours.without(pos.king_of(pos.turn())) != pawns {
+        return true;
+    }
+    let (step, third) = match pos.turn() {
+        Color::White => (8, Bitboard::RANK_3),
+        Color::Black => (-8, Bitboard::RANK_6),
+    };
+    let empty = !pos.occupied();
+    let single = pawns.shift(step) & empty;
+    let double = (single & third).shift(step) & empty;
+    ((single | double) & onto).any()
 }
 
 /// What the loser's choice needs of a position, worked out once a ply.
@@ -153,12 +174,94 @@ fn winner_best(pos: &Position) -> [Option<Move>; CHOICES] {
         score: winner_score,
         best: [None; CHOICES],
     };
-    pos.generate::<true, _>(ALL_ROLES & !PAWN, theirs, &mut choose);
-    pos.generate::<true, _>(PAWN, Bitboard::FULL, &mut choose);
+    if theirs.more_than_one() {
+        // (Else the loser has only its king: nothing to take.)
+        pos.generate::<true, _>(ALL_ROLES & !PAWN, theirs, &mut choose);
+    }
+    if (pos.by_color(pos.turn()) & pos.by_role(Role::Pawn)).any() {
+        pos.generate::<true, _>(PAWN, Bitboard::FULL, &mut choose);
+    }
     if choose.best[CHOICES - 1].is_none_or(|(s, _)| s <= MAX_QUIET) {
-        pos.generate::<true, _>(ALL_ROLES & !PAWN, !theirs, &mut choose);
+        let mut nearest = Nearest {
+            choose: &mut choose,
+            loser_king: pos.king_of(!pos.turn()),
+        };
+        pos.generate::<true, _>(ALL_ROLES & !PAWN, !theirs, &mut nearest);
     }
     choose.best.map(|choice| choice.map(|(_, mv)| mv))
+}
+
+/// Hands the winner's [`Choose`] of its quiet moves, of each man but the king, only the
+/// [`CHOICES`] that [`winner_score`] rates highest (the first of equals first): the squares
+/// nearest the loser's king at two steps or more, then those next to it. The others could not
+/// be chosen: the same moves are chosen as from all of them, without rating every one.
+struct Nearest<'a, F> {
+    choose: &'a mut Choose<F>,
+    loser_king: Square,
+}
+
+impl<F: Fn(&Position, Move) -> i32> Sink for Nearest<'_, F> {
+    #[inline]
+    fn piece(&mut self, pos: &Position, role: Role, from: Square, targets: Bitboard) {
+        let targets = if role == Role::King || targets.count() as usize <= CHOICES {
+            targets
+        } else {
+            nearest_targets(targets, self.loser_king)
+        };
+        self.choose.piece(pos, role, from, targets);
+    }
+
+    #[inline]
+    fn pawns(&mut self, pos: &Position, targets: Bitboard, delta: i32) {
+        self.choose.pawns(pos, targets, delta);
+    }
+
+    #[inline]
+    fn en_passant(&mut self, from: Square, to: Square) {
+        self.choose.en_passant(from, to);
+    }
+
+    #[inline]
+    fn castle(&mut self, king: Square, rook: Square) {
+        self.choose.castle(king, rook);
+    }
+}
+
+/// The first [`CHOICES`] of `targets` in the order of a quiet move's [`winner_score`] for a man
+/// other than the king: by the king steps to `loser_king`, from two up (each ring in square
+/// order), then those next to it.
+fn nearest_targets(targets: Bitboard, loser_king: Square) -> Bitboard {
+    let mut kept = Bitboard::EMPTY;
+    let mut take = |squares: Bitboard| {
+        for sq in squares {
+            if kept.count() as usize == CHOICES {
+                break;
+            }
+            kept = kept.with(sq);
+        }
+        kept.count() as usize == CHOICES
+    };
+    let next_to = within_steps(loser_king, 1);
+    let mut inner = next_to;
+    for steps in 2..8 {
+        let outer = within_steps(loser_king, steps);
+        if take(targets & outer & !inner) {
+            return kept;
+        }
+        inner = outer;
+    }
+    take(targets & next_to);
+    kept
+}
+
+/// The squares at most `steps` king steps from `sq`.
+fn within_steps(sq: Square, steps: u8) -> Bitboard {
+    let (file, rank) = (sq.file(), sq.rank());
+    let (west, east) = (file.saturating_sub(steps), (file + steps).min(7));
+    let (south, north) = (rank.saturating_sub(steps), (rank + steps).min(7));
+    let files = u64::from((0xffu8 << west) & (0xffu8 >> (7 - east))) * 0x0101_0101_0101_0101;
+    let ranks = (u64::MAX << (8 * south)) & (u64::MAX >> (8 * (7 - north)));
+    Bitboard(files & ranks)
 }
 
 /// The highest [`winner_score`] of a move that takes nothing and moves no pawn: a man other than
@@ -428,6 +531,7 @@ mod tests {
             "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
             "4k3/8/8/8/8/8/8/R3K3 b - - 0 1",
+            "4k3/pp4p1/8/8/8/8/6PP/R3K3 b - - 0 1",
         ];
         let (mut checked, mut staged_only) = (0, 0);
         along_random_games(&starts, 20, 60, 0x243f_6a88_85a3_08d3, |pos, _| {
@@ -477,6 +581,29 @@ mod tests {
         ] {
             let best = winner_best(&fen(text))[0].map(|mv| mv.to_uci(false).to_string());
             assert_eq!(best.as_deref(), Some(push), "{text}");
+        }
+    }
+
+    /// The targets kept for the winner's quiet moves are the first [`CHOICES`] of them by
+    /// distance to the loser's king (two steps or more first, each distance in square order),
+    /// for every king square and pseudo-random sets of targets.
+    #[test]
+    fn the_nearest_targets_are_those_the_winner_rates_highest() {
+        let mut seed = 0x9b05_688c_2b3e_6c1fu64;
+        for king in (0..64).map(Square::from_index) {
+            for _ in 0..200 {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let targets = Bitboard(seed & seed.rotate_left(23));
+                let mut ranked: Vec<Square> = targets.into_iter().collect();
+                ranked.sort_by_key(|&sq| match distance(sq, king) {
+                    d if d >= 2 => d,
+                    _ => 8,
+                });
+                let expected: Bitboard = ranked.into_iter().take(CHOICES).collect();
+                assert_eq!(nearest_targets(targets, king), expected, "{king:?}");
+            }
         }
     }
 
