@@ -1,5 +1,5 @@
 //! A zstd input of many frames (made with `pzstd`, as lichess's monthly files are), decoded on every
-//! core: the reading thread splits the file into runs of whole frames by their headers
+//! core with [`FRAMES_FROM_JOBS`](super::FRAMES_FROM_JOBS) jobs or more: the reading thread splits the file into runs of whole frames by their headers
 //! ([`arbiter_io::frames`]) and hands each run to the workers as a task of its own, a few runs
 //! ahead of the one it cuts into parts; the parts are then cut from the decoded bytes, in order, as
 //! from any other stream (`parts`), so the games, their offsets and lines, and the output
