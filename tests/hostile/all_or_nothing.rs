@@ -430,7 +430,7 @@ fn the_manifest_hashes_what_was_read_once() {
         "--rows-per-file",
         "100000",
         "-j",
-        "2",
+        "4",
     ];
     let run = run_in(root, &args, Input::Null, None);
     run.assert_code(0, "zstd frames");

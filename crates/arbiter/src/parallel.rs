@@ -53,6 +53,11 @@ pub trait Sink<B, R, W> {
     /// Hands a batch to the workers, or works on it here if they have no room. False once the
     /// pipeline is shutting down (the consumer failed): the producer should then stop.
     fn send(&mut self, batch: B) -> bool;
+    /// Hands a batch to the workers if their queue has room, and never works on it here: gives it
+    /// back if the queue is full (to offer again later), else false once the pipeline is shutting
+    /// down. For work that should go to another core while this thread goes on producing (a zstd
+    /// frame to decode: done here, it would leave the workers without batches meanwhile).
+    fn offer(&mut self, batch: B) -> Result<bool, B>;
     /// This thread's own worker state, to compute with before [`Sink::done`].
     fn worker(&mut self) -> &mut W;
     /// Passes on a result computed here. False once the pipeline is shutting down.
@@ -230,6 +235,11 @@ where
         self.done(result)
     }
 
+    /// With no workers, the batch is worked on here.
+    fn offer(&mut self, batch: B) -> Result<bool, B> {
+        Ok(self.send(batch))
+    }
+
     fn worker(&mut self) -> &mut W {
         &mut self.worker
     }
@@ -314,6 +324,29 @@ where
                 self.window,
             ),
             Err(TrySendError::Disconnected(_)) => false,
+        }
+    }
+
+    fn offer(&mut self, batch: B) -> Result<bool, B> {
+        let weight = batch.weight();
+        if !self.window.wait_for_room(self.sequence, weight) {
+            return Ok(false);
+        }
+        let queued = Queued {
+            sequence: self.sequence,
+            weight,
+            batch,
+        };
+        match self.batch_tx.try_send(queued) {
+            Ok(()) => {
+                self.sequence += 1;
+                Ok(true)
+            }
+            Err(TrySendError::Full(queued)) => {
+                self.window.uncount(weight);
+                Err(queued.batch)
+            }
+            Err(TrySendError::Disconnected(_)) => Ok(false),
         }
     }
 
@@ -520,6 +553,11 @@ impl Window {
         !state.closed
     }
 
+    /// No longer counts a batch of `weight` bytes in flight: it was not handed out after all.
+    fn uncount(&self, weight: usize) {
+        lock(&self.state).in_flight -= weight;
+    }
+
     /// Counts a result of `weight` bytes in flight.
     fn add(&self, weight: usize) {
         lock(&self.state).in_flight += weight;
@@ -559,7 +597,7 @@ fn next_batch<B>(batch_rx: &Mutex<Receiver<Queued<B>>>) -> Option<Queued<B>> {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+    use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
     use std::time::Duration;
 
     use super::*;
@@ -653,6 +691,66 @@ mod tests {
             let expected: Vec<u64> = (0..300).map(|i| i * i).collect();
             assert_eq!(out, expected, "jobs {jobs}");
         }
+    }
+
+    #[test]
+    fn a_batch_offered_to_a_full_queue_comes_back_and_is_never_worked_on_by_the_producer() {
+        // The worker holds batch 0 until the producer has seen an offer come back; the queue
+        // (2 per job) fills up behind it, and the producer works on what does not fit.
+        let released = AtomicBool::new(false);
+        let producer_thread = Mutex::new(None);
+        let mut out = Vec::new();
+        let came_back = run_ordered(
+            2,
+            UNBOUNDED,
+            |sink| {
+                *lock(&producer_thread) = Some(thread::current().id());
+                let mut offers = 0;
+                let mut came_back: Vec<u64> = Vec::new();
+                for i in 0..8u64 {
+                    assert!(sink.send(i));
+                }
+                let mut batch = 100u64;
+                loop {
+                    offers += 1;
+                    match sink.offer(batch) {
+                        Ok(open) => {
+                            assert!(open);
+                            break;
+                        }
+                        Err(back) => {
+                            came_back.push(back);
+                            batch = back;
+                            released.store(true, Ordering::SeqCst);
+                            thread::sleep(Duration::from_millis(1));
+                        }
+                    }
+                    assert!(offers < 10_000, "the queue never had room");
+                }
+                assert!(sink.send(9));
+                came_back
+            },
+            || (),
+            |_, i, _| {
+                while i == 0 && !released.load(Ordering::SeqCst) {
+                    thread::sleep(Duration::from_millis(1));
+                }
+                let here = Some(thread::current().id()) == *lock(&producer_thread);
+                assert!(
+                    !(i == 100 && here),
+                    "the offered batch was worked on by the producer"
+                );
+                i
+            },
+            |r| {
+                out.push(r);
+                Ok(())
+            },
+        )
+        .unwrap();
+        // Given back at least once (the queue was full behind batch 0), and whole.
+        assert!(!came_back.is_empty() && came_back.iter().all(|&b| b == 100));
+        assert_eq!(out, [0, 1, 2, 3, 4, 5, 6, 7, 100, 9]);
     }
 
     /// A result that stands for `weight` bytes: piece `piece` of batch `batch`.

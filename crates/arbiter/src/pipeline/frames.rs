@@ -1,5 +1,5 @@
 //! A zstd input of many frames (made with `pzstd`, as lichess's monthly files are), decoded on every
-//! core: the reading thread splits the file into runs of whole frames by their headers
+//! core with [`FRAMES_FROM_JOBS`](super::FRAMES_FROM_JOBS) jobs or more: the reading thread splits the file into runs of whole frames by their headers
 //! ([`arbiter_io::frames`]) and hands each run to the workers as a task of its own, a few runs
 //! ahead of the one it cuts into parts; the parts are then cut from the decoded bytes, in order, as
 //! from any other stream (`parts`), so the games, their offsets and lines, and the output
@@ -30,7 +30,7 @@ use arbiter_io::input::{Source, StoredBytes};
 
 use super::Observer;
 use super::decoding::Decoding;
-use super::task::{Feed, Task};
+use super::task::{Feed, Offer, Task};
 
 /// Runs sent to the workers ahead of the one being cut: two, and one more per this many jobs.
 /// Decoding a run takes a fifth of the time parsing it does, or less: so a run is decoded long
@@ -56,6 +56,10 @@ pub(super) struct FrameFeed<'a> {
     unsent: VecDeque<Run>,
     /// Runs sent to the workers, in order.
     sent: VecDeque<Arc<Decoding>>,
+    /// Those of them not in the workers' queue yet, offered again at every fill (their queue was
+    /// full): a run is never decoded here only because the queue was full of parts, which would
+    /// leave the workers idle for as long as the run takes to decode.
+    unoffered: VecDeque<Arc<Decoding>>,
     after: After,
     /// The decoded bytes being handed out: `current[at..]`.
     current: Vec<u8>,
@@ -106,6 +110,7 @@ impl<'a> FrameFeed<'a> {
         let feed = FrameFeed {
             unsent,
             sent: VecDeque::new(),
+            unoffered: VecDeque::new(),
             after,
             current: Vec::new(),
             at: 0,
@@ -121,15 +126,31 @@ impl<'a> FrameFeed<'a> {
         Some((feed, stored))
     }
 
-    /// Sends runs to the workers through `send` until [`FrameFeed::ahead`] are in flight.
-    fn send_ahead(&mut self, send: &mut dyn FnMut(Task) -> bool) {
-        while !self.closed && self.sent.len() < self.ahead {
-            let Some(run) = self.next_unsent() else {
+    /// Offers the runs not in the workers' queue yet through `offer`, and sends more until
+    /// [`FrameFeed::ahead`] are in flight.
+    fn send_ahead(&mut self, offer: &mut Offer<'_>) {
+        loop {
+            if self.closed {
+                return;
+            }
+            if self.unoffered.is_empty() && self.sent.len() < self.ahead {
+                let Some(run) = self.next_unsent() else {
+                    return;
+                };
+                let decoding = Arc::new(Decoding::new(run, self.spare.take().unwrap_or_default()));
+                self.sent.push_back(Arc::clone(&decoding));
+                self.unoffered.push_back(decoding);
+            }
+            let Some(decoding) = self.unoffered.pop_front() else {
                 return;
             };
-            let decoding = Arc::new(Decoding::new(run, self.spare.take().unwrap_or_default()));
-            self.sent.push_back(Arc::clone(&decoding));
-            self.closed = !send(Task::Decode(decoding, self.input));
+            match offer(Task::Decode(Arc::clone(&decoding), self.input)) {
+                Ok(open) => self.closed = !open,
+                Err(_) => {
+                    self.unoffered.push_front(decoding);
+                    return;
+                }
+            }
         }
     }
 
@@ -159,17 +180,17 @@ impl<'a> FrameFeed<'a> {
         }
     }
 
-    /// Makes the next decoded bytes `current`, sending runs ahead through `send` if given (else
+    /// Makes the next decoded bytes `current`, sending runs ahead through `offer` if given (else
     /// decoding them here); false at the end of the runs (the rest, if any, is then set up).
-    fn next_run(&mut self, send: Option<&mut dyn FnMut(Task) -> bool>) -> io::Result<bool> {
+    fn next_run(&mut self, offer: Option<&mut Offer<'_>>) -> io::Result<bool> {
         // The first run is decoded here, so that nothing waits for a worker to decode it.
         let here = if std::mem::take(&mut self.first) {
             self.unsent.pop_front()
         } else {
             None
         };
-        if let Some(send) = send {
-            self.send_ahead(send);
+        if let Some(offer) = offer {
+            self.send_ahead(offer);
         }
         let (run, decoded) =
             match here.or_else(|| self.sent.is_empty().then(|| self.next_unsent()).flatten()) {
@@ -177,7 +198,12 @@ impl<'a> FrameFeed<'a> {
                     Decoding::new(run, self.spare.take().unwrap_or_default()).take(self.observer)
                 }
                 None => match self.sent.pop_front() {
-                    Some(decoding) => decoding.take(self.observer),
+                    Some(decoding) => {
+                        // Decoded here if still waiting: not to be offered any more.
+                        self.unoffered
+                            .retain(|other| !Arc::ptr_eq(other, &decoding));
+                        decoding.take(self.observer)
+                    }
                     None => {
                         self.start_rest(None)?;
                         return Ok(false);
@@ -219,6 +245,7 @@ impl<'a> FrameFeed<'a> {
         // The failed run, the runs after it, and the rest of the file.
         let from = failed.at;
         let mut raw = failed.raw;
+        self.unoffered.clear();
         for decoding in std::mem::take(&mut self.sent) {
             raw.extend(decoding.take(self.observer).0.raw);
         }
@@ -230,14 +257,20 @@ impl<'a> FrameFeed<'a> {
         Ok(())
     }
 
-    /// Appends up to `want` decoded bytes to `buf`, sending runs through `send` if given; fewer
-    /// only at the end of the file or on a failure (after the bytes before it).
+    /// Appends up to `want` decoded bytes to `buf`, offering runs through `offer` if given (else
+    /// decoding them here); fewer only at the end of the file or on a failure (after the bytes
+    /// before it).
     fn read_into(
         &mut self,
         buf: &mut Vec<u8>,
         want: usize,
-        mut send: Option<&mut dyn FnMut(Task) -> bool>,
+        mut offer: Option<&mut Offer<'_>>,
     ) -> io::Result<usize> {
+        if let Some(offer) = &mut offer
+            && !self.unoffered.is_empty()
+        {
+            self.send_ahead(&mut **offer);
+        }
         let start = buf.len();
         while buf.len() - start < want {
             let left = want - (buf.len() - start);
@@ -246,8 +279,8 @@ impl<'a> FrameFeed<'a> {
                 break;
             }
             if self.at == self.current.len() {
-                let more = match &mut send {
-                    Some(send) => self.next_run(Some(&mut **send))?,
+                let more = match &mut offer {
+                    Some(offer) => self.next_run(Some(&mut **offer))?,
                     None => self.next_run(None)?,
                 };
                 if !more && self.rest.is_none() {
@@ -264,13 +297,8 @@ impl<'a> FrameFeed<'a> {
 }
 
 impl Feed for FrameFeed<'_> {
-    fn fill(
-        &mut self,
-        buf: &mut Vec<u8>,
-        want: usize,
-        send: &mut dyn FnMut(Task) -> bool,
-    ) -> io::Result<usize> {
-        self.read_into(buf, want, Some(send))
+    fn fill(&mut self, buf: &mut Vec<u8>, want: usize, offer: &mut Offer<'_>) -> io::Result<usize> {
+        self.read_into(buf, want, Some(offer))
     }
 
     fn here(&mut self) -> impl Read + '_ {

@@ -82,7 +82,7 @@ pub(super) fn read_in_parts<F: GameFormatter>(
             // Every game from here on starts past the games to read.
             return Some(());
         }
-        let filled = source.fill(&mut pending, part_bytes, &mut |task| sink.send(task));
+        let filled = source.fill(&mut pending, part_bytes, &mut |task| sink.offer(task));
         let (ended, error) = match filled {
             Ok(n) => (n < part_bytes, None),
             Err(error) => (true, Some(error)),
@@ -217,6 +217,9 @@ mod tests {
                 #[cfg(feature = "zstd")]
                 Task::Decode(..) => panic!("a stream has no frames to decode"),
             }
+        }
+        fn offer(&mut self, task: Task) -> Result<bool, Task> {
+            Ok(self.send(task))
         }
         fn worker(&mut self) -> &mut (Replayer, Nothing) {
             &mut self.worker

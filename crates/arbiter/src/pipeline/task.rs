@@ -53,17 +53,16 @@ impl Weight for Task {
     }
 }
 
+/// Hands a task to the workers if their queue has room ([`Sink::offer`](crate::parallel::Sink::offer)).
+pub(super) type Offer<'a> = dyn FnMut(Task) -> Result<bool, Task> + 'a;
+
 /// Where the bytes of an input come from, for [`read_in_parts`].
 pub(super) trait Feed {
-    /// Appends up to `want` bytes to `buf`, handing any work for the workers to `send` (false once
-    /// the run is shutting down); fewer bytes only at the end of the input or on a failure,
-    /// which comes after the bytes before it.
-    fn fill(
-        &mut self,
-        buf: &mut Vec<u8>,
-        want: usize,
-        send: &mut dyn FnMut(Task) -> bool,
-    ) -> io::Result<usize>;
+    /// Appends up to `want` bytes to `buf`, offering any work for the workers to `offer` (see
+    /// [`Sink::offer`](crate::parallel::Sink::offer): the task back when their queue is full,
+    /// false once the run is shutting down); fewer bytes only at the end of the input or on a
+    /// failure, which comes after the bytes before it.
+    fn fill(&mut self, buf: &mut Vec<u8>, want: usize, offer: &mut Offer<'_>) -> io::Result<usize>;
     /// The rest of the input, read here.
     fn here(&mut self) -> impl Read + '_;
 }
@@ -72,12 +71,7 @@ pub(super) trait Feed {
 pub(super) struct Stream<R>(pub(super) R);
 
 impl<R: Read> Feed for Stream<R> {
-    fn fill(
-        &mut self,
-        buf: &mut Vec<u8>,
-        want: usize,
-        _send: &mut dyn FnMut(Task) -> bool,
-    ) -> io::Result<usize> {
+    fn fill(&mut self, buf: &mut Vec<u8>, want: usize, _: &mut Offer<'_>) -> io::Result<usize> {
         (&mut self.0).take(want as u64).read_to_end(buf)
     }
 

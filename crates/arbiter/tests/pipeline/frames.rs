@@ -1,6 +1,7 @@
 //! zstd files of many frames (as `pzstd` makes them: a skippable frame, then frames cut anywhere,
 //! games straddling them), read with several jobs: their frames are decoded on the workers, each
-//! once, and the records are those of the plain file; damage is told as for one stream. And the
+//! once (from `FRAMES_FROM_JOBS` jobs; with fewer, as one stream), and the records are those of
+//! the plain file; damage is told as for one stream. And the
 //! bytes counted for progress are those of the files as stored.
 
 use std::collections::HashMap;
@@ -9,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::thread::ThreadId;
 
+use arbiter::pipeline::FRAMES_FROM_JOBS;
 use arbiter::report::output::Bytes;
 use arbiter::report::record::{ColumnSet, RecordFormatter};
 use arbiter::{ExportFormat, Observer, ReplayOptions};
@@ -141,7 +143,7 @@ fn multi_frame_zstd_gives_the_records_of_the_plain_file_whatever_the_jobs() {
             let (file, frames) = multi_frame(&text, piece, &mut random);
             let path = dir.path().join("games.pgn.zst");
             std::fs::write(&path, &file).unwrap();
-            for jobs in [1, 2, 3] {
+            for jobs in [1, 2, FRAMES_FROM_JOBS] {
                 let (records, watch) = export(&path, jobs);
                 assert!(
                     records == expected,
@@ -152,10 +154,10 @@ fn multi_frame_zstd_gives_the_records_of_the_plain_file_whatever_the_jobs() {
                 );
                 assert!(watch.errors.lock().unwrap().is_empty(), "{name}");
                 // Every frame decoded once on the threads of the run, or a file of one run of
-                // frames (4 MiB or so) decoded as one stream.
+                // frames (4 MiB or so), or read with fewer jobs, decoded as one stream.
                 let decoded: u64 = watch.decoded.lock().unwrap().values().sum();
                 assert!(
-                    decoded == frames && jobs > 1 || decoded == 0,
+                    decoded == frames && jobs >= FRAMES_FROM_JOBS || decoded == 0,
                     "{name} in {frames} frames, {jobs} jobs: {decoded} frames decoded"
                 );
                 split += u64::from(decoded > 0);
@@ -199,13 +201,15 @@ fn each_thread_decodes_its_share_of_the_frames() {
     let (file, frames) = multi_frame(&text, 100_000, &mut Random(7));
     let path = dir.path().join("games.pgn.zst");
     std::fs::write(&path, &file).unwrap();
-    for jobs in [2, 3, 4] {
+    for jobs in [2, 3, FRAMES_FROM_JOBS, FRAMES_FROM_JOBS + 1] {
         let (_, watch) = export(&path, jobs);
         let decoded = watch.decoded.lock().unwrap();
         let mut counts: Vec<u64> = decoded.values().copied().collect();
         counts.sort_unstable();
         eprintln!("{frames} frames, {jobs} jobs: {counts:?}");
-        assert_eq!(counts.iter().sum::<u64>(), frames, "{jobs} jobs");
+        // With fewer jobs, decoded as one stream on the reading thread.
+        let expected = if jobs >= FRAMES_FROM_JOBS { frames } else { 0 };
+        assert_eq!(counts.iter().sum::<u64>(), expected, "{jobs} jobs");
     }
 }
 
@@ -256,7 +260,7 @@ fn damaged_multi_frame_zstd_is_told_as_one_stream_after_the_games_before() {
         std::fs::write(&path, &damaged).unwrap();
         let (one, one_watch) = export(&path, 1);
         let one_errors = one_watch.errors.into_inner().unwrap();
-        for jobs in [2, 3] {
+        for jobs in [2, FRAMES_FROM_JOBS] {
             let (records, watch) = export(&path, jobs);
             let errors = watch.errors.into_inner().unwrap();
             assert!(
@@ -305,7 +309,7 @@ fn progress_counts_the_bytes_of_the_files_as_stored() {
     for (name, bytes) in &files {
         let path = dir.path().join(name);
         std::fs::write(&path, bytes).unwrap();
-        for jobs in [1, 2] {
+        for jobs in [1, 2, FRAMES_FROM_JOBS] {
             let (_, watch) = export(&path, jobs);
             let counted = *watch.input.lock().unwrap();
             assert_eq!(counted, bytes.len() as u64, "{name}, {jobs} jobs");
@@ -314,7 +318,7 @@ fn progress_counts_the_bytes_of_the_files_as_stored() {
     }
     // Over several inputs, the counts add up.
     let total: u64 = files.iter().map(|(_, bytes)| bytes.len() as u64).sum();
-    for jobs in [1, 2] {
+    for jobs in [1, 2, FRAMES_FROM_JOBS] {
         let watch = Watch::default();
         let mut out = Bytes {
             out: std::io::sink(),
@@ -355,8 +359,18 @@ fn a_file_made_by_pzstd_gives_the_records_of_the_plain_file() {
         return;
     }
     let (expected, _) = export(&plain, 1);
-    let (records, watch) = export(&path, 2);
-    assert!(records == expected, "{} records", records.len());
-    let decoded: u64 = watch.decoded.lock().unwrap().values().sum();
-    assert!(decoded > 2, "{decoded} frames decoded on the workers");
+    for jobs in [2, FRAMES_FROM_JOBS] {
+        let (records, watch) = export(&path, jobs);
+        assert!(
+            records == expected,
+            "{jobs} jobs: {} records",
+            records.len()
+        );
+        let decoded: u64 = watch.decoded.lock().unwrap().values().sum();
+        let on_workers = jobs >= FRAMES_FROM_JOBS;
+        assert!(
+            decoded > 2 && on_workers || decoded == 0 && !on_workers,
+            "{jobs} jobs: {decoded} frames decoded on the workers"
+        );
+    }
 }
