@@ -7,6 +7,7 @@ use crate::mate::exhaust::Exhauster;
 use crate::mate::guide::Guide;
 use crate::mate::locked::{blocked_pawns, cannot_mate_locked};
 use crate::mate::lookahead::cannot_mate_after_any_move;
+use crate::mate::mirror::{line_back, mirrored};
 use crate::mate::search::{Found, Promotions, Searcher};
 use crate::mate::shorten::shortened;
 use crate::mate::statics::material_cannot_mate;
@@ -105,11 +106,12 @@ impl Solver {
     /// any is a proof, the guides only order the walk): the best-first search with the shedding
     /// guide; the locked-position proof, if it was skipped before; the best-first search with
     /// the blocking guide, then the shedding one again, each with a share of what is left; and
-    /// then the exhaustive walk with all but a [`AIM_SHARE`]-th of the rest (two when the
-    /// winner has a pawn); and, if it did not decide, the best-first search once for each
-    /// underpromotion (rook, knight, bishop: the winner's pawns promote to that role only;
-    /// when the winner has a pawn, with half of what is left), then the aimed walk toward each
-    /// of the [`AIM_PLANS`] best planned mates with the rest. A side with minor pieces only (no rook, no queen, no pawn free to step
+    /// then the exhaustive walk with all but two [`AIM_SHARE`]-ths of the rest (three when the
+    /// winner has a pawn); and, if it did not decide, each with one of those shares: the
+    /// best-first search once for each underpromotion (rook, knight, bishop: the winner's pawns
+    /// promote to that role only; when the winner has a pawn), the first stage's search of the
+    /// mirrored position (colours swapped, ranks turned over: the same mates, walked in another
+    /// order), then the aimed walk toward each of the [`AIM_PLANS`] best planned mates. A side with minor pieces only (no rook, no queen, no pawn free to step
     /// forward: [`minor_pieces_only`]), which mates against the loser's own men, starts with the
     /// blocking guide instead, then the shedding one, then the blocking one again. In a position
     /// with pawn walls, where the answer is most often that no mate exists, the exhaustive walk
@@ -123,6 +125,7 @@ impl Solver {
                 Stage::First(Guide::Shed),
                 Stage::Exhaust,
                 Stage::Under,
+                Stage::Mirror,
                 Stage::Aim,
             ]
         } else if minor_pieces_only(pos, side) {
@@ -132,6 +135,7 @@ impl Solver {
                 Stage::Later(Guide::Block),
                 Stage::Exhaust,
                 Stage::Under,
+                Stage::Mirror,
                 Stage::Aim,
             ]
         } else {
@@ -141,13 +145,16 @@ impl Solver {
                 Stage::Later(Guide::Shed),
                 Stage::Exhaust,
                 Stage::Under,
+                Stage::Mirror,
                 Stage::Aim,
             ]
         };
-        // The stages after the exhaustive walk: the underpromoting searches (when the winner has
-        // a pawn) and the aimed walk, each with a [`AIM_SHARE`]-th of what the walk is given.
+        // The stages after the exhaustive walk, each with an [`AIM_SHARE`]-th of what the walk
+        // is given: the underpromoting searches (when the winner has a pawn), the search of the
+        // mirrored position and the aimed walk.
         let promotes = (pos.by_color(side) & pos.by_role(Role::Pawn)).any();
-        let late = if promotes { 2 } else { 1 };
+        let late = u64::from(promotes) + 2;
+        let mut share = 0;
         let mut spent = 0;
         let mut found = Found::Unknown;
         for (i, &stage) in schedule.iter().enumerate() {
@@ -167,11 +174,12 @@ impl Solver {
                     self.searcher.search(pos, side, nodes, guide)
                 }
                 Stage::Exhaust => {
-                    let kept = late * (left / AIM_SHARE);
-                    self.exhauster.walk(pos, side, left - kept)
+                    share = left / AIM_SHARE;
+                    self.exhauster.walk(pos, side, left - late * share)
                 }
-                Stage::Under if promotes => self.underpromote(pos, side, left / 2),
+                Stage::Under if promotes => self.underpromote(pos, side, share),
                 Stage::Under => (Found::Unknown, 0),
+                Stage::Mirror => self.mirrored(pos, side, share.min(left), schedule),
                 Stage::Aim => self.aim(pos, side, left),
             };
             spent += more;
@@ -199,13 +207,15 @@ fn minor_pieces_only(pos: &Position, side: Color) -> bool {
 
 /// A stage of the search: the best-first search with a guide, first or later (with at most
 /// [`FIRST_NODES`] or [`LATER_NODES`] positions), the exhaustive walk with all that is left but
-/// the later stages' shares, the searches where the winner underpromotes, or the aimed walk.
+/// the later stages' shares, the searches where the winner underpromotes, the first stage's
+/// search of the mirrored position, or the aimed walk.
 #[derive(Copy, Clone)]
 enum Stage {
     First(Guide),
     Later(Guide),
     Exhaust,
     Under,
+    Mirror,
     Aim,
 }
 
@@ -238,6 +248,33 @@ const BEST_SHARE: u64 = 8;
 const WALLED: u32 = 3;
 
 impl Solver {
+    /// The first best-first stage of `schedule` on the mirrored position (colours swapped,
+    /// ranks turned over), under `limit` positions: a line (turned back), or unknown.
+    fn mirrored(
+        &mut self,
+        pos: &Position,
+        side: Color,
+        limit: u64,
+        schedule: &[Stage],
+    ) -> (Found, u64) {
+        let guide = match schedule.first() {
+            Some(&Stage::First(guide)) => guide,
+            _ => Guide::Shed,
+        };
+        let Some(turned) = mirrored(pos) else {
+            return (Found::Unknown, 0);
+        };
+        let (found, nodes) = self.searcher.search(&turned, !side, limit, guide);
+        match found {
+            Found::Mate(line) => match line_back(pos, &line) {
+                Some(line) => (Found::Mate(line), nodes),
+                None => (Found::Unknown, nodes),
+            },
+            Found::None => (Found::None, nodes),
+            Found::Unknown => (Found::Unknown, nodes),
+        }
+    }
+
     /// The best-first search (shedding guide) once for each underpromotion, the winner's
     /// pawns promoting to that role only, under `limit` positions in all: a line, or unknown
     /// (a search that leaves promotions out proves nothing).
@@ -353,6 +390,35 @@ mod tests {
             assert!(replays_to_mate(&pos, side, &line), "{text}");
             let (every, _) = solver.searcher.search(&pos, side, 45_000, Guide::Shed);
             assert!(matches!(every, Found::Unknown), "{text}: {every:?}");
+        }
+    }
+
+    /// chasolver's hard set: White's nine bishops mate on h8 with the battery b2-c3-d4 once
+    /// Black has given up its queen and rooks and White's king has walked to f7. The first
+    /// stage's search (blocking guide) finds the line in the mirrored position (Black's bishops
+    /// mating on h8's mirror, h1) within 15,000 positions, where the search of the position
+    /// itself finds none (and the whole default limit did not decide it before); so does a
+    /// relative turned left to right with Black's f-rook gone.
+    #[test]
+    fn the_mirrored_search_finds_what_the_search_misses() {
+        for text in [
+            "4k3/1b1rqr1b/2b3b1/8/3B4/B1B1B3/1B1B1B2/1KB1B3 w - - 0 1",
+            "3k4/b2qr1b1/1b3b2/8/4B3/3B1B1B/2B1B1B1/3B1BK1 w - - 0 1",
+        ] {
+            let pos = Position::from_fen(text).unwrap();
+            let mut solver = Solver::new();
+            // Minor pieces only: the schedule starts with the blocking guide.
+            assert!(minor_pieces_only(&pos, Color::White));
+            let first = [Stage::First(Guide::Block)];
+            let (found, nodes) = solver.mirrored(&pos, Color::White, 15_000, &first);
+            let Found::Mate(line) = found else {
+                panic!("{text}: {found:?} after {nodes}");
+            };
+            assert!(replays_to_mate(&pos, Color::White, &line), "{text}");
+            let (plain, _) = solver
+                .searcher
+                .search(&pos, Color::White, 15_000, Guide::Shed);
+            assert!(matches!(plain, Found::Unknown), "{text}: {plain:?}");
         }
     }
 
