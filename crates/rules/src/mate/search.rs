@@ -251,13 +251,12 @@ impl Searcher {
             expanded += 1;
             let depth = self.arena.get(parent as usize).map_or(0, |p| p.depth + 1);
             let at = self.arena.len() as u32;
-            let moves = node.legal_moves();
+            let mut moves = node.legal_moves();
+            if promotions != Promotions::Every && node.turn() == winner {
+                moves.retain(|&m| promotions.allow(m));
+            }
             let prior = Prior::new(&node, winner);
-            let winners_turn = node.turn() == winner;
             for &m in moves.iter() {
-                if winners_turn && !promotions.allow(m) {
-                    continue;
-                }
                 let key = key_after(&node, m).unwrap_or_else(|| {
                     let mut child = node.clone();
                     child.play_unchecked(m);
