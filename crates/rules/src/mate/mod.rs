@@ -55,6 +55,7 @@ mod guide;
 mod keys;
 pub mod locked;
 pub mod lookahead;
+mod mirror;
 mod queue;
 pub mod ruling;
 mod search;

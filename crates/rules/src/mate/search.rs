@@ -21,7 +21,28 @@ use crate::mate::queue::BucketQueue;
 use crate::mate::statics::material_cannot_mate;
 use crate::moves::Move;
 use crate::position::Position;
-use crate::types::Color;
+use crate::types::{Color, Role};
+
+/// Which promotions of the winner's pawns a search plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Promotions {
+    /// Every one.
+    Every,
+    /// Only to this role: a search for the mates an underpromotion leads to, where the queen's
+    /// many moves drown the walk (or stalemate a loser with few moves).
+    Only(Role),
+}
+
+impl Promotions {
+    /// Whether the winner's move `mv` is played.
+    #[inline]
+    fn allow(self, mv: Move) -> bool {
+        match (self, mv.promotion()) {
+            (Promotions::Only(role), Some(to)) => to == role,
+            _ => true,
+        }
+    }
+}
 
 /// What a search found.
 #[derive(Debug)]
@@ -145,17 +166,42 @@ impl Searcher {
         limit: u64,
         guide: Guide,
     ) -> (Found, u64) {
+        self.search_promoting(pos, winner, limit, guide, Promotions::Every)
+    }
+
+    /// [`Searcher::search`] where the winner promotes only as `promotions` allows: a line it
+    /// finds is a helpmate; "none" from it proves nothing when a promotion was left out, and it
+    /// is then reported as [`Found::Unknown`].
+    pub(crate) fn search_promoting(
+        &mut self,
+        pos: &Position,
+        winner: Color,
+        limit: u64,
+        guide: Guide,
+        promotions: Promotions,
+    ) -> (Found, u64) {
         self.arena.clear();
         self.seen.clear();
         self.queue.clear();
-        let found = self.walk(pos, winner, limit, guide);
+        let (mut found, expanded) = self.walk(pos, winner, limit, guide, promotions);
+        if matches!(found, Found::None) && promotions != Promotions::Every {
+            found = Found::Unknown;
+        }
+        let found = (found, expanded);
         if self.arena.capacity() > KEEP_EXPANDED {
             self.arena = Vec::new();
         }
         found
     }
 
-    fn walk(&mut self, pos: &Position, winner: Color, limit: u64, guide: Guide) -> (Found, u64) {
+    fn walk(
+        &mut self,
+        pos: &Position,
+        winner: Color,
+        limit: u64,
+        guide: Guide,
+        promotions: Promotions,
+    ) -> (Found, u64) {
         let approach = approach_map(pos, winner);
         self.seen.insert(pos.zobrist());
         let priority =
@@ -205,7 +251,10 @@ impl Searcher {
             expanded += 1;
             let depth = self.arena.get(parent as usize).map_or(0, |p| p.depth + 1);
             let at = self.arena.len() as u32;
-            let moves = node.legal_moves();
+            let mut moves = node.legal_moves();
+            if promotions != Promotions::Every && node.turn() == winner {
+                moves.retain(|&m| promotions.allow(m));
+            }
             let prior = Prior::new(&node, winner);
             for &m in moves.iter() {
                 let key = key_after(&node, m).unwrap_or_else(|| {

@@ -7,7 +7,8 @@ use crate::mate::exhaust::Exhauster;
 use crate::mate::guide::Guide;
 use crate::mate::locked::{blocked_pawns, cannot_mate_locked};
 use crate::mate::lookahead::cannot_mate_after_any_move;
-use crate::mate::search::{Found, Searcher};
+use crate::mate::mirror::{line_back, mirrored};
+use crate::mate::search::{Found, Promotions, Searcher};
 use crate::mate::shorten::shortened;
 use crate::mate::statics::material_cannot_mate;
 use crate::mate::{CanMate, MateLimits, QUICK_NODES, Tier, Verdict, replays_to_mate};
@@ -105,9 +106,12 @@ impl Solver {
     /// any is a proof, the guides only order the walk): the best-first search with the shedding
     /// guide; the locked-position proof, if it was skipped before; the best-first search with
     /// the blocking guide, then the shedding one again, each with a share of what is left; and
-    /// then the exhaustive walk with all but a [`AIM_SHARE`]-th of the rest; and, if it did not
-    /// decide, the aimed walk toward each of the [`AIM_PLANS`] best planned mates with a share
-    /// of what is left. A side with minor pieces only (no rook, no queen, no pawn free to step
+    /// then the exhaustive walk with all but two [`AIM_SHARE`]-ths of the rest (three when the
+    /// winner has a pawn); and, if it did not decide, each with one of those shares: the
+    /// best-first search once for each underpromotion (rook, knight, bishop: the winner's pawns
+    /// promote to that role only; when the winner has a pawn), the first stage's search of the
+    /// mirrored position (colours swapped, ranks turned over: the same mates, walked in another
+    /// order), then the aimed walk toward each of the [`AIM_PLANS`] best planned mates. A side with minor pieces only (no rook, no queen, no pawn free to step
     /// forward: [`minor_pieces_only`]), which mates against the loser's own men, starts with the
     /// blocking guide instead, then the shedding one, then the blocking one again. In a position
     /// with pawn walls, where the answer is most often that no mate exists, the exhaustive walk
@@ -117,13 +121,21 @@ impl Solver {
     fn search(&mut self, pos: &Position, side: Color, limit: u64) -> (Found, u64, Tier) {
         let walled = blocked_pawns(pos) >= WALLED;
         let schedule: &[Stage] = if walled {
-            &[Stage::First(Guide::Shed), Stage::Exhaust, Stage::Aim]
+            &[
+                Stage::First(Guide::Shed),
+                Stage::Exhaust,
+                Stage::Under,
+                Stage::Mirror,
+                Stage::Aim,
+            ]
         } else if minor_pieces_only(pos, side) {
             &[
                 Stage::First(Guide::Block),
                 Stage::Later(Guide::Shed),
                 Stage::Later(Guide::Block),
                 Stage::Exhaust,
+                Stage::Under,
+                Stage::Mirror,
                 Stage::Aim,
             ]
         } else {
@@ -132,9 +144,17 @@ impl Solver {
                 Stage::Later(Guide::Block),
                 Stage::Later(Guide::Shed),
                 Stage::Exhaust,
+                Stage::Under,
+                Stage::Mirror,
                 Stage::Aim,
             ]
         };
+        // The stages after the exhaustive walk, each with an [`AIM_SHARE`]-th of what the walk
+        // is given: the underpromoting searches (when the winner has a pawn), the search of the
+        // mirrored position and the aimed walk.
+        let promotes = (pos.by_color(side) & pos.by_role(Role::Pawn)).any();
+        let late = u64::from(promotes) + 2;
+        let mut share = 0;
         let mut spent = 0;
         let mut found = Found::Unknown;
         for (i, &stage) in schedule.iter().enumerate() {
@@ -153,7 +173,13 @@ impl Solver {
                     let nodes = LATER_NODES.min(left / BEST_SHARE);
                     self.searcher.search(pos, side, nodes, guide)
                 }
-                Stage::Exhaust => self.exhauster.walk(pos, side, left - left / AIM_SHARE),
+                Stage::Exhaust => {
+                    share = left / AIM_SHARE;
+                    self.exhauster.walk(pos, side, left - late * share)
+                }
+                Stage::Under if promotes => self.underpromote(pos, side, share),
+                Stage::Under => (Found::Unknown, 0),
+                Stage::Mirror => self.mirrored(pos, side, share.min(left), schedule),
                 Stage::Aim => self.aim(pos, side, left),
             };
             spent += more;
@@ -181,14 +207,21 @@ fn minor_pieces_only(pos: &Position, side: Color) -> bool {
 
 /// A stage of the search: the best-first search with a guide, first or later (with at most
 /// [`FIRST_NODES`] or [`LATER_NODES`] positions), the exhaustive walk with all that is left but
-/// the aimed walk's share, or the aimed walk.
+/// the later stages' shares, the searches where the winner underpromotes, the first stage's
+/// search of the mirrored position, or the aimed walk.
 #[derive(Copy, Clone)]
 enum Stage {
     First(Guide),
     Later(Guide),
     Exhaust,
+    Under,
+    Mirror,
     Aim,
 }
+
+/// The roles the underpromoting searches promote to, one search each: the queen's many moves
+/// drown the walk, or stalemate a loser whose every other move mates the winner.
+const UNDERPROMOTIONS: [Role; 3] = [Role::Rook, Role::Knight, Role::Bishop];
 
 /// The aimed walk's share of what the exhaustive walk is given: a 64th (15,625 positions of the
 /// default limit, some 50 ms on the hardest positions: it rates every position it generates;
@@ -215,6 +248,52 @@ const BEST_SHARE: u64 = 8;
 const WALLED: u32 = 3;
 
 impl Solver {
+    /// The first best-first stage of `schedule` on the mirrored position (colours swapped,
+    /// ranks turned over), under `limit` positions: a line (turned back), or unknown.
+    fn mirrored(
+        &mut self,
+        pos: &Position,
+        side: Color,
+        limit: u64,
+        schedule: &[Stage],
+    ) -> (Found, u64) {
+        let guide = match schedule.first() {
+            Some(&Stage::First(guide)) => guide,
+            _ => Guide::Shed,
+        };
+        let Some(turned) = mirrored(pos) else {
+            return (Found::Unknown, 0);
+        };
+        let (found, nodes) = self.searcher.search(&turned, !side, limit, guide);
+        match found {
+            Found::Mate(line) => match line_back(pos, &line) {
+                Some(line) => (Found::Mate(line), nodes),
+                None => (Found::Unknown, nodes),
+            },
+            Found::None => (Found::None, nodes),
+            Found::Unknown => (Found::Unknown, nodes),
+        }
+    }
+
+    /// The best-first search (shedding guide) once for each underpromotion, the winner's
+    /// pawns promoting to that role only, under `limit` positions in all: a line, or unknown
+    /// (a search that leaves promotions out proves nothing).
+    fn underpromote(&mut self, pos: &Position, side: Color, limit: u64) -> (Found, u64) {
+        let mut spent = 0;
+        for role in UNDERPROMOTIONS {
+            let share = limit / UNDERPROMOTIONS.len() as u64;
+            let only = Promotions::Only(role);
+            let (found, more) = self
+                .searcher
+                .search_promoting(pos, side, share, Guide::Shed, only);
+            spent += more;
+            if let Found::Mate(_) = found {
+                return (found, spent);
+            }
+        }
+        (Found::Unknown, spent)
+    }
+
     /// The aimed walk toward each planned mate in turn, under `limit` positions in all: a line,
     /// or unknown (it never proves that none exists).
     fn aim(&mut self, pos: &Position, side: Color, limit: u64) -> (Found, u64) {
@@ -275,6 +354,72 @@ mod tests {
         };
         assert!(replays_to_mate(&pos, Color::Black, line));
         assert!(verdict.nodes < 10_000, "{}", verdict.nodes);
+    }
+
+    /// chasolver's hard set: Black's every piece move mates White (the knight's and the h-rook's
+    /// uncover or give a rook check White cannot meet), so Black has only its f-pawn to move
+    /// while White's g-pawn promotes. A queen drowns the walk; a rook goes to b8, meets the
+    /// knight's discovered checks on b1 and takes Black's men one by one, then mates the bare
+    /// king. Undecided within the default limit before the underpromoting searches.
+    #[test]
+    fn a_pawn_that_must_become_a_rook_is_found() {
+        let pos = Position::from_fen("8/5p2/8/6P1/6pp/6pk/p5pr/rn4K1 b - - 0 1").unwrap();
+        let verdict = Solver::new().judge(&pos, Color::White, &MateLimits::default());
+        let CanMate::Yes(line) = &verdict.answer else {
+            panic!("{verdict:?}");
+        };
+        assert!(replays_to_mate(&pos, Color::White, line));
+    }
+
+    /// The same family, colours and files turned round, the pawn a step further or another
+    /// Black pawn beside a2: the underpromoting searches find each line within a few thousand
+    /// positions, where the search with every promotion finds none within three times as many.
+    #[test]
+    fn underpromoting_searches_find_the_family() {
+        for (text, side) in [
+            ("1k4NR/RP5P/KP6/PP6/1p6/8/2P5/8 w - - 0 1", Color::Black),
+            ("8/5p2/6P1/8/6pp/6pk/p5pr/rn4K1 b - - 0 1", Color::White),
+            ("8/2p5/8/1P6/pp6/kp6/rp4pp/1K4nr b - - 0 1", Color::White),
+        ] {
+            let pos = Position::from_fen(text).unwrap();
+            let mut solver = Solver::new();
+            let (found, nodes) = solver.underpromote(&pos, side, 15_000);
+            let Found::Mate(line) = found else {
+                panic!("{text}: {found:?} after {nodes}");
+            };
+            assert!(replays_to_mate(&pos, side, &line), "{text}");
+            let (every, _) = solver.searcher.search(&pos, side, 45_000, Guide::Shed);
+            assert!(matches!(every, Found::Unknown), "{text}: {every:?}");
+        }
+    }
+
+    /// chasolver's hard set: White's nine bishops mate on h8 with the battery b2-c3-d4 once
+    /// Black has given up its queen and rooks and White's king has walked to f7. The first
+    /// stage's search (blocking guide) finds the line in the mirrored position (Black's bishops
+    /// mating on h8's mirror, h1) within 15,000 positions, where the search of the position
+    /// itself finds none (and the whole default limit did not decide it before); so does a
+    /// relative turned left to right with Black's f-rook gone.
+    #[test]
+    fn the_mirrored_search_finds_what_the_search_misses() {
+        for text in [
+            "4k3/1b1rqr1b/2b3b1/8/3B4/B1B1B3/1B1B1B2/1KB1B3 w - - 0 1",
+            "3k4/b2qr1b1/1b3b2/8/4B3/3B1B1B/2B1B1B1/3B1BK1 w - - 0 1",
+        ] {
+            let pos = Position::from_fen(text).unwrap();
+            let mut solver = Solver::new();
+            // Minor pieces only: the schedule starts with the blocking guide.
+            assert!(minor_pieces_only(&pos, Color::White));
+            let first = [Stage::First(Guide::Block)];
+            let (found, nodes) = solver.mirrored(&pos, Color::White, 15_000, &first);
+            let Found::Mate(line) = found else {
+                panic!("{text}: {found:?} after {nodes}");
+            };
+            assert!(replays_to_mate(&pos, Color::White, &line), "{text}");
+            let (plain, _) = solver
+                .searcher
+                .search(&pos, Color::White, 15_000, Guide::Shed);
+            assert!(matches!(plain, Found::Unknown), "{text}: {plain:?}");
+        }
     }
 
     /// A final position of a master game: Black mates with its lone knight only once White's own
