@@ -102,7 +102,7 @@ enum Found {
 
 /// `path` under the shared test data, or `None` when the data is not there and
 /// `ARBITER_TESTDATA` is unset, or when `ARBITER_TESTDATA=skip`; the first such `None` of a test
-/// binary writes one note on the terminal (see [`note_skipped`]).
+/// binary writes one note on the terminal (see `note_skipped`).
 ///
 /// # Panics
 ///

@@ -347,7 +347,7 @@ const DAMAGE: [&[u8]; 32] = [
     b"\n[Event \"x\"]\n\n",
 ];
 
-/// A copy of `source` damaged in one to four places: bytes cut out, or snippets of [`DAMAGE`] put in.
+/// A copy of `source` damaged in one to four places: bytes cut out, or snippets of `DAMAGE` put in.
 pub fn damage(source: &[u8], random: &mut Random) -> Vec<u8> {
     let mut bytes = source.to_vec();
     for _ in 0..1 + random.below(4) {

@@ -56,7 +56,7 @@ impl Weight for Task {
 /// Hands a task to the workers if their queue has room ([`Sink::offer`](crate::parallel::Sink::offer)).
 pub(super) type Offer<'a> = dyn FnMut(Task) -> Result<bool, Task> + 'a;
 
-/// Where the bytes of an input come from, for [`read_in_parts`].
+/// Where the bytes of an input come from, for [`read_in_parts`](super::parts::read_in_parts).
 pub(super) trait Feed {
     /// Appends up to `want` bytes to `buf`, offering any work for the workers to `offer` (see
     /// [`Sink::offer`](crate::parallel::Sink::offer): the task back when their queue is full,
