@@ -1,9 +1,9 @@
-//! A zstd input of many frames (made with `pzstd`, as lichess's monthly files are), decoded on every
-//! core with [`FRAMES_FROM_JOBS`](super::FRAMES_FROM_JOBS) jobs or more: the reading thread splits the file into runs of whole frames by their headers
-//! ([`arbiter_io::frames`]) and hands each run to the workers as a task of its own, a few runs
-//! ahead of the one it cuts into parts; the parts are then cut from the decoded bytes, in order, as
-//! from any other stream (`parts`), so the games, their offsets and lines, and the output
-//! are the same as for the plain file.
+//! A zstd input of many frames (made with `pzstd`, as lichess's monthly files are), decoded on
+//! every core with [`FRAMES_FROM_JOBS`](super::FRAMES_FROM_JOBS) jobs or more: the reading thread
+//! splits the file into runs of whole frames by their headers ([`arbiter_io::frames`]) and hands
+//! each run to the workers as a task of its own, a few runs ahead of the one it cuts into parts;
+//! the parts are then cut from the decoded bytes, in order, as from any other stream (`parts`), so
+//! the games, their offsets and lines, and the output are the same as for the plain file.
 //!
 //! The reading thread never waits for a run no thread has started: it decodes that run itself,
 //! and it decodes the first run itself while the workers decode the next ones. A

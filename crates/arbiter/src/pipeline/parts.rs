@@ -1,8 +1,8 @@
 //! Cutting one input into parts for the workers: each part ends where a game surely starts
 //! ([`last_game_start`]), so that no thread has to cut the games first. Where no such place turns
 //! up for a long stretch, that stretch is read on this thread, in order, and parts resume after it.
-//! The bytes come from a [`Feed`]: a stream ([`Stream`](super::task::Stream)), or a zstd file whose frames are decoded
-//! on the workers (`frames`), which then get [`Task::Decode`]s beside the parts.
+//! The bytes come from a [`Feed`]: a stream ([`Stream`](super::task::Stream)), or a zstd file whose
+//! frames are decoded on the workers (`frames`), which then get [`Task::Decode`]s beside the parts.
 
 use std::io::{self, Read};
 use std::sync::{Arc, Mutex, PoisonError};

@@ -3,8 +3,8 @@
 //! write it as clean PGN (or as it was), and compute its dedup key; the verdict goes on as a
 //! [`Frame`] for the [`Router`](super::route::Router) to act on in input order.
 //!
-//! `--where` tests the game's export record ([`RecordFields`](super::fields::RecordFields)): the same fields, with the same
-//! values, as `export` writes.
+//! `--where` tests the game's export record ([`RecordFields`](super::fields::RecordFields)): the
+//! same fields, with the same values, as `export` writes.
 
 use arbiter_core::outcome::{Outcome, Winner};
 use arbiter_core::replay::GameReport;

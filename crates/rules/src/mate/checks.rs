@@ -316,12 +316,12 @@ fn checking_moves(
 /// Every role, as the generator's bit set.
 const ALL_ROLES: u8 = 0b11_1111;
 
-/// Offers `offer` the moves that may give check to the king on `king`: `checks[role]` holds
-/// the squares from which a `role` attacks it (pawn, knight, bishop, rook, queen, in
-/// [`Role::index`] order; those the caller looks at); moves of the men on `uncover` may open a line. Never a move onto the
-/// king's square (which a turned position could offer). Castling and en passant captures (at
-/// most two of each) wait in `special` for the position, which the generator does not give
-/// with them.
+/// Offers `offer` the moves that may give check to the king on `king`: `checks[role]` holds the
+/// squares from which a `role` attacks it (pawn, knight, bishop, rook, queen, in [`Role::index`]
+/// order; those the caller looks at); moves of the men on `uncover` may open a line. Never a move
+/// onto the king's square (which a turned position could offer). Castling and en passant captures
+/// (at most two of each) wait in `special` for the position, which the generator does not give with
+/// them.
 struct CheckSink<F> {
     king: Square,
     checks: [Bitboard; 6],

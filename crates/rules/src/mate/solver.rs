@@ -102,22 +102,22 @@ impl Solver {
         verdict(answer, tier, spent + nodes)
     }
 
-    /// The search under `limit` positions, stage after stage (each starts afresh; "none" from
-    /// any is a proof, the guides only order the walk): the best-first search with the shedding
-    /// guide; the locked-position proof, if it was skipped before; the best-first search with
-    /// the blocking guide, then the shedding one again, each with a share of what is left; and
-    /// then the exhaustive walk with all but two [`AIM_SHARE`]-ths of the rest (three when the
-    /// winner has a pawn); and, if it did not decide, each with one of those shares: the
-    /// best-first search once for each underpromotion (rook, knight, bishop: the winner's pawns
-    /// promote to that role only; when the winner has a pawn), the first stage's search of the
-    /// mirrored position (colours swapped, ranks turned over: the same mates, walked in another
-    /// order), then the aimed walk toward each of the [`AIM_PLANS`] best planned mates. A side with minor pieces only (no rook, no queen, no pawn free to step
-    /// forward: [`minor_pieces_only`]), which mates against the loser's own men, starts with the
-    /// blocking guide instead, then the shedding one, then the blocking one again. In a position
-    /// with pawn walls, where the answer is most often that no mate exists, the exhaustive walk
-    /// follows the first stage at once. Returns what was found, the positions expanded, and
-    /// the stage that decided: [`Tier::Blocked`] when the locked-position proof did (a "no"
-    /// then names that proof), else [`Tier::Search`].
+    /// The search under `limit` positions, stage after stage (each starts afresh; "none" from any
+    /// is a proof, the guides only order the walk): the best-first search with the shedding guide;
+    /// the locked-position proof, if it was skipped before; the best-first search with the blocking
+    /// guide, then the shedding one again, each with a share of what is left; and then the
+    /// exhaustive walk with all but two [`AIM_SHARE`]-ths of the rest (three when the winner has a
+    /// pawn); and, if it did not decide, each with one of those shares: the best-first search once
+    /// for each underpromotion (rook, knight, bishop: the winner's pawns promote to that role only;
+    /// when the winner has a pawn), the first stage's search of the mirrored position (colours
+    /// swapped, ranks turned over: the same mates, walked in another order), then the aimed walk
+    /// toward each of the [`AIM_PLANS`] best planned mates. A side with minor pieces only (no rook,
+    /// no queen, no pawn free to step forward: [`minor_pieces_only`]), which mates against the
+    /// loser's own men, starts with the blocking guide instead, then the shedding one, then the
+    /// blocking one again. In a position with pawn walls, where the answer is most often that no
+    /// mate exists, the exhaustive walk follows the first stage at once. Returns what was found,
+    /// the positions expanded, and the stage that decided: [`Tier::Blocked`] when the
+    /// locked-position proof did (a "no" then names that proof), else [`Tier::Search`].
     fn search(&mut self, pos: &Position, side: Color, limit: u64) -> (Found, u64, Tier) {
         let walled = blocked_pawns(pos) >= WALLED;
         let schedule: &[Stage] = if walled {
