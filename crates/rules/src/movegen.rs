@@ -163,12 +163,18 @@ impl Position {
     /// en passant, king moves include castling whose king lands on `to`.
     pub fn legal_moves_to(&self, role: Role, to: Square) -> MoveList {
         let mut list = MoveList::new();
+        self.push_legal_moves_to(role, to, &mut list);
+        list
+    }
+
+    /// [`Position::legal_moves_to`] pushed onto `list`, for a caller that keeps the list where
+    /// it is (a [`MoveList`] returned is a 4 KB copy the compiler does not always spare).
+    pub(crate) fn push_legal_moves_to(&self, role: Role, to: Square, list: &mut MoveList) {
         self.generate::<true, _>(
             1 << role as u8,
             Bitboard::from_square(to),
-            &mut ListSink(&mut list),
+            &mut ListSink(list),
         );
-        list
     }
 
     /// Every move that would be legal if our own king's safety did not matter (the king may move

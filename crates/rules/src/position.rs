@@ -9,7 +9,7 @@ use std::fmt;
 
 use crate::attacks;
 use crate::bitboard::Bitboard;
-use crate::moves::{Move, UciMove};
+use crate::moves::{Move, MoveList, UciMove};
 use crate::types::{CastlingSide, Color, Piece, Role, Square};
 use crate::zobrist;
 
@@ -517,7 +517,9 @@ impl Position {
     /// Whether `mv` is legal here. Moves compare whole, so a move built by hand must also get
     /// the captured role and the castling rook right.
     pub fn is_legal(&self, mv: Move) -> bool {
-        self.legal_moves_to(mv.role(), mv.to()).contains(&mv)
+        let mut list = MoveList::new();
+        self.push_legal_moves_to(mv.role(), mv.to(), &mut list);
+        list.contains(&mv)
     }
 
     /// Plays `mv` if it is legal here ([`Position::is_legal`]); otherwise leaves the position as
