@@ -415,6 +415,16 @@ mod tests {
         Position::from_fen_lenient(s).unwrap()
     }
 
+    /// Starts of random games for the tests of which men can mate alone: a middle game, a back
+    /// rank, a rook and a lone king, minor pieces, a king beside its pawns.
+    const MATING_STARTS: [&str; 5] = [
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",
+        "k7/8/1K6/8/8/8/8/7R w - - 0 1",
+        "4k3/8/8/8/8/8/8/1NB1KB2 w - - 0 1",
+        "7k/5Kpp/8/8/8/8/6P1/8 w - - 0 1",
+    ];
+
     /// Along random games, the checks found are exactly the legal moves that give check: a mate
     /// is reported exactly when some legal move mates, and "a check" (by `threat` and by
     /// `any_check`) exactly when one checks.
@@ -469,37 +479,36 @@ mod tests {
     /// none of them by looking there only. Along random games, with the moves checked counted.
     #[test]
     fn the_covering_squares_hold_every_man_that_takes_the_open_squares() {
-        let starts = [
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",
-            "k7/8/1K6/8/8/8/8/7R w - - 0 1",
-            "4k3/8/8/8/8/8/8/1NB1KB2 w - - 0 1",
-            "7k/5Kpp/8/8/8/8/6P1/8 w - - 0 1",
-        ];
         let (mut covering, mut narrowed) = (0, 0);
-        along_random_games(&starts, 40, 60, 0x510e_527f_ade6_82d1, |pos, moves| {
-            let us = pos.turn();
-            let seen_through = pos.occupied().without(pos.king_of(!us));
-            let open = open_squares(pos);
-            let within = covering_squares(us, open);
-            for &mv in moves.iter() {
-                if mv.role() == Role::King || !normal(mv) || mv.promotion().is_some() {
-                    continue;
+        along_random_games(
+            &MATING_STARTS,
+            40,
+            60,
+            0x510e_527f_ade6_82d1,
+            |pos, moves| {
+                let us = pos.turn();
+                let seen_through = pos.occupied().without(pos.king_of(!us));
+                let open = open_squares(pos);
+                let within = covering_squares(us, open);
+                for &mv in moves.iter() {
+                    if mv.role() == Role::King || !normal(mv) || mv.promotion().is_some() {
+                        continue;
+                    }
+                    let (from, to) = (mv.from(), mv.to());
+                    let covered = reach(mv.role(), us, to, seen_through.without(from).with(to));
+                    if (open.without(to) & !covered).is_empty() {
+                        covering += 1;
+                        assert!(
+                            within[mv.role().index()].contains(to),
+                            "{} {mv:?}",
+                            pos.to_fen()
+                        );
+                    } else if !within[mv.role().index()].contains(to) {
+                        narrowed += 1;
+                    }
                 }
-                let (from, to) = (mv.from(), mv.to());
-                let covered = reach(mv.role(), us, to, seen_through.without(from).with(to));
-                if (open.without(to) & !covered).is_empty() {
-                    covering += 1;
-                    assert!(
-                        within[mv.role().index()].contains(to),
-                        "{} {mv:?}",
-                        pos.to_fen()
-                    );
-                } else if !within[mv.role().index()].contains(to) {
-                    narrowed += 1;
-                }
-            }
-        });
+            },
+        );
         assert!(
             covering > 1_000 && narrowed > 1_000,
             "{covering} {narrowed}"
@@ -508,15 +517,8 @@ mod tests {
 
     #[test]
     fn the_roles_that_cannot_mate_alone_are_not_looked_at() {
-        let starts = [
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",
-            "k7/8/1K6/8/8/8/8/7R w - - 0 1",
-            "4k3/8/8/8/8/8/8/1NB1KB2 w - - 0 1",
-            "7k/5Kpp/8/8/8/8/6P1/8 w - - 0 1",
-        ];
         let mut by_role = [0; 6];
-        along_random_games(&starts, 40, 60, 0x6a09_e667_f3bc_c908, |pos, _| {
+        along_random_games(&MATING_STARTS, 40, 60, 0x6a09_e667_f3bc_c908, |pos, _| {
             let found = plain_mate(pos);
             assert_eq!(
                 found,
