@@ -29,15 +29,21 @@ import sys
 import time
 
 
-def seconds(command: list[str], wall: bool) -> float:
-    """The wall-clock time of one run of `command` if `wall`, else its CPU time (user + system)."""
+def run(command: list[str]) -> tuple[float, float]:
+    """The wall-clock and CPU (user + system) seconds of one run of `command`."""
     start = time.perf_counter()
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
     _, status, usage = os.wait4(process.pid, 0)
-    elapsed = time.perf_counter() - start
+    wall = time.perf_counter() - start
     if status != 0:
-        raise SystemExit(f"{command[0]} failed (status {status})")
-    return elapsed if wall else usage.ru_utime + usage.ru_stime
+        raise SystemExit(f"{' '.join(command)} failed (status {status})")
+    return wall, usage.ru_utime + usage.ru_stime
+
+
+def seconds(command: list[str], wall: bool) -> float:
+    """The wall-clock time of one run of `command` if `wall`, else its CPU time (user + system)."""
+    elapsed, cpu = run(command)
+    return elapsed if wall else cpu
 
 
 def tenth_percentile(times: list[float]) -> float:

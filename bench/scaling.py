@@ -21,24 +21,9 @@ and compare builds in the same run rather than across runs.
 """
 import os
 import random
-import subprocess
 import sys
-import time
 
-
-def run(command: list[str]) -> tuple[float, float]:
-    """The wall-clock and CPU (user + system) seconds of one run of `command`."""
-    start = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
-    _, status, usage = os.wait4(process.pid, 0)
-    wall = time.perf_counter() - start
-    if status != 0:
-        raise SystemExit(f"{' '.join(command)} failed (status {status})")
-    return wall, usage.ru_utime + usage.ru_stime
-
-
-def tenth_percentile(values: list[float]) -> float:
-    return sorted(values)[(len(values) - 1) // 10]
+from paired import run, tenth_percentile
 
 
 def main() -> int:
