@@ -299,6 +299,14 @@ fn checking_moves(
         if (pos.castling_rooks() & ours).is_empty() {
             roles &= !(1 << Role::King as u8);
         }
+        if roles & 1 << Role::King as u8 == 0
+            && pos.ep_square().is_none()
+            && !may_land_on_checks(pos, roles, &checks)
+        {
+            // No man can reach a square it checks from, nor promote: the generator would
+            // offer nothing.
+            return;
+        }
     }
     let mut sink = CheckSink {
         king,
@@ -311,6 +319,41 @@ fn checking_moves(
     for mv in sink.special.into_iter().flatten() {
         (sink.offer)(pos, mv, true);
     }
+}
+
+/// Whether a man of the side to move of one of `roles` (its king aside) may land on a square
+/// `checks` gives for its role (see [`CheckSink`]), or promote: from its attacks on the board
+/// (a pawn: its steps and captures), pins and its own men's squares aside. `false` only where
+/// [`checking_moves`], with no line to uncover, would offer no move but castling and en passant.
+fn may_land_on_checks(pos: &Position, roles: u8, checks: &[Bitboard; 6]) -> bool {
+    let us = pos.turn();
+    let ours = pos.by_color(us);
+    let occupied = pos.occupied();
+    let has = |role: Role| roles & 1 << role as u8 != 0;
+    let men = |role: Role| ours & pos.by_role(role);
+    if has(Role::Pawn) {
+        let pawns = men(Role::Pawn);
+        let (up, seventh) = match us {
+            Color::White => (8, Bitboard::rank(6)),
+            Color::Black => (-8, Bitboard::rank(1)),
+        };
+        let steps = pawns.shift(up) | pawns.shift(2 * up) | pawn_attacks(us, pawns);
+        if (pawns & seventh).any() || (steps & checks[Role::Pawn.index()]).any() {
+            return true;
+        }
+    }
+    let lands = |role: Role, attacks: fn(Square, Bitboard) -> Bitboard| {
+        let onto = checks[role.index()] & !ours;
+        has(role)
+            && onto.any()
+            && men(role)
+                .into_iter()
+                .any(|sq| (attacks(sq, occupied) & onto).any())
+    };
+    lands(Role::Knight, |sq, _| attacks::knight(sq))
+        || lands(Role::Bishop, attacks::bishop)
+        || lands(Role::Rook, attacks::rook)
+        || lands(Role::Queen, attacks::queen)
 }
 
 /// Every role, as the generator's bit set.
@@ -555,6 +598,44 @@ mod tests {
             let found = plain_mate(&pos).map(|mv| mv.to_uci(false).to_string());
             assert_eq!(found.as_deref(), Some(mate), "{text}");
         }
+    }
+
+    /// Where no man may land on a square it checks from, nor promote, no legal move of a man
+    /// (the king's and en passant aside) does, along random games; and that answer is common.
+    #[test]
+    fn no_man_lands_on_a_check_where_none_may() {
+        let (mut none, mut some) = (0, 0);
+        along_random_games(
+            &MATING_STARTS,
+            40,
+            60,
+            0x1f83_d9ab_fb41_bd6b,
+            |pos, moves| {
+                let king = pos.king_of(!pos.turn());
+                let occupied = pos.occupied();
+                let checks = [
+                    attacks::pawn(!pos.turn(), king),
+                    attacks::knight(king),
+                    attacks::bishop(king, occupied),
+                    attacks::rook(king, occupied),
+                    attacks::queen(king, occupied),
+                    Bitboard::EMPTY,
+                ];
+                let roles = ALL_ROLES & !(1 << Role::King as u8);
+                let lands = moves.iter().any(|mv| {
+                    mv.role() != Role::King
+                        && !mv.is_en_passant()
+                        && (mv.promotion().is_some() || checks[mv.role().index()].contains(mv.to()))
+                });
+                if may_land_on_checks(pos, roles, &checks) {
+                    some += 1;
+                } else {
+                    assert!(!lands, "{}", pos.to_fen());
+                    none += 1;
+                }
+            },
+        );
+        assert!(none > 500 && some > 500, "{none} {some}");
     }
 
     #[test]
