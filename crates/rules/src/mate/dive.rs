@@ -179,7 +179,10 @@ fn winner_best(pos: &Position) -> [Option<Move>; CHOICES] {
         pos.generate::<true, _>(ALL_ROLES & !PAWN, theirs, &mut choose);
     }
     if (pos.by_color(pos.turn()) & pos.by_role(Role::Pawn)).any() {
-        pos.generate::<true, _>(PAWN, Bitboard::FULL, &mut choose);
+        let mut advanced = MostAdvanced {
+            choose: &mut choose,
+        };
+        pos.generate::<true, _>(PAWN, Bitboard::FULL, &mut advanced);
     }
     if choose.best[CHOICES - 1].is_none_or(|(s, _)| s <= MAX_QUIET) {
         let mut nearest = Nearest {
@@ -225,6 +228,64 @@ impl<F: Fn(&Position, Move) -> i32> Sink for Nearest<'_, F> {
     fn castle(&mut self, king: Square, rook: Square) {
         self.choose.castle(king, rook);
     }
+}
+
+/// Hands the winner's [`Choose`] of its pawns' steps (one or two squares forward) only those
+/// that promote and the [`CHOICES`] that [`winner_score`] rates highest of the others (the
+/// most advanced, the first of equals first); its pawns' captures all. A step rates by the rank
+/// it lands on alone: the same moves are chosen as from all of them, without rating every one.
+struct MostAdvanced<'a, F> {
+    choose: &'a mut Choose<F>,
+}
+
+impl<F: Fn(&Position, Move) -> i32> Sink for MostAdvanced<'_, F> {
+    #[inline]
+    fn piece(&mut self, pos: &Position, role: Role, from: Square, targets: Bitboard) {
+        self.choose.piece(pos, role, from, targets);
+    }
+
+    #[inline]
+    fn pawns(&mut self, pos: &Position, targets: Bitboard, delta: i32) {
+        let targets = if delta % 8 == 0 {
+            most_advanced(targets, pos.turn())
+        } else {
+            targets
+        };
+        self.choose.pawns(pos, targets, delta);
+    }
+
+    #[inline]
+    fn en_passant(&mut self, from: Square, to: Square) {
+        self.choose.en_passant(from, to);
+    }
+
+    #[inline]
+    fn castle(&mut self, king: Square, rook: Square) {
+        self.choose.castle(king, rook);
+    }
+}
+
+/// The squares of `targets` on the last ranks, and the first [`CHOICES`] of the others in the
+/// order of a pawn step's [`winner_score`] for `color`: the most advanced rank first, each rank
+/// in square order.
+fn most_advanced(targets: Bitboard, color: Color) -> Bitboard {
+    let mut kept = targets & Bitboard::BACK_RANKS;
+    let mut rest = targets & !Bitboard::BACK_RANKS;
+    for _ in 0..CHOICES {
+        let front = match color {
+            Color::White => rest.last(),
+            Color::Black => rest.first(),
+        };
+        let Some(front) = front else {
+            break;
+        };
+        let Some(first) = (rest & Bitboard::rank(front.rank())).first() else {
+            break;
+        };
+        kept = kept.with(first);
+        rest = rest.without(first);
+    }
+    kept
 }
 
 /// The first [`CHOICES`] of `targets` in the order of a quiet move's [`winner_score`] for a man
@@ -603,6 +664,34 @@ mod tests {
                 });
                 let expected: Bitboard = ranked.into_iter().take(CHOICES).collect();
                 assert_eq!(nearest_targets(targets, king), expected, "{king:?}");
+            }
+        }
+    }
+
+    /// The pawn steps kept for the winner are those on the last ranks and the first
+    /// [`CHOICES`] of the others by the winner's rating of a step (the most advanced rank
+    /// first, each rank in square order), for either colour and pseudo-random sets of targets.
+    #[test]
+    fn the_most_advanced_steps_are_those_the_winner_rates_highest() {
+        let mut seed = 0x3c6e_f372_fe94_f82bu64;
+        for _ in 0..2_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let targets = Bitboard(seed & seed.rotate_left(29));
+            for color in [Color::White, Color::Black] {
+                let advance = |sq: Square| match color {
+                    Color::White => sq.rank(),
+                    Color::Black => 7 - sq.rank(),
+                };
+                let mut ranked: Vec<Square> =
+                    (targets & !Bitboard::BACK_RANKS).into_iter().collect();
+                ranked.sort_by_key(|&sq| std::cmp::Reverse(advance(sq)));
+                let expected = ranked
+                    .into_iter()
+                    .take(CHOICES)
+                    .fold(targets & Bitboard::BACK_RANKS, Bitboard::with);
+                assert_eq!(most_advanced(targets, color), expected, "{targets:?}");
             }
         }
     }
