@@ -345,7 +345,7 @@ struct Choose<F> {
 }
 
 impl<F: Fn(&Position, Move) -> i32> Choose<F> {
-    #[inline]
+    #[inline(always)]
     fn offer(&mut self, pos: &Position, mv: Move) {
         let mut item = ((self.score)(pos, mv), mv);
         if self.best[CHOICES - 1].is_some_and(|last| last.0 >= item.0) {
