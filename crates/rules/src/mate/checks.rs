@@ -117,18 +117,32 @@ fn normal(mv: Move) -> bool {
 ///
 /// For the greedy dives, which ask it at every move of the winner: there the king mostly has
 /// open squares, and this plays few moves, or none, where [`threat`] plays every check.
-pub(crate) fn plain_mate(pos: &Position) -> Option<Move> {
-    plain_mate_among(pos, mating_alone)
+/// `attacked`: the squares the side to move attacks, [`seen_past_the_king`] (the dives use them
+/// again).
+pub(crate) fn plain_mate(pos: &Position, attacked: Bitboard) -> Option<Move> {
+    debug_assert_eq!(attacked, seen_past_the_king(pos));
+    plain_mate_among(pos, attacked, mating_alone)
 }
 
-/// [`plain_mate`], looking at the moves of the roles `roles` gives for the number of open
-/// squares, where no line can be uncovered.
-fn plain_mate_among(pos: &Position, roles: impl Fn(&Position, u32) -> u8) -> Option<Move> {
+/// The squares the side to move attacks, seen through the enemy king (as [`plain_mate`] needs
+/// them).
+pub(crate) fn seen_past_the_king(pos: &Position) -> Bitboard {
+    let us = pos.turn();
+    attacked_squares(pos, us, pos.occupied().without(pos.king_of(!us)))
+}
+
+/// [`plain_mate`], given the [`seen_past_the_king`] squares, looking at the moves of the roles
+/// `roles` gives for the number of open squares, where no line can be uncovered.
+fn plain_mate_among(
+    pos: &Position,
+    attacked: Bitboard,
+    roles: impl Fn(&Position, u32) -> u8,
+) -> Option<Move> {
     let us = pos.turn();
     let king = pos.king_of(!us);
     let around = attacks::king(king) & !pos.by_color(!us);
     let seen_through = pos.occupied().without(king);
-    let open = around & !attacked_squares(pos, us, seen_through);
+    let open = around & !attacked;
     if open.count() > MAX_OPEN {
         return None;
     }
@@ -498,7 +512,7 @@ mod tests {
                 assert!(child.is_checkmate() && child.turn() != pos.turn());
                 mates += 1;
             }
-            if let Some(mv) = plain_mate(pos) {
+            if let Some(mv) = plain_mate(pos, seen_past_the_king(pos)) {
                 let mut child = pos.clone();
                 child.play_unchecked(mv);
                 assert!(child.is_checkmate(), "{} {mv:?}", pos.to_fen());
@@ -562,10 +576,10 @@ mod tests {
     fn the_roles_that_cannot_mate_alone_are_not_looked_at() {
         let mut by_role = [0; 6];
         along_random_games(&MATING_STARTS, 40, 60, 0x6a09_e667_f3bc_c908, |pos, _| {
-            let found = plain_mate(pos);
+            let found = plain_mate(pos, seen_past_the_king(pos));
             assert_eq!(
                 found,
-                plain_mate_among(pos, |_, _| ALL_ROLES),
+                plain_mate_among(pos, seen_past_the_king(pos), |_, _| ALL_ROLES),
                 "{}",
                 pos.to_fen()
             );
@@ -595,7 +609,8 @@ mod tests {
         ] {
             let pos = fen(text);
             assert_eq!(open_squares(&pos).count(), open, "{text}");
-            let found = plain_mate(&pos).map(|mv| mv.to_uci(false).to_string());
+            let found =
+                plain_mate(&pos, seen_past_the_king(&pos)).map(|mv| mv.to_uci(false).to_string());
             assert_eq!(found.as_deref(), Some(mate), "{text}");
         }
     }
@@ -668,7 +683,8 @@ mod tests {
             ("7k/8/6K1/8/8/8/8/1Q6 w - - 0 1", "b1b8"),
             ("6rk/6pp/8/6N1/8/8/8/6K1 w - - 0 1", "g5f7"),
         ] {
-            let found = plain_mate(&fen(text)).map(|mv| mv.to_uci(false).to_string());
+            let found = plain_mate(&fen(text), seen_past_the_king(&fen(text)))
+                .map(|mv| mv.to_uci(false).to_string());
             assert_eq!(found.as_deref(), Some(mate), "{text}");
         }
     }

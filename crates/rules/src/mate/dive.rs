@@ -12,7 +12,7 @@
 //! loser, which never captures by choice, is not left only captures).
 
 use crate::bitboard::Bitboard;
-use crate::mate::checks::{attacked_squares, plain_mate};
+use crate::mate::checks::{attacked_squares, plain_mate, seen_past_the_king};
 use crate::mate::guide::distance;
 use crate::mate::keys::key_after;
 use crate::movegen::Sink;
@@ -54,11 +54,12 @@ pub(crate) fn dive(
     let plies = MAX_PLIES.min(usize::try_from(limit).unwrap_or(MAX_PLIES));
     for ply in 0..plies {
         let choices = if p.turn() == winner {
-            if let Some(mate) = plain_mate(&p) {
+            let attacked = seen_past_the_king(&p);
+            if let Some(mate) = plain_mate(&p, attacked) {
                 line.push(mate);
                 return (Some(line), ply as u64 + 1);
             }
-            winner_best(&p)
+            winner_best(&p, attacked)
         } else {
             loser_best(&p, winner, plan)
         };
@@ -166,16 +167,18 @@ struct LoserView {
 
 /// [`best`] with [`winner_score`], generating the moves that score most first: captures and
 /// pawn moves, then, only if fewer than [`CHOICES`] of those score above [`MAX_QUIET`], the
-/// other moves (most positions with pawns need no more).
-fn winner_best(pos: &Position) -> [Option<Move>; CHOICES] {
+/// other moves (most positions with pawns need no more). `attacked`: the squares the winner
+/// attacks ([`seen_past_the_king`]); the captures are looked for only where one of the loser's
+/// men stands on them.
+fn winner_best(pos: &Position, attacked: Bitboard) -> [Option<Move>; CHOICES] {
     const PAWN: u8 = 1 << Role::Pawn as u8;
     let theirs = pos.by_color(!pos.turn());
     let mut choose = Choose {
         score: winner_score,
         best: [None; CHOICES],
     };
-    if theirs.more_than_one() {
-        // (Else the loser has only its king: nothing to take.)
+    if (theirs & attacked).without(pos.king_of(!pos.turn())).any() {
+        // (Else none of the loser's men is attacked: nothing to take.)
         pos.generate::<true, _>(ALL_ROLES & !PAWN, theirs, &mut choose);
     }
     if (pos.by_color(pos.turn()) & pos.by_role(Role::Pawn)).any() {
@@ -575,7 +578,7 @@ mod tests {
             let score = |choices: [Option<Move>; CHOICES]| {
                 choices.map(|mv| mv.map(|mv| winner_score(pos, mv)))
             };
-            let staged = score(winner_best(pos));
+            let staged = score(winner_best(pos, seen_past_the_king(pos)));
             let plain = score(best(pos, winner_score));
             assert_eq!(staged, plain, "{}", pos.to_fen());
             checked += 1;
@@ -640,7 +643,8 @@ mod tests {
             ("4k3/p7/8/8/8/7p/8/4K3 b - - 0 1", "h3h2"),
             ("4k3/8/8/8/2P5/8/P7/4K3 w - - 0 1", "c4c5"),
         ] {
-            let best = winner_best(&fen(text))[0].map(|mv| mv.to_uci(false).to_string());
+            let best = winner_best(&fen(text), seen_past_the_king(&fen(text)))[0]
+                .map(|mv| mv.to_uci(false).to_string());
             assert_eq!(best.as_deref(), Some(push), "{text}");
         }
     }
