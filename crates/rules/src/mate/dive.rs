@@ -102,7 +102,8 @@ fn best(pos: &Position, score: impl Fn(&Position, Move) -> i32) -> [Option<Move>
 
 /// [`best`] with [`loser_score`], for the loser to move by `plan`. Shedding, the men's moves
 /// onto squares the winner attacks (which score above every other move) are generated first,
-/// and the rest only if fewer than [`CHOICES`] of those exist.
+/// and the rest only if fewer than [`CHOICES`] of those exist; shedding or rushing, the king's
+/// moves before the other men's.
 fn loser_best(pos: &Position, winner: Color, plan: Plan) -> [Option<Move>; CHOICES] {
     const KING: u8 = 1 << Role::King as u8;
     let view = LoserView {
@@ -121,20 +122,36 @@ fn loser_best(pos: &Position, winner: Color, plan: Plan) -> [Option<Move>; CHOIC
         score: |pos: &Position, mv| loser_score(pos, &view, mv),
         best: [None; CHOICES],
     };
-    if plan != Plan::Shed {
-        pos.generate::<true, _>(ALL_ROLES, Bitboard::FULL, &mut choose);
-        return choose.best.map(|choice| choice.map(|(_, mv)| mv));
-    }
-    let offered = view.attacked & !pos.occupied();
-    if may_step_onto(pos, offered) {
-        pos.generate::<true, _>(ALL_ROLES & !KING, offered, &mut choose);
-    }
-    if choose.best[CHOICES - 1].is_none() {
-        // (The king's own moves onto `offered` are illegal: those squares are attacked.)
-        pos.generate::<true, _>(ALL_ROLES, !offered, &mut choose);
+    let rest = match plan {
+        Plan::Wall => {
+            pos.generate::<true, _>(ALL_ROLES, Bitboard::FULL, &mut choose);
+            return choose.best.map(|choice| choice.map(|(_, mv)| mv));
+        }
+        Plan::Rush => Bitboard::FULL,
+        Plan::Shed => {
+            let offered = view.attacked & !pos.occupied();
+            if may_step_onto(pos, offered) {
+                pos.generate::<true, _>(ALL_ROLES & !KING, offered, &mut choose);
+            }
+            if choose.best[CHOICES - 1].is_some() {
+                return choose.best.map(|choice| choice.map(|(_, mv)| mv));
+            }
+            // (The king's own moves onto `offered` are illegal: those squares are attacked.)
+            !offered
+        }
+    };
+    // The king's moves that take nothing rate above every other move left: the men's moves
+    // are generated only if fewer than [`CHOICES`] of those exist.
+    pos.generate::<true, _>(KING, rest, &mut choose);
+    if choose.best[CHOICES - 1].is_none_or(|(s, _)| s < MAN_ELSEWHERE) {
+        pos.generate::<true, _>(ALL_ROLES & !KING, rest, &mut choose);
     }
     choose.best.map(|choice| choice.map(|(_, mv)| mv))
 }
+
+/// The [`loser_score`] of a man's move (not the king's) that takes nothing, rushing, or
+/// shedding onto a square the winner does not attack: below every such move of the king.
+const MAN_ELSEWHERE: i32 = -10;
 
 /// Whether a man of the side to move other than its king may step onto one of the empty
 /// squares `onto`: `false` only where it has no such man but pawns, and none of their steps
@@ -462,7 +479,7 @@ fn loser_score(pos: &Position, view: &LoserView, mv: Move) -> i32 {
         return if mv.role() == Role::King {
             -distance(to, pos.king_of(winner))
         } else {
-            -10
+            MAN_ELSEWHERE
         };
     }
     if mv.role() == Role::King {
@@ -475,7 +492,7 @@ fn loser_score(pos: &Position, view: &LoserView, mv: Move) -> i32 {
             if view.attacked.contains(to) {
                 100 * value(mv.role())
             } else {
-                -10
+                MAN_ELSEWHERE
             }
         }
         Plan::Wall | Plan::Rush => {
