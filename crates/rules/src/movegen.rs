@@ -284,6 +284,30 @@ impl Position {
         })
     }
 
+    /// The squares the men of `by` attack, given the occupied squares (a pawn's are the two it
+    /// may take on, whether a man stands there or not).
+    pub(crate) fn attacked_by(&self, by: Color, occupied: Bitboard) -> Bitboard {
+        let ours = self.by_color(by);
+        let queens = self.by_role(Role::Queen);
+        let pawns = ours & self.by_role(Role::Pawn);
+        let (west, east) = (pawns & !Bitboard::FILE_A, pawns & !Bitboard::FILE_H);
+        let mut attacked = attacks::king(self.king_of(by))
+            | match by {
+                Color::White => west.shift(7) | east.shift(9),
+                Color::Black => west.shift(-9) | east.shift(-7),
+            };
+        for sq in ours & self.by_role(Role::Knight) {
+            attacked |= attacks::knight(sq);
+        }
+        for sq in ours & (self.by_role(Role::Bishop) | queens) {
+            attacked |= attacks::bishop(sq, occupied);
+        }
+        for sq in ours & (self.by_role(Role::Rook) | queens) {
+            attacked |= attacks::rook(sq, occupied);
+        }
+        attacked
+    }
+
     /// The pieces of the side to move that are pinned to their king.
     pub fn pinned(&self) -> Bitboard {
         let us = self.turn;
@@ -326,11 +350,16 @@ impl Position {
         if has(roles, Role::King) {
             let mut targets = attacks::king(king) & !ours & to_mask;
             if LEGAL {
+                // The squares the king may not step to, seen through the king itself: one
+                // attack map where it has two steps or more (cheaper than asking each square
+                // for its attackers), else the one square asked.
                 let without_king = occupied.without(king);
-                for to in targets {
-                    if self.attackers_to(to, them, without_king).any() {
-                        targets = targets.without(to);
-                    }
+                if targets.more_than_one() {
+                    targets &= !self.attacked_by(them, without_king);
+                } else if let Some(to) = targets.first()
+                    && self.attackers_to(to, them, without_king).any()
+                {
+                    targets = Bitboard::EMPTY;
                 }
             }
             sink.piece(self, Role::King, king, targets);

@@ -13,7 +13,6 @@
 
 use crate::attacks;
 use crate::bitboard::Bitboard;
-use crate::mate::checks::attacked_squares;
 use crate::mate::keys::{KeySet, key_after};
 use crate::mate::locked::{self, can_fill, king_spread};
 use crate::mate::queue::BucketQueue;
@@ -85,7 +84,7 @@ fn rating(pos: &Position, winner: Color, plan: &Plan) -> i32 {
     let loser = !winner;
     let occupied = pos.occupied();
     let theirs = pos.by_color(winner);
-    let hot = attacked_squares(pos, winner, occupied) & !theirs;
+    let hot = pos.attacked_by(winner, occupied) & !theirs;
     let free = !theirs & !hot;
     // King steps to the target, a hot square costing HOT_STEP: layers of a breadth-first
     // spread, remembering the last HOT_STEP layers.

@@ -2,8 +2,8 @@
 //! search asks it of every position it rates ([`super::guide`]), so it generates only the moves
 //! that may give check (those landing where their piece attacks the king, those that may uncover
 //! a line, promotions, castling, en passant) and plays only those. The greedy dives ask a
-//! cheaper test that may miss a mate ([`plain_mate`]), and the squares a side attacks
-//! ([`attacked_squares`]).
+//! cheaper test that may miss a mate ([`plain_mate`]), given the squares the side to move
+//! attacks seen through the enemy king ([`seen_past_the_king`]).
 
 use crate::attacks;
 use crate::bitboard::Bitboard;
@@ -60,7 +60,7 @@ pub(crate) fn open_squares(pos: &Position) -> Bitboard {
     let us = pos.turn();
     let king = pos.king_of(!us);
     let seen_through = pos.occupied().without(king);
-    attacks::king(king) & !pos.by_color(!us) & !attacked_squares(pos, us, seen_through)
+    attacks::king(king) & !pos.by_color(!us) & !pos.attacked_by(us, seen_through)
 }
 
 /// Whether the side to move has a check: [`threat`]'s second answer, without looking for a
@@ -128,7 +128,7 @@ pub(crate) fn plain_mate(pos: &Position, attacked: Bitboard) -> Option<Move> {
 /// them).
 pub(crate) fn seen_past_the_king(pos: &Position) -> Bitboard {
     let us = pos.turn();
-    attacked_squares(pos, us, pos.occupied().without(pos.king_of(!us)))
+    pos.attacked_by(us, pos.occupied().without(pos.king_of(!us)))
 }
 
 /// [`plain_mate`], given the [`seen_past_the_king`] squares, looking at the moves of the roles
@@ -235,24 +235,6 @@ fn king_takes(pos: &Position, mv: Move) -> bool {
 /// covers six of them at most (a queen next to the king: the square it lands on, and five the
 /// king cannot step to along its lines); more need a second line opened.
 const MAX_OPEN: u32 = 6;
-
-/// The squares the men of `by` attack, given the occupied squares.
-pub(crate) fn attacked_squares(pos: &Position, by: Color, occupied: Bitboard) -> Bitboard {
-    let ours = pos.by_color(by);
-    let queens = pos.by_role(Role::Queen);
-    let mut attacked =
-        attacks::king(pos.king_of(by)) | pawn_attacks(by, ours & pos.by_role(Role::Pawn));
-    for sq in ours & pos.by_role(Role::Knight) {
-        attacked |= attacks::knight(sq);
-    }
-    for sq in ours & (pos.by_role(Role::Bishop) | queens) {
-        attacked |= attacks::bishop(sq, occupied);
-    }
-    for sq in ours & (pos.by_role(Role::Rook) | queens) {
-        attacked |= attacks::rook(sq, occupied);
-    }
-    attacked
-}
 
 /// The squares a `role` of `color` on `sq` attacks, given the occupied squares.
 fn reach(role: Role, color: Color, sq: Square, occupied: Bitboard) -> Bitboard {

@@ -12,7 +12,7 @@
 //! loser, which never captures by choice, is not left only captures).
 
 use crate::bitboard::Bitboard;
-use crate::mate::checks::{attacked_squares, plain_mate, seen_past_the_king};
+use crate::mate::checks::{plain_mate, seen_past_the_king};
 use crate::mate::guide::distance;
 use crate::mate::keys::key_after;
 use crate::movegen::Sink;
@@ -110,7 +110,7 @@ fn loser_best(pos: &Position, winner: Color, plan: Plan) -> [Option<Move>; CHOIC
         winner,
         plan,
         attacked: match plan {
-            Plan::Shed => attacked_squares(pos, winner, pos.occupied()),
+            Plan::Shed => pos.attacked_by(winner, pos.occupied()),
             Plan::Wall | Plan::Rush => Bitboard::EMPTY,
         },
         paths: match plan {
@@ -622,7 +622,7 @@ mod tests {
                     winner,
                     plan,
                     attacked: match plan {
-                        Plan::Shed => attacked_squares(pos, winner, pos.occupied()),
+                        Plan::Shed => pos.attacked_by(winner, pos.occupied()),
                         _ => Bitboard::EMPTY,
                     },
                     paths: match plan {

@@ -28,7 +28,7 @@
 
 use crate::attacks;
 use crate::bitboard::Bitboard;
-use crate::mate::checks::{any_check, attacked_squares, threat};
+use crate::mate::checks::{any_check, threat};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::types::{Color, Role, Square};
@@ -67,7 +67,7 @@ pub(crate) fn estimate(pos: &Position, winner: Color, guide: Guide) -> (i32, Opt
     let occupied = pos.occupied();
     let ours = pos.by_color(winner);
     let open =
-        attacks::king(loser_king) & !pos.by_color(loser) & !attacked_squares(pos, winner, occupied);
+        attacks::king(loser_king) & !pos.by_color(loser) & !pos.attacked_by(winner, occupied);
     let flights = open.count() as i32;
     let mut h = FLIGHT * flights;
     let mut nearest = 8;
