@@ -220,8 +220,8 @@ impl Position {
     }
 
     /// Whether the side to move has a legal move. Cheaper than counting them, above all in check
-    /// (the check-mark test after every checking move): the king's steps come first and the
-    /// first safe one answers; in double check nothing else can help; against a single checker
+    /// (the check-mark test after every checking move): the king's steps come first (against one
+    /// attack map where it has two or more), and a safe one answers; in double check nothing else can help; against a single checker
     /// only captures of it and blocks are looked for; castling comes last.
     pub fn has_legal_moves(&self) -> bool {
         const KING: u8 = 1 << Role::King as u8;
@@ -230,10 +230,17 @@ impl Position {
         let king = self.king_of(us);
         let occupied = self.occupied();
         let without_king = occupied.without(king);
-        for to in attacks::king(king) & !self.by_color(us) {
-            if self.attackers_to(to, them, without_king).is_empty() {
-                return true;
-            }
+        // The king's steps first, against one attack map where it has two or more.
+        let steps = attacks::king(king) & !self.by_color(us);
+        let safe = if steps.more_than_one() {
+            (steps & !self.attacked_by(them, without_king)).any()
+        } else {
+            steps
+                .first()
+                .is_some_and(|to| self.attackers_to(to, them, without_king).is_empty())
+        };
+        if safe {
+            return true;
         }
         let checkers = self.attackers_to(king, them, occupied);
         if checkers.more_than_one() {
