@@ -50,7 +50,7 @@ pub struct MateAnswer {
     helpmate: Option<Vec<String>>,
     /// The stage that decided (None when undecided), as `arbiter moves` names it in its JSON:
     /// for False "over", "material", "blocked", "look_ahead", "quick" or "search"; for True
-    /// "over", "dive", "quick" or "search".
+    /// "over", "probe", "dive", "quick" or "search".
     proof: Option<&'static str>,
     /// The command line's words: "white can mate: e2e4 ... (a helpmate)", "black cannot mate
     /// (proved: too little material)", "white: not decided within 1000000 positions".

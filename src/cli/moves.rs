@@ -18,8 +18,8 @@
 //! `proof` the stage that decided each side (`null` when undecided): for a `false`, `over` (the
 //! game is over on the board), `material`, `blocked` (the locked-position proof), `look_ahead`
 //! (every legal move leaves too little material or ends the game), `quick` or `search` (every
-//! reachable position visited); for a `true`, `over` (the side has mated), `dive`, `quick` or
-//! `search` (where the helpmate was found).
+//! reachable position visited); for a `true`, `over` (the side has mated), `probe`, `dive`,
+//! `quick` or `search` (where the helpmate was found).
 //!
 //! How hard the search tries is `--limit NODES`, positions per side, 1,000,000 by default (for
 //! `--file` too, as export rules every game): a safety valve for positions built to be slow,

@@ -12,8 +12,8 @@
 //! the two test sets of `testdata/chasolver/`. `--nodes` is the search's limit per side (the
 //! default of `moves`), `--step K` takes every K-th position only, `--list` prints every
 //! undecided side, `--slow MS` every side that took at least MS milliseconds (its time, nodes,
-//! tier and answer), `--tier T` every side the tier named `T` (`dive`, `quick`, `search`...)
-//! decided, with its nodes and microseconds. `--shortest P` measures how far the dives' lines
+//! tier and answer), `--tier T` every side the tier named `T` (`probe`, `dive`, `quick`,
+//! `search`...) decided, with its nodes and microseconds. `--shortest P` measures how far the dives' lines
 //! are from the shortest helpmates: for every side the dives decided, an exact search of every
 //! line of at most P plies (by iterative deepening, at most [`SHORTEST_NODES`] positions a side)
 //! gives the shortest helpmate's length, printed as a table beside the dive's. A wrong answer, or a helpmate that does not replay

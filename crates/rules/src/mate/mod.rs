@@ -16,10 +16,13 @@
 //!    that the side can never check, or never without leaving the king a flight;
 //! 4. one move ahead ([`lookahead`]): every legal move leaves the game over or the side without
 //!    mating material;
-//! 5. three greedy dives: one line of play each, by a simple rule, tested for a plain mate in one
+//! 5. the probe (a private module, `probe`): a few short mates planned backwards from the
+//!    loser's king (a winner's man that can check it within two moves, the king's open squares
+//!    filled by the loser's men), each played move by move, kept only if it ends in mate;
+//! 6. three greedy dives: one line of play each, by a simple rule, tested for a plain mate in one
 //!    at every move of the winner (most positions of real games are decided here, in
 //!    microseconds);
-//! 6. the search: a best-first walk of the reachable positions guided toward mates, then an
+//! 7. the search: a best-first walk of the reachable positions guided toward mates, then an
 //!    exhaustive depth-first walk that either meets a mate or proves, by visiting every
 //!    reachable position, that none exists, and last a walk aimed at one planned mate
 //!    (a private module, `aim`), which can only find one.
@@ -56,6 +59,7 @@ mod keys;
 pub mod locked;
 pub mod lookahead;
 mod mirror;
+mod probe;
 mod queue;
 pub mod ruling;
 mod search;
@@ -128,6 +132,8 @@ pub enum Tier {
     /// One move ahead: every legal move leaves the position over, or the side without mating
     /// material ([`cannot_mate_after_any_move`]).
     LookAhead,
+    /// The probe: a short mate planned backwards from the loser's king, played to mate.
+    Probe,
     /// The greedy dive: one line of play that ends in a mate.
     Dive,
     /// The first [`QUICK_NODES`] positions of the search: a helpmate found, or (rarely) every
@@ -139,14 +145,15 @@ pub enum Tier {
 }
 
 impl Tier {
-    /// The stage's name in output: `over`, `material`, `blocked`, `look_ahead`, `quick`,
-    /// `search`.
+    /// The stage's name in output: `over`, `material`, `blocked`, `look_ahead`, `probe`,
+    /// `dive`, `quick`, `search`.
     pub fn name(self) -> &'static str {
         match self {
             Tier::Over => "over",
             Tier::Material => "material",
             Tier::Blocked => "blocked",
             Tier::LookAhead => "look_ahead",
+            Tier::Probe => "probe",
             Tier::Dive => "dive",
             Tier::Quick => "quick",
             Tier::Search => "search",
@@ -161,7 +168,9 @@ impl Tier {
             Tier::Material => "too little material",
             Tier::Blocked => "a blocked position",
             Tier::LookAhead => "every legal move leaves too little material or ends the game",
-            Tier::Dive | Tier::Quick | Tier::Search => "no position it can reach is a mate",
+            Tier::Probe | Tier::Dive | Tier::Quick | Tier::Search => {
+                "no position it can reach is a mate"
+            }
         }
     }
 }

@@ -8,6 +8,7 @@ use crate::mate::guide::Guide;
 use crate::mate::locked::{blocked_pawns, cannot_mate_locked};
 use crate::mate::lookahead::cannot_mate_after_any_move;
 use crate::mate::mirror::{line_back, mirrored};
+use crate::mate::probe::probe;
 use crate::mate::search::{Found, Promotions, Searcher};
 use crate::mate::shorten::shortened;
 use crate::mate::statics::material_cannot_mate;
@@ -48,7 +49,8 @@ impl Solver {
 
     /// Whether `side` can still checkmate its opponent from `pos`, and which stage decided it:
     /// the game over on the board, material, the locked-position proof (when pawns are blocked),
-    /// one move ahead, then, within `limits` (0: none of them), three greedy dives and the search.
+    /// one move ahead, then, within `limits` (0: none of them), the short-helpmate probe, three
+    /// greedy dives and the search.
     pub fn judge(&mut self, pos: &Position, side: Color, limits: &MateLimits) -> Verdict {
         let verdict = |answer, tier, nodes| Verdict {
             answer,
@@ -77,7 +79,12 @@ impl Solver {
         if limits.nodes == 0 {
             return verdict(CanMate::Unknown, Tier::Search, 0);
         }
-        let mut spent = 0;
+        let (line, mut spent) = probe(pos, side, limits.nodes);
+        if let Some(line) = line {
+            // Played move by move from the legal moves, ending in mate.
+            debug_assert!(replays_to_mate(pos, side, &line));
+            return verdict(CanMate::Yes(line), Tier::Probe, spent);
+        }
         for plan in [Plan::Shed, Plan::Wall, Plan::Rush] {
             let (line, plies) = dive(pos, side, plan, limits.nodes - spent);
             spent += plies;
