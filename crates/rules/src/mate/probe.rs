@@ -17,7 +17,6 @@
 
 use crate::attacks;
 use crate::bitboard::Bitboard;
-use crate::mate::checks::attacked_squares;
 use crate::mate::locked::{king_spread, pawn_attacks, pushes};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
@@ -102,7 +101,7 @@ fn collect(pos: &Position, winner: Color, plans: &mut [Option<Plan>; TRIES]) {
     let loser = !winner;
     let king = pos.king_of(loser);
     let occupied = pos.occupied();
-    let attacked = attacked_squares(pos, winner, occupied.without(king));
+    let attacked = pos.attacked_by(winner, occupied.without(king));
     let losers = pos.by_color(!winner).without(king);
     // The king mated where it stands, or after a step, only in a net: few open squares next to
     // it (neither its men's nor attacked by the winner).
