@@ -175,14 +175,20 @@ pub(super) struct Buffers(Mutex<Vec<Vec<u8>>>);
 
 impl Buffers {
     /// A buffer of at least `room` bytes, all initialised (what they hold is of no use), to read
-    /// into.
+    /// into. A new one has a quarter more, for the start of a game carried over from the part
+    /// before: a buffer kept is too small only after a long game, and is then replaced, not grown
+    /// (growing doubles it, and copies what it holds).
     pub(super) fn get(&self, room: usize) -> Vec<u8> {
         let spare = self.0.lock().unwrap_or_else(PoisonError::into_inner).pop();
-        let mut buffer = spare.unwrap_or_default();
-        if buffer.len() < room {
-            buffer.resize(room, 0);
+        match spare {
+            Some(mut buffer) if buffer.capacity() >= room => {
+                if buffer.len() < room {
+                    buffer.resize(room, 0);
+                }
+                buffer
+            }
+            _ => vec![0; room + room / 4],
         }
-        buffer
     }
 
     /// Keeps `buffer` for later, unless enough are kept (those of a window of parts) or it grew
