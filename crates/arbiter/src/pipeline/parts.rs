@@ -261,6 +261,32 @@ mod tests {
     }
 
     #[test]
+    fn a_buffer_kept_comes_back_as_it_was_and_one_too_small_is_replaced() {
+        let buffers = Buffers::default();
+        // A new buffer: room to read into, and a quarter more for a game carried over.
+        let new = buffers.get(PART_BYTES);
+        assert_eq!(new.len(), PART_BYTES + PART_BYTES / 4);
+        // A part's buffer comes back with its bytes, cut where the part ended: it is read into
+        // as it is, zeroed only past where it was cut.
+        let mut part = new;
+        part.fill(b'x');
+        part.truncate(PART_BYTES - 100);
+        let capacity = part.capacity();
+        buffers.put(part);
+        let again = buffers.get(PART_BYTES);
+        assert_eq!(again.capacity(), capacity, "the same buffer");
+        assert_eq!(again.len(), PART_BYTES);
+        assert!(again[..PART_BYTES - 100].iter().all(|&b| b == b'x'));
+        assert!(again[PART_BYTES - 100..].iter().all(|&b| b == 0));
+        // Too small for the room asked: a new one, not the old one grown.
+        buffers.put(again);
+        let room = 2 * PART_BYTES;
+        let larger = buffers.get(room);
+        assert_eq!(larger.len(), room + room / 4);
+        assert!(larger.iter().all(|&b| b == 0));
+    }
+
+    #[test]
     fn parts_start_where_games_start_and_come_back_after_a_stretch_read_in_order() {
         // Plain games, then 6 MB in which no game surely starts (each ends on a line with a
         // quote), then plain games again.
