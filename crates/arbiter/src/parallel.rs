@@ -502,6 +502,9 @@ struct WindowState {
     /// The weight of the batches produced and not consumed, and of the results waiting.
     in_flight: usize,
     closed: bool,
+    /// Threads waiting for the window to move: it is signalled only if there are some (a
+    /// signal is a system call, and results are consumed a thousand times on 64 MB).
+    waiting: usize,
 }
 
 impl Window {
@@ -516,6 +519,7 @@ impl Window {
                 },
                 in_flight: 0,
                 closed: false,
+                waiting: 0,
             }),
             moved: Condvar::new(),
         }
@@ -530,10 +534,7 @@ impl Window {
             && (sequence >= state.next.sequence + self.size
                 || state.in_flight.saturating_add(weight) > self.bytes)
         {
-            state = self
-                .moved
-                .wait(state)
-                .unwrap_or_else(PoisonError::into_inner);
+            state = self.wait(state);
         }
         state.in_flight += weight;
         !state.closed
@@ -545,12 +546,27 @@ impl Window {
     fn wait_to_go_on(&self, at: Place) -> bool {
         let mut state = lock(&self.state);
         while !state.closed && state.in_flight > self.bytes && state.next <= at {
-            state = self
-                .moved
-                .wait(state)
-                .unwrap_or_else(PoisonError::into_inner);
+            state = self.wait(state);
         }
         !state.closed
+    }
+
+    /// Waits for the window to move, counted among the threads waiting.
+    fn wait<'s>(&self, mut state: MutexGuard<'s, WindowState>) -> MutexGuard<'s, WindowState> {
+        state.waiting += 1;
+        let mut state = self
+            .moved
+            .wait(state)
+            .unwrap_or_else(PoisonError::into_inner);
+        state.waiting -= 1;
+        state
+    }
+
+    /// Wakes the threads waiting for the window to move, if any.
+    fn wake_waiting(&self, state: &WindowState) {
+        if state.waiting > 0 {
+            self.moved.notify_all();
+        }
     }
 
     /// No longer counts a batch of `weight` bytes in flight: it was not handed out after all.
@@ -569,13 +585,13 @@ impl Window {
         let mut state = lock(&self.state);
         state.in_flight -= weight;
         state.next = next;
-        self.moved.notify_all();
+        self.wake_waiting(&state);
     }
 
     fn close(&self) {
         let mut state = lock(&self.state);
         state.closed = true;
-        self.moved.notify_all();
+        self.wake_waiting(&state);
     }
 }
 

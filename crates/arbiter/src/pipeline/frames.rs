@@ -30,7 +30,7 @@ use arbiter_io::input::{Source, StoredBytes};
 
 use super::Observer;
 use super::decoding::Decoding;
-use super::task::{Feed, Offer, Task};
+use super::task::{Feed, Offer, Task, fill_from};
 
 /// Runs sent to the workers ahead of the one being cut: two, and one more per this many jobs.
 /// Decoding a run takes a fifth of the time parsing it does, or less: so a run is decoded long
@@ -257,63 +257,74 @@ impl<'a> FrameFeed<'a> {
         Ok(())
     }
 
-    /// Appends up to `want` decoded bytes to `buf`, offering runs through `offer` if given (else
-    /// decoding them here); fewer only at the end of the file or on a failure (after the bytes
-    /// before it).
+    /// Fills `buf` with decoded bytes, offering runs through `offer` if given (else decoding them
+    /// here): how many, fewer only at the end of the file or on a failure, which comes after them.
     fn read_into(
         &mut self,
-        buf: &mut Vec<u8>,
-        want: usize,
+        buf: &mut [u8],
         mut offer: Option<&mut Offer<'_>>,
-    ) -> io::Result<usize> {
+    ) -> (usize, Option<io::Error>) {
         if let Some(offer) = &mut offer
             && !self.unoffered.is_empty()
         {
             self.send_ahead(&mut **offer);
         }
-        let start = buf.len();
-        while buf.len() - start < want {
-            let left = want - (buf.len() - start);
+        let mut filled = 0;
+        while filled < buf.len() {
             if let Some(rest) = &mut self.rest {
-                rest.take(left as u64).read_to_end(buf)?;
-                break;
+                let (read, error) = fill_from(rest, &mut buf[filled..]);
+                return (filled + read, error);
             }
             if self.at == self.current.len() {
                 let more = match &mut offer {
-                    Some(offer) => self.next_run(Some(&mut **offer))?,
-                    None => self.next_run(None)?,
+                    Some(offer) => self.next_run(Some(&mut **offer)),
+                    None => self.next_run(None),
                 };
-                if !more && self.rest.is_none() {
-                    break;
+                match more {
+                    Ok(false) if self.rest.is_none() => break,
+                    Ok(_) => continue,
+                    Err(error) => return (filled, Some(error)),
                 }
-                continue;
             }
-            let end = self.current.len().min(self.at + left);
-            buf.extend_from_slice(&self.current[self.at..end]);
-            self.at = end;
+            let n = (self.current.len() - self.at).min(buf.len() - filled);
+            buf[filled..filled + n].copy_from_slice(&self.current[self.at..self.at + n]);
+            (self.at, filled) = (self.at + n, filled + n);
         }
-        Ok(buf.len() - start)
+        (filled, None)
     }
 }
 
 impl Feed for FrameFeed<'_> {
-    fn fill(&mut self, buf: &mut Vec<u8>, want: usize, offer: &mut Offer<'_>) -> io::Result<usize> {
-        self.read_into(buf, want, Some(offer))
+    fn fill(&mut self, buf: &mut [u8], offer: &mut Offer<'_>) -> (usize, Option<io::Error>) {
+        self.read_into(buf, Some(offer))
     }
 
     fn here(&mut self) -> impl Read + '_ {
-        Here(self)
+        Here {
+            feed: self,
+            failure: None,
+        }
     }
 }
 
 /// The feed read here, in order: runs not sent yet are decoded on this thread.
-struct Here<'f, 'a>(&'f mut FrameFeed<'a>);
+struct Here<'f, 'a> {
+    feed: &'f mut FrameFeed<'a>,
+    /// A failure met after some bytes, given out at the next read (after them).
+    failure: Option<io::Error>,
+}
 
 impl Read for Here<'_, '_> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let mut bytes = Vec::with_capacity(buf.len());
-        let n = self.0.read_into(&mut bytes, buf.len(), None)?;
-        buf[..n].copy_from_slice(&bytes);
-        Ok(n)
+        if let Some(failure) = self.failure.take() {
+            return Err(failure);
+        }
+        match self.feed.read_into(buf, None) {
+            (0, Some(failure)) => Err(failure),
+            (read, failure) => {
+                self.failure = failure;
+                Ok(read)
+            }
+        }
     }
 }

@@ -72,8 +72,10 @@ pub(super) fn read_in_parts<F: GameFormatter>(
         lines_per_game,
         ..
     } = cutting;
-    // The bytes of the next part so far, from a game's start at `offset`, on line `line`.
+    // The bytes of the next part so far, `pending[..filled]`, from a game's start at `offset`,
+    // on line `line`; the rest of `pending` is room to read into, initialised.
     let mut pending = buffers.get(part_bytes);
+    let mut filled = 0;
     let (mut offset, mut line) = (cutting.offset, cutting.line);
     // Where in `pending` to look for the next game's start: bytes before were looked at.
     let mut from = 0;
@@ -82,11 +84,13 @@ pub(super) fn read_in_parts<F: GameFormatter>(
             // Every game from here on starts past the games to read.
             return Some(());
         }
-        let filled = source.fill(&mut pending, part_bytes, &mut |task| sink.offer(task));
-        let (ended, error) = match filled {
-            Ok(n) => (n < part_bytes, None),
-            Err(error) => (true, Some(error)),
-        };
+        if pending.len() < filled + part_bytes {
+            pending.resize(filled + part_bytes, 0);
+        }
+        let room = &mut pending[filled..filled + part_bytes];
+        let (read, error) = source.fill(room, &mut |task| sink.offer(task));
+        filled += read;
+        let ended = read < part_bytes || error.is_some();
         observer.input(at.stored());
         let part = |bytes, end| Part {
             source: Arc::clone(name),
@@ -100,17 +104,19 @@ pub(super) fn read_in_parts<F: GameFormatter>(
             lines_per_game,
         };
         if ended {
-            if pending.is_empty() && error.is_none() {
+            if filled == 0 && error.is_none() {
                 return Some(());
             }
+            pending.truncate(filled);
             return sink
                 .send(Task::Part(part(pending, PartEnd::Last(error))))
                 .then_some(());
         }
-        match last_game_start(&pending, from) {
+        match last_game_start(&pending[..filled], from) {
             Some(start) => {
-                let mut rest = buffers.get(pending.len() - start + part_bytes);
-                rest.extend_from_slice(&pending[start..]);
+                let carried = filled - start;
+                let mut rest = buffers.get(carried + part_bytes);
+                rest[..carried].copy_from_slice(&pending[start..filled]);
                 pending.truncate(start);
                 let lines = line_ends(&pending);
                 let bytes = std::mem::replace(&mut pending, rest);
@@ -119,12 +125,13 @@ pub(super) fn read_in_parts<F: GameFormatter>(
                 }
                 offset += start as u64;
                 line += lines;
-                from = 0;
+                (filled, from) = (carried, 0);
             }
-            None if pending.len() >= MAX_PART_BYTES => {
+            None if filled >= MAX_PART_BYTES => {
                 // Read here, in order, past these bytes; then on in parts from the first game
                 // that starts a line.
-                let past = offset + pending.len() as u64;
+                let past = offset + filled as u64;
+                pending.truncate(filled);
                 let rest = io::Cursor::new(pending).chain(source.here());
                 let mut reader = Reader::new(name.to_string(), rest)
                     .starting_at(offset, line)
@@ -146,30 +153,42 @@ pub(super) fn read_in_parts<F: GameFormatter>(
                 };
                 let (unread, _) = rest.source.into_inner();
                 let unread = &unread.get_ref()[unread.position() as usize..];
-                pending = buffers.get(rest.bytes.len() + unread.len() + part_bytes);
-                pending.extend_from_slice(&rest.bytes);
-                pending.extend_from_slice(unread);
-                (offset, line, from) = (rest.offset, rest.line, 0);
+                let (read, carried) = (rest.bytes.len(), rest.bytes.len() + unread.len());
+                pending = buffers.get(carried + part_bytes);
+                pending[..read].copy_from_slice(&rest.bytes);
+                pending[read..carried].copy_from_slice(unread);
+                (offset, line, filled, from) = (rest.offset, rest.line, carried, 0);
             }
             // A tag line cut short at the end is looked at again.
-            None => from = pending.len().saturating_sub(TAG_LINE_LOOK_BACK),
+            None => from = filled.saturating_sub(TAG_LINE_LOOK_BACK),
         }
     }
 }
 
 /// Buffers of parts done with, for the next parts: the same few go round, so that memory does not
 /// creep up with the size of the input (as fresh buffers, freed on other threads, make it do).
+/// They keep their bytes, so that the next part is read into them as they are: a buffer is zeroed
+/// only where no part held bytes before (a 64 KiB memset a part, when each was cleared and read
+/// into through `read_to_end`).
 #[derive(Default)]
 pub(super) struct Buffers(Mutex<Vec<Vec<u8>>>);
 
 impl Buffers {
-    /// An empty buffer with room for `room` bytes.
+    /// A buffer of at least `room` bytes, all initialised (what they hold is of no use), to read
+    /// into. A new one has a quarter more, for the start of a game carried over from the part
+    /// before: a buffer kept is too small only after a long game, and is then replaced, not grown
+    /// (growing doubles it, and copies what it holds).
     pub(super) fn get(&self, room: usize) -> Vec<u8> {
         let spare = self.0.lock().unwrap_or_else(PoisonError::into_inner).pop();
-        let mut buffer = spare.unwrap_or_default();
-        buffer.clear();
-        buffer.reserve(room);
-        buffer
+        match spare {
+            Some(mut buffer) if buffer.capacity() >= room => {
+                if buffer.len() < room {
+                    buffer.resize(room, 0);
+                }
+                buffer
+            }
+            _ => vec![0; room + room / 4],
+        }
     }
 
     /// Keeps `buffer` for later, unless enough are kept (those of a window of parts) or it grew
@@ -239,6 +258,32 @@ mod tests {
             ));
         }
         text
+    }
+
+    #[test]
+    fn a_buffer_kept_comes_back_as_it_was_and_one_too_small_is_replaced() {
+        let buffers = Buffers::default();
+        // A new buffer: room to read into, and a quarter more for a game carried over.
+        let new = buffers.get(PART_BYTES);
+        assert_eq!(new.len(), PART_BYTES + PART_BYTES / 4);
+        // A part's buffer comes back with its bytes, cut where the part ended: it is read into
+        // as it is, zeroed only past where it was cut.
+        let mut part = new;
+        part.fill(b'x');
+        part.truncate(PART_BYTES - 100);
+        let capacity = part.capacity();
+        buffers.put(part);
+        let again = buffers.get(PART_BYTES);
+        assert_eq!(again.capacity(), capacity, "the same buffer");
+        assert_eq!(again.len(), PART_BYTES);
+        assert!(again[..PART_BYTES - 100].iter().all(|&b| b == b'x'));
+        assert!(again[PART_BYTES - 100..].iter().all(|&b| b == 0));
+        // Too small for the room asked: a new one, not the old one grown.
+        buffers.put(again);
+        let room = 2 * PART_BYTES;
+        let larger = buffers.get(room);
+        assert_eq!(larger.len(), room + room / 4);
+        assert!(larger.iter().all(|&b| b == 0));
     }
 
     #[test]

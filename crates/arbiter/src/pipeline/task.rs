@@ -58,11 +58,11 @@ pub(super) type Offer<'a> = dyn FnMut(Task) -> Result<bool, Task> + 'a;
 
 /// Where the bytes of an input come from, for [`read_in_parts`](super::parts::read_in_parts).
 pub(super) trait Feed {
-    /// Appends up to `want` bytes to `buf`, offering any work for the workers to `offer` (see
+    /// Fills `buf` with the input's next bytes, offering any work for the workers to `offer` (see
     /// [`Sink::offer`](crate::parallel::Sink::offer): the task back when their queue is full,
-    /// false once the run is shutting down); fewer bytes only at the end of the input or on a
-    /// failure, which comes after the bytes before it.
-    fn fill(&mut self, buf: &mut Vec<u8>, want: usize, offer: &mut Offer<'_>) -> io::Result<usize>;
+    /// false once the run is shutting down). Returns how many bytes it put there, fewer than
+    /// `buf.len()` only at the end of the input or on a failure, which comes after them.
+    fn fill(&mut self, buf: &mut [u8], offer: &mut Offer<'_>) -> (usize, Option<io::Error>);
     /// The rest of the input, read here.
     fn here(&mut self) -> impl Read + '_;
 }
@@ -71,11 +71,84 @@ pub(super) trait Feed {
 pub(super) struct Stream<R>(pub(super) R);
 
 impl<R: Read> Feed for Stream<R> {
-    fn fill(&mut self, buf: &mut Vec<u8>, want: usize, _: &mut Offer<'_>) -> io::Result<usize> {
-        (&mut self.0).take(want as u64).read_to_end(buf)
+    fn fill(&mut self, buf: &mut [u8], _: &mut Offer<'_>) -> (usize, Option<io::Error>) {
+        fill_from(&mut self.0, buf)
     }
 
     fn here(&mut self) -> impl Read + '_ {
         &mut self.0
+    }
+}
+
+/// Fills `buf` from `reader` with plain reads into it (no buffer of its own, nothing zeroed:
+/// `buf` is initialised already): how many bytes, fewer only at the end of the stream or on a
+/// failure, which comes after them.
+pub(super) fn fill_from(reader: &mut impl Read, buf: &mut [u8]) -> (usize, Option<io::Error>) {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match reader.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+            Err(error) => return (filled, Some(error)),
+        }
+    }
+    (filled, None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Gives out `bytes` a few at a time, interrupted every other read, then fails (if `fails`).
+    struct Trickle {
+        bytes: Vec<u8>,
+        at: usize,
+        reads: usize,
+        fails: bool,
+    }
+
+    impl Read for Trickle {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            self.reads += 1;
+            if self.reads.is_multiple_of(2) {
+                return Err(io::ErrorKind::Interrupted.into());
+            }
+            if self.at == self.bytes.len() && self.fails {
+                return Err(io::Error::other("broken"));
+            }
+            let n = buf.len().min(3).min(self.bytes.len() - self.at);
+            buf[..n].copy_from_slice(&self.bytes[self.at..self.at + n]);
+            self.at += n;
+            Ok(n)
+        }
+    }
+
+    fn trickle(text: &str, fails: bool) -> Trickle {
+        Trickle {
+            bytes: text.as_bytes().to_vec(),
+            at: 0,
+            reads: 0,
+            fails,
+        }
+    }
+
+    #[test]
+    fn a_fill_reads_on_past_short_and_interrupted_reads_and_keeps_the_bytes_before_a_failure() {
+        // Filled whole, over short and interrupted reads; what the buffer held is overwritten.
+        let mut buf = vec![b'#'; 8];
+        let mut source = trickle("[Event \"a\"]", false);
+        let (n, error) = fill_from(&mut source, &mut buf);
+        assert_eq!((n, error.is_none()), (8, true));
+        assert_eq!(&buf, b"[Event \"");
+        // The end of the stream: fewer bytes, no failure.
+        let (n, error) = fill_from(&mut source, &mut buf);
+        assert_eq!((n, error.is_none()), (3, true));
+        assert_eq!(&buf[..n], b"a\"]");
+        // A failure after some bytes: the bytes, then the failure.
+        let mut source = trickle("1. e4", true);
+        let (n, error) = fill_from(&mut source, &mut buf);
+        assert_eq!(&buf[..n], b"1. e4");
+        assert_eq!(error.map(|e| e.to_string()), Some("broken".to_owned()));
     }
 }
