@@ -25,9 +25,10 @@
 //! end of an unfinished buffer (closer than [`GUARD`] bytes) no token is read; a token the buffer
 //! cuts short runs to its end, and the next step asks for more input and drops the attempt.
 
+use super::clock::LICHESS_CLOCK_LEN;
 use super::lex::{
-    MAX_TAG_LINE, NeedMore, PlainComment, VARIATION_STOP, is_space, line_text_end, plain_comment,
-    plain_line_end, skip_plain_space, skip_tag_blanks, unescape,
+    MAX_TAG_LINE, NeedMore, PlainComment, VARIATION_STOP, clock_comment_at, is_space,
+    line_text_end, plain_comment, plain_line_end, skip_plain_space, skip_tag_blanks, unescape,
 };
 use super::location::{Encoding, GameInfo, Location};
 use super::movetext::{self, Defect, Step, Way};
@@ -328,6 +329,13 @@ impl Way for Buffered {
         start: usize,
         visitor: &mut V,
     ) -> Result<usize, Short> {
+        if self.wants_comments
+            && let Some((text, clock)) = clock_comment_at(bytes, start)
+        {
+            // Nearly every comment of a lichess archive: read at once, no search for its end.
+            visitor.clock_comment(clock, text, Location::at(start));
+            return Ok(start + LICHESS_CLOCK_LEN + 2);
+        }
         let len = Short::comment(&bytes[start + 1..], self.eof, &mut self.lines)?;
         if self.wants_comments {
             let Some(text) = comment_text(&bytes[start + 1..start + 1 + len]) else {
