@@ -64,6 +64,12 @@ impl Visitor for Everything {
     fn comment(&mut self, _: &str, location: Location) {
         self.locations.push(location);
     }
+    fn clock_comment(&mut self, clock: u32, text: &str, location: Location) {
+        // Counted apart from other comments, so that both ways must recognise the same ones.
+        assert_eq!(arbiter::pgn::lichess_clock(text.as_bytes()), Some(clock));
+        self.tokens += 1 + u64::from(clock);
+        self.locations.push(location);
+    }
     fn wants_comments(&self) -> bool {
         !self.skip_comments
     }

@@ -18,7 +18,7 @@
 //! A stop set is the set of bytes at which a search through some context must stop and look
 //! (see [`super::scan::find_any`]); the bytes between two stops mean nothing there.
 
-use super::clock::{LICHESS_CLOCK_LEN, lichess_clock};
+use super::clock::{LICHESS_CLOCK_LEN, lichess_clock_comment};
 
 // ---- Need more input -----------------------------------------------------------------------
 
@@ -500,12 +500,11 @@ pub(crate) fn plain_comment(
 /// [`comment_close`] would end it.
 #[inline(always)]
 pub(crate) fn clock_comment_at(bytes: &[u8], start: usize) -> Option<(&str, u32)> {
-    let body = start + 1;
-    let text = bytes.get(body..body + LICHESS_CLOCK_LEN)?;
-    if bytes.get(body + LICHESS_CLOCK_LEN) != Some(&b'}') {
-        return None;
-    }
-    let ms = lichess_clock(text)?;
+    let comment = bytes
+        .get(start..)?
+        .first_chunk::<{ LICHESS_CLOCK_LEN + 2 }>()?;
+    let ms = lichess_clock_comment(comment)?;
+    let text = &comment[1..LICHESS_CLOCK_LEN + 1];
     // SAFETY: the shape test passed only ASCII bytes (fixed ones, and `0` to `?`).
     Some((unsafe { std::str::from_utf8_unchecked(text) }, ms))
 }
