@@ -86,7 +86,11 @@ impl MoveAnnotations {
 pub(crate) fn lichess_eval_and_clock(bytes: &[u8]) -> Option<(Eval, Option<u32>, Millis)> {
     let (head, clock) = bytes.split_last_chunk::<LICHESS_CLOCK_LEN>()?;
     let ms = lichess_clock(clock)?;
-    let value = head.strip_prefix(b" [%eval ")?.strip_suffix(b"]")?;
+    let (open, rest) = head.split_first_chunk::<8>()?;
+    if *open != *b" [%eval " {
+        return None;
+    }
+    let value = rest.strip_suffix(b"]")?;
     // `lichess_eval` reads digits, `#`, `-` and `.` only; in any other value a `[` or `]` would
     // end the command elsewhere: the general reading decides.
     if let Some(eval) = lichess_eval(value) {

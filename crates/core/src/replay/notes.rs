@@ -18,6 +18,7 @@ use std::ops::Range;
 use arbiter_pgn::{GameResult, Location, lichess_clock};
 use arbiter_rules::{Color, Move, Position};
 
+use crate::clocks::annotations::lichess_eval_and_clock;
 use crate::clocks::{ClockEvidence, ClockWarning, Millis, MoveAnnotations, TimeControl};
 use crate::problem::Code;
 
@@ -76,6 +77,9 @@ pub struct MainLineNotes {
     keep_comments: bool,
     /// Check the clocks and the commands (warnings); else only each side's last clock is kept.
     checks: bool,
+    /// Checks made and no comment text kept: a ply's first lichess clock is all a clock comment
+    /// gives ([`MainLineNotes::clock_comment`]).
+    clocks_alone: bool,
     /// Each side's last clock so far, when comments are read as they come and the clocks are
     /// not checked (else the evidence keeps them).
     last_clocks: [Option<Millis>; 2],
@@ -111,6 +115,7 @@ impl MainLineNotes {
             checks,
             keep_plies: plies,
             keep_comments: plies && comments,
+            clocks_alone: checks && !(plies && comments),
             deferred: !checks && !plies,
             ..MainLineNotes::default()
         }
@@ -195,13 +200,22 @@ impl MainLineNotes {
         let Some(mover) = self.mover else {
             return;
         };
-        // Nearly every comment of an online archive: ` [%clk 0:03:00] ` and nothing else.
-        if self.pending.clock.is_none()
-            && !self.keep_comments
-            && let Some(ms) = lichess_clock(text.as_bytes())
-        {
-            self.clock_read(mover, ms, location);
-            return;
+        if self.pending.clock.is_none() && !self.keep_comments {
+            // Nearly every comment of an online archive: ` [%clk 0:03:00] ` and nothing else.
+            if let Some(ms) = lichess_clock(text.as_bytes()) {
+                self.clock_read(mover, ms, location);
+                return;
+            }
+            // A lichess game with computer analysis: ` [%eval 0.17] [%clk 0:03:00] `, read as
+            // `MoveAnnotations::read` reads it (well formed: no warning), without its call.
+            if let Some((eval, depth, ms)) = lichess_eval_and_clock(text.as_bytes()) {
+                if self.pending.eval.is_none() {
+                    self.pending.eval = Some(eval);
+                    self.pending.eval_depth = depth;
+                }
+                self.clock_read(mover, ms, location);
+                return;
+            }
         }
         self.read_comment(text, location, report);
     }
@@ -212,11 +226,12 @@ impl MainLineNotes {
     /// other ([`MainLineNotes::comment`]).
     #[inline(always)]
     pub fn clock_comment(&mut self, ms: Millis, location: Location) -> bool {
-        if self.pending.clock.is_some() || self.keep_comments {
+        if !self.clocks_alone || self.pending.clock.is_some() {
             return false;
         }
         if let Some(mover) = self.mover {
-            self.clock_read(mover, ms, location);
+            self.pending.clock = Some(ms);
+            self.check_clock(mover, ms, location);
         }
         true
     }
@@ -227,16 +242,23 @@ impl MainLineNotes {
     fn clock_read(&mut self, mover: Color, ms: Millis, location: Location) {
         self.pending.clock = Some(ms);
         if self.checks {
-            // Moves alternate from ply 1, so the mover's moves so far, this one included, are
-            // half the plies, rounded up.
-            let held = &mut self.held;
-            self.evidence
-                .reading(self.ply, mover, self.ply.div_ceil(2), ms, |warning| {
-                    *held = Some((location, warning))
-                });
+            self.check_clock(mover, ms, location);
         } else {
             self.last_clocks[mover as usize] = Some(ms);
         }
+    }
+
+    /// [`MainLineNotes::clock_read`] when the clocks are checked.
+    #[inline(always)]
+    fn check_clock(&mut self, mover: Color, ms: Millis, location: Location) {
+        // Moves alternate from ply 1, so the mover's moves so far, this one included, are half
+        // the plies, rounded up (in 64 bits: no overflow to test for).
+        let moves = ((u64::from(self.ply) + 1) >> 1) as u32;
+        let held = &mut self.held;
+        self.evidence
+            .reading(self.ply, mover, moves, ms, |warning| {
+                *held = Some((location, warning))
+            });
     }
 
     /// Whether comments are only noted, to be read at the game's end (only each side's last clock
