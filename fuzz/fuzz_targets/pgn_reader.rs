@@ -64,6 +64,13 @@ impl Visitor for Everything {
     fn comment(&mut self, _: &str, location: Location) {
         self.locations.push(location);
     }
+    fn clock_comment(&mut self, clock: u32, text: &str, location: Location) {
+        // Counted apart from other comments, so that both ways must recognise the same ones
+        // (and a visitor that skips comments counts the `{ }` comments whose text is a clock).
+        assert_eq!(arbiter::pgn::lichess_clock(text.as_bytes()), Some(clock));
+        self.tokens += 1 + u64::from(clock);
+        self.locations.push(location);
+    }
     fn wants_comments(&self) -> bool {
         !self.skip_comments
     }
@@ -108,6 +115,10 @@ impl Visitor for Everything {
                         "a comment ends at its `}}`"
                     );
                     assert!(!text.contains(&b'}'));
+                    // Counted as `clock_comment` counts what a reading visitor is handed.
+                    if let Some(clock) = arbiter::pgn::lichess_clock(text) {
+                        self.tokens += 1 + u64::from(clock);
+                    }
                 }
                 b';' => {
                     assert!(matches!(bytes.get(span.end), None | Some(b'\n' | b'\r')));

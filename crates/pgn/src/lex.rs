@@ -18,6 +18,8 @@
 //! A stop set is the set of bytes at which a search through some context must stop and look
 //! (see [`super::scan::find_any`]); the bytes between two stops mean nothing there.
 
+use super::clock::{LICHESS_CLOCK_LEN, lichess_clock_comment};
+
 // ---- Need more input -----------------------------------------------------------------------
 
 /// The bytes in hand end before the token (or line, or comment) does, and the input may go on:
@@ -492,6 +494,21 @@ pub(crate) fn plain_comment(
     plain_comment_lines(body, k, eof, lines)
 }
 
+/// The lichess clock comment `{ [%clk H:MM:SS] }` at `bytes[start]` (a `{`): its text, as a
+/// string, and its reading; `None` when the comment at `start` is any other (or the bytes end
+/// first). Its text holds no `}` and no line end, so the comment ends where [`plain_comment`] and
+/// [`comment_close`] would end it.
+#[inline(always)]
+pub(crate) fn clock_comment_at(bytes: &[u8], start: usize) -> Option<(&str, u32)> {
+    let comment = bytes
+        .get(start..)?
+        .first_chunk::<{ LICHESS_CLOCK_LEN + 2 }>()?;
+    let ms = lichess_clock_comment(comment)?;
+    let text = &comment[1..LICHESS_CLOCK_LEN + 1];
+    // SAFETY: the shape test passed only ASCII bytes (fixed ones, and `0` to `?`).
+    Some((unsafe { std::str::from_utf8_unchecked(text) }, ms))
+}
+
 /// [`plain_comment`] from `body[k]`, the first line end or the end of the bytes.
 #[cold]
 #[inline(never)]
@@ -895,6 +912,15 @@ mod tests {
             Ok(PlainComment::Not)
         );
         assert_eq!(comment_close(b"ab}c}"), Some(2));
+        assert_eq!(
+            clock_comment_at(b"e4 { [%clk 0:03:00] } e5", 3),
+            Some((" [%clk 0:03:00] ", 180_000))
+        );
+        // The comment must end right after the text, and all of it must be there.
+        assert_eq!(clock_comment_at(b"{ [%clk 0:03:00]  }", 0), None);
+        assert_eq!(clock_comment_at(b"{ [%clk 0:03:00] ", 0), None);
+        assert_eq!(clock_comment_at(b"{ [%clk 0:03:00] x}", 0), None);
+        assert_eq!(clock_comment_at(b"{ [%clk 0:03:0x] }", 0), None);
         assert_eq!(comment_close(b"ab"), None);
     }
 

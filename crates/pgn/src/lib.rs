@@ -18,7 +18,8 @@
 //! The files form a one-way stack: each uses only files before it in this list (a test below
 //! holds them to it), so the grammar can be read, and changed, from the bottom up.
 //!
-//! 1. Tokens: `scan` (the byte search of the hot loops); `lex` (the lexer: every byte class and
+//! 1. Tokens: `clock` (lichess's clock comment, `{ [%clk H:MM:SS] }`), `scan` (the byte search
+//!    of the hot loops); `lex` (the lexer: every byte class and
 //!    stop set, the size limits, the rules of line ends, comments, `%` lines, quoted values and
 //!    their escapes, "need more input", the resumable lexer the cutter runs over, and the result
 //!    token). No file above it has a byte class or a lexical rule of its own (a test of the
@@ -128,6 +129,7 @@
 
 mod boundary;
 mod buffer;
+mod clock;
 mod cut;
 mod encoding;
 mod error;
@@ -149,6 +151,7 @@ mod variation;
 mod visitor;
 
 pub use boundary::{RANGE_LOOK_AHEAD, RANGE_LOOK_BEHIND, last_game_start, line_ends, sure_start};
+pub use clock::{LICHESS_CLOCK_LEN, lichess_clock};
 pub use error::{PgnError, PgnErrorKind, ReadError};
 pub use lex::{BOM, GameResult, MAX_TAG_LINE, TAG_LINE_LOOK_BACK, is_space, may_start_token};
 pub use location::{Encoding, GameInfo, LineCol, Location};
@@ -162,7 +165,8 @@ pub use visitor::{Flow, Visitor};
 #[cfg(test)]
 mod tests {
     /// The files of the module, in the order of the stack in the module documentation.
-    const LAYERS: [(&str, &str); 21] = [
+    const LAYERS: [(&str, &str); 22] = [
+        ("clock", include_str!("clock.rs")),
         ("scan", include_str!("scan.rs")),
         ("lex", include_str!("lex.rs")),
         ("grammar", include_str!("grammar.rs")),

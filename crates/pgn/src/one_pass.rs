@@ -25,9 +25,10 @@
 //! end of an unfinished buffer (closer than [`GUARD`] bytes) no token is read; a token the buffer
 //! cuts short runs to its end, and the next step asks for more input and drops the attempt.
 
+use super::clock::LICHESS_CLOCK_LEN;
 use super::lex::{
-    MAX_TAG_LINE, NeedMore, PlainComment, VARIATION_STOP, is_space, line_text_end, plain_comment,
-    plain_line_end, skip_plain_space, skip_tag_blanks, unescape,
+    MAX_TAG_LINE, NeedMore, PlainComment, VARIATION_STOP, clock_comment_at, is_space,
+    line_text_end, plain_comment, plain_line_end, skip_plain_space, skip_tag_blanks, unescape,
 };
 use super::location::{Encoding, GameInfo, Location};
 use super::movetext::{self, Defect, Step, Way};
@@ -328,6 +329,16 @@ impl Way for Buffered {
         start: usize,
         visitor: &mut V,
     ) -> Result<usize, Short> {
+        // Nearly every comment of a lichess archive: read at once, no search for its end.
+        if let Some((text, clock)) = clock_comment_at(bytes, start) {
+            let body = start + 1;
+            if self.wants_comments {
+                visitor.clock_comment(clock, text, Location::at(start));
+            } else {
+                visitor.comment_skipped(Location::at(start), body..body + LICHESS_CLOCK_LEN);
+            }
+            return Ok(body + LICHESS_CLOCK_LEN + 1);
+        }
         let len = Short::comment(&bytes[start + 1..], self.eof, &mut self.lines)?;
         if self.wants_comments {
             let Some(text) = comment_text(&bytes[start + 1..start + 1 + len]) else {
@@ -419,20 +430,23 @@ impl SkipVariation<8> for Skip<'_> {
     }
 }
 
-/// Whether `bytes` is ASCII, for 8 to 16 bytes (a lichess clock comment is 16): two words that
-/// cover them, each tested at once, where `is_ascii` is a call. `None` for other lengths.
+/// Whether `bytes` is ASCII, for 8 to 32 bytes (a lichess clock comment is 16, an evaluation
+/// and a clock about 30): two or four words that cover them, each tested at once, where
+/// `is_ascii` is a call. `None` for other lengths.
 #[inline]
 fn short_ascii(bytes: &[u8]) -> Option<bool> {
     let n = bytes.len();
-    if !(8..=16).contains(&n) {
-        return None;
-    }
     let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("eight bytes"));
-    Some((word(0) | word(n - 8)) & 0x8080_8080_8080_8080 == 0)
+    let high = match n {
+        8..=16 => word(0) | word(n - 8),
+        17..=32 => word(0) | word(8) | word(n - 16) | word(n - 8),
+        _ => return None,
+    };
+    Some(high & 0x8080_8080_8080_8080 == 0)
 }
 
 /// A comment's text as a string, if it is UTF-8. Most comments are a few ASCII bytes
-/// (`[%clk 0:03:00]`), checked as such in a few instructions: `str::from_utf8` cost more than the
+/// (`[%clk 0:03:00]`, `[%eval 0.17] [%clk 0:03:00]`), checked as such in a few instructions: `str::from_utf8` cost more than the
 /// rest of a comment's reading.
 #[inline]
 fn comment_text(bytes: &[u8]) -> Option<&str> {
@@ -450,10 +464,10 @@ mod tests {
 
     #[test]
     fn the_short_ascii_test_agrees_with_is_ascii() {
-        for len in 0..=20 {
+        for len in 0..=40 {
             let plain = vec![b'a'; len];
             assert!(short_ascii(&plain).unwrap_or(true));
-            assert_eq!(short_ascii(&plain).is_some(), (8..=16).contains(&len));
+            assert_eq!(short_ascii(&plain).is_some(), (8..=32).contains(&len));
             for at in 0..len {
                 for high in [0x80, 0xC3, 0xFF] {
                     let mut bytes = plain.clone();

@@ -15,8 +15,8 @@ use std::convert::Infallible;
 use super::encoding::Text;
 use super::error::{PgnError, PgnErrorKind};
 use super::lex::{
-    GameResult, SKIP_STOP, comment_close, ends_stray_text, is_space, line_text_end, trim_space_end,
-    unescape,
+    GameResult, SKIP_STOP, clock_comment_at, comment_close, ends_stray_text, is_space,
+    line_text_end, trim_space_end, unescape,
 };
 use super::location::{GameInfo, Location};
 use super::movetext::{self, Defect, Step, Way};
@@ -217,7 +217,10 @@ impl<'a> Parser<'a, '_> {
             }
             Some(len) => {
                 let text = self.text.get(body..body + len);
-                visitor.comment(&text, Location::at(start));
+                match clock_comment_at(self.bytes, start) {
+                    Some((_, clock)) => visitor.clock_comment(clock, &text, Location::at(start)),
+                    None => visitor.comment(&text, Location::at(start)),
+                }
                 self.pos = body + len + 1;
             }
             None => {

@@ -2,8 +2,8 @@
 //! source order, with borrowed text and a [`Location`]. Nothing is allocated per token.
 //!
 //! Calls come in this order: `begin_game`, then `tag`s (and any comments before the movetext),
-//! `end_tags`, then the movetext tokens (`move_number`, `san`, `null_move`, `nag`, `comment`,
-//! `begin_variation` ... `end_variation`, `result`, and any comments after the result), then
+//! `end_tags`, then the movetext tokens (`move_number`, `san`, `null_move`, `nag`, `comment` or
+//! `clock_comment`, `begin_variation` ... `end_variation`, `result`, and any comments after the result), then
 //! `end_game`. `error` may come anywhere
 //! between `begin_game` and `end_game`, at the point where the defect is found.
 
@@ -78,6 +78,16 @@ pub trait Visitor {
     /// included), or after `;` up to the end of the line. Located at its `{` or `;`.
     fn comment(&mut self, text: &str, location: Location) {
         let _ = (text, location);
+    }
+
+    /// A comment that is exactly lichess's clock, `{ [%clk H:MM:SS] }` (see
+    /// [`super::lichess_clock`]): `clock` is its reading in milliseconds, `text` and `location`
+    /// what [`Visitor::comment`] would be given. The reader recognises it where it finds the
+    /// comment's end, so that a visitor that reads clocks need not read the text again. By
+    /// default it goes to [`Visitor::comment`]. (Only when [`Visitor::wants_comments`].)
+    fn clock_comment(&mut self, clock: u32, text: &str, location: Location) {
+        let _ = clock;
+        self.comment(text, location);
     }
 
     /// Whether the reader should hand out comments' text. A visitor that ignores it returns

@@ -21,6 +21,8 @@ pub enum Token {
     Nag(u8),
     /// A comment's text.
     Comment(String),
+    /// A lichess clock comment (`{ [%clk 0:03:00] }`): its reading and its text.
+    Clock(u32, String),
     /// The start of a variation.
     Begin,
     /// The end of a variation.
@@ -152,6 +154,9 @@ impl Visitor for Recorder {
     }
     fn comment(&mut self, text: &str, location: arbiter_pgn::Location) {
         self.push(Token::Comment(text.into()), location);
+    }
+    fn clock_comment(&mut self, clock: u32, text: &str, location: arbiter_pgn::Location) {
+        self.push(Token::Clock(clock, text.into()), location);
     }
     fn text_after_result(&mut self, text: &str, location: arbiter_pgn::Location) {
         self.push(Token::AfterResult(text.into()), location);

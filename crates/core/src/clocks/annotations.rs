@@ -17,6 +17,8 @@
 //! notes.clear(); // before the next move
 //! ```
 
+use arbiter_pgn::{LICHESS_CLOCK_LEN, lichess_clock};
+
 use crate::clocks::commands::{Command, Eval, Malformed, Millis, eval, read_commands};
 
 /// The annotations of one move, gathered from its comments: fill with [`MoveAnnotations::read`]
@@ -76,56 +78,26 @@ impl MoveAnnotations {
     }
 }
 
-/// The clock of a comment that is exactly lichess's ` [%clk H:MM:SS] ` (nearly every comment of
-/// a lichess archive), read in a few instructions; `None` for anything else, which
-/// [`read_commands`] then reads (and reports, when malformed).
-#[inline(always)]
-pub(crate) fn lichess_clock(bytes: &[u8]) -> Option<Millis> {
-    let bytes: &[u8; 16] = bytes.try_into().ok()?;
-    // One comparison for the fixed bytes and the digits' high nibble (`0` to `?`), then the
-    // five digits' low nibbles, each checked against its largest value at once: adding 15 less
-    // that value carries a digit too large into the nibble's fifth bit.
-    const SHAPE: u128 = u128::from_le_bytes(*b" [%clk 0:00:00] ");
-    const MASK: u128 = u128::from_le_bytes([
-        0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xF0, 0xFF, 0xF0, 0xF0, 0xFF, 0xF0, 0xF0, 0xFF,
-        0xFF,
-    ]);
-    let word = u128::from_le_bytes(*bytes);
-    if word & MASK != SHAPE {
-        return None;
-    }
-    // Bytes 7 to 14: `H:MM:SS]`, the digits' low nibbles kept.
-    const DIGITS: u64 = u64::from_le_bytes([0x0F, 0, 0x0F, 0x0F, 0, 0x0F, 0x0F, 0]);
-    const HEADROOM: u64 = u64::from_le_bytes([15 - 9, 0, 15 - 5, 15 - 9, 0, 15 - 5, 15 - 9, 0]);
-    const FIFTH_BITS: u64 = u64::from_le_bytes([0x10, 0, 0x10, 0x10, 0, 0x10, 0x10, 0]);
-    let digits = (word >> 56) as u64 & DIGITS;
-    if (digits + HEADROOM) & FIFTH_BITS != 0 {
-        return None;
-    }
-    // Each byte plus ten times the byte before it: bytes 3 and 6 become the minutes and the
-    // seconds (at most 99, no carry), byte 0 stays the hours.
-    let pairs = digits * (1 + (10 << 8));
-    let part = |byte: u32| (pairs >> (8 * byte)) as u32 & 0xFF;
-    Some(part(0) * 3_600_000 + part(3) * 60_000 + part(6) * 1000)
-}
-
 /// The evaluation and clock of a comment that is exactly lichess's
 /// ` [%eval VALUE] [%clk H:MM:SS] ` (a lichess game with computer analysis), when the value
 /// reads as one (`0.17`, `#-3`, `0.36,22`): what [`read_commands`] reads there, in a tenth of
 /// its instructions. `None` for anything else, which `read_commands` then reads.
 #[inline]
 pub(crate) fn lichess_eval_and_clock(bytes: &[u8]) -> Option<(Eval, Option<u32>, Millis)> {
-    let value_and_clock = bytes.strip_prefix(b" [%eval ")?;
-    let at = value_and_clock.len().checked_sub(16)?;
-    let (value, clock) = value_and_clock.split_at(at);
-    let value = value.strip_suffix(b"]")?;
-    // A `[` or `]` inside would end the command elsewhere: the general reading decides.
-    if value.iter().any(|&b| b == b'[' || b == b']') {
+    let (head, clock) = bytes.split_last_chunk::<LICHESS_CLOCK_LEN>()?;
+    let ms = lichess_clock(clock)?;
+    let (open, rest) = head.split_first_chunk::<8>()?;
+    if *open != *b" [%eval " {
         return None;
     }
-    let ms = lichess_clock(clock)?;
+    let value = rest.strip_suffix(b"]")?;
+    // `lichess_eval` reads digits, `#`, `-` and `.` only; in any other value a `[` or `]` would
+    // end the command elsewhere: the general reading decides.
     if let Some(eval) = lichess_eval(value) {
         return Some((eval, None, ms));
+    }
+    if value.iter().any(|&b| b == b'[' || b == b']') {
+        return None;
     }
     let (eval, depth) = eval(value.trim_ascii()).ok()?;
     Some((eval, depth, ms))

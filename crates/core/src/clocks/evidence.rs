@@ -75,8 +75,14 @@ struct Side {
     last: Option<(u32, Millis)>,
     /// The moves whose gains `budget` holds: those up to the last reading.
     counted: u32,
-    /// The most the clock could show after move `counted`, tolerance excluded.
+    /// The most the clock could show after move `counted`, tolerance excluded (read only for a
+    /// side's first reading: see [`Side::check`]).
     budget: u64,
+    /// In a game of one sudden-death period, once the side has a reading: one more than the
+    /// most its clock may show at its next move without a warning (the last reading plus the
+    /// increment and `TOLERANCE_MS`); 0 otherwise. A reading below it, at that move, is all
+    /// [`ClockEvidence::reading`] checks on its common path.
+    below: u64,
 }
 
 impl Side {
@@ -111,7 +117,10 @@ impl Side {
                 });
             }
         }
-        if !rose && clock_ms > budget.saturating_add(TOLERANCE_MS) {
+        // After a first reading, `budget` is never below the last one (it is raised to each),
+        // so a reading that did not rise too far from the last is not above the time given
+        // either: only a first reading needs the test.
+        if !rose && self.last.is_none() && clock_ms > budget.saturating_add(TOLERANCE_MS) {
             warn(ClockWarning::AboveTimeGiven {
                 ply,
                 side: mover,
@@ -204,8 +213,9 @@ impl ClockEvidence {
     /// alone, without the plies before it ([`ClockEvidence::ply`] counts them). A side's readings
     /// come in the order of its moves. Warnings go to `warn`.
     ///
-    /// Inlined for a reading in a game of one sudden-death period (nearly every online game),
-    /// which costs a multiplication and two comparisons.
+    /// Inlined for the common reading of a game of one sudden-death period (nearly every online
+    /// game): the side's next move, its clock not risen beyond the increment. That costs two
+    /// comparisons and an addition; anything else is checked out of line.
     #[inline(always)]
     pub fn reading(
         &mut self,
@@ -217,19 +227,23 @@ impl ClockEvidence {
     ) {
         let gain = self.sudden_death_gain;
         let side = &mut self.sides[mover as usize];
-        if gain < NO_SUDDEN_DEATH && moves >= side.counted {
-            // Under 2^32 times under 2^32: the product fits.
-            let gained = gain * u64::from(moves - side.counted);
-            side.check(ply, mover, moves, gained, clock, warn);
-        } else {
-            self.reading_in_periods(ply, mover, moves, clock, warn);
+        let clock_ms = u64::from(clock);
+        // `below` is 0 unless the game is of one sudden-death period (`gain` under 2^32, the
+        // clock under 2^32: the sum fits).
+        if clock_ms < side.below && moves == side.counted.wrapping_add(1) {
+            side.counted = moves;
+            side.last = Some((ply, clock));
+            side.below = clock_ms + gain + TOLERANCE_MS + 1;
+            return;
         }
+        self.reading_checked(ply, mover, moves, clock, warn);
     }
 
-    /// [`ClockEvidence::reading`] in any other game: no timed periods (then only the reading is
-    /// kept), several periods, or hostile values (the sums saturate).
+    /// [`ClockEvidence::reading`] off its common path: a side's first reading, a reading after
+    /// moves without one, a clock that rose too far; several periods, no timed periods (then
+    /// only the reading is kept), or hostile values (the sums saturate).
     #[inline(never)]
-    fn reading_in_periods(
+    fn reading_checked(
         &mut self,
         ply: u32,
         mover: Color,
@@ -238,20 +252,26 @@ impl ClockEvidence {
         warn: impl FnMut(ClockWarning),
     ) {
         let periods = &self.periods;
+        let gain = self.sudden_death_gain;
         let side = &mut self.sides[mover as usize];
         if periods.is_empty() {
             side.last = Some((ply, clock));
             return;
         }
-        let gained = if self.sudden_death_gain < NO_SUDDEN_DEATH {
+        let gained = if gain < NO_SUDDEN_DEATH {
             let since = moves.saturating_sub(side.counted);
-            self.sudden_death_gain.saturating_mul(u64::from(since))
+            gain.saturating_mul(u64::from(since))
         } else {
             (side.counted..moves).fold(0, |sum: u64, k| {
                 sum.saturating_add(allowance(periods, k + 1))
             })
         };
         side.check(ply, mover, moves, gained, clock, warn);
+        side.below = if gain < NO_SUDDEN_DEATH {
+            u64::from(clock) + gain + TOLERANCE_MS + 1
+        } else {
+            0
+        };
     }
 
     /// The game is over: checks a loss on time against the clocks, from the `Termination` tag's

@@ -868,6 +868,19 @@ impl Visitor for Replayer {
         self.take_comment(text, location, true);
     }
 
+    /// Nearly every comment of a lichess archive, read by the reader: a main-line clock taken
+    /// here costs a few tests and the clock's check, inlined into the reader's loop.
+    #[inline(always)]
+    fn clock_comment(&mut self, clock: u32, text: &str, location: Location) {
+        if !self.tree_movetext
+            && self.stack.on_main_line()
+            && self.notes.clock_comment(clock, location)
+        {
+            return;
+        }
+        self.take_comment(text, location, true);
+    }
+
     fn text_after_result(&mut self, text: &str, location: Location) {
         // Kept as a comment on the last move (select writes `Nc6 { (time) } 1-0`), located as a
         // comment is, at the byte before its text (a `{`'s place); never read for a clock.

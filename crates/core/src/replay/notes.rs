@@ -15,10 +15,10 @@
 
 use std::ops::Range;
 
-use arbiter_pgn::{GameResult, Location};
+use arbiter_pgn::{GameResult, Location, lichess_clock};
 use arbiter_rules::{Color, Move, Position};
 
-use crate::clocks::annotations::lichess_clock;
+use crate::clocks::annotations::lichess_eval_and_clock;
 use crate::clocks::{ClockEvidence, ClockWarning, Millis, MoveAnnotations, TimeControl};
 use crate::problem::Code;
 
@@ -77,7 +77,11 @@ pub struct MainLineNotes {
     keep_comments: bool,
     /// Check the clocks and the commands (warnings); else only each side's last clock is kept.
     checks: bool,
-    /// Each side's last clock so far, when comments are read as they come.
+    /// Checks made and no comment text kept: a ply's first lichess clock is all a clock comment
+    /// gives ([`MainLineNotes::clock_comment`]).
+    clocks_alone: bool,
+    /// Each side's last clock so far, when comments are read as they come and the clocks are
+    /// not checked (else the evidence keeps them).
     last_clocks: [Option<Millis>; 2],
     /// Only the last clocks are wanted: comments are noted here, each as its ply and where its
     /// text lies in the game's bytes, and read at the game's end.
@@ -89,8 +93,6 @@ pub struct MainLineNotes {
     ply: u32,
     mover: Option<Color>,
     pending: MoveAnnotations,
-    /// Where the pending clock was read.
-    clock_at: Location,
     /// The clocks' checks, handed each reading as it is read.
     evidence: ClockEvidence,
     /// The warning about the last ply's clock, given out once the ply is complete (when the
@@ -113,6 +115,7 @@ impl MainLineNotes {
             checks,
             keep_plies: plies,
             keep_comments: plies && comments,
+            clocks_alone: checks && !(plies && comments),
             deferred: !checks && !plies,
             ..MainLineNotes::default()
         }
@@ -194,39 +197,68 @@ impl MainLineNotes {
     /// nothing: no move has been noted as made.)
     #[inline(always)]
     pub fn comment(&mut self, text: &str, location: Location, report: Report<'_>) {
-        if self.mover.is_none() {
+        let Some(mover) = self.mover else {
             return;
-        }
-        // Nearly every comment of an online archive: ` [%clk 0:03:00] ` and nothing else.
-        if self.pending.clock.is_none()
-            && !self.keep_comments
-            && let Some(ms) = lichess_clock(text.as_bytes())
-        {
-            self.clock_read(ms, location);
-            return;
+        };
+        if self.pending.clock.is_none() && !self.keep_comments {
+            // Nearly every comment of an online archive: ` [%clk 0:03:00] ` and nothing else.
+            if let Some(ms) = lichess_clock(text.as_bytes()) {
+                self.clock_read(mover, ms, location);
+                return;
+            }
+            // A lichess game with computer analysis: ` [%eval 0.17] [%clk 0:03:00] `, read as
+            // `MoveAnnotations::read` reads it (well formed: no warning), without its call.
+            if let Some((eval, depth, ms)) = lichess_eval_and_clock(text.as_bytes()) {
+                if self.pending.eval.is_none() {
+                    self.pending.eval = Some(eval);
+                    self.pending.eval_depth = depth;
+                }
+                self.clock_read(mover, ms, location);
+                return;
+            }
         }
         self.read_comment(text, location, report);
+    }
+
+    /// A main-line comment that is exactly lichess's clock, read by the reader as `ms`
+    /// ([`arbiter_pgn::Visitor::clock_comment`]): taken at once when it is the ply's first
+    /// clock and its text is not kept. Returns `false` when the comment is to be read as any
+    /// other ([`MainLineNotes::comment`]).
+    #[inline(always)]
+    pub fn clock_comment(&mut self, ms: Millis, location: Location) -> bool {
+        if !self.clocks_alone || self.pending.clock.is_some() {
+            return false;
+        }
+        if let Some(mover) = self.mover {
+            self.pending.clock = Some(ms);
+            self.check_clock(mover, ms, location);
+        }
+        true
     }
 
     /// The last ply's first clock shows `ms`, read at `location`: it is checked now, and a
     /// warning held until the ply is complete.
     #[inline(always)]
-    fn clock_read(&mut self, ms: Millis, location: Location) {
+    fn clock_read(&mut self, mover: Color, ms: Millis, location: Location) {
         self.pending.clock = Some(ms);
-        self.clock_at = location;
-        let Some(mover) = self.mover else {
-            return;
-        };
-        self.last_clocks[mover as usize] = Some(ms);
         if self.checks {
-            // Moves alternate from ply 1, so the mover's moves so far, this one included, are
-            // half the plies, rounded up.
-            let held = &mut self.held;
-            self.evidence
-                .reading(self.ply, mover, self.ply.div_ceil(2), ms, |warning| {
-                    *held = Some((location, warning))
-                });
+            self.check_clock(mover, ms, location);
+        } else {
+            self.last_clocks[mover as usize] = Some(ms);
         }
+    }
+
+    /// [`MainLineNotes::clock_read`] when the clocks are checked.
+    #[inline(always)]
+    fn check_clock(&mut self, mover: Color, ms: Millis, location: Location) {
+        // Moves alternate from ply 1, so the mover's moves so far, this one included, are half
+        // the plies, rounded up (in 64 bits: no overflow to test for).
+        let moves = ((u64::from(self.ply) + 1) >> 1) as u32;
+        let held = &mut self.held;
+        self.evidence
+            .reading(self.ply, mover, moves, ms, |warning| {
+                *held = Some((location, warning))
+            });
     }
 
     /// Whether comments are only noted, to be read at the game's end (only each side's last clock
@@ -261,8 +293,11 @@ impl MainLineNotes {
                 report(at, Some(ply), Code::MalformedCommand, bad.to_string());
             }
         });
-        if !had_clock && let Some(ms) = self.pending.clock {
-            self.clock_read(ms, location);
+        if !had_clock
+            && let Some(ms) = self.pending.clock
+            && let Some(mover) = self.mover
+        {
+            self.clock_read(mover, ms, location);
         }
         if self.keep_comments
             && let Some(note) = self.log.plies.last_mut()
@@ -331,6 +366,7 @@ impl MainLineNotes {
             self.read_last_clocks(game);
         }
         if self.checks {
+            self.last_clocks = [Color::White, Color::Black].map(|c| self.evidence.final_clock(c));
             let last_ply = self.mover.map(|mover| (self.ply, mover));
             self.evidence
                 .end_game_after(last_ply, termination, result, |warning| {

@@ -83,7 +83,38 @@ fn lichess_commands_stay_in_their_comments() {
         game.bare()[2..3],
         [comment(" [%eval 0.17] [%clk 0:03:00] ")]
     );
-    assert_eq!(game.bare()[5], comment(" [%clk 0:02:58] "));
+    assert_eq!(
+        game.bare()[5],
+        Token::Clock(178_000, " [%clk 0:02:58] ".into())
+    );
+}
+
+#[test]
+fn only_the_exact_lichess_clock_comment_comes_with_its_reading() {
+    // Both ways: a game that is one pass (LF) and one read the general way (a `;` comment).
+    for tail in ["", " ; general\n"] {
+        let game = read_one(&format!(
+            "1. e4 {{ [%clk 1:05:09] }} e5 {{ [%clk 0:03:00]  }} 2. Nf3 {{[%clk 0:03:00]}} \
+             Nc6 {{ [%clk 0:60:00] }} 3. Bb5 {{ [%clk 0:03:00]\n}} a6 {{ [%clk 9:59:59] }}{tail} *"
+        ));
+        let comments: Vec<Token> = game
+            .bare()
+            .into_iter()
+            .filter(|t| matches!(t, Token::Comment(_) | Token::Clock(..)))
+            .collect();
+        let mut expected = vec![
+            Token::Clock(3_909_000, " [%clk 1:05:09] ".into()),
+            comment(" [%clk 0:03:00]  "),
+            comment("[%clk 0:03:00]"),
+            comment(" [%clk 0:60:00] "),
+            comment(" [%clk 0:03:00]\n"),
+            Token::Clock(35_999_000, " [%clk 9:59:59] ".into()),
+        ];
+        if !tail.is_empty() {
+            expected.push(comment(" general"));
+        }
+        assert_eq!(comments, expected, "{tail:?}");
+    }
 }
 
 #[test]
