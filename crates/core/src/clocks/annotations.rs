@@ -103,8 +103,8 @@ pub(crate) fn lichess_eval_and_clock(bytes: &[u8]) -> Option<(Eval, Option<u32>,
     Some((eval, depth, ms))
 }
 
-/// A `[%eval]` value in the two forms lichess writes, pawns with two decimals (`0.17`,
-/// `-1.25`) and mate in N (`#4`, `#-3`), read in one pass: what [`eval`] reads there, in a
+/// A `[%eval]` value in the two forms lichess writes, pawns with two decimals or one (`0.17`,
+/// `-1.25`, `2.5`) and mate in N (`#4`, `#-3`), read in one pass: what [`eval`] reads there, in a
 /// fifth of its instructions. `None` for any other form (a sign `+`, a depth, other decimals,
 /// spaces, long numbers), which `eval` then reads.
 #[inline]
@@ -126,11 +126,13 @@ fn lichess_eval(value: &[u8]) -> Option<Eval> {
     if mate {
         return number(value).map(|n| Eval::Mate(sign(n)));
     }
-    let [whole @ .., b'.', tens, units] = value else {
-        return None;
+    // Two decimals, or one where the second is a zero lichess leaves out (`2.5`).
+    let (whole, hundredths) = match value {
+        [whole @ .., b'.', tens, units] => (whole, number(&[*tens, *units])?),
+        [whole @ .., b'.', tens] => (whole, number(&[*tens])? * 10),
+        _ => return None,
     };
     let pawns = number(whole)?;
-    let hundredths = number(&[*tens, *units])?;
     Some(Eval::Centipawns(sign(pawns * 100 + hundredths)))
 }
 
@@ -237,7 +239,9 @@ mod tests {
         assert!(tried >= 20, "{tried}");
         assert_eq!(lichess_eval(b"-1.25"), Some(Eval::Centipawns(-125)));
         assert_eq!(lichess_eval(b"#-3"), Some(Eval::Mate(-3)));
-        assert_eq!(lichess_eval(b"0.5"), None);
+        assert_eq!(lichess_eval(b"2.5"), Some(Eval::Centipawns(250)));
+        assert_eq!(lichess_eval(b"-0.5"), Some(Eval::Centipawns(-50)));
+        assert_eq!(lichess_eval(b"0.125"), None);
         assert_eq!(lichess_eval(b"+0.50"), None);
     }
 
