@@ -24,8 +24,9 @@
 #   3. arbiter's tier table, from the `proof` field of its output: how many sides each stage
 #      decided (the time per stage comes from `cargo bench -p arbiter-rules --bench rulings`).
 #
-# The sets: chasolver's lichess positions (65,536) and hard positions (3,414) from
-# testdata/chasolver, the public vector of the shared data (1,803), and the final positions of
+# The sets: chasolver's lichess positions (65,536; from the crate's tests folder, which
+# bench/chasolver-sets.sh finds or fetches, or ARBITER_CHASOLVER) and hard positions (3,414,
+# testdata/chasolver), the public vector of the shared data (1,803), and the final positions of
 # the shared lichess sample and master games (every game's final position, no labels: they show
 # the cost and what is left undecided).
 set -euo pipefail
@@ -65,7 +66,7 @@ for l in sys.stdin:
 }
 for set in $SETS; do
     case $set in
-        lichess) labelled "$ROOT/testdata/chasolver/lichess.txt" >"$TMP/$set.lab" ;;
+        lichess) labelled "${ARBITER_CHASOLVER:-$(bash "$ROOT/bench/chasolver-sets.sh" "$PEER_DIR")}/lichess.txt" >"$TMP/$set.lab" ;;
         hard) labelled "$ROOT/testdata/chasolver/positions.txt" >"$TMP/$set.lab" ;;
         vector) labelled "$DATA/unwinnable/test-vector.txt" >"$TMP/$set.lab" ;;
         master) finals "$DATA"/corpora/pgnmentor-players/*.pgn >"$TMP/$set.lab" ;;

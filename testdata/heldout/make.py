@@ -9,7 +9,7 @@ python-chess 1.11.2 (`pip install chess==1.11.2`) for legal moves and SAN.
 
 Every game has an `Expect` tag (`outcome winner result_consistent end_ply`, as export writes
 them, `-` for null) and a `Can` tag (`white_can_mate black_can_mate`), both from the labels of
-chasolver's test sets (testdata/chasolver, MIT) or, for the positions a playout reaches, from
+chasolver's test sets (MIT; testdata/chasolver/README.md) or, for the positions a playout reaches, from
 chasolver itself; arbiter's answers are not used. Four kinds of game, each from a fixed random
 sample:
 
@@ -20,6 +20,7 @@ sample:
 - `flag fall lost`: the winner on time can mate (labelled): the 1-0 or 0-1 stands;
 - `flag fall drawn`: the winner on time cannot mate (labelled): drawn by Law 6.9.
 """
+import os
 import random
 import subprocess
 import sys
@@ -30,6 +31,12 @@ import chess
 
 HERE = Path(__file__).resolve().parent
 SETS = HERE.parent / "chasolver"
+# chasolver's lichess set is not in the repository (3.4 MB): bench/chasolver-sets.sh prints its
+# folder, which ARBITER_CHASOLVER names.
+LICHESS_SET = os.environ.get("ARBITER_CHASOLVER") or subprocess.run(
+    ["bash", str(HERE.parent.parent / "bench" / "chasolver-sets.sh")],
+    capture_output=True, text=True, check=True,
+).stdout.strip()
 
 
 def plausible(board):
@@ -54,7 +61,8 @@ def plausible(board):
 def labelled(name):
     """(label, board) of every valid position of a chasolver test set."""
     out = []
-    for line in (SETS / name).read_text().splitlines():
+    folder = Path(LICHESS_SET) if name == "lichess.txt" else SETS
+    for line in (folder / name).read_text().splitlines():
         if not line.strip() or line.startswith("#"):
             continue
         label, fen = line[:2], line[3:].strip()

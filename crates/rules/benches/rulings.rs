@@ -9,8 +9,9 @@
 //! A file has one position a line: `XX FEN` (XX the label: `W` or `-` for White, `B` or `-`
 //! for Black, as in chasolver's test sets and the shared unwinnability vector) or a bare FEN
 //! (then nothing is checked against it). Lines starting with `#` are comments. Without files,
-//! the two test sets of `testdata/chasolver/`. `--nodes` is the search's limit per side (the
-//! default of `moves`), `--step K` takes every K-th position only, `--list` prints every
+//! chasolver's two test sets (the lichess set where `arbiter_test_support::chasolver_lichess`
+//! finds it, the hard set in `testdata/chasolver/`). `--nodes` is the search's limit per side
+//! (the default of `moves`), `--step K` takes every K-th position only, `--list` prints every
 //! undecided side, `--slow MS` every side that took at least MS milliseconds (its time, nodes,
 //! tier and answer), `--tier T` every side the tier named `T` (`probe`, `dive`, `quick`,
 //! `search`...) decided, with its nodes and microseconds. `--shortest P` measures how far the dives' lines
@@ -64,8 +65,8 @@ fn main() {
         }
     }
     if files.is_empty() {
-        let dir = arbiter_test_support::workspace_root().join("testdata/chasolver");
-        files = vec![dir.join("lichess.txt"), dir.join("positions.txt")];
+        files.extend(arbiter_test_support::chasolver_lichess());
+        files.push(arbiter_test_support::fixture("chasolver/positions.txt"));
     }
     let mut failed = false;
     for file in &files {

@@ -154,6 +154,51 @@ pub fn shared_text(path: &str) -> Option<String> {
     }
 }
 
+/// chasolver's lichess test set, `tests/lichess.txt` of the published crate `chasolver` 3.0.0
+/// (MIT; 65,536 labelled positions, 3.4 MB, so not copied into the repository as its small hard
+/// set is: see `testdata/chasolver/README.md`): in the directory `ARBITER_CHASOLVER` names
+/// (`.ci/run` fetches the crate and sets it), else in cargo's registry where fetching or building
+/// the yardstick (`bench/peer-chasolver` of the shared folder) unpacked it; `None`, with a note
+/// on the terminal, when neither.
+///
+/// # Panics
+///
+/// When `ARBITER_CHASOLVER` names a directory without `lichess.txt`.
+pub fn chasolver_lichess() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("ARBITER_CHASOLVER") {
+        let path = PathBuf::from(dir).join("lichess.txt");
+        assert!(
+            path.is_file(),
+            "ARBITER_CHASOLVER is set but {} is missing",
+            path.display()
+        );
+        return Some(path);
+    }
+    let found = in_cargo_registry("chasolver-3.0.0/tests/lichess.txt");
+    if found.is_none() {
+        static ONCE: Once = Once::new();
+        ONCE.call_once(|| {
+            let _ = std::io::stderr().write_all(
+                b"\nnote: the tests that read chasolver's lichess set skip it: it is not in \
+                  cargo's registry; set ARBITER_CHASOLVER=DIR to its folder (README.md, Tests)\n",
+            );
+        });
+    }
+    found
+}
+
+/// `relative` under an unpacked crate of cargo's registry (`$CARGO_HOME/registry/src/*/`,
+/// `CARGO_HOME` by default `~/.cargo`), if there.
+fn in_cargo_registry(relative: &str) -> Option<PathBuf> {
+    let home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| Path::new(&home).join(".cargo")))?;
+    std::fs::read_dir(home.join("registry/src"))
+        .ok()?
+        .filter_map(|index| Some(index.ok()?.path().join(relative)))
+        .find(|path| path.is_file())
+}
+
 #[cfg(test)]
 mod tests {
     use std::path::PathBuf;

@@ -656,10 +656,9 @@ mod tests {
     /// eighth of the sides.
     #[test]
     fn lines_agree_with_chasolvers_labels() {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../testdata/chasolver/lichess.txt"
-        );
+        let Some(path) = arbiter_test_support::chasolver_lichess() else {
+            return;
+        };
         let text = std::fs::read_to_string(path).unwrap();
         let (mut sides, mut found) = (0, 0);
         let labelled = text.lines().filter(|line| !line.starts_with('#'));

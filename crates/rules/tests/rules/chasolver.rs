@@ -1,5 +1,6 @@
-//! chasolver's two test sets (`testdata/chasolver/`, MIT, see the README there): lichess
-//! positions and community-submitted hard positions, each labelled with which sides can still
+//! chasolver's two test sets (MIT, see `testdata/chasolver/README.md`): lichess positions
+//! (found by `arbiter_test_support::chasolver_lichess`) and community-submitted hard positions
+//! (`testdata/chasolver/`), each labelled with which sides can still
 //! mate. Samples of both, so that the default run stays short: every answer given must agree
 //! with the label, every "yes" must carry a line that replays to mate through our own move
 //! generator, every position refused must name its defect. `bench/rulings.sh` runs both sets
@@ -18,11 +19,10 @@ struct Outcome {
     wrong: Vec<String>,
 }
 
-/// Rules every `step`-th position of `name` for both sides within `limits`.
-fn run(name: &str, step: usize, limits: &MateLimits) -> Outcome {
-    let path = arbiter_test_support::fixture(&format!("chasolver/{name}"));
+/// Rules every `step`-th position of the set at `path` for both sides within `limits`.
+fn run(path: &std::path::Path, step: usize, limits: &MateLimits) -> Outcome {
     let text =
-        std::fs::read_to_string(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
+        std::fs::read_to_string(path).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
     let mut outcome = Outcome::default();
     let mut solver = Solver::new();
     let lines = text
@@ -74,7 +74,10 @@ fn run(name: &str, step: usize, limits: &MateLimits) -> Outcome {
 #[test]
 fn lichess_positions_are_all_decided() {
     let step = if cfg!(debug_assertions) { 128 } else { 16 };
-    let outcome = run("lichess.txt", step, &MateLimits::default());
+    let Some(path) = arbiter_test_support::chasolver_lichess() else {
+        return;
+    };
+    let outcome = run(&path, step, &MateLimits::default());
     assert!(outcome.wrong.is_empty(), "{:#?}", outcome.wrong);
     assert!(outcome.undecided.is_empty(), "{:#?}", outcome.undecided);
     assert!(outcome.refused.is_empty(), "{:#?}", outcome.refused);
@@ -90,7 +93,7 @@ fn lichess_positions_are_all_decided() {
 #[test]
 fn hard_positions_are_answered_rightly() {
     let step = if cfg!(debug_assertions) { 64 } else { 8 };
-    let outcome = run("positions.txt", step, &MateLimits { nodes: 200_000 });
+    let outcome = run(&hard_set(), step, &MateLimits { nodes: 200_000 });
     assert!(outcome.wrong.is_empty(), "{:#?}", outcome.wrong);
     for refusal in &outcome.refused {
         assert!(
@@ -195,4 +198,9 @@ fn eight_bishops_mate_where_the_plan_aims() {
         panic!("{line}: {verdict:?}");
     };
     assert!(replays_to_mate(&pos, Color::White, &helpmate), "{line}");
+}
+
+/// chasolver's hard set, in the repository's fixtures.
+fn hard_set() -> std::path::PathBuf {
+    arbiter_test_support::fixture("chasolver/positions.txt")
 }
