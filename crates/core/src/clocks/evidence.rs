@@ -71,8 +71,12 @@ const NO_SUDDEN_DEATH: u64 = 1 << 32;
 struct Side {
     /// Moves this side has made, as counted by [`ClockEvidence::ply`].
     moves: u32,
-    /// The last reading: (ply, clock).
-    last: Option<(u32, Millis)>,
+    /// Whether the side has a reading, and the last one: its ply and clock (kept apart rather
+    /// than as an option, so that the common reading, which follows another, stores two words;
+    /// see [`Side::last`]).
+    read: bool,
+    last_ply: u32,
+    last_clock: Millis,
     /// The moves whose gains `budget` holds: those up to the last reading.
     counted: u32,
     /// The most the clock could show after move `counted`, tolerance excluded (read only for a
@@ -86,6 +90,20 @@ struct Side {
 }
 
 impl Side {
+    /// The last reading: (ply, clock).
+    #[inline]
+    fn last(&self) -> Option<(u32, Millis)> {
+        self.read.then_some((self.last_ply, self.last_clock))
+    }
+
+    /// Keeps the reading `clock` of ply `ply` as the last.
+    #[inline(always)]
+    fn keep(&mut self, ply: u32, clock: Millis) {
+        self.read = true;
+        self.last_ply = ply;
+        self.last_clock = clock;
+    }
+
     /// This side's clock shows `clock` after ply `ply`, its move `moves`, which with the moves
     /// since its last reading gained `gained`: a rise beyond that, or a clock above all the
     /// time given, is a warning.
@@ -103,7 +121,8 @@ impl Side {
         let budget = self.budget.saturating_add(gained);
         let clock_ms = u64::from(clock);
         let mut rose = false;
-        if let Some((previous_ply, before)) = self.last {
+        let last = self.last();
+        if let Some((previous_ply, before)) = last {
             let allowed = gained.saturating_add(TOLERANCE_MS);
             if clock_ms > u64::from(before).saturating_add(allowed) {
                 rose = true;
@@ -120,7 +139,7 @@ impl Side {
         // After a first reading, `budget` is never below the last one (it is raised to each),
         // so a reading that did not rise too far from the last is not above the time given
         // either: only a first reading needs the test.
-        if !rose && self.last.is_none() && clock_ms > budget.saturating_add(TOLERANCE_MS) {
+        if !rose && last.is_none() && clock_ms > budget.saturating_add(TOLERANCE_MS) {
             warn(ClockWarning::AboveTimeGiven {
                 ply,
                 side: mover,
@@ -130,7 +149,7 @@ impl Side {
             });
         }
         self.budget = budget.max(clock_ms);
-        self.last = Some((ply, clock));
+        self.keep(ply, clock);
     }
 }
 
@@ -149,6 +168,9 @@ pub struct ClockEvidence {
     /// game): the increment, in milliseconds, found once a game rather than once a ply;
     /// [`NO_SUDDEN_DEATH`] otherwise.
     sudden_death_gain: u64,
+    /// What [`Side::below`] lies above a reading in a game of one sudden-death period: the
+    /// increment, the tolerance and one.
+    sudden_death_step: u64,
     /// White's and Black's histories.
     sides: [Side; 2],
     /// The last ply seen and who made it.
@@ -166,6 +188,7 @@ impl ClockEvidence {
     pub fn begin_game(&mut self, time_control: Option<&TimeControl>) {
         self.periods.clear();
         self.sudden_death_gain = NO_SUDDEN_DEATH;
+        self.sudden_death_step = 0;
         self.sides = [Side::default(); 2];
         self.last_ply = None;
         if let Some(TimeControl::Periods(periods)) = time_control
@@ -174,6 +197,7 @@ impl ClockEvidence {
             self.periods.extend_from_slice(periods);
             if let [Period::Timed { moves: None, .. }] = periods.as_slice() {
                 self.sudden_death_gain = allowance(periods, 1).min(NO_SUDDEN_DEATH);
+                self.sudden_death_step = self.sudden_death_gain + TOLERANCE_MS + 1;
             }
             if let Some(&Period::Timed { seconds, .. }) = periods.first() {
                 for side in &mut self.sides {
@@ -205,43 +229,51 @@ impl ClockEvidence {
         side.moves += 1;
         if let Some(clock) = clock {
             let moves = side.moves;
-            self.reading(ply, mover, moves, clock, warn);
+            self.reading_checked(ply, mover, moves, clock, warn);
         }
     }
 
-    /// `mover`'s clock shows `clock` after ply `ply`, its move `moves` (from 1): the reading
-    /// alone, without the plies before it ([`ClockEvidence::ply`] counts them). A side's readings
-    /// come in the order of its moves. Warnings go to `warn`.
+    /// `mover`'s clock shows `clock` after ply `ply` (from 1): the reading alone, without the
+    /// plies before it ([`ClockEvidence::ply`] counts them). The sides' moves alternate from ply
+    /// 1, so that a side's plies are all odd or all even, and the move a ply is its side's is half
+    /// of it rounded up; a side's readings come in the order of its plies. Warnings go to `warn`.
     ///
     /// Inlined for the common reading of a game of one sudden-death period (nearly every online
-    /// game): the side's next move, its clock not risen beyond the increment. That costs two
-    /// comparisons and an addition; anything else is checked out of line.
+    /// game): the side's next move (two plies after its last reading), its clock not risen
+    /// beyond the increment. That costs two comparisons and an addition; anything else is
+    /// checked out of line.
     #[inline(always)]
     pub fn reading(
         &mut self,
         ply: u32,
         mover: Color,
-        moves: u32,
         clock: Millis,
         warn: impl FnMut(ClockWarning),
     ) {
-        let gain = self.sudden_death_gain;
+        let step = self.sudden_death_step;
         let side = &mut self.sides[mover as usize];
         let clock_ms = u64::from(clock);
-        // `below` is 0 unless the game is of one sudden-death period (`gain` under 2^32, the
-        // clock under 2^32: the sum fits).
-        if clock_ms < side.below && moves == side.counted.wrapping_add(1) {
-            side.counted = moves;
-            side.last = Some((ply, clock));
-            side.below = clock_ms + gain + TOLERANCE_MS + 1;
+        // `below` is 0 unless the side has a reading in a game of one sudden-death period (the
+        // increment under 2^32, the clock under 2^32: the sum fits). In 64 bits, so that no
+        // ply follows the last a `u32` holds.
+        if clock_ms < side.below && u64::from(ply) == u64::from(side.last_ply) + 2 {
+            // The side's move after the last reading's: the one after `counted`.
+            side.counted += 1;
+            side.last_ply = ply;
+            side.last_clock = clock;
+            side.below = clock_ms + step;
             return;
         }
+        // In 64 bits: no overflow to test for.
+        let moves = ((u64::from(ply) + 1) >> 1) as u32;
         self.reading_checked(ply, mover, moves, clock, warn);
     }
 
-    /// [`ClockEvidence::reading`] off its common path: a side's first reading, a reading after
-    /// moves without one, a clock that rose too far; several periods, no timed periods (then
-    /// only the reading is kept), or hostile values (the sums saturate).
+    /// `mover`'s clock shows `clock` after ply `ply`, its move `moves` (from 1), checked in full:
+    /// [`ClockEvidence::reading`] off its common path (a side's first reading, a reading after
+    /// moves without one, a clock that rose too far; several periods, no timed periods, then
+    /// only the reading is kept, or hostile values: the sums saturate), and every reading of
+    /// [`ClockEvidence::ply`].
     #[inline(never)]
     fn reading_checked(
         &mut self,
@@ -253,9 +285,10 @@ impl ClockEvidence {
     ) {
         let periods = &self.periods;
         let gain = self.sudden_death_gain;
+        let step = self.sudden_death_step;
         let side = &mut self.sides[mover as usize];
         if periods.is_empty() {
-            side.last = Some((ply, clock));
+            side.keep(ply, clock);
             return;
         }
         let gained = if gain < NO_SUDDEN_DEATH {
@@ -268,7 +301,7 @@ impl ClockEvidence {
         };
         side.check(ply, mover, moves, gained, clock, warn);
         side.below = if gain < NO_SUDDEN_DEATH {
-            u64::from(clock) + gain + TOLERANCE_MS + 1
+            u64::from(clock) + step
         } else {
             0
         };
@@ -303,7 +336,7 @@ impl ClockEvidence {
             return;
         }
         if let (Some((last_ply, last_mover)), Some((ply, clock))) =
-            (last_ply, self.sides[loser as usize].last)
+            (last_ply, self.sides[loser as usize].last())
             && last_mover == loser
             && ply == last_ply
             && clock > FORFEIT_MARGIN_MS
@@ -318,7 +351,7 @@ impl ClockEvidence {
 
     /// `side`'s last clock reading in the game so far, in milliseconds (for export columns).
     pub fn final_clock(&self, side: Color) -> Option<Millis> {
-        self.sides[side as usize].last.map(|(_, ms)| ms)
+        self.sides[side as usize].last().map(|(_, ms)| ms)
     }
 }
 
@@ -711,8 +744,7 @@ mod tests {
                 for (i, clock) in clocks.iter().enumerate() {
                     let (ply, mover) = (i as u32 + 1, [Color::White, Color::Black][i % 2]);
                     if let Some(clock) = clock {
-                        evidence
-                            .reading(ply, mover, ply.div_ceil(2), clock * 1000, |w| got.push(w));
+                        evidence.reading(ply, mover, clock * 1000, |w| got.push(w));
                     }
                 }
                 assert_eq!(got, expected, "{time_control} {clocks:?}");

@@ -296,6 +296,7 @@ impl Replayer {
                 options.clock_checks || options.severities.denies_any(&CLOCK_CHECK_CODES),
                 options.plies,
                 options.comments,
+                options.tree,
             ),
             warned_too_deep: false,
             opening: Classifier::default(),
@@ -362,6 +363,7 @@ impl Replayer {
         if let Some(line) = self.stack.lines.first_mut() {
             line.dead = true;
         }
+        self.notes.disarm();
         self.main_line_broken = true;
         self.problem(location, ply, san, code, message);
     }
@@ -865,13 +867,24 @@ impl Visitor for Replayer {
     }
 
     fn comment(&mut self, text: &str, location: Location) {
+        // A lichess evaluation and clock, the ply's first clock on the main line: the notes take
+        // it at once (as `take_comment` would, without its tests).
+        if self.notes.armed_comment(text, location) {
+            return;
+        }
         self.take_comment(text, location, true);
     }
 
     /// Nearly every comment of a lichess archive, read by the reader: a main-line clock taken
-    /// here costs a few tests and the clock's check, inlined into the reader's loop.
+    /// here costs a test and the clock's check, inlined into the reader's loop. The notes are
+    /// armed from a main-line move until its first clock is taken, a variation opens or the
+    /// main line stops, never with a tree ([`MainLineNotes::armed_clock`]); else the tests
+    /// follow.
     #[inline(always)]
     fn clock_comment(&mut self, clock: u32, text: &str, location: Location) {
+        if self.notes.armed_clock(clock, location) {
+            return;
+        }
         if !self.tree_movetext
             && self.stack.on_main_line()
             && self.notes.clock_comment(clock, location)
@@ -894,6 +907,7 @@ impl Visitor for Replayer {
     }
 
     fn begin_variation(&mut self, location: Location) -> Flow {
+        self.notes.disarm();
         if self.tree_movetext {
             self.report.tree.open_variation();
         }

@@ -19,7 +19,7 @@ use arbiter_pgn::{GameResult, Location, lichess_clock};
 use arbiter_rules::{Color, Move, Position};
 
 use crate::clocks::annotations::lichess_eval_and_clock;
-use crate::clocks::{ClockEvidence, ClockWarning, Millis, MoveAnnotations, TimeControl};
+use crate::clocks::{ClockEvidence, ClockWarning, Eval, Millis, MoveAnnotations, TimeControl};
 use crate::problem::Code;
 
 /// Where a problem found here goes: location, ply, code and message.
@@ -80,6 +80,19 @@ pub struct MainLineNotes {
     /// Checks made and no comment text kept: a ply's first lichess clock is all a clock comment
     /// gives ([`MainLineNotes::clock_comment`]).
     clocks_alone: bool,
+    /// A main-line move arms the notes ([`MainLineNotes::armed`]): clocks alone, and the
+    /// replay keeps no tree (set by [`MainLineNotes::new`]).
+    arms: bool,
+    /// The mover of the last main-line ply, from that move until its first clock is taken, a
+    /// variation opens or the main line stops ([`MainLineNotes::disarm`]), when
+    /// [`MainLineNotes::arms`]: a clock comment that comes then is that ply's first clock on
+    /// the main line, taken at once ([`MainLineNotes::armed_clock`]) without the replay's tests.
+    armed: Option<Color>,
+    /// A main-line move needs nothing but the clocks' state set: the notes arm and keep no ply
+    /// rows (validate), and no warning is held ([`MainLineNotes::held`]; set again once it is
+    /// given out). See [`MainLineNotes::move_played`].
+    plain_plies: bool,
+    plain_ply: bool,
     /// Each side's last clock so far, when comments are read as they come and the clocks are
     /// not checked (else the evidence keeps them).
     last_clocks: [Option<Millis>; 2],
@@ -109,13 +122,19 @@ pub struct MainLineNotes {
 
 impl MainLineNotes {
     /// Notes that check the clocks and commands when `checks` is set, keep ply rows when `plies`
-    /// is set, with their comments' text when `comments` is set too.
-    pub fn new(checks: bool, plies: bool, comments: bool) -> MainLineNotes {
+    /// is set, with their comments' text when `comments` is set too; `tree` when the replay
+    /// keeps the game's tree (then every comment comes through the tree, and a clock comment is
+    /// never taken at once: [`MainLineNotes::armed_clock`]).
+    pub fn new(checks: bool, plies: bool, comments: bool, tree: bool) -> MainLineNotes {
+        let clocks_alone = checks && !(plies && comments);
         MainLineNotes {
             checks,
             keep_plies: plies,
             keep_comments: plies && comments,
-            clocks_alone: checks && !(plies && comments),
+            clocks_alone,
+            arms: clocks_alone && !tree,
+            plain_plies: clocks_alone && !tree && !plies,
+            plain_ply: clocks_alone && !tree && !plies,
             deferred: !checks && !plies,
             ..MainLineNotes::default()
         }
@@ -125,12 +144,14 @@ impl MainLineNotes {
     pub fn reset(&mut self) {
         self.ply = 0;
         self.mover = None;
+        self.armed = None;
         self.pending.clear();
         self.log.clear();
         self.last_clocks = [None; 2];
         self.noted.clear();
         self.evidence.begin_game(None);
         self.held = None;
+        self.plain_ply = self.plain_plies;
     }
 
     /// Starts a game from `start`, with its `TimeControl` tag's value (`None` when there is
@@ -169,7 +190,8 @@ impl MainLineNotes {
     ///
     /// The clocks are checked as they are read ([`MainLineNotes::comment`]): a ply costs only
     /// what ends the previous one. Handing every ply to the evidence, to count it, cost validate
-    /// 70 instructions a ply on lichess games.
+    /// 70 instructions a ply on lichess games; a ply of validate's now sets four fields
+    /// ([`MainLineNotes::plain_ply`]).
     #[inline]
     pub fn move_played(&mut self, ply: u32, mover: Color, mv: Option<Move>, report: Report<'_>) {
         if self.deferred {
@@ -177,9 +199,21 @@ impl MainLineNotes {
             self.ply = ply;
             return;
         }
+        if self.plain_ply {
+            // What the rest does without a warning held nor ply rows, armed.
+            self.pending.clock = None;
+            self.ply = ply;
+            self.mover = Some(mover);
+            self.armed = Some(mover);
+            return;
+        }
         self.flush(report);
         self.ply = ply;
         self.mover = Some(mover);
+        if self.arms {
+            // (Never armed otherwise: a test where `then_some` cost five instructions a ply.)
+            self.armed = Some(mover);
+        }
         if self.keep_plies {
             let nags = self.log.nags.len() as u32;
             let comment = self.log.comments.len() as u32;
@@ -209,15 +243,62 @@ impl MainLineNotes {
             // A lichess game with computer analysis: ` [%eval 0.17] [%clk 0:03:00] `, read as
             // `MoveAnnotations::read` reads it (well formed: no warning), without its call.
             if let Some((eval, depth, ms)) = lichess_eval_and_clock(text.as_bytes()) {
-                if self.pending.eval.is_none() {
-                    self.pending.eval = Some(eval);
-                    self.pending.eval_depth = depth;
-                }
+                self.eval_read(eval, depth);
                 self.clock_read(mover, ms, location);
                 return;
             }
         }
         self.read_comment(text, location, report);
+    }
+
+    /// A main-line comment while the notes are [`MainLineNotes::armed`]: when it is lichess's
+    /// evaluation and clock (` [%eval 0.17] [%clk 0:03:00] `), both are taken at once, as
+    /// [`MainLineNotes::comment`] takes them, without the replay's tests of where the comment
+    /// stands. Returns `false` for any other comment, and when the notes are not armed: then the
+    /// replay hands the comment over as before.
+    #[inline(always)]
+    pub fn armed_comment(&mut self, text: &str, location: Location) -> bool {
+        let Some(mover) = self.armed else {
+            return false;
+        };
+        let Some((eval, depth, ms)) = lichess_eval_and_clock(text.as_bytes()) else {
+            return false;
+        };
+        self.eval_read(eval, depth);
+        self.pending.clock = Some(ms);
+        self.check_clock(mover, ms, location);
+        true
+    }
+
+    /// The last ply's evaluation reads `eval` (at `depth`): kept if it is the ply's first.
+    #[inline(always)]
+    fn eval_read(&mut self, eval: Eval, depth: Option<u32>) {
+        if self.pending.eval.is_none() {
+            self.pending.eval = Some(eval);
+            self.pending.eval_depth = depth;
+        }
+    }
+
+    /// A clock comment, read by the reader as `ms` ([`arbiter_pgn::Visitor::clock_comment`]),
+    /// while the notes are [`MainLineNotes::armed`]: the main line's last ply's first clock,
+    /// taken at once (the replay need not test where the comment stands). Returns `false` when
+    /// the notes are not armed: then the replay hands the comment over as any other
+    /// ([`MainLineNotes::clock_comment`]).
+    #[inline(always)]
+    pub fn armed_clock(&mut self, ms: Millis, location: Location) -> bool {
+        let Some(mover) = self.armed else {
+            return false;
+        };
+        self.pending.clock = Some(ms);
+        self.check_clock(mover, ms, location);
+        true
+    }
+
+    /// The main line's last ply may take no clock comment at once any more (a variation opens,
+    /// or the main line stops): see [`MainLineNotes::armed`].
+    #[inline]
+    pub fn disarm(&mut self) {
+        self.armed = None;
     }
 
     /// A main-line comment that is exactly lichess's clock, read by the reader as `ms`
@@ -248,17 +329,17 @@ impl MainLineNotes {
         }
     }
 
-    /// [`MainLineNotes::clock_read`] when the clocks are checked.
+    /// [`MainLineNotes::clock_read`] when the clocks are checked: the ply has its first clock
+    /// (the notes are armed no more).
     #[inline(always)]
     fn check_clock(&mut self, mover: Color, ms: Millis, location: Location) {
-        // Moves alternate from ply 1, so the mover's moves so far, this one included, are half
-        // the plies, rounded up (in 64 bits: no overflow to test for).
-        let moves = ((u64::from(self.ply) + 1) >> 1) as u32;
-        let held = &mut self.held;
-        self.evidence
-            .reading(self.ply, mover, moves, ms, |warning| {
-                *held = Some((location, warning))
-            });
+        self.armed = None;
+        let (held, plain_ply) = (&mut self.held, &mut self.plain_ply);
+        // Moves alternate from ply 1, as the evidence asks.
+        self.evidence.reading(self.ply, mover, ms, |warning| {
+            *held = Some((location, warning));
+            *plain_ply = false;
+        });
     }
 
     /// Whether comments are only noted, to be read at the game's end (only each side's last clock
@@ -340,6 +421,7 @@ impl MainLineNotes {
     fn flush_read(&mut self, report: Report<'_>) {
         if let Some((at, warning)) = self.held.take() {
             report(at, Some(warning.ply()), code(&warning), warning.to_string());
+            self.plain_ply = self.plain_plies;
         }
         if self.keep_plies
             && self.mover.is_some()

@@ -431,3 +431,80 @@ fn a_game_without_timed_periods_checks_its_sparse_clocks_as_with_ply_rows() {
         [Code::MalformedCommand, Code::TimeLeftAtForfeit]
     );
 }
+
+#[test]
+fn clocks_taken_at_once_warn_as_the_general_reading_does() {
+    // Validate takes a main-line ply's first clock at once, from the move until a variation
+    // opens or the main line stops ("armed" notes); a replay that keeps the tree, or the ply
+    // rows with their comments, reads every comment the general way. Each game has a clock that
+    // the quick way would take wrongly if it were armed where it must not be: in a variation
+    // (then the next reading rises), after an illegal move or a null move after mate (then a
+    // first reading is above the time given), a second clock of a ply.
+    let pgn = "\
+[TimeControl \"60+0\"]\n\n\
+1. e4 { [%clk 0:01:00] } e5 { [%clk 0:01:00] } 2. Nf3 (2. Nc3 { [%clk 0:00:59] }) \
+{ [%clk 0:00:50] } Nc6 { [%clk 0:00:55] } 3. Bb5 { [%clk 0:00:58] } a6 *\n\n\
+[TimeControl \"60+0\"]\n\n\
+1. e4 { [%clk 0:01:00] } e5 2. Ke3 { [%clk 0:02:00] } Nc6 { [%clk 0:03:00] } *\n\n\
+[TimeControl \"60+0\"]\n[Result \"0-1\"]\n\n\
+1. f3 { [%clk 0:01:00] } e5 { [%clk 0:01:00] } 2. g4 { [%clk 0:00:59] } Qh4# -- \
+{ [%clk 0:02:00] } 0-1\n\n\
+[TimeControl \"60+0\"]\n\n\
+1. e4 { [%eval 0.2] [%clk 0:01:00] } { [%clk 0:03:00] } e5 { [%clk 0:01:00] } \
+{ [%eval 0.3] [%clk 0:00:30] } 2. Nf3 { [%clk 0:01:05] } Nc6 { [%eval x] [%clk 0:01:00] } \
+3. Bb5 { [%eval -1.25] [%clk 0:00:40] } { [%eval #-3] [%clk 0:00:30] } a6 \
+{ [%eval #4] [%clk 0:01:00] } *\n\n\
+[TimeControl \"60+0\"]\n\n\
+{ [%clk 0:05:00] } 1. e4 (1. d4 { [%eval 0.1] [%clk 0:00:10] }) { [%clk 0:01:00] } \
+e5 { [%clk 0:01:00] } 2. Nf3 { [%clk 0:00:10] } (2. Nc3) Nc6 { [%clk 0:00:50] } \
+3. Bb5 (3. Bc4 { [%clk 0:00:01] } (3. Bd3)) { [%clk 0:00:20] } *\n\n\
+[TimeControl \"180+2\"]\n[FEN \"4k3/8/8/8/8/8/4P3/4K3 b - - 0 1\"]\n[SetUp \"1\"]\n\n\
+1... Kd7 { [%clk 0:03:00] } 2. e4 { [%clk 0:03:00] } Kd6 {[%clk 0:03:05]} \
+3. e5+ { [%clk 0:03:01.5] } Kd5 { [%clk 0:03:01] } 4. Kf2 { [%clk 0:02:59] } *\n\n\
+[TimeControl \"60+0\"]\n[Termination \"Time forfeit\"]\n[Result \"0-1\"]\n\n\
+1. e4 { [%clk 0:01:00] } e5 { [%clk 0:01:00] } 2. Nf3 { [%clk 0:00:50] } \
+Nc6 { [%clk 0:01:30] } { [%clk x] } 3. Bb5+ { [%clk 0:00:40] } a6 4. O-O \
+{ [%clk 0:00:30] } 0-1\n";
+    let options = |tree, plies| ReplayOptions {
+        clock_checks: true,
+        tree,
+        plies,
+        comments: plies,
+        ..ReplayOptions::default()
+    };
+    let quick = replay_all(pgn, options(false, false));
+    assert_eq!(quick.len(), 7);
+    for general in [options(true, false), options(false, true)] {
+        let general = replay_all(pgn, general);
+        for (quick, general) in quick.iter().zip(&general) {
+            assert_eq!(quick.problems, general.problems, "game {}", quick.index);
+            assert_eq!(
+                quick.final_clocks, general.final_clocks,
+                "game {}",
+                quick.index
+            );
+        }
+    }
+    let clock_codes = |report: &GameReport| {
+        let warnings = [
+            Code::ClockRise,
+            Code::ClockAboveTimeGiven,
+            Code::TimeLeftAtForfeit,
+        ];
+        codes(report)
+            .into_iter()
+            .filter(|code| warnings.contains(code))
+            .collect::<Vec<_>>()
+    };
+    // The warnings the quick way must not lose or add.
+    assert_eq!(clock_codes(&quick[0]), [Code::ClockRise]);
+    assert_eq!(clock_codes(&quick[1]), []);
+    assert_eq!(clock_codes(&quick[2]), []);
+    assert_eq!(clock_codes(&quick[3]), [Code::ClockRise]);
+    assert_eq!(clock_codes(&quick[4]), [Code::ClockRise]);
+    assert_eq!(clock_codes(&quick[5]), [Code::ClockRise]);
+    assert_eq!(
+        clock_codes(&quick[6]),
+        [Code::ClockRise, Code::TimeLeftAtForfeit]
+    );
+}

@@ -213,6 +213,7 @@ impl Replayer {
     ) {
         let line = &mut self.stack.lines[0];
         line.dead = true;
+        self.notes.disarm();
         self.stack.stopped_at_end = true;
         let outcome = if line.pos.is_check() {
             Outcome::Checkmate
