@@ -334,8 +334,17 @@ impl MainLineNotes {
     #[inline(always)]
     fn check_clock(&mut self, mover: Color, ms: Millis, location: Location) {
         self.armed = None;
-        let (held, plain_ply) = (&mut self.held, &mut self.plain_ply);
         // Moves alternate from ply 1, as the evidence asks.
+        if !self.evidence.common_reading(self.ply, mover, ms) {
+            self.check_clock_fully(mover, ms, location);
+        }
+    }
+
+    /// [`MainLineNotes::check_clock`] for any reading but the common one: a warning is held
+    /// until the ply is complete.
+    #[inline(never)]
+    fn check_clock_fully(&mut self, mover: Color, ms: Millis, location: Location) {
+        let (held, plain_ply) = (&mut self.held, &mut self.plain_ply);
         self.evidence.reading(self.ply, mover, ms, |warning| {
             *held = Some((location, warning));
             *plain_ply = false;
