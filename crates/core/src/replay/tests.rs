@@ -508,3 +508,55 @@ Nc6 { [%clk 0:01:30] } { [%clk x] } 3. Bb5+ { [%clk 0:00:40] } a6 4. O-O \
         [Code::ClockRise, Code::TimeLeftAtForfeit]
     );
 }
+
+#[test]
+fn lichess_games_warn_alike_whether_their_clocks_are_taken_at_once_or_read_in_general() {
+    // The shared lichess sample (438 games, a clock per move, evaluations in some), as it is and
+    // with a variation holding a null move and a clock before every seventh clock comment: the
+    // quick way (validate's) and the general reading (a tree kept; ply rows with comments) give
+    // the same problems and last clocks.
+    let Some(text) = arbiter_test_support::shared_text("corpora/samples/lichess_db_1000k.pgn")
+    else {
+        return;
+    };
+    let mut varied = String::with_capacity(text.len() * 2);
+    for (i, piece) in text.split(" { [%clk").enumerate() {
+        if i > 0 {
+            if i % 7 == 0 {
+                varied.push_str(" ( -- { [%clk 0:00:01] } )");
+            }
+            varied.push_str(" { [%clk");
+        }
+        varied.push_str(piece);
+    }
+    let options = |tree, plies| ReplayOptions {
+        clock_checks: true,
+        tree,
+        plies,
+        comments: plies,
+        ..ReplayOptions::default()
+    };
+    for pgn in [&text, &varied] {
+        let quick = replay_all(pgn, options(false, false));
+        assert_eq!(quick.len(), 438);
+        for general in [options(true, false), options(false, true)] {
+            let general = replay_all(pgn, general);
+            assert_eq!(general.len(), quick.len());
+            for (quick, general) in quick.iter().zip(&general) {
+                assert_eq!(quick.problems, general.problems, "game {}", quick.index);
+                assert_eq!(
+                    quick.final_clocks, general.final_clocks,
+                    "game {}",
+                    quick.index
+                );
+            }
+        }
+        // The clocks do warn: the comparison has warnings to lose.
+        let rises = quick
+            .iter()
+            .flat_map(|report| &report.problems)
+            .filter(|problem| problem.code == Code::ClockRise)
+            .count();
+        assert!(rises > 0, "{rises}");
+    }
+}
