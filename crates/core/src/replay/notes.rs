@@ -88,10 +88,11 @@ pub struct MainLineNotes {
     /// [`MainLineNotes::arms`]: a clock comment that comes then is that ply's first clock on
     /// the main line, taken at once ([`MainLineNotes::armed_clock`]) without the replay's tests.
     armed: Option<Color>,
-    /// A main-line move needs nothing but the clocks' state set: the notes arm and keep no ply
-    /// rows (validate), and no warning is held ([`MainLineNotes::held`]; set again once it is
-    /// given out). See [`MainLineNotes::move_played`].
+    /// The notes arm and keep no ply rows (validate): a main-line move needs nothing but the
+    /// clocks' state set, unless a warning is held.
     plain_plies: bool,
+    /// [`MainLineNotes::plain_plies`], and no warning is held ([`MainLineNotes::held`]; set
+    /// again once it is given out): see [`MainLineNotes::move_played`].
     plain_ply: bool,
     /// Each side's last clock so far, when comments are read as they come and the clocks are
     /// not checked (else the evidence keeps them).
@@ -211,7 +212,7 @@ impl MainLineNotes {
         self.ply = ply;
         self.mover = Some(mover);
         if self.arms {
-            // (Never armed otherwise: a test where `then_some` cost five instructions a ply.)
+            // (A branch: `then_some` cost five instructions a ply.)
             self.armed = Some(mover);
         }
         if self.keep_plies {
