@@ -164,8 +164,8 @@ pub(super) fn parse<V: Visitor>(
         return Attempt::Bail;
     };
     for tag in &tags[..count] {
-        let name = &section[tag.name.0 as usize..tag.name.1 as usize];
-        let raw = &section[tag.value.0 as usize..tag.value.1 as usize];
+        let name = span_text(section, tag.name);
+        let raw = span_text(section, tag.value);
         let unescaped;
         let value: &str = if tag.backslash {
             unescaped = unescape(raw);
@@ -337,6 +337,18 @@ fn quick_token<V: Visitor>(
         }
         TokenStart::Other => Quick::Not,
     }
+}
+
+/// The text of a tag's name or raw value, at `span` of the tag section. (Not `&section[..]`,
+/// which tests both ends for a character's boundary: every span is one already.)
+#[inline(always)]
+fn span_text(section: &str, (start, end): (u32, u32)) -> &str {
+    let bytes = &section.as_bytes()[start as usize..end as usize];
+    // SAFETY: the section is UTF-8, and a span starts after an ASCII byte (the `[` or a blank
+    // before a name, the quote before a value) and ends before one (the blank or quote after a
+    // name, the quote after a value) or holds only ASCII bytes (a name): so it starts and ends at
+    // a character's boundary, and its bytes are UTF-8.
+    unsafe { std::str::from_utf8_unchecked(bytes) }
 }
 
 /// A tag pair at `bytes[pos]` (a `[`): the ranges of its name and raw value, whether the value
