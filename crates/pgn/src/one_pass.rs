@@ -315,8 +315,10 @@ fn quick_token<V: Visitor>(
             let Some(len) = grammar::short_plain_move(w) else {
                 return Quick::Not;
             };
+            // (Told before the visit, so that only its answer is kept across the call.)
+            let after = Quick::after(w, len);
             visitor.san(moves::move_text(&w[..len]), loc);
-            Quick::after(w, len)
+            after
         }
         TokenStart::Number => {
             let Some((number, next, dots)) = grammar::quick_move_number(w) else {
@@ -332,8 +334,9 @@ fn quick_token<V: Visitor>(
             let Some((text, clock)) = clock_comment(comment) else {
                 return Quick::Not;
             };
+            let after = Quick::after(w, CLOCK_COMMENT_LEN);
             way.clock_comment(text, clock, start, visitor);
-            Quick::after(w, CLOCK_COMMENT_LEN)
+            after
         }
         TokenStart::Other => Quick::Not,
     }
