@@ -20,7 +20,7 @@ use nom::sequence::preceded;
 
 use super::lex::{
     GameResult, SAN_ATTACHED, SAN_BYTE, SAN_CLASS, SAN_DIGIT, is_delim_after, is_san_char,
-    may_start_result,
+    may_start_result, one_space_at,
 };
 
 /// A parser result over game bytes. Errors carry nothing: the driver knows where it was.
@@ -89,6 +89,49 @@ pub(crate) fn common_move_number(i: &[u8]) -> Option<(u32, usize, u8)> {
     }
     Some((number, end, u8::try_from(end - digits).unwrap_or(u8::MAX)))
 }
+
+/// [`common_move_number`] followed by the next token, directly (`12.Nf3`) or after one space
+/// (`12. Nf3`, `3... Nf6`), read from a window of the buffer that holds at least [`QUICK_SPAN`]
+/// bytes from the number's first (the one-pass reader's quick tokens), for up to four digits and
+/// three dots: `Some((number, where the next token starts, dots))`, which is where
+/// [`super::lex::skip_plain_space`] goes from [`common_move_number`]'s length. `None` for anything
+/// else (more digits or dots, no dot, other white space after it, `12. ...`), which
+/// [`common_move_number`] reads. (No bounds checks: the window's length is known.)
+#[inline(always)]
+pub(crate) fn quick_move_number<const N: usize>(w: &[u8; N]) -> Option<(u32, usize, u8)> {
+    const { assert!(N >= QUICK_SPAN) };
+    let mut number = 0u32;
+    let mut digits = 0;
+    while digits < 4 {
+        let digit = w[digits].wrapping_sub(b'0');
+        if digit > 9 {
+            break;
+        }
+        number = number * 10 + u32::from(digit);
+        digits += 1;
+    }
+    if digits == 0 || w[digits] != b'.' {
+        return None;
+    }
+    let mut end = digits + 1;
+    while end < digits + 3 && w[end] == b'.' {
+        end += 1;
+    }
+    let dots = (end - digits) as u8;
+    match w[end] {
+        // A fourth dot.
+        b'.' => None,
+        b if b > b' ' => Some((number, end, dots)),
+        // Blanks then more dots are the general rule's (`12. ...`).
+        _ if one_space_at(w, end) && w[end + 1] != b'.' => Some((number, end + 1, dots)),
+        _ => None,
+    }
+}
+
+/// The bytes from its first that a quick token ([`short_plain_move`], [`quick_move_number`]) may
+/// look at: a move of seven bytes and the byte after it, four digits, three dots, a space and the
+/// byte after it.
+pub(crate) const QUICK_SPAN: usize = 9;
 
 /// A run of dots: `...`
 pub(crate) fn dots(i: &[u8]) -> PResult<'_, &[u8]> {
@@ -180,6 +223,24 @@ pub(crate) fn plain_move(i: &[u8]) -> Option<usize> {
     }
 }
 
+/// [`plain_move`] read from a window of the buffer that holds at least [`QUICK_SPAN`] bytes from
+/// the move's first (the one-pass reader's quick tokens): the same answer for a move of up to
+/// seven bytes, and `None` for a longer one, which [`plain_move`] reads. (Straight-line code:
+/// the window's length is known, so no byte costs a bounds check.)
+#[inline(always)]
+pub(crate) fn short_plain_move<const N: usize>(w: &[u8; N]) -> Option<usize> {
+    const { assert!(N >= QUICK_SPAN) };
+    let mut seen = 0;
+    for len in 1..8 {
+        let class = SAN_CLASS[usize::from(w[len])];
+        if class & SAN_BYTE == 0 {
+            return (class & SAN_ATTACHED == 0 && seen & SAN_DIGIT != 0).then_some(len);
+        }
+        seen |= class;
+    }
+    None
+}
+
 /// A move, kept as text, with an optional suffix annotation: `Nbxd2+!?`, `exd6e.p.`, `0-0`.
 /// The text is everything before the suffix.
 #[inline(always)]
@@ -265,6 +326,7 @@ pub(crate) fn number<T: TryFrom<u64>>(digits: &[u8]) -> Option<T> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::lex::skip_plain_space;
 
     type Out<'a, O> = Result<(&'a [u8], O), nom::Err<()>>;
 
@@ -391,6 +453,102 @@ pub(crate) mod tests {
         assert_eq!(common_move_number(b"1234567890. e4"), None);
         assert_eq!(common_move_number(b"12.. e4"), Some((12, 4, 2)));
         assert_eq!(common_move_number(b"1. \t ... e5"), None);
+    }
+
+    /// `bytes` at the start of a window of the quick rules' size (longer ones cut), the rest of it
+    /// `fill`.
+    fn window(bytes: &[u8], fill: u8) -> [u8; 12] {
+        let mut w = [fill; 12];
+        let n = bytes.len().min(w.len());
+        w[..n].copy_from_slice(&bytes[..n]);
+        w
+    }
+
+    /// What fills a window after the bytes of a test: white space, dots, a move's bytes, digits.
+    const FILLS: [u8; 6] = [b' ', b'.', b'a', b'\n', b'9', b'\t'];
+
+    /// A move number read from a window is the common rule's, and the next token starts where the
+    /// one-pass reader's white space would take it from there, whatever the window holds past
+    /// what the rule reads; and it answers for the common forms.
+    #[test]
+    fn quick_move_numbers_agree_with_the_common_rule() {
+        let mut read = 0;
+        let mut inputs = short_strings(b"09. \t\na", 6);
+        inputs.extend(
+            [
+                &b"1234. e4"[..],
+                b"12345. e4",
+                b"1... e5",
+                b"1.... e5",
+                b"12.Nf3",
+                b"7. ... a6",
+            ]
+            .map(<[u8]>::to_vec),
+        );
+        for i in inputs {
+            for fill in FILLS {
+                let w = window(&i, fill);
+                let Some((number, next, dots)) = quick_move_number(&w) else {
+                    continue;
+                };
+                let common = common_move_number(&w);
+                let (_, len, _) = common.expect("the common rule reads it");
+                assert_eq!(common, Some((number, len, dots)), "{w:?}");
+                let mut lines = 0;
+                assert_eq!(skip_plain_space(&w, len, &mut lines), next, "{w:?}");
+                assert!(next > len || !crate::lex::is_space(w[next]));
+                read += 1;
+            }
+        }
+        assert!(read > 20_000, "{read}");
+        let quick = |bytes: &[u8]| quick_move_number(&window(bytes, b'x'));
+        assert_eq!(quick(b"12.Nf3"), Some((12, 3, 1)));
+        assert_eq!(quick(b"12. Nf3"), Some((12, 4, 1)));
+        assert_eq!(quick(b"1... e5"), Some((1, 5, 3)));
+        assert_eq!(quick(b"1234. e4"), Some((1234, 6, 1)));
+        assert_eq!(quick(b"12345. e4"), None);
+        assert_eq!(quick(b"1.... e5"), None);
+        assert_eq!(quick(b"7. ... a6"), None);
+        assert_eq!(quick(b"7.  a6"), None);
+        assert_eq!(quick(b"7.\na6"), None);
+    }
+
+    /// A move read from a window is the plain rule's, whatever the window holds past it; and it
+    /// answers for moves of up to seven bytes.
+    #[test]
+    fn short_plain_moves_agree_with_the_plain_rule() {
+        let mut read = 0;
+        let mut inputs = short_strings(b"eN4x=+.!? {\xc3O-", 4);
+        inputs.extend(
+            [
+                &b"Nbxd2+ "[..],
+                b"Qh4xe1+ ",
+                b"Qh4xe1+# ",
+                b"exd6e.p. ",
+                b"e8=Q+!",
+                b"Ng1-f3\n",
+            ]
+            .map(<[u8]>::to_vec),
+        );
+        for i in inputs {
+            if !i.first().is_some_and(u8::is_ascii_alphabetic) {
+                continue;
+            }
+            for fill in FILLS {
+                let w = window(&i, fill);
+                if let Some(len) = short_plain_move(&w) {
+                    assert_eq!(plain_move(&w), Some(len), "{w:?}");
+                    read += 1;
+                }
+            }
+        }
+        assert!(read > 4_000, "{read}");
+        let quick = |bytes: &[u8]| short_plain_move(&window(bytes, b' '));
+        assert_eq!(quick(b"Qh4xe1+"), Some(7));
+        assert_eq!(quick(b"Qh4xe1+#"), None);
+        assert_eq!(plain_move(&window(b"Qh4xe1+#", b' ')), Some(8));
+        assert_eq!(quick(b"e4!"), None);
+        assert_eq!(quick(b"O-O"), None);
     }
 
     /// The plain form of a move is what the general rule reads, with no suffix, wherever it

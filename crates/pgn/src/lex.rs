@@ -173,13 +173,20 @@ impl Lines {
     }
 }
 
+/// Whether `bytes[at]` is one space followed by a byte above the space (the next token), the
+/// white space that nearly every token is followed by: [`skip_plain_space`] takes it first, the
+/// one-pass reader's quick tokens with their token.
+#[inline(always)]
+pub(crate) fn one_space_at(bytes: &[u8], at: usize) -> bool {
+    bytes.get(at) == Some(&b' ') && bytes.get(at + 1).is_some_and(|&b| b > b' ')
+}
+
 /// The index of the first byte at or after `pos` that is not a space, a tab or the line end of a
 /// plain line (LF or CRLF; a lone CR stops it, as does a CR at the end of the bytes), counting
 /// the line ends in `lines`: the white space of a game that the one-pass reader takes.
 #[inline(always)]
 pub(crate) fn skip_plain_space(bytes: &[u8], mut pos: usize, lines: &mut u64) -> usize {
-    // Nearly every token is followed by one space and then the next token.
-    if bytes.get(pos) == Some(&b' ') && bytes.get(pos + 1).is_some_and(|&b| b > b' ') {
+    if one_space_at(bytes, pos) {
         return pos + 1;
     }
     loop {
@@ -500,9 +507,15 @@ pub(crate) fn plain_comment(
 /// [`comment_close`] would end it.
 #[inline(always)]
 pub(crate) fn clock_comment_at(bytes: &[u8], start: usize) -> Option<(&str, u32)> {
-    let comment = bytes
-        .get(start..)?
-        .first_chunk::<{ LICHESS_CLOCK_LEN + 2 }>()?;
+    clock_comment(bytes.get(start..)?.first_chunk()?)
+}
+
+/// The bytes of a lichess clock comment, `{ [%clk H:MM:SS] }`.
+pub(crate) const CLOCK_COMMENT_LEN: usize = LICHESS_CLOCK_LEN + 2;
+
+/// [`clock_comment_at`] on the comment's bytes (the caller knows there are that many).
+#[inline(always)]
+pub(crate) fn clock_comment(comment: &[u8; CLOCK_COMMENT_LEN]) -> Option<(&str, u32)> {
     let ms = lichess_clock_comment(comment)?;
     let text = &comment[1..LICHESS_CLOCK_LEN + 1];
     // SAFETY: the shape test passed only ASCII bytes (fixed ones, and `0` to `?`).

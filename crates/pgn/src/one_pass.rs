@@ -24,13 +24,21 @@
 //! past blanks for more dots), but not past a one-pass game's last line, that of its result. Near the
 //! end of an unfinished buffer (closer than [`GUARD`] bytes) no token is read; a token the buffer
 //! cuts short runs to its end, and the next step asks for more input and drops the attempt.
+//!
+//! The commonest tokens (a short plain move, a move number, lichess's clock comment: see
+//! [`quick_token`]) are read first from a window of [`WINDOW`] bytes that the buffer is known to
+//! hold, without bounds checks, each with the one space after it; any other token, and every
+//! token of the buffer's last [`WINDOW`] bytes, by the rules above.
 
 use super::clock::LICHESS_CLOCK_LEN;
+use super::grammar::{self, QUICK_SPAN};
 use super::lex::{
-    MAX_TAG_LINE, NeedMore, PlainComment, VARIATION_STOP, clock_comment_at, is_space,
-    line_text_end, plain_comment, plain_line_end, skip_plain_space, skip_tag_blanks, unescape,
+    CLOCK_COMMENT_LEN, MAX_TAG_LINE, NeedMore, PlainComment, TOKEN_START, TokenStart,
+    VARIATION_STOP, clock_comment, clock_comment_at, is_space, line_text_end, one_space_at,
+    plain_comment, plain_line_end, skip_plain_space, skip_tag_blanks, unescape,
 };
 use super::location::{Encoding, GameInfo, Location};
+use super::moves;
 use super::movetext::{self, Defect, Step, Way};
 use super::raw::RawGame;
 use super::tag_names::{TagNames, hash_name, simple_tag_hashed};
@@ -156,8 +164,8 @@ pub(super) fn parse<V: Visitor>(
         return Attempt::Bail;
     };
     for tag in &tags[..count] {
-        let name = &section[tag.name.0 as usize..tag.name.1 as usize];
-        let raw = &section[tag.value.0 as usize..tag.value.1 as usize];
+        let name = span_text(section, tag.name);
+        let raw = span_text(section, tag.value);
         let unescaped;
         let value: &str = if tag.backslash {
             unescaped = unescape(raw);
@@ -183,8 +191,22 @@ pub(super) fn parse<V: Visitor>(
         depth: 0,
         wants_comments: visitor.wants_comments(),
     };
-    loop {
+    // Tokens that start before `quick_end` have a window of `WINDOW` bytes in the buffer.
+    let quick_end = near_end.min(bytes.len().saturating_sub(WINDOW));
+    'tokens: loop {
         pos = skip_plain_space(bytes, pos, &mut way.lines);
+        while pos < quick_end {
+            // SAFETY: `pos < quick_end`, so `pos + WINDOW < bytes.len()`.
+            let w = unsafe { window(bytes, pos) };
+            match quick_token(w, pos, &way, visitor) {
+                Quick::Next(len) => pos += len,
+                Quick::Read(len) => {
+                    pos += len;
+                    continue 'tokens;
+                }
+                Quick::Not => break,
+            }
+        }
         if pos >= near_end {
             return Attempt::NeedMore;
         }
@@ -235,6 +257,101 @@ pub(super) fn parse<V: Visitor>(
     game.at_eof = eof && !more_follows && len == bytes.len();
     let output = visitor.end_game(&GameInfo::with_bytes(game, text, Encoding::Utf8));
     Attempt::Done(len, output)
+}
+
+/// The bytes a quick token may look at (see [`quick_token`]): a clock comment and the two bytes
+/// after it, and no less than the grammar's quick rules need.
+const WINDOW: usize = 32;
+const _: () = assert!(WINDOW >= CLOCK_COMMENT_LEN + 2 && WINDOW >= QUICK_SPAN && WINDOW < GUARD);
+
+/// The [`WINDOW`] bytes from `bytes[pos]`.
+///
+/// # Safety
+///
+/// `pos + WINDOW <= bytes.len()`.
+#[inline(always)]
+unsafe fn window(bytes: &[u8], pos: usize) -> &[u8; WINDOW] {
+    debug_assert!(pos + WINDOW <= bytes.len());
+    // SAFETY: the caller's promise: the window lies within `bytes`.
+    unsafe { &*bytes.as_ptr().add(pos).cast::<[u8; WINDOW]>() }
+}
+
+/// What [`quick_token`] read.
+enum Quick {
+    /// A token, and the next one starts this many bytes on (after one space or none).
+    Next(usize),
+    /// A token this many bytes long, followed by something other than one space and a token.
+    Read(usize),
+    /// No quick token: the general rules read it.
+    Not,
+}
+
+impl Quick {
+    /// A token of `len` bytes at the start of `w`, and what follows it.
+    #[inline(always)]
+    fn after(w: &[u8; WINDOW], len: usize) -> Quick {
+        match one_space_at(w, len) {
+            true => Quick::Next(len + 1),
+            false => Quick::Read(len),
+        }
+    }
+}
+
+/// The commonest tokens, read from the window `w` of the buffer at `start` (nearly every token of
+/// a real archive): a plain move of up to seven bytes, a move number followed by the next token
+/// or one space, and lichess's clock comment. Each is read and visited exactly as
+/// [`movetext::token`] reads and visits it, with no bounds checks, and the one space after it is
+/// taken with it; any other token is left to [`movetext::token`].
+#[inline(always)]
+fn quick_token<V: Visitor>(
+    w: &[u8; WINDOW],
+    start: usize,
+    way: &Buffered,
+    visitor: &mut V,
+) -> Quick {
+    let loc = Location::at(start);
+    match TOKEN_START[usize::from(w[0])] {
+        TokenStart::Move => {
+            let Some(len) = grammar::short_plain_move(w) else {
+                return Quick::Not;
+            };
+            // (Told before the visit, so that only its answer is kept across the call.)
+            let after = Quick::after(w, len);
+            visitor.san(moves::move_text(&w[..len]), loc);
+            after
+        }
+        TokenStart::Number => {
+            let Some((number, next, dots)) = grammar::quick_move_number(w) else {
+                return Quick::Not;
+            };
+            visitor.move_number(number, dots, loc);
+            Quick::Next(next)
+        }
+        TokenStart::Comment => {
+            let (comment, _) = w
+                .split_first_chunk::<CLOCK_COMMENT_LEN>()
+                .expect("a window");
+            let Some((text, clock)) = clock_comment(comment) else {
+                return Quick::Not;
+            };
+            let after = Quick::after(w, CLOCK_COMMENT_LEN);
+            way.clock_comment(text, clock, start, visitor);
+            after
+        }
+        TokenStart::Other => Quick::Not,
+    }
+}
+
+/// The text of a tag's name or raw value, at `span` of the tag section. (Not `&section[..]`,
+/// which tests both ends for a character's boundary: every span is one already.)
+#[inline(always)]
+fn span_text(section: &str, (start, end): (u32, u32)) -> &str {
+    let bytes = &section.as_bytes()[start as usize..end as usize];
+    // SAFETY: the section is UTF-8, and a span starts after an ASCII byte (the `[` or a blank
+    // before a name, the quote before a value) and ends before one (the blank or quote after a
+    // name, the quote after a value) or holds only ASCII bytes (a name): so it starts and ends at
+    // a character's boundary, and its bytes are UTF-8.
+    unsafe { std::str::from_utf8_unchecked(bytes) }
 }
 
 /// A tag pair at `bytes[pos]` (a `[`): the ranges of its name and raw value, whether the value
@@ -319,6 +436,20 @@ struct Buffered {
     wants_comments: bool,
 }
 
+impl Buffered {
+    /// Visits lichess's clock comment at `start`, whose text is `text` and reading `clock`.
+    #[inline(always)]
+    fn clock_comment<V: Visitor>(&self, text: &str, clock: u32, start: usize, visitor: &mut V) {
+        let loc = Location::at(start);
+        if self.wants_comments {
+            visitor.clock_comment(clock, text, loc);
+        } else {
+            let body = start + 1;
+            visitor.comment_skipped(loc, body..body + LICHESS_CLOCK_LEN);
+        }
+    }
+}
+
 impl Way for Buffered {
     type Stop = Short;
 
@@ -331,13 +462,8 @@ impl Way for Buffered {
     ) -> Result<usize, Short> {
         // Nearly every comment of a lichess archive: read at once, no search for its end.
         if let Some((text, clock)) = clock_comment_at(bytes, start) {
-            let body = start + 1;
-            if self.wants_comments {
-                visitor.clock_comment(clock, text, Location::at(start));
-            } else {
-                visitor.comment_skipped(Location::at(start), body..body + LICHESS_CLOCK_LEN);
-            }
-            return Ok(body + LICHESS_CLOCK_LEN + 1);
+            self.clock_comment(text, clock, start, visitor);
+            return Ok(start + CLOCK_COMMENT_LEN);
         }
         let len = Short::comment(&bytes[start + 1..], self.eof, &mut self.lines)?;
         if self.wants_comments {

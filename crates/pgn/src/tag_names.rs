@@ -21,6 +21,7 @@ impl TagNames {
     const FEW: usize = 32;
 
     /// Adds a name; `false` if it was there already.
+    #[inline]
     pub(super) fn insert(&mut self, hash: u64) -> bool {
         if self.few.len() < Self::FEW {
             let bit = 1 << (hash >> 58);
@@ -31,6 +32,13 @@ impl TagNames {
             self.few.push(hash);
             return true;
         }
+        self.insert_many(hash)
+    }
+
+    /// [`TagNames::insert`] past the list.
+    #[cold]
+    #[inline(never)]
+    fn insert_many(&mut self, hash: u64) -> bool {
         if self.many.is_empty() {
             self.many.extend(self.few.iter().copied());
         }

@@ -115,6 +115,75 @@ fn damaged_games_read_the_same_in_one_pass() {
     assert!(mutants > 1000, "only {mutants} mutants");
 }
 
+/// The one-pass reader's quick tokens (short moves, move numbers, lichess's clock comments, each
+/// with the space after it) and the forms next to them that it leaves to the general rules, in
+/// random games: read as the general way reads them, whole and in pieces, wherever they stand
+/// against the end of the bytes.
+#[test]
+fn quick_tokens_and_their_neighbours_read_the_same_in_one_pass() {
+    const TOKENS: [&str; 24] = [
+        "e4",
+        "Nf3",
+        "Qh4xe1+",
+        "Qh4xe1+#",
+        "Nbxd2+!",
+        "e4!?",
+        "exd6e.p.",
+        "O-O",
+        "e8=Q+",
+        "1.",
+        "12.",
+        "1...",
+        "1....",
+        "12345.",
+        "1. ...",
+        "9999.",
+        "{ [%clk 0:03:00] }",
+        "{ [%clk 0:03:00]  }",
+        "{ [%clk 0:60:00] }",
+        "{ [%eval 0.17] [%clk 0:03:00] }",
+        "$1",
+        "(",
+        ")",
+        "{x}",
+    ];
+    const SPACES: [&str; 8] = [" ", " ", " ", "", "  ", "\t", "\n", "\r\n"];
+    let mut random = Random(0x51_7cc1_b727_220a);
+    let (mut games, mut one_pass) = (0, 0);
+    for game in 0..400 {
+        let mut text = String::from("[Event \"quick\"]\n\n");
+        let mut depth = 0;
+        for _ in 0..random.below(60) {
+            let token = TOKENS[random.below(TOKENS.len())];
+            match token {
+                "(" => depth += 1,
+                ")" if depth == 0 => continue,
+                ")" => depth -= 1,
+                _ => {}
+            }
+            text.push_str(token);
+            text.push_str(SPACES[random.below(SPACES.len())]);
+        }
+        text.push_str(&")".repeat(depth));
+        text.push_str(" 1-0\n\n");
+        let bytes = text.repeat(1 + random.below(3)).into_bytes();
+        let pieces = Pieces {
+            bytes: &bytes,
+            random: Random(random.below(usize::MAX) as u64 | 1),
+            largest: 1 + random.below(400),
+        };
+        let (n, p) = compare(&bytes, &bytes[..], &format!("game {game}: {text}"));
+        compare(&bytes, pieces, &format!("game {game} in pieces: {text}"));
+        games += n;
+        one_pass += p;
+    }
+    // Most games are one-pass games (a lone `$1` or `e4!?` is not what stops one).
+    assert!(
+        one_pass * 2 > games,
+        "{one_pass} of {games} games read in one pass"
+    );
+}
+
 /// A visitor that panics at one move, and otherwise returns each game's number.
 struct PanicAt {
     san: &'static str,
