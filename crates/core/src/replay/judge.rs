@@ -153,7 +153,10 @@ impl Replayer {
         declared: GameResult,
         ruling: &Ruling,
     ) -> BoardFacts {
-        let stuck = !pos.has_legal_moves();
+        // (The ruling counted the legal moves when it ruled a side.)
+        let stuck = ruling
+            .legal_moves
+            .map_or_else(|| !pos.has_legal_moves(), |count| count == 0);
         let check = pos.is_check();
         let repetitions = self.stack.repetitions();
         let drawn = declared == GameResult::Draw;

@@ -53,6 +53,7 @@ mod aim;
 mod checks;
 mod dive;
 mod exhaust;
+mod facts;
 pub mod filter;
 mod guide;
 mod keys;

@@ -13,6 +13,7 @@
 //! side only where its answer can change these, with the budget the both-sides ruling gives it,
 //! so that every answer it gives is that ruling's.
 
+use crate::mate::facts::PositionFacts;
 use crate::mate::{MateLimits, Solver, Tier};
 use crate::position::Position;
 use crate::types::Color;
@@ -29,6 +30,10 @@ pub struct Ruling {
     pub tiers: [Tier; 2],
     /// Positions the searches expanded.
     pub nodes: u64,
+    /// The number of legal moves of the side to move, counted once for the sides ruled (`None`
+    /// when neither was): a caller that needs it, or whether the game is over on the board,
+    /// need not count them again.
+    pub legal_moves: Option<u64>,
 }
 
 impl Ruling {
@@ -38,6 +43,7 @@ impl Ruling {
             can_mate: [None; 2],
             tiers: [Tier::Search; 2],
             nodes: 0,
+            legal_moves: None,
         }
     }
 
@@ -108,7 +114,11 @@ impl Solver {
             } if budget == 0 => Color::Black,
             _ => Color::White,
         };
-        let mut ruling = Ruling::unruled();
+        let mut facts = PositionFacts::new(pos);
+        let mut ruling = Ruling {
+            legal_moves: Some(facts.legal_moves()),
+            ..Ruling::unruled()
+        };
         for side in [first, first.other()] {
             if side != first
                 && let Wanted::Verdict { flag_winner } = wanted
@@ -122,7 +132,7 @@ impl Solver {
                 Color::White => left.div_ceil(2),
                 Color::Black => left,
             };
-            let verdict = self.judge(pos, side, &MateLimits { nodes });
+            let verdict = self.judge_with(&mut facts, side, &MateLimits { nodes });
             ruling.nodes += verdict.nodes;
             ruling.can_mate[side.index()] = verdict.answer.known();
             ruling.tiers[side.index()] = verdict.tier;
