@@ -792,15 +792,16 @@ fn locked_proof(pos: &Position, winner: Color) -> bool {
 /// at least, since its walls stand only on occupied squares: the king's squares flooded
 /// through empty squares that no pawn of the other side attacks (its flood avoids only walls
 /// and the squares enemy pawn walls attack); the winner's pawns' attacks from where they stand
-/// (a pawn's segment or cone starts there), and each piece's attacks with the men on the board
-/// as blockers, flooded through the empty squares for a piece that attacks one (such a piece
-/// is never frozen: that empty square is an exit) and from its square for the rest; the
-/// winner's king covering the squares next to its squares. Each of the loser's men is a unit
-/// that can stand on its own square. On that square `no_mate` then finds every flight
-/// covered, or filled by a man of the loser's own, one each, and no want of a tempo (the
-/// loser's king has more than two squares, or castling is allowed): no proof, for the
-/// position itself nor for the first part of the proof on either side of a capture, which
-/// asks `no_mate` of the position too.
+/// and from each empty square ahead up to the first man (a pawn's segment or cone holds those
+/// squares short of the last rank: only the loser's pawns stop short of an empty square); each
+/// piece's attacks with the men on the board as blockers, flooded through the empty squares
+/// for a piece that attacks one (such a piece is never frozen: that empty square is an exit)
+/// and from its square for the rest; the winner's king covering the squares next to its
+/// squares. Each of the loser's men is a unit that can stand on its own square. On that
+/// square `no_mate` then finds every flight covered, or filled by a man of the loser's own,
+/// one each, and no want of a tempo (the loser's king has more than two squares, or castling
+/// is allowed): no proof, for the position itself nor for the first part of the proof on
+/// either side of a capture, which asks `no_mate` of the position too.
 fn open_mate_square(pos: &Position, winner: Color) -> bool {
     let loser = !winner;
     let occupied = pos.occupied();
@@ -818,7 +819,15 @@ fn open_mate_square(pos: &Position, winner: Color) -> bool {
     }
     let ours = pos.by_color(winner);
     let last = Bitboard::rank(if winner == Color::White { 7 } else { 0 });
-    let mut attack = pawn_attacks(winner, ours & pawns & !last);
+    let mut walk = ours & pawns;
+    loop {
+        let next = walk | (pushes(winner, walk & !last) & empty);
+        if next == walk {
+            break;
+        }
+        walk = next;
+    }
+    let mut attack = pawn_attacks(winner, walk & !last);
     for sq in ours & !kings & !pawns {
         let Some(role) = pos.role_at(sq) else {
             continue;
