@@ -153,10 +153,8 @@ impl Replayer {
         declared: GameResult,
         ruling: &Ruling,
     ) -> BoardFacts {
-        // (The ruling counted the legal moves when it ruled a side.)
-        let stuck = ruling
-            .legal_moves
-            .map_or_else(|| !pos.has_legal_moves(), |count| count == 0);
+        // (The ruling found it when it ruled a side.)
+        let stuck = ruling.stuck.unwrap_or_else(|| !pos.has_legal_moves());
         let check = pos.is_check();
         let repetitions = self.stack.repetitions();
         let drawn = declared == GameResult::Draw;

@@ -8,7 +8,7 @@ use crate::types::Color;
 
 /// The most legal moves the look-ahead tries; with more, some move almost surely keeps mating
 /// material, and the search answers.
-const MAX_MOVES: usize = 8;
+pub(crate) const MAX_MOVES: usize = 8;
 
 /// Whether `side` provably cannot mate because every legal move from `pos` (which has some)
 /// leads to a position where the game is over without `side` having mated (the mover mated or

@@ -30,10 +30,9 @@ pub struct Ruling {
     pub tiers: [Tier; 2],
     /// Positions the searches expanded.
     pub nodes: u64,
-    /// The number of legal moves of the side to move, counted once for the sides ruled (`None`
-    /// when neither was): a caller that needs it, or whether the game is over on the board,
-    /// need not count them again.
-    pub legal_moves: Option<u64>,
+    /// Whether the side to move has no legal move (the game is over on the board), found once
+    /// for the sides ruled (`None` when neither was), so that a caller need not look again.
+    pub stuck: Option<bool>,
 }
 
 impl Ruling {
@@ -43,7 +42,7 @@ impl Ruling {
             can_mate: [None; 2],
             tiers: [Tier::Search; 2],
             nodes: 0,
-            legal_moves: None,
+            stuck: None,
         }
     }
 
@@ -116,7 +115,7 @@ impl Solver {
         };
         let mut facts = PositionFacts::new(pos);
         let mut ruling = Ruling {
-            legal_moves: Some(facts.legal_moves()),
+            stuck: Some(facts.stuck()),
             ..Ruling::unruled()
         };
         for side in [first, first.other()] {

@@ -69,7 +69,7 @@ impl Solver {
             tier,
             nodes,
         };
-        if facts.legal_moves() == 0 {
+        if facts.stuck() {
             // Mated already (by `side`, if the side to move is the other one), or stalemate.
             let mated = pos.is_check() && pos.turn() != side;
             let answer = if mated {
