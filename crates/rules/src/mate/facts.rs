@@ -16,6 +16,8 @@ pub(crate) struct PositionFacts<'a> {
     /// The legal moves counted, or `None` when more than [`MAX_MOVES`] are sure without
     /// counting them ([`legal_moves_at_least`]).
     legal_moves: Option<u64>,
+    /// Whether the side to move is in check.
+    check: bool,
     after_any_move: Option<[bool; 2]>,
 }
 
@@ -23,10 +25,12 @@ impl<'a> PositionFacts<'a> {
     /// The facts of `pos`: its legal moves counted, unless more than the look one move ahead
     /// tries are sure.
     pub(crate) fn new(pos: &'a Position) -> PositionFacts<'a> {
-        let many = legal_moves_at_least(pos) > MAX_MOVES as u64;
+        let check = pos.is_check();
+        let many = legal_moves_at_least(pos, check) > MAX_MOVES as u64;
         PositionFacts {
             pos,
             legal_moves: (!many).then(|| pos.count_legal_moves()),
+            check,
             after_any_move: None,
         }
     }
@@ -41,6 +45,11 @@ impl<'a> PositionFacts<'a> {
         self.legal_moves == Some(0)
     }
 
+    /// Whether the side to move is in check.
+    pub(crate) fn check(&self) -> bool {
+        self.check
+    }
+
     /// [`cannot_mate_after_any_move`](crate::mate::cannot_mate_after_any_move) for `side`, both
     /// sides' answers found on the first asking.
     pub(crate) fn cannot_mate_after_any_move(&mut self, side: Color) -> bool {
@@ -53,12 +62,12 @@ impl<'a> PositionFacts<'a> {
     }
 }
 
-/// A lower bound of the number of legal moves of the side to move, dearer moves left out:
-/// none in check; else the moves of its knights, bishops, rooks and queens that are not pinned
-/// (each of them legal: the king is not in check and no line to it opens), counted until they
-/// are more than [`MAX_MOVES`].
-fn legal_moves_at_least(pos: &Position) -> u64 {
-    if pos.is_check() {
+/// A lower bound of the number of legal moves of the side to move (in check if `check`),
+/// dearer moves left out: none in check; else the moves of its knights, bishops, rooks and
+/// queens that are not pinned (each of them legal: the king is not in check and no line to it
+/// opens), counted until they are more than [`MAX_MOVES`].
+fn legal_moves_at_least(pos: &Position, check: bool) -> u64 {
+    if check {
         return 0;
     }
     let ours = pos.by_color(pos.turn());
@@ -100,10 +109,11 @@ mod tests {
         ];
         let (mut spared, mut counted) = (0, 0);
         crate::mate::along_random_games(&starts, 20, 120, 0x51_7cc1_b727, |pos, moves| {
-            let bound = legal_moves_at_least(pos);
+            let bound = legal_moves_at_least(pos, pos.is_check());
             assert!(bound <= moves.len() as u64, "{bound} {}", pos.to_fen());
             let mut facts = PositionFacts::new(pos);
             assert!(!facts.stuck());
+            assert_eq!(facts.check(), pos.is_check());
             for side in Color::ALL {
                 let alone = cannot_mate_after_any_move(pos, side);
                 assert_eq!(

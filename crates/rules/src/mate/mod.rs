@@ -75,7 +75,7 @@ use crate::types::Color;
 pub use filter::certainly_not_dead;
 pub use locked::{cannot_check, cannot_mate_locked};
 pub use lookahead::cannot_mate_after_any_move;
-pub use ruling::{Ruling, Wanted, rule};
+pub use ruling::{OnBoard, Ruling, Wanted, rule};
 pub use shorten::shortened;
 pub use solver::Solver;
 pub use statics::material_cannot_mate;

@@ -30,9 +30,28 @@ pub struct Ruling {
     pub tiers: [Tier; 2],
     /// Positions the searches expanded.
     pub nodes: u64,
-    /// Whether the side to move has no legal move (the game is over on the board), found once
-    /// for the sides ruled (`None` when neither was), so that a caller need not look again.
-    pub stuck: Option<bool>,
+    /// What the ruling found of the position itself for the sides it ruled (`None` when it
+    /// ruled neither), so that a caller need not look again.
+    pub on_board: Option<OnBoard>,
+}
+
+/// Whether the game is over on the board, and whether the side to move is in check.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct OnBoard {
+    /// Whether the side to move has no legal move: mated (in check) or stalemated.
+    pub stuck: bool,
+    /// Whether the side to move is in check.
+    pub check: bool,
+}
+
+impl OnBoard {
+    /// What `pos` shows, looked at afresh.
+    pub fn of(pos: &Position) -> OnBoard {
+        OnBoard {
+            stuck: !pos.has_legal_moves(),
+            check: pos.is_check(),
+        }
+    }
 }
 
 impl Ruling {
@@ -42,7 +61,7 @@ impl Ruling {
             can_mate: [None; 2],
             tiers: [Tier::Search; 2],
             nodes: 0,
-            stuck: None,
+            on_board: None,
         }
     }
 
@@ -115,7 +134,10 @@ impl Solver {
         };
         let mut facts = PositionFacts::new(pos);
         let mut ruling = Ruling {
-            stuck: Some(facts.stuck()),
+            on_board: Some(OnBoard {
+                stuck: facts.stuck(),
+                check: facts.check(),
+            }),
             ..Ruling::unruled()
         };
         for side in [first, first.other()] {

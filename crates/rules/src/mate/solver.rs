@@ -71,7 +71,7 @@ impl Solver {
         };
         if facts.stuck() {
             // Mated already (by `side`, if the side to move is the other one), or stalemate.
-            let mated = pos.is_check() && pos.turn() != side;
+            let mated = facts.check() && pos.turn() != side;
             let answer = if mated {
                 CanMate::Yes(Vec::new())
             } else {
