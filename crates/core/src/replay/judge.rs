@@ -6,7 +6,7 @@
 //! the ruling is kept in the report.
 
 use arbiter_pgn::{GameResult, Location, RawGame, parse_game};
-use arbiter_rules::mate::{Ruling, Solver, Tier, Wanted};
+use arbiter_rules::mate::{OnBoard, Ruling, Solver, Tier, Wanted};
 use arbiter_rules::{Color, Move, Position};
 
 use crate::outcome::{self, BoardFacts, Outcome, termination};
@@ -153,8 +153,8 @@ impl Replayer {
         declared: GameResult,
         ruling: &Ruling,
     ) -> BoardFacts {
-        let stuck = !pos.has_legal_moves();
-        let check = pos.is_check();
+        // (The ruling looked when it ruled a side.)
+        let OnBoard { stuck, check } = ruling.on_board.unwrap_or_else(|| OnBoard::of(pos));
         let repetitions = self.stack.repetitions();
         let drawn = declared == GameResult::Draw;
         BoardFacts {

@@ -771,10 +771,78 @@ pub fn cannot_check(pos: &Position, winner: Color) -> bool {
 /// on every square of the king's reach that `winner` can ever attack, no mate is possible. This
 /// contains [`cannot_check`] (no such square).
 pub fn cannot_mate_locked(pos: &Position, winner: Color) -> bool {
+    !open_mate_square(pos, winner) && locked_proof(pos, winner)
+}
+
+/// [`cannot_mate_locked`] without the cheap test that shows it cannot succeed: the fixed
+/// point, its proof and the proof on either side of a capture.
+fn locked_proof(pos: &Position, winner: Color) -> bool {
     let Some((bound, reach)) = bound_pawns(pos, Some(!winner)) else {
         return false;
     };
     no_mate(pos, &bound, &reach, winner, true) || no_mate_either_side_of_a_capture(pos, winner)
+}
+
+/// Whether the locked-position proof certainly fails for `winner`, shown without its fixed
+/// point: a square the loser's king can reach that the winner can attack, whose every
+/// neighbour the winner can attack too (its king by stepping there) or holds a man of the
+/// loser, while the loser's king has more than two squares or castling is allowed.
+///
+/// Each part is what any fixed point ([`fixed_point`], whatever it assumes) is sure to hold
+/// at least, since its walls stand only on occupied squares: the king's squares flooded
+/// through empty squares that no pawn of the other side attacks (its flood avoids only walls
+/// and the squares enemy pawn walls attack); the winner's pawns' attacks from where they stand
+/// and from each empty square ahead up to the first man (a pawn's segment or cone holds those
+/// squares short of the last rank: only the loser's pawns stop short of an empty square); each
+/// piece's attacks with the men on the board as blockers, flooded through the empty squares
+/// for a piece that attacks one (such a piece is never frozen: that empty square is an exit)
+/// and from its square for the rest; the winner's king covering the squares next to its
+/// squares. Each of the loser's men is a unit that can stand on its own square. On that
+/// square `no_mate` then finds every flight covered, or filled by a man of the loser's own,
+/// one each, and no want of a tempo (the loser's king has more than two squares, or castling
+/// is allowed): no proof, for the position itself nor for the first part of the proof on
+/// either side of a capture, which asks `no_mate` of the position too.
+fn open_mate_square(pos: &Position, winner: Color) -> bool {
+    let loser = !winner;
+    let occupied = pos.occupied();
+    let kings = pos.by_role(Role::King);
+    let pawns = pos.by_role(Role::Pawn);
+    let empty = !occupied;
+    let king_squares = |color: Color| {
+        let enemy_pawns = pawns & pos.by_color(!color);
+        let allowed = empty & !pawn_attacks(!color, enemy_pawns);
+        flood_king(Bitboard::from_square(pos.king_of(color)), allowed)
+    };
+    let region = king_squares(loser);
+    if region.count() <= 2 && pos.castling_rooks().is_empty() {
+        return false;
+    }
+    let ours = pos.by_color(winner);
+    let last = Bitboard::rank(if winner == Color::White { 7 } else { 0 });
+    let mut walk = ours & pawns;
+    loop {
+        let next = walk | (pushes(winner, walk & !last) & empty);
+        if next == walk {
+            break;
+        }
+        walk = next;
+    }
+    let mut attack = pawn_attacks(winner, walk & !last);
+    for sq in ours & !kings & !pawns {
+        let Some(role) = pos.role_at(sq) else {
+            continue;
+        };
+        let direct = piece_attacks(role, sq, occupied);
+        attack |= if (direct & empty).any() {
+            flood_piece(role, Bitboard::from_square(sq), occupied).1
+        } else {
+            direct
+        };
+    }
+    let held = attack | king_spread(king_squares(winner)) | (pos.by_color(loser) & !kings);
+    (attack & region)
+        .into_iter()
+        .any(|k| (attacks::king(k) & !held).is_empty())
 }
 
 /// Whether no square where the loser's king can be checked (by the reach of `bound`) can be a
@@ -1217,6 +1285,48 @@ mod tests {
         // With a knight beside the queen, taking the queen leaves White mating material.
         let pos = fen("8/6pp/8/8/ppp5/bkp4Q/qnp5/n1K2N2 b - - 0 1");
         assert!(!cannot_mate_locked(&pos, Color::White));
+    }
+
+    /// The cheap test that the proof fails ([`open_mate_square`]) never turns a proof down: on
+    /// chasolver's hard set (where the proof succeeds some hundreds of times) and along random
+    /// games from walled positions, for both sides, the answer with it is the answer without;
+    /// and it does answer for some of them.
+    #[test]
+    fn an_open_mate_square_turns_no_proof_down() {
+        let hard =
+            std::fs::read_to_string(arbiter_test_support::fixture("chasolver/positions.txt"))
+                .expect("chasolver's hard set");
+        let mut positions: Vec<Position> = hard
+            .lines()
+            .filter(|line| !line.starts_with('#') && line.len() > 3)
+            .filter_map(|line| Position::from_fen(&crate::epd_to_fen(&line[3..])).ok())
+            .collect();
+        let walled = [
+            "2r3k1/5pp1/1p2p2p/pPp1P3/P1P2P2/3R2P1/5K1P/8 w - - 0 40",
+            "r4rk1/1b3ppp/pq1p4/1p1Pp3/1P2P3/P2B1N2/5PPP/R2Q1RK1 b - - 3 19",
+            "8/8/4k3/p1p1p1p1/P1P1P1P1/8/3K4/8 w - - 0 1",
+            "8/4k3/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/4K3/8 w - - 0 1",
+            "4k3/8/3p1p2/3PbP2/3pBp2/3P1P2/4B3/4K3 w - - 0 1",
+            "3k4/p1p1p1p1/P1P1P1P1/8/8/8/P1P1P1P1/3K1B2 w - - 0 1",
+        ];
+        crate::mate::along_random_games(&walled, 6, 40, 0x2545_f491, |pos, _| {
+            positions.push(pos.clone());
+        });
+        let (mut proved, mut turned) = (0, 0);
+        for pos in &positions {
+            for side in Color::ALL {
+                let proof = locked_proof(pos, side);
+                let open = open_mate_square(pos, side);
+                assert!(!(open && proof), "{side:?} {}", pos.to_fen());
+                assert_eq!(cannot_mate_locked(pos, side), proof);
+                proved += usize::from(proof);
+                turned += usize::from(open);
+            }
+        }
+        assert!(
+            proved > 100 && turned > 100,
+            "{proved} proofs, {turned} turned down"
+        );
     }
 
     #[test]

@@ -13,6 +13,7 @@
 //! side only where its answer can change these, with the budget the both-sides ruling gives it,
 //! so that every answer it gives is that ruling's.
 
+use crate::mate::facts::PositionFacts;
 use crate::mate::{MateLimits, Solver, Tier};
 use crate::position::Position;
 use crate::types::Color;
@@ -29,6 +30,28 @@ pub struct Ruling {
     pub tiers: [Tier; 2],
     /// Positions the searches expanded.
     pub nodes: u64,
+    /// What the ruling found of the position itself for the sides it ruled (`None` when it
+    /// ruled neither), so that a caller need not look again.
+    pub on_board: Option<OnBoard>,
+}
+
+/// Whether the game is over on the board, and whether the side to move is in check.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct OnBoard {
+    /// Whether the side to move has no legal move: mated (in check) or stalemated.
+    pub stuck: bool,
+    /// Whether the side to move is in check.
+    pub check: bool,
+}
+
+impl OnBoard {
+    /// What `pos` shows, looked at afresh.
+    pub fn of(pos: &Position) -> OnBoard {
+        OnBoard {
+            stuck: !pos.has_legal_moves(),
+            check: pos.is_check(),
+        }
+    }
 }
 
 impl Ruling {
@@ -38,6 +61,7 @@ impl Ruling {
             can_mate: [None; 2],
             tiers: [Tier::Search; 2],
             nodes: 0,
+            on_board: None,
         }
     }
 
@@ -108,7 +132,14 @@ impl Solver {
             } if budget == 0 => Color::Black,
             _ => Color::White,
         };
-        let mut ruling = Ruling::unruled();
+        let mut facts = PositionFacts::new(pos);
+        let mut ruling = Ruling {
+            on_board: Some(OnBoard {
+                stuck: facts.stuck(),
+                check: facts.check(),
+            }),
+            ..Ruling::unruled()
+        };
         for side in [first, first.other()] {
             if side != first
                 && let Wanted::Verdict { flag_winner } = wanted
@@ -122,7 +153,7 @@ impl Solver {
                 Color::White => left.div_ceil(2),
                 Color::Black => left,
             };
-            let verdict = self.judge(pos, side, &MateLimits { nodes });
+            let verdict = self.judge_with(&mut facts, side, &MateLimits { nodes });
             ruling.nodes += verdict.nodes;
             ruling.can_mate[side.index()] = verdict.answer.known();
             ruling.tiers[side.index()] = verdict.tier;

@@ -4,9 +4,9 @@
 use crate::mate::aim::{Aimer, plans};
 use crate::mate::dive::{Plan, dive};
 use crate::mate::exhaust::Exhauster;
+use crate::mate::facts::PositionFacts;
 use crate::mate::guide::Guide;
 use crate::mate::locked::{blocked_pawns, cannot_mate_locked};
-use crate::mate::lookahead::cannot_mate_after_any_move;
 use crate::mate::mirror::{line_back, mirrored};
 use crate::mate::probe::probe;
 use crate::mate::search::{Found, Promotions, Searcher};
@@ -52,14 +52,26 @@ impl Solver {
     /// one move ahead, then, within `limits` (0: none of them), the short-helpmate probe, three
     /// greedy dives and the search.
     pub fn judge(&mut self, pos: &Position, side: Color, limits: &MateLimits) -> Verdict {
+        self.judge_with(&mut PositionFacts::new(pos), side, limits)
+    }
+
+    /// [`Solver::judge`] on the position of `facts`, reading what it asks of the position itself
+    /// from them (so that the other side's judgment need not find it again).
+    pub(crate) fn judge_with(
+        &mut self,
+        facts: &mut PositionFacts,
+        side: Color,
+        limits: &MateLimits,
+    ) -> Verdict {
+        let pos = facts.pos();
         let verdict = |answer, tier, nodes| Verdict {
             answer,
             tier,
             nodes,
         };
-        if !pos.has_legal_moves() {
+        if facts.stuck() {
             // Mated already (by `side`, if the side to move is the other one), or stalemate.
-            let mated = pos.is_check() && pos.turn() != side;
+            let mated = facts.check() && pos.turn() != side;
             let answer = if mated {
                 CanMate::Yes(Vec::new())
             } else {
@@ -73,7 +85,7 @@ impl Solver {
         if blocked_pawns(pos) >= LOCK_MIN_BLOCKED && cannot_mate_locked(pos, side) {
             return verdict(CanMate::No, Tier::Blocked, 0);
         }
-        if cannot_mate_after_any_move(pos, side) {
+        if facts.cannot_mate_after_any_move(side) {
             return verdict(CanMate::No, Tier::LookAhead, 0);
         }
         if limits.nodes == 0 {
