@@ -432,12 +432,20 @@ impl<W: Write + Send> Destination for ParquetWriter<W> {
 
 /// Appends `n` in decimal. The digits are appended as a whole fixed-size array and cut back: a
 /// copy of known size is a few vector stores, where one of the digits' length is a call to
-/// `memcpy` (a game row holds a dozen numbers).
+/// `memcpy` (a game row holds a dozen numbers, mostly of four digits or fewer: those by
+/// [`decimal::up_to_four_digits`]).
 #[inline]
 pub(crate) fn push_decimal(out: &mut Vec<u8>, n: u64) {
-    let (digits, len) = decimal::digits(n);
-    let end = out.len() + len;
-    out.extend_from_slice(&digits);
+    let end;
+    if let Ok(small @ 0..10_000) = u16::try_from(n) {
+        let (digits, len) = decimal::up_to_four_digits(small);
+        end = out.len() + len;
+        out.extend_from_slice(&digits);
+    } else {
+        let (digits, len) = decimal::digits(n);
+        end = out.len() + len;
+        out.extend_from_slice(&digits);
+    }
     out.truncate(end);
 }
 
@@ -537,7 +545,7 @@ mod tests {
 
     #[test]
     fn numbers_format_in_decimal() {
-        for n in [
+        for n in (0..20_000).chain([
             0,
             7,
             9,
@@ -548,7 +556,7 @@ mod tests {
             10u64.pow(19) - 1,
             10u64.pow(19),
             u64::MAX,
-        ] {
+        ]) {
             let mut out = b"x".to_vec();
             push_decimal(&mut out, n);
             assert_eq!(out, format!("x{n}").as_bytes());
