@@ -120,13 +120,18 @@ struct LaterNumber {
 const CELLS_RESERVED: usize = 256 << 10;
 
 /// A batch's buffers for rows of `columns`, with room for as many as fill [`CELLS_RESERVED`] at
-/// 16 bytes a value: each vector allocated once, rather than a dozen times as it doubles.
+/// 16 bytes a value, and room for as many rows' ends in `row_bytes` and two game numbers a row in
+/// `later`: each vector allocated once, rather than a dozen times as it doubles.
 #[cfg(feature = "parquet")]
-fn cells_for(columns: &Arc<[Column]>) -> ColumnBuffers {
-    ColumnBuffers::with_capacity(
-        Arc::clone(columns),
-        CELLS_RESERVED / (16 * columns.len().max(1)),
-    )
+fn cells_for(
+    columns: &Arc<[Column]>,
+    row_bytes: &mut Vec<usize>,
+    later: &mut Vec<LaterNumber>,
+) -> ColumnBuffers {
+    let rows = CELLS_RESERVED / (16 * columns.len().max(1));
+    row_bytes.reserve(rows);
+    later.reserve(2 * rows);
+    ColumnBuffers::with_capacity(Arc::clone(columns), rows)
 }
 
 /// A place in the output to fill in.
@@ -216,8 +221,10 @@ impl Output {
     #[cfg(feature = "parquet")]
     #[inline(always)]
     pub fn cell(&mut self, columns: &Arc<[Column]>, cell: Cell<'_>) {
-        let cells = self.cells.get_or_insert_with(|| cells_for(columns));
-        let kind = |cells: &ColumnBuffers| columns[cells.cursor()].kind;
+        let cells = (self.cells)
+            .get_or_insert_with(|| cells_for(columns, &mut self.row_bytes, &mut self.later));
+        // Past the last column, the push below says so.
+        let kind = |cells: &ColumnBuffers| cells.next_kind().unwrap_or(ColumnKind::Int64);
         let value = match cell {
             Cell::Null => Value::Null,
             // Text known to be UTF-8.
@@ -248,7 +255,8 @@ impl Output {
     /// Ends a Parquet row of `columns`.
     #[cfg(feature = "parquet")]
     pub fn end_cells(&mut self, columns: &Arc<[Column]>) {
-        let cells = self.cells.get_or_insert_with(|| cells_for(columns));
+        let cells = (self.cells)
+            .get_or_insert_with(|| cells_for(columns, &mut self.row_bytes, &mut self.later));
         cells.end_row();
         self.row_bytes.push(cells.bytes());
     }
