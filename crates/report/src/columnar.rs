@@ -98,53 +98,46 @@ pub struct ColumnBuffer {
     pub values: Values,
     /// The definition levels (empty for a required column).
     pub levels: Vec<i16>,
+    /// The column's kind, and whether it may be null: kept here, so that a value pushed reads its
+    /// buffer and nothing else.
+    kind: ColumnKind,
+    nullable: bool,
 }
 
 impl ColumnBuffer {
-    /// Appends a value of `column` (this buffer's); returns the bytes it counts for (strings
-    /// their length, other values 8 bytes, a list 4 more a number, a null none).
-    ///
-    /// # Panics
-    ///
-    /// As [`ColumnBuffers::push`] does.
+    /// Appends a value of this buffer's column; returns the bytes it counts for (strings their
+    /// length, other values 8 bytes, a list 4 more a number, a null none), or `None` when the
+    /// column does not hold such a value (then nothing is appended).
     #[inline(always)]
-    fn push(&mut self, column: &Column, value: Value<'_>) -> usize {
-        let mismatch = || -> ! {
-            panic!(
-                "column {:?} holds {:?} values{}, not {value:?}",
-                column.name,
-                column.kind,
-                if column.nullable { " or nulls" } else { "" }
-            )
-        };
+    fn push(&mut self, value: Value<'_>) -> Option<usize> {
         let mut bytes = 8;
         match (value, &mut self.values) {
-            (Value::Null, _) if column.nullable => {
+            (Value::Null, _) if self.nullable => {
                 self.levels.push(0);
-                return 0;
+                return Some(0);
             }
-            (Value::Str(s), Values::Bytes { data, ends }) if column.kind == ColumnKind::String => {
+            (Value::Str(s), Values::Bytes { data, ends }) if self.kind == ColumnKind::String => {
                 data.extend_from_slice(s.as_bytes());
                 ends.push(data.len());
                 bytes += s.len();
             }
-            (Value::Utf8(s), Values::Bytes { data, ends }) if column.kind == ColumnKind::String => {
+            (Value::Utf8(s), Values::Bytes { data, ends }) if self.kind == ColumnKind::String => {
                 data.extend_from_slice(s);
                 ends.push(data.len());
                 bytes += s.len();
             }
             (Value::I64(n), Values::I64(values)) => values.push(n),
             (Value::I32(n), Values::I32(values))
-                if matches!(column.kind, ColumnKind::Int32 | ColumnKind::TimeMillisUtc)
-                    || column.kind == ColumnKind::Int16 && i16::try_from(n).is_ok() =>
+                if matches!(self.kind, ColumnKind::Int32 | ColumnKind::TimeMillisUtc)
+                    || self.kind == ColumnKind::Int16 && i16::try_from(n).is_ok() =>
             {
                 values.push(n)
             }
             // Unsigned 32-bit integers are kept in INT32 by their bits (as Parquet stores them).
-            (Value::U32(n), Values::I32(values)) if column.kind == ColumnKind::UInt32 => {
+            (Value::U32(n), Values::I32(values)) if self.kind == ColumnKind::UInt32 => {
                 values.push(n as i32)
             }
-            (Value::Date(d), Values::I32(values)) if column.kind == ColumnKind::Date => {
+            (Value::Date(d), Values::I32(values)) if self.kind == ColumnKind::Date => {
                 values.push(d.0)
             }
             (Value::F64(x), Values::F64(values)) => values.push(x),
@@ -154,13 +147,25 @@ impl ColumnBuffer {
                 ends.push(items.len());
                 bytes += 4 * list.len();
             }
-            _ => mismatch(),
+            _ => return None,
         }
-        if column.nullable {
+        if self.nullable {
             self.levels.push(1);
         }
-        bytes
+        Some(bytes)
     }
+}
+
+/// The panic of a value pushed to a column that does not hold it.
+#[cold]
+#[inline(never)]
+fn mismatch(column: &Column, value: Value<'_>) -> ! {
+    panic!(
+        "column {:?} holds {:?} values{}, not {value:?}",
+        column.name,
+        column.kind,
+        if column.nullable { " or nulls" } else { "" }
+    )
 }
 
 impl ColumnBuffer {
@@ -326,6 +331,8 @@ impl ColumnBuffers {
                     true => Vec::with_capacity(rows),
                     false => Vec::new(),
                 },
+                kind: column.kind,
+                nullable: column.nullable,
             })
             .collect();
         ColumnBuffers {
@@ -351,20 +358,30 @@ impl ColumnBuffers {
     /// calling code, not in the data.
     #[inline(always)]
     pub fn push(&mut self, value: Value<'_>) {
-        let Some(column) = self.columns.get(self.cursor) else {
+        let cursor = self.cursor;
+        let Some(buffer) = self.buffers.get_mut(cursor) else {
             panic!(
                 "a row has {} columns: one value too many",
                 self.columns.len()
             );
         };
-        self.bytes += self.buffers[self.cursor].push(column, value);
-        self.cursor += 1;
+        let Some(bytes) = buffer.push(value) else {
+            mismatch(&self.columns[cursor], value)
+        };
+        self.bytes += bytes;
+        self.cursor = cursor + 1;
     }
 
     /// The column the next [`ColumnBuffers::push`] goes to.
     #[inline]
     pub fn cursor(&self) -> usize {
         self.cursor
+    }
+
+    /// The kind of the column the next [`ColumnBuffers::push`] goes to (`None` past the last).
+    #[inline]
+    pub fn next_kind(&self) -> Option<ColumnKind> {
+        self.buffers.get(self.cursor).map(|buffer| buffer.kind)
     }
 
     /// The index the next value of column `column` will have among its values (nulls left

@@ -116,6 +116,16 @@ impl CalendarDate {
     pub fn iso(&self) -> &[u8; 10] {
         &self.iso
     }
+
+    /// The date's year and month, as [`YearMonth::from_pgn`] reads them from the text the date
+    /// was read from (a whole date has both), without reading it again.
+    pub fn year_month(&self) -> YearMonth {
+        let digit = |at: usize| u16::from(self.iso[at] - b'0');
+        YearMonth {
+            year: Some(digit(0) * 1000 + digit(1) * 100 + digit(2) * 10 + digit(3)),
+            month: Some((digit(5) * 10 + digit(6)) as u8),
+        }
+    }
 }
 
 /// The year and month of a PGN `Date` tag's value, each when it is written, whether or not the
@@ -148,6 +158,31 @@ impl YearMonth {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_whole_dates_year_and_month_are_those_read_from_its_text() {
+        let mut texts = vec![
+            " 2013.01.01 ".to_string(),
+            "0000.03.01".into(),
+            "9999.12.31".into(),
+            "2024.02.29\t".into(),
+        ];
+        for year in [1, 999, 1969, 1970, 2000, 2025] {
+            for month in 0..=13 {
+                for day in [0, 1, 28, 29, 30, 31, 32] {
+                    texts.push(format!("{year:04}.{month:02}.{day:02}"));
+                }
+            }
+        }
+        let mut whole = 0;
+        for text in &texts {
+            if let Some(date) = CalendarDate::from_pgn(text) {
+                assert_eq!(date.year_month(), YearMonth::from_pgn(text), "{text:?}");
+                whole += 1;
+            }
+        }
+        assert!(whole > 100, "{whole}");
+    }
 
     #[test]
     fn dates() {

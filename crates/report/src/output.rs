@@ -120,13 +120,18 @@ struct LaterNumber {
 const CELLS_RESERVED: usize = 256 << 10;
 
 /// A batch's buffers for rows of `columns`, with room for as many as fill [`CELLS_RESERVED`] at
-/// 16 bytes a value: each vector allocated once, rather than a dozen times as it doubles.
+/// 16 bytes a value, and room for as many rows' ends in `row_bytes` and two game numbers a row in
+/// `later`: each vector allocated once, rather than a dozen times as it doubles.
 #[cfg(feature = "parquet")]
-fn cells_for(columns: &Arc<[Column]>) -> ColumnBuffers {
-    ColumnBuffers::with_capacity(
-        Arc::clone(columns),
-        CELLS_RESERVED / (16 * columns.len().max(1)),
-    )
+fn cells_for(
+    columns: &Arc<[Column]>,
+    row_bytes: &mut Vec<usize>,
+    later: &mut Vec<LaterNumber>,
+) -> ColumnBuffers {
+    let rows = CELLS_RESERVED / (16 * columns.len().max(1));
+    row_bytes.reserve(rows);
+    later.reserve(2 * rows);
+    ColumnBuffers::with_capacity(Arc::clone(columns), rows)
 }
 
 /// A place in the output to fill in.
@@ -216,8 +221,10 @@ impl Output {
     #[cfg(feature = "parquet")]
     #[inline(always)]
     pub fn cell(&mut self, columns: &Arc<[Column]>, cell: Cell<'_>) {
-        let cells = self.cells.get_or_insert_with(|| cells_for(columns));
-        let kind = |cells: &ColumnBuffers| columns[cells.cursor()].kind;
+        let cells = (self.cells)
+            .get_or_insert_with(|| cells_for(columns, &mut self.row_bytes, &mut self.later));
+        // Past the last column, the push below says so.
+        let kind = |cells: &ColumnBuffers| cells.next_kind().unwrap_or(ColumnKind::Int64);
         let value = match cell {
             Cell::Null => Value::Null,
             // Text known to be UTF-8.
@@ -248,7 +255,8 @@ impl Output {
     /// Ends a Parquet row of `columns`.
     #[cfg(feature = "parquet")]
     pub fn end_cells(&mut self, columns: &Arc<[Column]>) {
-        let cells = self.cells.get_or_insert_with(|| cells_for(columns));
+        let cells = (self.cells)
+            .get_or_insert_with(|| cells_for(columns, &mut self.row_bytes, &mut self.later));
         cells.end_row();
         self.row_bytes.push(cells.bytes());
     }
@@ -432,12 +440,20 @@ impl<W: Write + Send> Destination for ParquetWriter<W> {
 
 /// Appends `n` in decimal. The digits are appended as a whole fixed-size array and cut back: a
 /// copy of known size is a few vector stores, where one of the digits' length is a call to
-/// `memcpy` (a game row holds a dozen numbers).
+/// `memcpy` (a game row holds a dozen numbers, mostly of four digits or fewer: those by
+/// [`decimal::up_to_four_digits`]).
 #[inline]
 pub(crate) fn push_decimal(out: &mut Vec<u8>, n: u64) {
-    let (digits, len) = decimal::digits(n);
-    let end = out.len() + len;
-    out.extend_from_slice(&digits);
+    let end;
+    if let Ok(small @ 0..10_000) = u16::try_from(n) {
+        let (digits, len) = decimal::up_to_four_digits(small);
+        end = out.len() + len;
+        out.extend_from_slice(&digits);
+    } else {
+        let (digits, len) = decimal::digits(n);
+        end = out.len() + len;
+        out.extend_from_slice(&digits);
+    }
     out.truncate(end);
 }
 
@@ -537,7 +553,7 @@ mod tests {
 
     #[test]
     fn numbers_format_in_decimal() {
-        for n in [
+        for n in (0..20_000).chain([
             0,
             7,
             9,
@@ -548,7 +564,7 @@ mod tests {
             10u64.pow(19) - 1,
             10u64.pow(19),
             u64::MAX,
-        ] {
+        ]) {
             let mut out = b"x".to_vec();
             push_decimal(&mut out, n);
             assert_eq!(out, format!("x{n}").as_bytes());

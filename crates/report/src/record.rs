@@ -28,7 +28,7 @@ use arbiter_core::clocks::Millis;
 use arbiter_core::outcome::{Outcome, Winner};
 use arbiter_core::replay::GameReport;
 
-use crate::table::{Table, is_plain};
+use crate::table::{Row, Table, is_plain};
 
 /// One column of a game row: its name, the type of its values, whether it may be null, and how a
 /// record gives its cell. Each table of game columns is a list of these, one line a column, so
@@ -61,12 +61,14 @@ impl std::fmt::Debug for RecordColumn {
 type CellOf = for<'r, 'a> fn(&'r Cells<'r, 'a>) -> Cell<'a>;
 
 /// A record, with what its cells share, worked out at most once a row, when a cell first asks:
-/// the `file` cell (plain text or not, as the formatter knows), the `UTCTime` tag read as a time
+/// the `file` cell (plain text or not, as the formatter knows), the `UTCDate` tag read as a date
+/// (`played_on`, `year`, `month` and `utc_timestamp` read it), the `UTCTime` tag read as a time
 /// of day, and the year and month the game was played (`--where` asks for one or two cells, and
 /// working out the dates for each cost select 3% of its instructions on master games).
 struct Cells<'r, 'a> {
     r: &'r ExportRecord<'a>,
     file: Cell<'a>,
+    utc_date: OnceCell<Option<CalendarDate>>,
     utc_time: OnceCell<Option<Moment>>,
     played_in: OnceCell<YearMonth>,
 }
@@ -76,9 +78,17 @@ impl<'r, 'a> Cells<'r, 'a> {
         Cells {
             r,
             file,
+            utc_date: OnceCell::new(),
             utc_time: OnceCell::new(),
             played_in: OnceCell::new(),
         }
+    }
+
+    /// The `UTCDate` tag read as a date.
+    fn utc_date(&self) -> Option<CalendarDate> {
+        *self
+            .utc_date
+            .get_or_init(|| CalendarDate::from_pgn(self.r.utc_date))
     }
 
     /// The `UTCTime` tag read as a time of day.
@@ -92,6 +102,10 @@ impl<'r, 'a> Cells<'r, 'a> {
     /// its order, that gives a year.
     fn played_in(&self) -> YearMonth {
         *self.played_in.get_or_init(|| {
+            // A whole date is read once, for `played_on` too.
+            if let Some(date) = self.utc_date() {
+                return date.year_month();
+            }
             let utc = YearMonth::from_pgn(self.r.utc_date);
             match utc.year {
                 Some(_) => utc,
@@ -168,8 +182,7 @@ pub const COLUMNS: [RecordColumn; 41] = {
             c.r.speed.map_or(Cell::Null, Cell::Plain)
         }),
         column("played_on", Date, true, |c| {
-            let date =
-                CalendarDate::from_pgn(c.r.utc_date).or_else(|| CalendarDate::from_pgn(c.r.date));
+            let date = c.utc_date().or_else(|| CalendarDate::from_pgn(c.r.date));
             date.map_or(Cell::Null, Cell::Date)
         }),
         column("year", Int32, true, |c| {
@@ -200,7 +213,10 @@ pub const COLUMNS: [RecordColumn; 41] = {
             rating_diff(c.r.rating_diffs[1], i32::MAX.into())
         }),
         column("utc_timestamp", Timestamp, true, |c| {
-            utc_timestamp(c.r.utc_date, c.utc_time())
+            match (c.utc_time(), c.utc_date()) {
+                (Some(time), Some(date)) => Cell::Moment(Moment::instant(date, time)),
+                _ => Cell::Null,
+            }
         }),
         column("offset", Int64, false, |c| offset(c.r.offset)),
         column("white_can_mate", Bool, true, |c| {
@@ -211,6 +227,23 @@ pub const COLUMNS: [RecordColumn; 41] = {
         }),
     ]
 };
+
+/// Writes the cells of [`COLUMNS`], in order, into `row`: each column's cell function called as
+/// itself rather than through the table's pointer, so that it is inlined and its cell's kind
+/// known where the row writes it (through the table, a row cost an indirect call and a match on
+/// the cell's kind for each of its 41 columns). The columns stay described once, in the table.
+fn arbiter_cells(cells: &Cells<'_, '_>, row: &mut Row<'_, '_>) {
+    macro_rules! cells {
+        ($($i:literal)*) => {
+            $(row.cell((const { COLUMNS[$i].cell })(cells));)*
+            const { assert!([$($i),*].len() == COLUMNS.len()) };
+        };
+    }
+    cells!(
+        0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33
+        34 35 36 37 38 39 40
+    );
+}
 
 /// The columns `--eco` adds after the fixed ones: the opening the built-in table names by
 /// position (its ECO code and name). `--where` may read them without `--eco`.
@@ -301,7 +334,7 @@ pub(crate) const LICHESS_COLUMNS: [RecordColumn; 35] = {
             rating_diff(c.r.rating_diffs[1], i16::MAX.into())
         }),
         column("UTCDate", Date, true, |c| {
-            CalendarDate::from_pgn(c.r.utc_date).map_or(Cell::Null, Cell::Date)
+            c.utc_date().map_or(Cell::Null, Cell::Date)
         }),
         column("UTCTime", TimeMillisUtc, true, |c| {
             c.utc_time().map_or(Cell::Null, Cell::Moment)
@@ -632,7 +665,15 @@ impl RecordFormatter {
         };
         let cells = Cells::of(r, file);
         let mut row = self.table.row(out);
-        for column in &self.fixed {
+        // arbiter's columns start with the fixed ones.
+        let rest = match self.set {
+            ColumnSet::Arbiter { .. } => {
+                arbiter_cells(&cells, &mut row);
+                &self.fixed[COLUMNS.len()..]
+            }
+            ColumnSet::Lichess => &self.fixed[..],
+        };
+        for column in rest {
             row.cell(cells.cell(column));
         }
         for value in r.extra {
@@ -700,18 +741,9 @@ fn in_range(cell: Cell<'static>, max: i64) -> Cell<'static> {
     }
 }
 
-/// The instant the game started, from its `UTCDate` tag and its `UTCTime` tag read as `time`,
-/// when both are complete.
 /// A game's `offset` (a stream offset past `i64::MAX` is not stored anywhere).
 pub(crate) fn offset(offset: u64) -> Cell<'static> {
     Cell::Int(i64::try_from(offset).unwrap_or(i64::MAX))
-}
-
-fn utc_timestamp(utc_date: &str, time: Option<Moment>) -> Cell<'static> {
-    match (time, CalendarDate::from_pgn(utc_date)) {
-        (Some(time), Some(date)) => Cell::Moment(Moment::instant(date, time)),
-        _ => Cell::Null,
-    }
 }
 
 /// A tag's value, null when empty.
@@ -921,6 +953,108 @@ mod tests {
                 .unwrap(),
             serde_json::json!([])
         );
+    }
+
+    /// `r` written as the formatter writes it before its straight run of arbiter's columns: every
+    /// column's cell through the table.
+    fn through_the_table(f: &RecordFormatter, r: &ExportRecord<'_>, out: &mut Output) {
+        let file = match is_plain(r.file) {
+            true => Cell::Plain(r.file),
+            false => Cell::Str(r.file),
+        };
+        let cells = Cells::of(r, file);
+        let mut row = f.table.row(out);
+        for column in &f.fixed {
+            row.cell(cells.cell(column));
+        }
+        for value in r.extra {
+            row.cell(Cell::Str(value));
+        }
+        row.end();
+    }
+
+    #[test]
+    fn arbiters_columns_written_straight_are_written_as_through_the_table() {
+        let extra = ["2400".to_string(), "a \"quoted\", tag".to_string()];
+        let base = record(&extra);
+        let records = [
+            base,
+            ExportRecord {
+                number: GameNumber::Later { in_batch: 3 },
+                utc_date: "2025.05.01",
+                utc_time: "13:05:09",
+                error: "move 3: \"Nf9\" is not a move",
+                end_ply: Some(12),
+                outcome: None,
+                winner: None,
+                final_clocks: [None, Some(0)],
+                can_mate: [None, None],
+                opening_computed: Some(("C20", "King's Pawn, \"Game\"")),
+                position_ply: Some(4),
+                movetext: "1. e4 e5",
+                ..base
+            },
+            ExportRecord {
+                file: "plain.pgn",
+                date: "1990.05.??",
+                utc_date: "2025.05.??",
+                utc_time: "25:00:00",
+                elo: ["", "40000"],
+                titles: ["", ""],
+                rating_diffs: ["", "+0"],
+                base_and_increment: None,
+                speed: None,
+                opening: "Réti",
+                termination: "Time forfeit",
+                offset: u64::MAX,
+                ..base
+            },
+            ExportRecord {
+                date: "2024.02.29",
+                utc_date: " 2025.13.01 ",
+                utc_time: " 00:00:00 ",
+                ..base
+            },
+            ExportRecord {
+                utc_date: "2025.12.31",
+                utc_time: "??:??:??",
+                ..ExportRecord::default()
+            },
+        ];
+        let mut formats = vec![ExportFormat::Csv, ExportFormat::Jsonl, ExportFormat::Json];
+        #[cfg(feature = "parquet")]
+        formats.push(ExportFormat::Parquet);
+        let mut sets = vec![ColumnSet::Lichess];
+        for (eco, movetext) in [(false, false), (true, false), (false, true), (true, true)] {
+            sets.push(ColumnSet::Arbiter { eco, movetext });
+        }
+        for format in formats {
+            for &set in &sets {
+                for position in [false, true] {
+                    for tags in [&[][..], &extra[..]] {
+                        let mut f = RecordFormatter::with_position(format, set, position, tags);
+                        let (mut straight, mut through) = (Output::default(), Output::default());
+                        for r in &records {
+                            let r = ExportRecord {
+                                extra: &extra[..tags.len()],
+                                ..*r
+                            };
+                            f.record(&r, &mut straight);
+                            through_the_table(&f, &r, &mut through);
+                        }
+                        let text = |out: &Output| {
+                            let mut bytes = Vec::new();
+                            out.write_to(10, 20, &mut 0, &mut bytes).unwrap();
+                            bytes
+                        };
+                        let what = format!("{format:?} {set:?} {position} {}", tags.len());
+                        assert_eq!(text(&straight), text(&through), "{what}");
+                        assert_eq!(format!("{straight:?}"), format!("{through:?}"), "{what}");
+                        assert_eq!(straight.rows(), records.len() as u64);
+                    }
+                }
+            }
+        }
     }
 
     #[test]
