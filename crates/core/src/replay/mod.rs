@@ -878,7 +878,7 @@ impl Visitor for Replayer {
     /// Nearly every comment of a lichess archive, read by the reader: a main-line clock taken
     /// here costs a test and the clock's check, inlined into the reader's loop. The notes are
     /// armed from a main-line move until its first clock is taken, a variation opens or the
-    /// main line stops, never with a tree ([`MainLineNotes::armed_clock`]); else the tests
+    /// main line stops, never with a tree (`MainLineNotes::armed_clock`); else the tests
     /// follow.
     #[inline(always)]
     fn clock_comment(&mut self, clock: u32, text: &str, location: Location) {
