@@ -32,6 +32,18 @@ fn replay(pgn: &str) -> GameReport {
 }
 
 /// The codes of `report`'s problems, in order.
+/// Options that check the clocks, with the game's tree and with ply rows (and their comments)
+/// as asked: the ways a clock comment can be read, compared by the clock tests below.
+fn clock_options(tree: bool, plies: bool) -> ReplayOptions {
+    ReplayOptions {
+        clock_checks: true,
+        tree,
+        plies,
+        comments: plies,
+        ..ReplayOptions::default()
+    }
+}
+
 fn codes(report: &GameReport) -> Vec<Code> {
     report.problems.iter().map(|p| p.code).collect()
 }
@@ -465,16 +477,9 @@ e5 { [%clk 0:01:00] } 2. Nf3 { [%clk 0:00:10] } (2. Nc3) Nc6 { [%clk 0:00:50] } 
 1. e4 { [%clk 0:01:00] } e5 { [%clk 0:01:00] } 2. Nf3 { [%clk 0:00:50] } \
 Nc6 { [%clk 0:01:30] } { [%clk x] } 3. Bb5+ { [%clk 0:00:40] } a6 4. O-O \
 { [%clk 0:00:30] } 0-1\n";
-    let options = |tree, plies| ReplayOptions {
-        clock_checks: true,
-        tree,
-        plies,
-        comments: plies,
-        ..ReplayOptions::default()
-    };
-    let quick = replay_all(pgn, options(false, false));
+    let quick = replay_all(pgn, clock_options(false, false));
     assert_eq!(quick.len(), 7);
-    for general in [options(true, false), options(false, true)] {
+    for general in [clock_options(true, false), clock_options(false, true)] {
         let general = replay_all(pgn, general);
         for (quick, general) in quick.iter().zip(&general) {
             assert_eq!(quick.problems, general.problems, "game {}", quick.index);
@@ -529,17 +534,10 @@ fn lichess_games_warn_alike_whether_their_clocks_are_taken_at_once_or_read_in_ge
         }
         varied.push_str(piece);
     }
-    let options = |tree, plies| ReplayOptions {
-        clock_checks: true,
-        tree,
-        plies,
-        comments: plies,
-        ..ReplayOptions::default()
-    };
     for pgn in [&text, &varied] {
-        let quick = replay_all(pgn, options(false, false));
+        let quick = replay_all(pgn, clock_options(false, false));
         assert_eq!(quick.len(), 438);
-        for general in [options(true, false), options(false, true)] {
+        for general in [clock_options(true, false), clock_options(false, true)] {
             let general = replay_all(pgn, general);
             assert_eq!(general.len(), quick.len());
             for (quick, general) in quick.iter().zip(&general) {
